@@ -87,9 +87,8 @@ private:
       }
       auto &arcList = adjacency[u];
       unsigned &i = next[u];
-      while (i < arcList.size() &&
-             (arcs[arcList[i]].capacity <= 0 ||
-              level[arcs[arcList[i]].to] != level[u] + 1))
+      while (i < arcList.size() && (arcs[arcList[i]].capacity <= 0 ||
+                                    level[arcs[arcList[i]].to] != level[u] + 1))
         ++i;
       if (i < arcList.size()) {
         path.push_back(arcList[i]);
@@ -120,13 +119,12 @@ llvm::Error FlowNetwork::verify() const {
                                      "{1} nodes of the network",
                                      id, numNodes));
     if (e.lower < 0 || e.lower == Unbounded)
-      return makeError(
-          llvm::formatv("edge {0} has an invalid lower bound {1}", id,
-                        e.lower));
+      return makeError(llvm::formatv("edge {0} has an invalid lower bound {1}",
+                                     id, e.lower));
     if (e.capacity < e.lower)
-      return makeError(llvm::formatv(
-          "edge {0} has capacity {1} below its lower bound {2}", id,
-          e.capacity, e.lower));
+      return makeError(
+          llvm::formatv("edge {0} has capacity {1} below its lower bound {2}",
+                        id, e.capacity, e.lower));
   }
   return llvm::Error::success();
 }
@@ -220,9 +218,9 @@ llvm::Error bsgp::verifyFlow(const FlowNetwork &network, unsigned source,
   for (auto [id, e] : llvm::enumerate(network.getEdges())) {
     int64_t f = flow.edgeFlow[id];
     if (f < e.lower || f > e.capacity)
-      return makeError(llvm::formatv(
-          "flow {0} on edge {1} is outside its bounds [{2}, {3}]", f, id,
-          e.lower, e.capacity));
+      return makeError(
+          llvm::formatv("flow {0} on edge {1} is outside its bounds [{2}, {3}]",
+                        f, id, e.lower, e.capacity));
     balance[e.from] -= f;
     balance[e.to] += f;
   }
@@ -235,8 +233,8 @@ llvm::Error bsgp::verifyFlow(const FlowNetwork &network, unsigned source,
 }
 
 llvm::Expected<llvm::SmallVector<FlowPath, 0>>
-bsgp::decomposeFlow(const FlowNetwork &network, unsigned source,
-                    unsigned sink, const Flow &flow) {
+bsgp::decomposeFlow(const FlowNetwork &network, unsigned source, unsigned sink,
+                    const Flow &flow) {
   if (llvm::Error err = verifyFlow(network, source, sink, flow))
     return std::move(err);
   if (flow.value < 0)

@@ -11,6 +11,7 @@
 #include "llvm/Support/raw_ostream.h"
 
 #include <algorithm>
+#include <iterator>
 #include <tuple>
 
 using namespace bsgp;
@@ -42,8 +43,8 @@ static llvm::Error checkValues(unsigned numSupersteps,
   for (auto [index, value] : llvm::enumerate(values)) {
     std::string name = getValueName(values, index);
     if (value.words == 0)
-      return makeError(llvm::formatv("saved value {0} '{1}' has zero words",
-                                     index, name));
+      return makeError(
+          llvm::formatv("saved value {0} '{1}' has zero words", index, name));
     if (value.lastUseStep >= numSupersteps)
       return makeError(llvm::formatv(
           "saved value {0} '{1}' is used in superstep {2} but there are only "
@@ -73,10 +74,9 @@ bsgp::allocateStreams(unsigned numSupersteps,
     network.addEdge(i, i + 1, 0, FlowNetwork::Unbounded);
   unsigned firstValueEdge = network.getNumEdges();
   for (const SavedValue &value : values)
-    result.valueEdge.push_back(
-        network.addEdge(getEndNode(value.defStep),
-                        getValueEdgeTarget(numSupersteps, value), value.words,
-                        value.words));
+    result.valueEdge.push_back(network.addEdge(
+        getEndNode(value.defStep), getValueEdgeTarget(numSupersteps, value),
+        value.words, value.words));
 
   result.wordStream.resize(values.size());
   if (values.empty()) {
@@ -118,13 +118,13 @@ bsgp::allocateStreams(unsigned numSupersteps,
   }
 
   // Keys are unique (a word lives on one stream only), so the order is total.
-  llvm::sort(result.streams, [](const TemporaryStream &a,
-                                const TemporaryStream &b) {
-    return std::make_tuple(a.firstWriteStep, a.slots.front().value,
-                           a.slots.front().word) <
-           std::make_tuple(b.firstWriteStep, b.slots.front().value,
-                           b.slots.front().word);
-  });
+  llvm::sort(result.streams,
+             [](const TemporaryStream &a, const TemporaryStream &b) {
+               return std::make_tuple(a.firstWriteStep, a.slots.front().value,
+                                      a.slots.front().word) <
+                      std::make_tuple(b.firstWriteStep, b.slots.front().value,
+                                      b.slots.front().word);
+             });
   for (auto [v, value] : llvm::enumerate(values))
     result.wordStream[v].assign(value.words, ~0u);
   for (auto [index, stream] : llvm::enumerate(result.streams))
@@ -148,8 +148,8 @@ void bsgp::writeStreamGraphDot(llvm::raw_ostream &os, unsigned numSupersteps,
                                const StreamAllocation &allocation) {
   // Distinct colours for neighbouring stream indices; they repeat beyond ten.
   static const char *const palette[] = {
-      "red",     "blue",   "darkgreen", "orange", "purple",
-      "brown",   "cyan4",  "magenta",   "gold3",  "deepskyblue"};
+      "red",   "blue",  "darkgreen", "orange", "purple",
+      "brown", "cyan4", "magenta",   "gold3",  "deepskyblue"};
   const unsigned numColors = std::size(palette);
 
   os << "digraph supersteps {\n";
@@ -180,8 +180,7 @@ void bsgp::writeStreamGraphDot(llvm::raw_ostream &os, unsigned numSupersteps,
       std::string label = name;
       if (values[v].words > 1)
         label += "[" + std::to_string(w) + "]";
-      os << "  n" << e.from << " -> n" << e.to << " [label=\"" << label
-         << "\"";
+      os << "  n" << e.from << " -> n" << e.to << " [label=\"" << label << "\"";
       if (v < allocation.wordStream.size() &&
           w < allocation.wordStream[v].size() &&
           allocation.wordStream[v][w] < allocation.streams.size()) {

@@ -117,7 +117,8 @@ TEST(MinFlowTest, InfeasibleCapacityIsAnError) {
   net.addEdge(0, 1, 0, 1);
   net.addEdge(1, 2, 2, Inf);
   net.addEdge(2, 3, 0, Inf);
-  EXPECT_EQ(errorMessage(computeMinFlow(net, 0, 3)), "no flow satisfies the lower bounds and capacities");
+  EXPECT_EQ(errorMessage(computeMinFlow(net, 0, 3)),
+            "no flow satisfies the lower bounds and capacities");
   // A second unit-capacity edge into a makes it feasible, with value 2.
   net.addEdge(0, 1, 0, 1);
   auto flow = computeMinFlow(net, 0, 3);
@@ -203,8 +204,9 @@ TEST(MinFlowTest, CirculationIsNotAPathCover) {
   ASSERT_TRUE(succeeded(flow));
   EXPECT_EQ(flow->value, 1);
   expectValidFlow(net, 0, 1, *flow);
-  EXPECT_EQ(errorMessage(decomposeFlow(net, 0, 1, *flow)), "the flow contains a circulation that no "
-                           "source-sink path covers");
+  EXPECT_EQ(errorMessage(decomposeFlow(net, 0, 1, *flow)),
+            "the flow contains a circulation that no "
+            "source-sink path covers");
 }
 
 TEST(MinFlowTest, DecompositionCancelsCyclesOnTheWay) {
@@ -212,8 +214,8 @@ TEST(MinFlowTest, DecompositionCancelsCyclesOnTheWay) {
   // flow; the cycle is cancelled and one path of 2 units remains.
   FlowNetwork net(5);
   unsigned sa = net.addEdge(0, 1, 2, 2);
-  unsigned ac = net.addEdge(1, 4, 1, 1);
-  unsigned ca = net.addEdge(4, 1, 0, Inf);
+  net.addEdge(1, 4, 1, 1);
+  net.addEdge(4, 1, 0, Inf);
   unsigned ab = net.addEdge(1, 2, 0, Inf);
   unsigned bt = net.addEdge(2, 3, 0, Inf);
   Flow flow;
@@ -225,8 +227,6 @@ TEST(MinFlowTest, DecompositionCancelsCyclesOnTheWay) {
   EXPECT_EQ((*paths)[0].amount, 2);
   EXPECT_EQ(llvm::ArrayRef<unsigned>((*paths)[0].edges),
             llvm::ArrayRef<unsigned>({sa, ab, bt}));
-  (void)ac;
-  (void)ca;
 }
 
 /// Feasibility by Hoffman's circulation theorem on the network closed by an

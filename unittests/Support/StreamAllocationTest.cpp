@@ -6,9 +6,9 @@
 
 #include "bsgp/Support/StreamAllocation.h"
 
+#include "ExpectedHelpers.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/raw_ostream.h"
-#include "ExpectedHelpers.h"
 
 #include "gtest/gtest.h"
 
@@ -147,7 +147,7 @@ TEST(StreamAllocationTest, MultiWordValuesAreAllocatedPerWord) {
   EXPECT_EQ(aStreams.count(c0) + aStreams.count(c1), 0u);
   unsigned b = alloc->wordStream[1][0];
   EXPECT_TRUE(b == c0 || b == c1);
-  // A word-per-value count would have needed 3 values' worth, 7 words.
+  // Streams sized per value would need 4 + 1 + 2 = 7 words.
   EXPECT_EQ(alloc->flow.value, 6);
 }
 
@@ -161,15 +161,16 @@ TEST(StreamAllocationTest, NoValuesNoStreams) {
 }
 
 TEST(StreamAllocationTest, MalformedValuesAreErrors) {
-  EXPECT_EQ(errorMessage(
-      allocateStreams(3, {makeValue(1, 1, 1, false, "x")})), "saved value 0 'x' is defined in superstep 1, "
-                              "not before its last use in superstep 1");
+  EXPECT_EQ(errorMessage(allocateStreams(3, {makeValue(1, 1, 1, false, "x")})),
+            "saved value 0 'x' is defined in superstep 1, "
+            "not before its last use in superstep 1");
   EXPECT_NE(errorMessage(allocateStreams(3, {makeValue(2, 1)})), "");
-  EXPECT_EQ(errorMessage(
-      allocateStreams(3, {makeValue(0, 1), makeValue(1, 3)})), "saved value 1 'v1' is used in superstep 3 but "
-                              "there are only 3 supersteps");
-  EXPECT_EQ(errorMessage(
-      allocateStreams(3, {makeValue(0, 1, 0)})), "saved value 0 'v0' has zero words");
+  EXPECT_EQ(
+      errorMessage(allocateStreams(3, {makeValue(0, 1), makeValue(1, 3)})),
+      "saved value 1 'v1' is used in superstep 3 but "
+      "there are only 3 supersteps");
+  EXPECT_EQ(errorMessage(allocateStreams(3, {makeValue(0, 1, 0)})),
+            "saved value 0 'v0' has zero words");
   EXPECT_NE(errorMessage(allocateStreams(0, {makeValue(0, 1)})), "");
 }
 
@@ -178,7 +179,8 @@ TEST(StreamAllocationTest, MalformedValuesAreErrors) {
 /// is saved through the moment it is last loaded, or through the end of that
 /// superstep when other threads may still load it.
 std::pair<unsigned, unsigned> liveMoments(const SavedValue &v) {
-  return {2 * v.defStep + 1, 2 * v.lastUseStep + (v.needsWholeLastStep ? 1 : 0)};
+  return {2 * v.defStep + 1,
+          2 * v.lastUseStep + (v.needsWholeLastStep ? 1 : 0)};
 }
 
 /// Peak number of live words, by a sweep over the moments.
@@ -229,7 +231,8 @@ void checkAllocation(unsigned numSupersteps, llvm::ArrayRef<SavedValue> values,
           EXPECT_GE(b.defStep, a.lastUseStep);
       }
     }
-    EXPECT_EQ(stream.firstWriteStep, values[stream.slots.front().value].defStep);
+    EXPECT_EQ(stream.firstWriteStep,
+              values[stream.slots.front().value].defStep);
     EXPECT_EQ(stream.lastReadStep,
               values[stream.slots.back().value].lastUseStep);
   }

@@ -88,8 +88,8 @@ struct Flow {
 /// the sink back to the source), or if the finite bounds are too large to be
 /// summed in 64 bits. Runs in O(V^2 E) (Dinic), much less on the unit-like
 /// networks of stream allocation.
-llvm::Expected<Flow> computeMinFlow(const FlowNetwork &network,
-                                    unsigned source, unsigned sink);
+llvm::Expected<Flow> computeMinFlow(const FlowNetwork &network, unsigned source,
+                                    unsigned sink);
 
 /// One source->sink path of a flow decomposition, carrying `amount` units.
 struct FlowPath {
