@@ -1,0 +1,33 @@
+//===- BSGPOps.h - bsgp dialect operations ----------------------*- C++ -*-===//
+//
+// The operations of the bsgp dialect, generated from BSGPOps.td.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef BSGP_DIALECT_BSGP_IR_BSGPOPS_H
+#define BSGP_DIALECT_BSGP_IR_BSGPOPS_H
+
+#include "bsgp/Dialect/BSGP/IR/BSGPDialect.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/IR/OpDefinition.h"
+#include "mlir/IR/SymbolTable.h"
+#include "mlir/Interfaces/ControlFlowInterfaces.h"
+#include "mlir/Interfaces/FunctionInterfaces.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+
+#define GET_OP_CLASSES
+#include "bsgp/Dialect/BSGP/IR/BSGPOps.h.inc"
+
+namespace bsgp {
+
+/// True if `op` is a function marked `bsgp.collective` (may hold barriers).
+bool isCollectiveFunction(mlir::Operation *op);
+
+/// True if `op` runs on the device: its nearest enclosing spawn, superstep,
+/// kernel, require or function is a spawn, a superstep, a kernel or a
+/// function marked `bsgp.collective` or `bsgp.device`.
+bool isInDeviceCode(mlir::Operation *op);
+
+} // namespace bsgp
+
+#endif // BSGP_DIALECT_BSGP_IR_BSGPOPS_H

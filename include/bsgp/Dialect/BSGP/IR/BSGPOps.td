@@ -1,0 +1,591 @@
+//===- BSGPOps.td - bsgp dialect operations ----------------*- tablegen -*-===//
+//
+// Operations of the bsgp dialect, in pipeline order: the source constructs of
+// §5 (spawn, barrier, require, par, thread intrinsics, communication, memory),
+// then the ops that the §4 passes produce (supersteps, temporary streams,
+// kernels and launches). Section numbers refer to the BSGP paper.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef BSGP_DIALECT_BSGP_IR_BSGPOPS_TD
+#define BSGP_DIALECT_BSGP_IR_BSGPOPS_TD
+
+include "bsgp/Dialect/BSGP/IR/BSGPDialect.td"
+include "bsgp/Dialect/BSGP/IR/BSGPTypes.td"
+include "mlir/Dialect/Arith/IR/ArithBase.td"
+include "mlir/IR/OpAsmInterface.td"
+include "mlir/IR/SymbolInterfaces.td"
+include "mlir/Interfaces/ControlFlowInterfaces.td"
+include "mlir/Interfaces/FunctionInterfaces.td"
+include "mlir/Interfaces/SideEffectInterfaces.td"
+
+/// The per-thread rank and the thread count. Ops that read them must not be
+/// merged or moved across a rank-reassigning barrier, `bsgp.set_oldrank` or
+/// `bsgp.set_size`, so they read this resource instead of being `Pure`.
+def BSGP_ThreadState : Resource<"::bsgp::ThreadStateResource">;
+
+//===----------------------------------------------------------------------===//
+// Structure: spawn, barrier, require, par, yield (§4.1, §5)
+//===----------------------------------------------------------------------===//
+
+def BSGP_SpawnOp : BSGP_Op<"spawn", [
+    RecursiveMemoryEffects, SingleBlockImplicitTerminator<"YieldOp">]> {
+  let summary = "run a block of device code on a number of threads (§5)";
+  let description = [{
+    `spawn (n) { ... }` of §5: the body is executed by `n` threads, split into
+    supersteps by the `bsgp.barrier` ops directly in it. The body is device
+    code, but it may use host SSA values defined above the spawn; §4.2 step 4
+    turns those uses into kernel parameters when the kernels are outlined, so
+    the region is deliberately not `IsolatedFromAbove`.
+
+    The thread count is `i32` because `thread.size` and `thread.rank` are C
+    `int`s in BSGP; the frontend converts other integer types with the arith
+    op that matches their signedness. A spawn may not appear in device code
+    (inside another spawn, a kernel or a device/collective function).
+
+    ```mlir
+    bsgp.spawn %n {
+      %rk = bsgp.thread_rank : i32
+      bsgp.barrier
+    }
+    ```
+  }];
+  let arguments = (ins I32:$threadCount);
+  let regions = (region SizedRegion<1>:$body);
+  let assemblyFormat = "$threadCount $body attr-dict";
+  let hasVerifier = 1;
+}
+
+def BSGP_BarrierOp : BSGP_Op<"barrier"> {
+  let summary = "barrier synchronization of all threads (§4.1, §5)";
+  let description = [{
+    `barrier;` ends the current superstep: every value computed before it is
+    visible to the code after it (the compiler saves what is needed, §4.2).
+    With `rank_reassigned` it is `barrier(RANK_REASSIGNED)` (§4.1): each
+    thread then announces its previous rank with `bsgp.set_oldrank` and the
+    stream loads of the next superstep use that rank (Listing 4, pass2).
+
+    Stream processing cannot synchronize inside control flow (§4.4,
+    "Limitation"), so a barrier must be an immediate child of a
+    `bsgp.spawn` body, of a `bsgp.par` region, or of a function carrying the
+    `bsgp.collective` attribute (which is inlined into a spawn body, §4.2
+    step 1). Barriers inside `scf`/`cf` control flow are rejected; uniform
+    loops around barriers are not supported.
+
+    The op has no memory-effect interface on purpose: it orders every memory
+    access and every thread-state read around it.
+  }];
+  let arguments = (ins UnitAttr:$rank_reassigned);
+  let assemblyFormat = "(`rank_reassigned` $rank_reassigned^)? attr-dict";
+  let hasVerifier = 1;
+}
+
+def BSGP_RequireOp : BSGP_Op<"require", [
+    RecursiveMemoryEffects, SingleBlockImplicitTerminator<"YieldOp">]> {
+  let summary = "host code run before the containing superstep (§5)";
+  let description = [{
+    `require { ... }` of §5: host (control processor) code, typically an
+    allocation, executed before the kernel of the containing superstep is
+    launched (§4.2 step 3 moves it in front of the launch). Values it
+    computes for device code are yielded as results:
+
+    ```mlir
+    %ids = bsgp.require -> !bsgp.ptr<i32> {
+      %ts = bsgp.thread_size : i32
+      %p = bsgp.dtempnew %ts : !bsgp.ptr<i32>
+      bsgp.yield %p : !bsgp.ptr<i32>
+    }
+    ```
+
+    A require is an immediate child of a spawn body, a par region, a
+    superstep or a collective function. Its body runs once, on the host, so
+    it may not use per-thread values (`bsgp.thread_rank`, `bsgp.get`, device
+    loads and what is computed from them); `bsgp.thread_size` and
+    `bsgp.set_size` are allowed.
+  }];
+  let results = (outs Variadic<AnyType>:$results);
+  let regions = (region SizedRegion<1>:$body);
+  let assemblyFormat = "(`->` custom<ResultTypes>(type($results))^)? $body attr-dict";
+  let hasVerifier = 1;
+}
+
+def BSGP_ParOp : BSGP_Op<"par", [
+    RecursiveMemoryEffects, SingleBlockImplicitTerminator<"YieldOp">]> {
+  let summary = "independent statements whose barriers are aligned (§5)";
+  let description = [{
+    `par { s1; s2; ... }` of §5 (Listings 7 and 8, Fig. 5): one region per
+    independent statement. The compiler aligns the k-th barriers of all
+    regions and bundles the corresponding supersteps. The results of the op
+    are the values yielded by the regions, concatenated in region order.
+
+    ```mlir
+    %a, %b = bsgp.par -> (i32, i32) {
+      ...
+      bsgp.yield %idxA : i32
+    }, {
+      ...
+      bsgp.yield %idxB : i32
+    }
+    ```
+
+    Placement rules are those of `bsgp.require`.
+  }];
+  let results = (outs Variadic<AnyType>:$results);
+  let regions = (region VariadicRegion<SizedRegion<1>>:$branches);
+  let assemblyFormat = "(`->` custom<ResultTypes>(type($results))^)? $branches attr-dict";
+  let hasVerifier = 1;
+}
+
+def BSGP_YieldOp : BSGP_Op<"yield", [
+    Pure, ReturnLike, Terminator,
+    ParentOneOf<["SpawnOp", "RequireOp", "ParOp", "SuperstepOp"]>]> {
+  let summary = "terminator of spawn, require, par and superstep regions";
+  let description = [{
+    Ends a region of a bsgp structure op and passes the values that leave it:
+    none for `bsgp.spawn`, the op's results for `bsgp.require` and
+    `bsgp.superstep`, this region's share of the results for `bsgp.par`. An
+    operand-less yield may be omitted in the custom form.
+  }];
+  let arguments = (ins Variadic<AnyType>:$values);
+  let builders = [OpBuilder<(ins), [{ /* nothing to yield */ }]>];
+  let assemblyFormat = "attr-dict ($values^ `:` type($values))?";
+}
+
+//===----------------------------------------------------------------------===//
+// Thread intrinsics (§4.1, §5, Appendix A)
+//===----------------------------------------------------------------------===//
+
+def BSGP_ThreadRankOp : BSGP_Op<"thread_rank", [
+    MemoryEffects<[MemRead<BSGP_ThreadState>]>]> {
+  let summary = "the calling thread's rank, `thread.rank`";
+  let description = [{
+    The rank of the calling thread in `[0, thread.size)`. It reads the thread
+    state rather than being `Pure` because a rank-reassigning barrier changes
+    it; within one superstep it is a constant (§4.2 step 2 relies on that to
+    avoid saving copies of it). Device code only.
+  }];
+  let results = (outs I32:$rank);
+  let assemblyFormat = "attr-dict `:` type($rank)";
+  let hasVerifier = 1;
+}
+
+def BSGP_ThreadSizeOp : BSGP_Op<"thread_size", [
+    MemoryEffects<[MemRead<BSGP_ThreadState>]>]> {
+  let summary = "the number of threads, `thread.size`";
+  let description = [{
+    The current thread count of the enclosing spawn. Unlike the rank it is
+    also available to host code inside a `bsgp.require` (Listings 3 and 6
+    allocate `dtempnew[thread.size]`). `bsgp.set_size` changes it.
+  }];
+  let results = (outs I32:$size);
+  let assemblyFormat = "attr-dict `:` type($size)";
+  let hasVerifier = 1;
+}
+
+def BSGP_SetOldRankOp : BSGP_Op<"set_oldrank", [
+    MemoryEffects<[MemWrite<BSGP_ThreadState>]>]> {
+  let summary = "`thread.oldrank = r` after a rank-reassigning barrier (§4.2)";
+  let description = [{
+    After `barrier(RANK_REASSIGNED)` every thread sets `thread.oldrank` to its
+    rank before the barrier (Listing 3). The stream-load pass moves the
+    loads of saved values right after this op and indexes the streams with
+    the operand, then saves the values still needed under the new ranks
+    (Listing 4, pass2). In SSA the old rank is simply the operand; no op
+    reads it back.
+
+    It must be an immediate child of a spawn body, par region or collective
+    function and the nearest preceding barrier in its block must be
+    rank-reassigning, with no other `set_oldrank` in between; in a
+    `bsgp.superstep` the superstep must carry `rank_reassigned`.
+  }];
+  let arguments = (ins I32:$oldRank);
+  let assemblyFormat = "$oldRank attr-dict";
+  let hasVerifier = 1;
+}
+
+def BSGP_SetSizeOp : BSGP_Op<"set_size", [
+    MemoryEffects<[MemWrite<BSGP_ThreadState>]>]> {
+  let summary = "`thread.size = n`, host side, for fork and kill (§5)";
+  let description = [{
+    Sets the thread count of the next superstep. `thread.fork` and
+    `thread.kill` (Appendix A) are collective functions that compute the new
+    count and call this from a `bsgp.require`, followed by a rank-reassigning
+    barrier; no other compiler support is needed (§5). Only inside a
+    `bsgp.require`.
+  }];
+  let arguments = (ins I32:$size);
+  let assemblyFormat = "$size attr-dict";
+  let hasVerifier = 1;
+}
+
+//===----------------------------------------------------------------------===//
+// Communication intrinsics (§5)
+//===----------------------------------------------------------------------===//
+
+def BSGP_GetOp : BSGP_Op<"get", [
+    AllTypesMatch<["value", "result"]>,
+    MemoryEffects<[MemRead<BSGP_ThreadState>]>]> {
+  let summary = "`thread.get(r, v)`: v's value in thread r (§5)";
+  let description = [{
+    The value of the thread-local `value` in the thread whose rank is `rank`,
+    as it was at the end of the previous superstep; undefined if `rank` is
+    not a valid rank. Since `value` is saved to a temporary stream anyway
+    (it is used across a barrier), the op becomes a stream load indexed by
+    `rank` (§5, "Handling communication intrinsics").
+
+    The verifier requires `value` to be a device value separated from the
+    get by at least one barrier. Device code only.
+  }];
+  let arguments = (ins I32:$rank, AnyType:$value);
+  let results = (outs AnyType:$result);
+  let assemblyFormat = "$rank `,` $value attr-dict `:` type($value)";
+  let hasVerifier = 1;
+}
+
+def BSGP_PutOp : BSGP_Op<"put", [
+    AllTypesMatch<["value", "result"]>,
+    MemoryEffects<[MemRead<BSGP_ThreadState>]>]> {
+  let summary = "`thread.put(r, p, v)`: a new value of p, after the barrier";
+  let description = [{
+    `thread.put(r, p, v)` stores `v` to the variable `p` of the thread with
+    rank `r`; the store is visible after the next barrier and "put is
+    considered to be an assignment to p" (§5). In SSA the op *defines* the
+    new value of `p`: the frontend rebinds `p` to the result. In thread `t`
+    after the next barrier, the result holds the `value` some thread put to
+    rank `t` (undefined if none did, because the default saving code of `p`
+    is removed, §5). A put to an invalid rank does nothing, which is how the
+    frontend expresses a conditional put: it if-converts the rank to `-1`.
+
+    Rules checked by the verifier: the op is an immediate child of a spawn
+    body, par region, superstep or collective function (so that its result
+    can reach later supersteps), and every use of the result comes after a
+    barrier that follows the put.
+  }];
+  let arguments = (ins I32:$rank, AnyType:$value);
+  let results = (outs AnyType:$result);
+  let assemblyFormat = "$rank `,` $value attr-dict `:` type($value)";
+  let hasVerifier = 1;
+}
+
+//===----------------------------------------------------------------------===//
+// Lists: dnew, dtempnew (§4.2, §5)
+//===----------------------------------------------------------------------===//
+
+class BSGP_AllocOp<string mnemonic> : BSGP_Op<mnemonic> {
+  let arguments = (ins I32:$count);
+  let results = (outs Res<BSGP_AnyPtr, "", [MemAlloc]>:$ptr);
+  let assemblyFormat = "$count attr-dict `:` qualified(type($ptr))";
+  let hasVerifier = 1;
+}
+
+def BSGP_DNewOp : BSGP_AllocOp<"dnew"> {
+  let summary = "`dnew[n]T`: allocate a list in video memory";
+  let description = [{
+    Allocates `count` elements of the pointer's element type in device (video)
+    memory and returns the pointer (Listing 6). The list lives until freed
+    with `bsgp.dfree`. Host code only (inside a `bsgp.require` when in a
+    spawn).
+  }];
+}
+
+def BSGP_DTempNewOp : BSGP_AllocOp<"dtempnew"> {
+  let summary = "`dtempnew[n]T`: allocate a list freed after the spawn";
+  let description = [{
+    Like `bsgp.dnew`, but the list is temporary: the compiler frees it with
+    `bsgp.dtempfree` after the last launch of the spawn (Listing 4). Used by
+    collective functions for internal lists (Listing 3). Host code only.
+  }];
+}
+
+def BSGP_DFreeOp : BSGP_Op<"dfree"> {
+  let summary = "free a list allocated with `dnew`";
+  let arguments = (ins Arg<BSGP_AnyPtr, "", [MemFree]>:$ptr);
+  let assemblyFormat = "$ptr attr-dict `:` qualified(type($ptr))";
+  let hasVerifier = 1;
+}
+
+def BSGP_DTempFreeOp : BSGP_Op<"dtempfree"> {
+  let summary = "free the lists of a spawn's `dtempnew` ops (`__dtempfree`)";
+  let description = [{
+    Listing 4 ends a spawn with `__dtempfree()`, which frees every list
+    allocated with `dtempnew`. In SSA the pass that lowers the spawn knows
+    them, so the op lists them explicitly and the runtime needs no list of
+    its own. Host code only.
+  }];
+  let arguments = (ins Arg<Variadic<BSGP_AnyPtr>, "", [MemFree]>:$ptrs);
+  let assemblyFormat = "($ptrs^ `:` qualified(type($ptrs)))? attr-dict";
+  let hasVerifier = 1;
+}
+
+//===----------------------------------------------------------------------===//
+// Pointer operations (C semantics on !bsgp.ptr)
+//===----------------------------------------------------------------------===//
+
+def BSGP_PtrLoadOp : BSGP_Op<"ptr.load", [
+    TypesMatchWith<"result type is the pointer's element type", "ptr",
+                   "result",
+                   "::llvm::cast<::bsgp::PtrType>($_self).getElementType()">]> {
+  let summary = "`p[i]` as an rvalue";
+  let description = [{
+    Loads element `index` of the list `ptr`. The index is any signless
+    integer or `index`; it counts elements, as in C, and is sign-extended.
+  }];
+  let arguments = (ins Arg<BSGP_AnyPtr, "", [MemRead]>:$ptr,
+                       AnySignlessIntegerOrIndex:$index);
+  let results = (outs AnyType:$result);
+  let assemblyFormat = [{
+    $ptr `[` $index `]` attr-dict `:` qualified(type($ptr)) `,` type($index)
+  }];
+}
+
+def BSGP_PtrStoreOp : BSGP_Op<"ptr.store", [
+    TypesMatchWith<"value type is the pointer's element type", "ptr",
+                   "value",
+                   "::llvm::cast<::bsgp::PtrType>($_self).getElementType()">]> {
+  let summary = "`p[i] = v`";
+  let description = [{
+    Stores `value` to element `index` of the list `ptr`. Global memory is
+    the only mutable state of a BSGP program (§5); thread-local variables
+    are SSA values.
+  }];
+  let arguments = (ins AnyType:$value,
+                       Arg<BSGP_AnyPtr, "", [MemWrite]>:$ptr,
+                       AnySignlessIntegerOrIndex:$index);
+  let assemblyFormat = [{
+    $value `,` $ptr `[` $index `]` attr-dict `:` qualified(type($ptr)) `,`
+    type($index)
+  }];
+}
+
+def BSGP_PtrOffsetOp : BSGP_Op<"ptr.offset", [
+    Pure, AllTypesMatch<["ptr", "result"]>]> {
+  let summary = "`p + i` in elements";
+  let arguments = (ins BSGP_AnyPtr:$ptr, AnySignlessIntegerOrIndex:$index);
+  let results = (outs BSGP_AnyPtr:$result);
+  let assemblyFormat = [{
+    $ptr `[` $index `]` attr-dict `:` qualified(type($ptr)) `,` type($index)
+  }];
+}
+
+def BSGP_PtrNullOp : BSGP_Op<"ptr.null", [Pure]> {
+  let summary = "the null pointer, `NULL`";
+  let results = (outs BSGP_AnyPtr:$result);
+  let assemblyFormat = "attr-dict `:` qualified(type($result))";
+}
+
+def BSGP_PtrCastOp : BSGP_Op<"ptr.cast", [Pure]> {
+  let summary = "`(U*)p`: change the element type of a pointer";
+  let arguments = (ins BSGP_AnyPtr:$ptr);
+  let results = (outs BSGP_AnyPtr:$result);
+  let assemblyFormat = [{
+    $ptr attr-dict `:` qualified(type($ptr)) `to` qualified(type($result))
+  }];
+  let hasFolder = 1;
+}
+
+def BSGP_PtrCmpOp : BSGP_Op<"ptr.cmp", [
+    Pure, AllTypesMatch<["lhs", "rhs"]>]> {
+  let summary = "pointer comparison (`==`, `!=`, `<`, ...)";
+  let description = [{
+    Compares two pointers of the same type as addresses. Only the predicates
+    that make sense for addresses are accepted: `eq`, `ne` and the unsigned
+    orderings `ult`, `ule`, `ugt`, `uge`.
+  }];
+  let arguments = (ins Arith_CmpIPredicateAttr:$predicate, BSGP_AnyPtr:$lhs,
+                       BSGP_AnyPtr:$rhs);
+  let results = (outs I1:$result);
+  let assemblyFormat = [{
+    $predicate `,` $lhs `,` $rhs attr-dict `:` qualified(type($lhs))
+  }];
+  let hasVerifier = 1;
+}
+
+def BSGP_PtrDiffOp : BSGP_Op<"ptr.diff", [
+    Pure, AllTypesMatch<["lhs", "rhs"]>]> {
+  let summary = "`p - q` in elements, as a 64-bit `ptrdiff_t`";
+  let arguments = (ins BSGP_AnyPtr:$lhs, BSGP_AnyPtr:$rhs);
+  let results = (outs I64:$result);
+  let assemblyFormat = "$lhs `,` $rhs attr-dict `:` qualified(type($lhs))";
+}
+
+//===----------------------------------------------------------------------===//
+// Superstep form (§4.2 steps 3 and 5)
+//===----------------------------------------------------------------------===//
+
+def BSGP_SuperstepOp : BSGP_Op<"superstep", [
+    RecursiveMemoryEffects, SingleBlockImplicitTerminator<"YieldOp">,
+    HasParent<"SpawnOp">]> {
+  let summary = "one superstep of a spawn, after barrier splitting (§4.2)";
+  let description = [{
+    §4.2 step 3 splits a spawn body at its barriers; each piece becomes a
+    superstep and later a kernel. `index` numbers the supersteps of the
+    spawn from 1 (as in the paper's tables); `source_begin`/`source_end` are
+    the source range of the piece, which feeds the kernel-to-source log of
+    §4.4. `rank_reassigned` marks a superstep that follows
+    `barrier(RANK_REASSIGNED)`.
+
+    A value used in a later superstep is a result of the superstep defining
+    it, so the results are exactly the *saved values* of §4.2 step 5
+    (Table 1). The stream passes then replace them by `bsgp.save` /
+    `bsgp.load` pairs.
+
+    ```mlir
+    %f, %v = bsgp.superstep 1 -> (i32, i32) {
+      ...
+      bsgp.yield %f, %v : i32, i32
+    }
+    bsgp.superstep 2 rank_reassigned {
+      ... uses %f, %v ...
+    }
+    ```
+  }];
+  let arguments = (ins ConfinedAttr<I32Attr, [IntMinValue<1>]>:$index,
+                       UnitAttr:$rank_reassigned,
+                       OptionalAttr<LocationAttr>:$source_begin,
+                       OptionalAttr<LocationAttr>:$source_end);
+  let results = (outs Variadic<AnyType>:$results);
+  let regions = (region SizedRegion<1>:$body);
+  let assemblyFormat = [{
+    $index (`rank_reassigned` $rank_reassigned^)?
+    (`source` `(` $source_begin^ `,` $source_end `)`)?
+    (`->` custom<ResultTypes>(type($results))^)? $body attr-dict
+  }];
+  let hasVerifier = 1;
+}
+
+//===----------------------------------------------------------------------===//
+// Temporary streams (§4.1, §4.2 steps 6-7, §4.3)
+//===----------------------------------------------------------------------===//
+
+def BSGP_StreamAllocOp : BSGP_Op<"stream_alloc"> {
+  let summary = "allocate a temporary stream (`__newstream`)";
+  let description = [{
+    Allocates a temporary stream of `size` 32-bit words, `size` being the
+    thread count of the launches that use it (Listing 4). Host code only.
+  }];
+  let arguments = (ins I32:$size);
+  let results = (outs Res<BSGP_StreamType, "", [MemAlloc]>:$stream);
+  let assemblyFormat = "$size attr-dict `:` qualified(type($stream))";
+  let hasVerifier = 1;
+}
+
+def BSGP_StreamFreeOp : BSGP_Op<"stream_free"> {
+  let summary = "free a temporary stream (`__freestream`)";
+  let arguments = (ins Arg<BSGP_StreamType, "", [MemFree]>:$stream);
+  let assemblyFormat = "$stream attr-dict";
+  let hasVerifier = 1;
+}
+
+def BSGP_SaveOp : BSGP_Op<"save"> {
+  let summary = "save a value to temporary streams (`t0[thread.rank] = f`)";
+  let description = [{
+    Stores `value` at word `index` of the streams, one stream per 32-bit word
+    of the value: one for `i1`, `i8`, `i16`, `i32`, `f16`, `f32`; two for
+    `i64`, `f64` and pointers (low word first); `n * w` for a vector of `n`
+    elements of `w` words each. Values narrower than a word are widened.
+    One stream per word keeps every stream the same shape, which is what the
+    minimum flow of §4.3 needs to share streams among values of any type.
+    Device code only.
+
+    ```mlir
+    bsgp.save %v to (%s0, %s1, %s2, %s3)[%rk] : vector<4xf32>
+    ```
+  }];
+  let arguments = (ins AnyType:$value,
+                       Arg<Variadic<BSGP_StreamType>, "", [MemWrite]>:$streams,
+                       I32:$index);
+  let assemblyFormat = [{
+    $value `to` `(` $streams `)` `[` $index `]` attr-dict `:` type($value)
+  }];
+  let hasVerifier = 1;
+}
+
+def BSGP_LoadOp : BSGP_Op<"load"> {
+  let summary = "load a saved value from temporary streams (`f = t0[rank]`)";
+  let description = [{
+    The inverse of `bsgp.save`: reads word `index` of each stream and
+    reassembles a value of the result type. After a rank-reassigning barrier
+    the index is the operand of `bsgp.set_oldrank` (Listing 4, pass2).
+    Device code only.
+  }];
+  let arguments = (ins Arg<Variadic<BSGP_StreamType>, "", [MemRead]>:$streams,
+                       I32:$index);
+  let results = (outs AnyType:$result);
+  let assemblyFormat = [{
+    `(` $streams `)` `[` $index `]` attr-dict `:` type($result)
+  }];
+  let hasVerifier = 1;
+}
+
+//===----------------------------------------------------------------------===//
+// Kernels and launches (§4.2 steps 3-4)
+//===----------------------------------------------------------------------===//
+
+def BSGP_KernelOp : BSGP_Op<"kernel", [
+    AutomaticAllocationScope, FunctionOpInterface, IsolatedFromAbove]> {
+  let summary = "a superstep outlined as a kernel (a pass)";
+  let description = [{
+    The kernel of one superstep (§4.2 step 3; `kernel pass1(...)` in
+    Listing 4). Every host value the superstep used is an argument (step 4),
+    so the body is isolated from above. The body is device code; it ends
+    with `bsgp.return` and has no results. The optional `superstep`
+    attribute is the index of the superstep it came from.
+
+    ```mlir
+    bsgp.kernel @pass1(%ib: !bsgp.ptr<i32>, %t0: !bsgp.stream) {
+      ...
+      bsgp.return
+    }
+    ```
+  }];
+  let arguments = (ins SymbolNameAttr:$sym_name,
+                       TypeAttrOf<FunctionType>:$function_type,
+                       OptionalAttr<StrAttr>:$sym_visibility,
+                       OptionalAttr<DictArrayAttr>:$arg_attrs,
+                       OptionalAttr<DictArrayAttr>:$res_attrs);
+  let regions = (region AnyRegion:$body);
+  let extraClassDeclaration = [{
+    ::mlir::Region *getCallableRegion() {
+      return getBody().empty() ? nullptr : &getBody();
+    }
+    ::llvm::ArrayRef<::mlir::Type> getArgumentTypes() {
+      return getFunctionType().getInputs();
+    }
+    ::llvm::ArrayRef<::mlir::Type> getResultTypes() {
+      return getFunctionType().getResults();
+    }
+  }];
+  let hasCustomAssemblyFormat = 1;
+  let hasVerifier = 1;
+}
+
+def BSGP_ReturnOp : BSGP_Op<"return", [
+    Pure, ReturnLike, Terminator, HasParent<"KernelOp">]> {
+  let summary = "end of a kernel";
+  let assemblyFormat = "attr-dict";
+}
+
+def BSGP_LaunchOp : BSGP_Op<"launch", [
+    DeclareOpInterfaceMethods<SymbolUserOpInterface>]> {
+  let summary = "launch a kernel on a number of threads (`launch(n, k(...))`)";
+  let description = [{
+    Host code that runs `kernel` on `threadCount` threads with `args` as its
+    parameters (Listing 4: `launch (thread.size, pass1(ib, sorted_id, t0,
+    t1))`). Returning from the launch is the barrier. The verifier checks
+    that the callee is a `bsgp.kernel` and that the argument types match
+    its signature.
+
+    ```mlir
+    bsgp.launch @pass1(%size) args(%ib, %t0 : !bsgp.ptr<i32>, !bsgp.stream)
+    ```
+  }];
+  let arguments = (ins FlatSymbolRefAttr:$kernel, I32:$threadCount,
+                       Variadic<AnyType>:$args);
+  let assemblyFormat = [{
+    $kernel `(` $threadCount `)` (`args` `(` $args^ `:` type($args) `)`)?
+    attr-dict
+  }];
+  let hasVerifier = 1;
+}
+
+#endif // BSGP_DIALECT_BSGP_IR_BSGPOPS_TD

@@ -1,0 +1,97 @@
+//===- BSGPDialect.cpp - bsgp dialect, types and inlining ------------------===//
+//
+// Registers the bsgp ops and types, verifies the `bsgp.*` discardable
+// attributes, and lets the upstream inliner inline collective functions into
+// spawn bodies (§4.2 step 1).
+//
+//===----------------------------------------------------------------------===//
+
+#include "bsgp/Dialect/BSGP/IR/BSGPDialect.h"
+#include "bsgp/Dialect/BSGP/IR/BSGPOps.h"
+
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/DialectImplementation.h"
+#include "mlir/Interfaces/FunctionInterfaces.h"
+#include "mlir/Transforms/InliningUtils.h"
+#include "llvm/ADT/TypeSwitch.h"
+
+using namespace mlir;
+using namespace bsgp;
+
+#include "bsgp/Dialect/BSGP/IR/BSGPDialect.cpp.inc"
+
+#define GET_TYPEDEF_CLASSES
+#include "bsgp/Dialect/BSGP/IR/BSGPTypes.cpp.inc"
+
+namespace {
+/// Every bsgp op may be inlined, and anything may be inlined into bsgp
+/// regions: step 1 of §4.2 inlines collective functions into spawn bodies.
+/// Whether a barrier lands in a legal place is checked by the verifier
+/// afterwards, not here, so that a misplaced call is reported, not skipped.
+struct BSGPInlinerInterface : public DialectInlinerInterface {
+  using DialectInlinerInterface::DialectInlinerInterface;
+
+  bool isLegalToInline(Operation *, Operation *, bool) const final {
+    return true;
+  }
+  bool isLegalToInline(Region *, Region *, bool, IRMapping &) const final {
+    return true;
+  }
+  bool isLegalToInline(Operation *, Region *, bool, IRMapping &) const final {
+    return true;
+  }
+};
+} // namespace
+
+void BSGPDialect::initialize() {
+  addTypes<
+#define GET_TYPEDEF_LIST
+#include "bsgp/Dialect/BSGP/IR/BSGPTypes.cpp.inc"
+      >();
+  addOperations<
+#define GET_OP_LIST
+#include "bsgp/Dialect/BSGP/IR/BSGPOps.cpp.inc"
+      >();
+  addInterfaces<BSGPInlinerInterface>();
+}
+
+LogicalResult BSGPDialect::verifyOperationAttribute(Operation *op,
+                                                    NamedAttribute attr) {
+  StringRef name = attr.getName().getValue();
+  if (name != getCollectiveAttrName() && name != getDeviceAttrName())
+    return op->emitError() << "unknown bsgp attribute '" << name << "'";
+  if (!isa<UnitAttr>(attr.getValue()))
+    return op->emitError() << "'" << name << "' must be a unit attribute";
+  if (!isa<FunctionOpInterface>(op))
+    return op->emitError() << "'" << name << "' may only mark a function";
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Types
+//===----------------------------------------------------------------------===//
+
+LogicalResult PtrType::verify(function_ref<InFlightDiagnostic()> emitError,
+                              Type elementType) {
+  // Memory holds only what C can store: scalars, vectors and pointers.
+  if (getStreamWordCount(elementType) == 0)
+    return emitError() << "pointer element type must be an integer, float, "
+                          "vector or !bsgp.ptr type, got "
+                       << elementType;
+  return success();
+}
+
+unsigned bsgp::getStreamWordCount(Type type) {
+  if (isa<PtrType>(type))
+    return 2;
+  if (type.isIntOrFloat()) {
+    unsigned bits = type.getIntOrFloatBitWidth();
+    return bits <= 64 ? (bits + 31) / 32 : 0;
+  }
+  if (auto vec = dyn_cast<VectorType>(type)) {
+    if (vec.isScalable() || vec.getRank() != 1)
+      return 0;
+    return vec.getNumElements() * getStreamWordCount(vec.getElementType());
+  }
+  return 0;
+}

@@ -1,0 +1,452 @@
+//===- BSGPOps.cpp - bsgp op verifiers and custom forms --------------------===//
+//
+// The verifiers enforce where each BSGP construct may appear, so that IR
+// written by hand or produced by a pass is checked as strictly as IR emitted
+// from a checked AST. Three notions recur:
+//   - device code: ops run by every thread (spawn bodies, supersteps,
+//     kernels, collective and device functions, minus require bodies);
+//   - the superstep level: the blocks that barriers split (spawn bodies, par
+//     regions, superstep bodies, collective function bodies);
+//   - thread-variant values: values that differ between threads, which host
+//     code (a require body) cannot use.
+//
+//===----------------------------------------------------------------------===//
+
+#include "bsgp/Dialect/BSGP/IR/BSGPOps.h"
+
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/Matchers.h"
+#include "mlir/IR/OpImplementation.h"
+#include "mlir/Interfaces/FunctionImplementation.h"
+
+using namespace mlir;
+using namespace bsgp;
+
+//===----------------------------------------------------------------------===//
+// Context helpers
+//===----------------------------------------------------------------------===//
+
+bool bsgp::isCollectiveFunction(Operation *op) {
+  return op && isa<FunctionOpInterface>(op) &&
+         op->hasAttr(BSGPDialect::getCollectiveAttrName());
+}
+
+static bool isDeviceFunction(Operation *op) {
+  return op && isa<FunctionOpInterface>(op) &&
+         (op->hasAttr(BSGPDialect::getCollectiveAttrName()) ||
+          op->hasAttr(BSGPDialect::getDeviceAttrName()));
+}
+
+/// The nearest ancestor that decides whether `op` is host or device code.
+static Operation *getCodeOwner(Operation *op) {
+  for (Operation *p = op->getParentOp(); p; p = p->getParentOp())
+    if (isa<SpawnOp, SuperstepOp, KernelOp, RequireOp, FunctionOpInterface>(p))
+      return p;
+  return nullptr;
+}
+
+bool bsgp::isInDeviceCode(Operation *op) {
+  Operation *owner = getCodeOwner(op);
+  return owner && (isa<SpawnOp, SuperstepOp, KernelOp>(owner) ||
+                   isDeviceFunction(owner));
+}
+
+/// True if `op` is nested in anything that runs per thread, including the
+/// require bodies of a spawn (where `thread.size` is still meaningful).
+static bool isInThreadScope(Operation *op) {
+  for (Operation *p = op->getParentOp(); p; p = p->getParentOp())
+    if (isa<SpawnOp, SuperstepOp, KernelOp>(p) || isDeviceFunction(p))
+      return true;
+  return false;
+}
+
+/// True if `value` is defined inside a spawn, superstep, kernel or device
+/// function, i.e. it has one instance per thread.
+static bool isDefinedInThreadScope(Value value) {
+  for (Operation *p = value.getParentRegion()->getParentOp(); p;
+       p = p->getParentOp())
+    if (isa<SpawnOp, SuperstepOp, KernelOp>(p) || isDeviceFunction(p))
+      return true;
+  return false;
+}
+
+/// Blocks that barriers split into supersteps.
+static bool isSuperstepLevel(Operation *parent) {
+  return isa<SpawnOp, ParOp, SuperstepOp>(parent) ||
+         isCollectiveFunction(parent);
+}
+
+static LogicalResult verifyDeviceCode(Operation *op) {
+  if (!isInDeviceCode(op))
+    return op->emitOpError(
+        "must be in device code (a bsgp.spawn body outside bsgp.require, a "
+        "bsgp.kernel, or a function marked bsgp.collective or bsgp.device)");
+  return success();
+}
+
+static LogicalResult verifyHostCode(Operation *op) {
+  if (isInDeviceCode(op))
+    return op->emitOpError("must be in host code; inside a bsgp.spawn, "
+                           "place it in a bsgp.require");
+  return success();
+}
+
+/// A barrier, or a par containing one (par aligns its regions' barriers).
+static bool isBarrierLike(Operation &op) {
+  if (isa<BarrierOp>(op))
+    return true;
+  if (auto par = dyn_cast<ParOp>(op))
+    for (Region &region : par.getBranches())
+      for (Operation &nested : region.front())
+        if (isBarrierLike(nested))
+          return true;
+  return false;
+}
+
+/// True if a superstep boundary separates the definition of `value` from
+/// `user`, i.e. `user` sees the value as it was in an earlier superstep.
+static bool isSeparatedByBarrier(Value value, Operation *user) {
+  for (Operation *cur = user; Operation *parent = cur->getParentOp();
+       cur = parent) {
+    Block *block = cur->getBlock();
+    if (isSuperstepLevel(parent)) {
+      Block::iterator begin = block->begin();
+      bool definedHere = false;
+      if (auto arg = dyn_cast<BlockArgument>(value)) {
+        definedHere = arg.getOwner() == block;
+      } else if (Operation *def =
+                     block->findAncestorOpInBlock(*value.getDefiningOp())) {
+        begin = std::next(def->getIterator());
+        definedHere = true;
+      }
+      for (auto it = begin, end = cur->getIterator(); it != end; ++it)
+        if (isBarrierLike(*it))
+          return true;
+      if (definedHere)
+        return false;
+      // A value from outside a superstep op was saved by an earlier one.
+      if (isa<SuperstepOp>(parent))
+        return true;
+    }
+    if (isa<SpawnOp, KernelOp, FunctionOpInterface>(parent))
+      return false;
+  }
+  return false;
+}
+
+/// True if `value` may differ between threads. Conservative in the other
+/// direction: values it cannot classify count as uniform, so that the
+/// verifier never rejects IR that a pass produced from valid IR.
+static bool isThreadVariant(Value value, unsigned depth = 0) {
+  Operation *def = value.getDefiningOp();
+  if (!def || depth > 32 || !isInDeviceCode(def))
+    return false;
+  if (isa<ThreadRankOp, GetOp, PutOp, LoadOp, PtrLoadOp>(def))
+    return true;
+  if (def->getNumRegions() != 0)
+    return false;
+  for (Value operand : def->getOperands())
+    if (isThreadVariant(operand, depth + 1))
+      return true;
+  return false;
+}
+
+/// Yields of a single-block region must match the expected types.
+static LogicalResult verifyYieldTypes(Operation *op, Region &region,
+                                      TypeRange expected, StringRef what) {
+  auto yield = cast<YieldOp>(region.front().getTerminator());
+  if (yield.getValues().getTypes() != expected)
+    return op->emitOpError() << what << " yields (" << yield.getValues().getTypes()
+                             << ") but (" << expected << ") are expected";
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Custom directives
+//===----------------------------------------------------------------------===//
+
+/// The result types after `->`: `T` or `(T, U)`, as for a function.
+static ParseResult parseResultTypes(OpAsmParser &parser,
+                                    SmallVectorImpl<Type> &types) {
+  if (succeeded(parser.parseOptionalLParen()))
+    return failure(parser.parseTypeList(types) || parser.parseRParen());
+  return parser.parseTypeList(types);
+}
+
+static void printResultTypes(OpAsmPrinter &p, Operation *, TypeRange types) {
+  if (types.size() == 1 && !isa<FunctionType>(types.front()))
+    p << types.front();
+  else
+    p << '(' << types << ')';
+}
+
+//===----------------------------------------------------------------------===//
+// Structure
+//===----------------------------------------------------------------------===//
+
+LogicalResult SpawnOp::verify() {
+  if (isInThreadScope(*this))
+    return emitOpError("cannot be nested in device code");
+  return verifyYieldTypes(*this, getBody(), {}, "body");
+}
+
+LogicalResult BarrierOp::verify() {
+  Operation *parent = (*this)->getParentOp();
+  if (!isa<SpawnOp, ParOp>(parent) && !isCollectiveFunction(parent))
+    return emitOpError("must be directly in a bsgp.spawn body, a bsgp.par "
+                       "region or a function marked bsgp.collective (no "
+                       "barrier inside control flow, see §4.4)");
+  return success();
+}
+
+/// Placement shared by require and par.
+static LogicalResult verifySuperstepLevel(Operation *op) {
+  if (!isSuperstepLevel(op->getParentOp()))
+    return op->emitOpError(
+        "must be directly in a bsgp.spawn body, a bsgp.par region, a "
+        "bsgp.superstep or a function marked bsgp.collective");
+  return success();
+}
+
+LogicalResult RequireOp::verify() {
+  if (failed(verifySuperstepLevel(*this)) ||
+      failed(verifyYieldTypes(*this, getBody(), getResultTypes(), "body")))
+    return failure();
+  Region &body = getBody();
+  WalkResult walk = body.walk([&](Operation *nested) {
+    for (Value operand : nested->getOperands()) {
+      if (operand.getParentRegion() == &body ||
+          body.isAncestor(operand.getParentRegion()))
+        continue;
+      if (isThreadVariant(operand)) {
+        InFlightDiagnostic diag =
+            emitOpError("host code cannot use a thread-local value");
+        diag.attachNote(operand.getLoc()) << "defined here";
+        return WalkResult::interrupt();
+      }
+    }
+    return WalkResult::advance();
+  });
+  return failure(walk.wasInterrupted());
+}
+
+LogicalResult ParOp::verify() {
+  if (failed(verifySuperstepLevel(*this)))
+    return failure();
+  if (getBranches().empty())
+    return emitOpError("needs at least one region");
+  SmallVector<Type> yielded;
+  for (Region &region : getBranches())
+    llvm::append_range(
+        yielded,
+        cast<YieldOp>(region.front().getTerminator()).getValues().getTypes());
+  if (TypeRange(yielded) != getResultTypes())
+    return emitOpError() << "regions yield (" << TypeRange(yielded)
+                         << ") but the results are (" << getResultTypes()
+                         << ")";
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Thread intrinsics and communication
+//===----------------------------------------------------------------------===//
+
+LogicalResult ThreadRankOp::verify() { return verifyDeviceCode(*this); }
+
+LogicalResult ThreadSizeOp::verify() {
+  if (!isInThreadScope(*this))
+    return emitOpError("must be in a bsgp.spawn, a bsgp.kernel or a "
+                       "function marked bsgp.collective or bsgp.device");
+  return success();
+}
+
+LogicalResult SetOldRankOp::verify() {
+  Operation *parent = (*this)->getParentOp();
+  if (!isSuperstepLevel(parent))
+    return emitOpError("must be directly in a bsgp.spawn body, a bsgp.par "
+                       "region, a bsgp.superstep or a bsgp.collective "
+                       "function");
+  for (Operation *prev = (*this)->getPrevNode(); prev;
+       prev = prev->getPrevNode()) {
+    if (isa<SetOldRankOp>(prev))
+      return emitOpError("thread.oldrank is already set in this superstep");
+    if (auto barrier = dyn_cast<BarrierOp>(prev)) {
+      if (barrier.getRankReassigned())
+        return success();
+      break;
+    }
+  }
+  if (auto step = dyn_cast<SuperstepOp>(parent))
+    if (step.getRankReassigned())
+      return success();
+  return emitOpError("must follow a barrier with rank_reassigned");
+}
+
+LogicalResult SetSizeOp::verify() {
+  if (!(*this)->getParentOfType<RequireOp>())
+    return emitOpError("must be in a bsgp.require");
+  return success();
+}
+
+LogicalResult GetOp::verify() {
+  if (failed(verifyDeviceCode(*this)))
+    return failure();
+  Value value = getValue();
+  if (!isDefinedInThreadScope(value))
+    return emitOpError("operand must be a thread-local value, not a host "
+                       "value");
+  if (!isSeparatedByBarrier(value, *this))
+    return emitOpError("reads the value of the previous superstep, but no "
+                       "barrier separates it from the definition");
+  return success();
+}
+
+LogicalResult PutOp::verify() {
+  if (failed(verifyDeviceCode(*this)))
+    return failure();
+  if (!isSuperstepLevel((*this)->getParentOp()))
+    return emitOpError("must be directly in a bsgp.spawn body, a bsgp.par "
+                       "region, a bsgp.superstep or a bsgp.collective "
+                       "function; put to rank -1 to skip it");
+  for (OpOperand &use : getResult().getUses()) {
+    if (isSeparatedByBarrier(getResult(), use.getOwner()))
+      continue;
+    InFlightDiagnostic diag = emitOpError(
+        "result is the value put by other threads and is only defined after "
+        "the next barrier");
+    diag.attachNote(use.getOwner()->getLoc()) << "used here";
+    return diag;
+  }
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Lists and pointers
+//===----------------------------------------------------------------------===//
+
+LogicalResult DNewOp::verify() { return verifyHostCode(*this); }
+LogicalResult DTempNewOp::verify() { return verifyHostCode(*this); }
+LogicalResult DFreeOp::verify() { return verifyHostCode(*this); }
+LogicalResult DTempFreeOp::verify() { return verifyHostCode(*this); }
+
+OpFoldResult PtrCastOp::fold(FoldAdaptor) {
+  if (getPtr().getType() == getType())
+    return getPtr();
+  // cast(cast(p)) folds to a single cast.
+  if (auto inner = getPtr().getDefiningOp<PtrCastOp>()) {
+    getPtrMutable().assign(inner.getPtr());
+    return getResult();
+  }
+  return {};
+}
+
+LogicalResult PtrCmpOp::verify() {
+  switch (getPredicate()) {
+  case arith::CmpIPredicate::eq:
+  case arith::CmpIPredicate::ne:
+  case arith::CmpIPredicate::ult:
+  case arith::CmpIPredicate::ule:
+  case arith::CmpIPredicate::ugt:
+  case arith::CmpIPredicate::uge:
+    return success();
+  default:
+    return emitOpError("pointers compare as unsigned addresses; use eq, ne, "
+                       "ult, ule, ugt or uge");
+  }
+}
+
+//===----------------------------------------------------------------------===//
+// Supersteps and streams
+//===----------------------------------------------------------------------===//
+
+LogicalResult SuperstepOp::verify() {
+  if (static_cast<bool>(getSourceBeginAttr()) !=
+      static_cast<bool>(getSourceEndAttr()))
+    return emitOpError("needs both source_begin and source_end, or neither");
+  if (auto prev = dyn_cast_or_null<SuperstepOp>((*this)->getPrevNode()))
+    if (prev.getIndex() >= getIndex())
+      return emitOpError() << "index " << getIndex()
+                           << " must be greater than the previous superstep's "
+                           << prev.getIndex();
+  return verifyYieldTypes(*this, getBody(), getResultTypes(), "body");
+}
+
+LogicalResult StreamAllocOp::verify() { return verifyHostCode(*this); }
+LogicalResult StreamFreeOp::verify() { return verifyHostCode(*this); }
+
+static LogicalResult verifyStreamWords(Operation *op, Type type,
+                                       size_t numStreams) {
+  unsigned words = getStreamWordCount(type);
+  if (words == 0)
+    return op->emitOpError() << "cannot save a value of type " << type
+                             << " to streams";
+  if (words != numStreams)
+    return op->emitOpError() << "a value of type " << type << " takes "
+                             << words << " stream word(s), but " << numStreams
+                             << " stream(s) are given";
+  return verifyDeviceCode(op);
+}
+
+LogicalResult SaveOp::verify() {
+  return verifyStreamWords(*this, getValue().getType(), getStreams().size());
+}
+
+LogicalResult LoadOp::verify() {
+  return verifyStreamWords(*this, getType(), getStreams().size());
+}
+
+//===----------------------------------------------------------------------===//
+// Kernels and launches
+//===----------------------------------------------------------------------===//
+
+ParseResult KernelOp::parse(OpAsmParser &parser, OperationState &result) {
+  auto buildType = [](Builder &builder, ArrayRef<Type> args,
+                      ArrayRef<Type> results, function_interface_impl::VariadicFlag,
+                      std::string &) {
+    return builder.getFunctionType(args, results);
+  };
+  return function_interface_impl::parseFunctionOp(
+      parser, result, /*allowVariadic=*/false,
+      getFunctionTypeAttrName(result.name), buildType,
+      getArgAttrsAttrName(result.name), getResAttrsAttrName(result.name));
+}
+
+void KernelOp::print(OpAsmPrinter &p) {
+  function_interface_impl::printFunctionOp(
+      p, *this, /*isVariadic=*/false, getFunctionTypeAttrName(),
+      getArgAttrsAttrName(), getResAttrsAttrName());
+}
+
+LogicalResult KernelOp::verify() {
+  if (!getFunctionType().getResults().empty())
+    return emitOpError("must not return values; kernels write memory and "
+                       "streams");
+  if (isInThreadScope(*this))
+    return emitOpError("cannot be nested in device code");
+  return success();
+}
+
+LogicalResult LaunchOp::verify() { return verifyHostCode(*this); }
+
+LogicalResult
+LaunchOp::verifySymbolUses(SymbolTableCollection &symbolTable) {
+  auto kernel =
+      symbolTable.lookupNearestSymbolFrom<KernelOp>(*this, getKernelAttr());
+  if (!kernel)
+    return emitOpError() << "'" << getKernel()
+                         << "' does not reference a bsgp.kernel";
+  ArrayRef<Type> params = kernel.getArgumentTypes();
+  if (params.size() != getArgs().size())
+    return emitOpError() << "passes " << getArgs().size()
+                         << " argument(s) but '" << getKernel() << "' takes "
+                         << params.size();
+  for (auto [i, arg, param] : llvm::enumerate(getArgs(), params))
+    if (arg.getType() != param)
+      return emitOpError() << "argument #" << i << " has type "
+                           << arg.getType() << " but '" << getKernel()
+                           << "' expects " << param;
+  return success();
+}
+
+#define GET_OP_CLASSES
+#include "bsgp/Dialect/BSGP/IR/BSGPOps.cpp.inc"
