@@ -25,6 +25,7 @@
 #include "bsgp/Basic/Diagnostic.h"
 
 #include "llvm/ADT/StringMap.h"
+#include "llvm/ADT/StringSet.h"
 
 #include <string>
 #include <vector>
@@ -69,6 +70,8 @@ private:
   llvm::StringMap<uint32_t> Loaded;
   /// Typedef names are global to the whole program.
   llvm::StringMap<const Type *> Typedefs;
+  /// Names of every user function declared so far, across files.
+  llvm::StringSet<> Functions;
   unsigned ImportDepth = 0;
 };
 
