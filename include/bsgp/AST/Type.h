@@ -1,0 +1,179 @@
+//===- Type.h - the BSGP type system ----------------------------*- C++ -*-===//
+//
+// Part of bsgpc, the BSGP compiler.
+//
+//===----------------------------------------------------------------------===//
+///
+/// \file
+/// Types are interned by the ASTContext: two Type pointers denote the same
+/// type exactly when they are equal. `const` is a wrapper (ConstType) around
+/// the unqualified type; typedefs are resolved when parsed and leave no trace
+/// in the type (they are sugar).
+///
+//===----------------------------------------------------------------------===//
+
+#ifndef BSGP_AST_TYPE_H
+#define BSGP_AST_TYPE_H
+
+#include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/StringRef.h"
+#include "llvm/Support/Casting.h"
+
+#include <cstdint>
+#include <string>
+
+namespace bsgp {
+
+class StructDecl;
+
+class Type {
+public:
+  enum TypeKind {
+    TK_Builtin,
+    TK_Vector,
+    TK_Pointer,
+    TK_Const,
+    TK_Array,
+    TK_Struct,
+    TK_Function,
+    TK_Null,  ///< The type of NULL; converts to every pointer type.
+    TK_Error, ///< Given to expressions that failed to check; never reported.
+  };
+  TypeKind getKind() const { return Kind; }
+
+  /// The type without a top-level const.
+  const Type *getUnqualified() const;
+  bool isConst() const { return Kind == TK_Const; }
+
+  bool isVoid() const;
+  bool isBool() const;
+  /// bool, char and the int/uint kinds.
+  bool isInteger() const;
+  bool isSignedInteger() const;
+  bool isFloating() const;
+  /// Integer or floating (bool and char included).
+  bool isArithmetic() const;
+  bool isPointer() const;
+  /// Arithmetic, pointer or null: usable as a condition.
+  bool isScalar() const;
+  bool isVector() const;
+  bool isError() const { return Kind == TK_Error; }
+
+  /// The C-like spelling used in diagnostics and -ast-dump.
+  std::string str() const;
+
+protected:
+  explicit Type(TypeKind K) : Kind(K) {}
+
+private:
+  TypeKind Kind;
+};
+
+class BuiltinType : public Type {
+public:
+  enum BuiltinKind { Void, Bool, Char, Int, UInt, Int64, UInt64, Float, Double };
+  explicit BuiltinType(BuiltinKind K) : Type(TK_Builtin), BKind(K) {}
+  BuiltinKind getBuiltinKind() const { return BKind; }
+  /// Bit width (bool is 1, char 8).
+  unsigned getBitWidth() const;
+  /// Rank for the usual arithmetic conversions.
+  unsigned getRank() const;
+  static bool classof(const Type *T) { return T->getKind() == TK_Builtin; }
+
+private:
+  BuiltinKind BKind;
+};
+
+class VectorType : public Type {
+public:
+  VectorType(const BuiltinType *Elem, unsigned N)
+      : Type(TK_Vector), Elem(Elem), NumElems(N) {}
+  const BuiltinType *getElementType() const { return Elem; }
+  unsigned getNumElements() const { return NumElems; }
+  static bool classof(const Type *T) { return T->getKind() == TK_Vector; }
+
+private:
+  const BuiltinType *Elem;
+  unsigned NumElems;
+};
+
+class PointerType : public Type {
+public:
+  explicit PointerType(const Type *Pointee)
+      : Type(TK_Pointer), Pointee(Pointee) {}
+  const Type *getPointee() const { return Pointee; }
+  static bool classof(const Type *T) { return T->getKind() == TK_Pointer; }
+
+private:
+  const Type *Pointee;
+};
+
+class ConstType : public Type {
+public:
+  explicit ConstType(const Type *Inner) : Type(TK_Const), Inner(Inner) {}
+  const Type *getInner() const { return Inner; }
+  static bool classof(const Type *T) { return T->getKind() == TK_Const; }
+
+private:
+  const Type *Inner;
+};
+
+class ArrayType : public Type {
+public:
+  ArrayType(const Type *Elem, uint64_t Size)
+      : Type(TK_Array), Elem(Elem), Size(Size) {}
+  const Type *getElementType() const { return Elem; }
+  uint64_t getSize() const { return Size; }
+  static bool classof(const Type *T) { return T->getKind() == TK_Array; }
+
+private:
+  const Type *Elem;
+  uint64_t Size;
+};
+
+/// One StructType per struct name; its declaration is filled in when the
+/// body is parsed (null while the struct is only forward-referenced).
+class StructType : public Type {
+public:
+  explicit StructType(llvm::StringRef Name) : Type(TK_Struct), Name(Name) {}
+  llvm::StringRef getName() const { return Name; }
+  StructDecl *getDecl() const { return Decl; }
+  void setDecl(StructDecl *D) { Decl = D; }
+  static bool classof(const Type *T) { return T->getKind() == TK_Struct; }
+
+private:
+  llvm::StringRef Name;
+  StructDecl *Decl = nullptr;
+};
+
+class FunctionType : public Type {
+public:
+  FunctionType(const Type *Ret, llvm::ArrayRef<const Type *> Params,
+               bool Varargs)
+      : Type(TK_Function), Ret(Ret), Params(Params), Varargs(Varargs) {}
+  const Type *getReturnType() const { return Ret; }
+  llvm::ArrayRef<const Type *> getParams() const { return Params; }
+  bool isVarargs() const { return Varargs; }
+  static bool classof(const Type *T) { return T->getKind() == TK_Function; }
+
+private:
+  const Type *Ret;
+  llvm::ArrayRef<const Type *> Params;
+  bool Varargs;
+};
+
+class NullType : public Type {
+public:
+  NullType() : Type(TK_Null) {}
+  static bool classof(const Type *T) { return T->getKind() == TK_Null; }
+};
+
+class ErrorType : public Type {
+public:
+  ErrorType() : Type(TK_Error) {}
+  static bool classof(const Type *T) { return T->getKind() == TK_Error; }
+};
+
+} // namespace bsgp
+
+#endif // BSGP_AST_TYPE_H

@@ -1,0 +1,139 @@
+//===- Diagnostic.h - clang-style diagnostics -------------------*- C++ -*-===//
+//
+// Part of bsgpc, the BSGP compiler.
+//
+//===----------------------------------------------------------------------===//
+///
+/// \file
+/// The DiagnosticEngine formats messages from DiagnosticKinds.def and prints
+/// them as `file:line:col: error: message`, followed by the source line and a
+/// caret with a `~~~` underline. It implements -Werror, -w, colours and the
+/// error limit; once the limit is hit it reports a fatal error and sets
+/// hasFatalError() so that the parser and Sema stop early.
+///
+//===----------------------------------------------------------------------===//
+
+#ifndef BSGP_BASIC_DIAGNOSTIC_H
+#define BSGP_BASIC_DIAGNOSTIC_H
+
+#include "bsgp/Basic/SourceManager.h"
+
+#include "llvm/ADT/SmallVector.h"
+#include "llvm/ADT/StringRef.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <string>
+
+namespace bsgp {
+
+namespace diag {
+enum Kind : unsigned {
+#define DIAG(Id, Severity, Format) Id,
+#include "bsgp/Basic/DiagnosticKinds.def"
+  NumDiagnostics
+};
+} // namespace diag
+
+enum class Severity { Note, Warning, Error, Fatal };
+
+class DiagnosticEngine;
+
+/// Collects arguments with << and emits when destroyed.
+class DiagnosticBuilder {
+public:
+  DiagnosticBuilder(DiagnosticEngine &E, diag::Kind K, SourceRange R)
+      : Engine(&E), Kind(K), Range(R) {}
+  DiagnosticBuilder(DiagnosticBuilder &&O)
+      : Engine(O.Engine), Kind(O.Kind), Range(O.Range),
+        Args(std::move(O.Args)) {
+    O.Engine = nullptr;
+  }
+  DiagnosticBuilder(const DiagnosticBuilder &) = delete;
+  ~DiagnosticBuilder();
+
+  DiagnosticBuilder &operator<<(llvm::StringRef S) {
+    Args.push_back(S.str());
+    return *this;
+  }
+  DiagnosticBuilder &operator<<(const std::string &S) {
+    Args.push_back(S);
+    return *this;
+  }
+  DiagnosticBuilder &operator<<(const char *S) {
+    Args.push_back(S);
+    return *this;
+  }
+  DiagnosticBuilder &operator<<(uint64_t V) {
+    Args.push_back(std::to_string(V));
+    return *this;
+  }
+  DiagnosticBuilder &operator<<(int V) {
+    Args.push_back(std::to_string(V));
+    return *this;
+  }
+  DiagnosticBuilder &operator<<(unsigned V) {
+    Args.push_back(std::to_string(V));
+    return *this;
+  }
+
+private:
+  DiagnosticEngine *Engine;
+  diag::Kind Kind;
+  SourceRange Range;
+  llvm::SmallVector<std::string, 4> Args;
+};
+
+class DiagnosticEngine {
+public:
+  DiagnosticEngine(SourceManager &SM, llvm::raw_ostream &OS)
+      : SM(SM), OS(OS) {}
+
+  /// Reports \p K at \p R; arguments follow with <<.
+  DiagnosticBuilder report(SourceRange R, diag::Kind K) {
+    return DiagnosticBuilder(*this, K, R);
+  }
+  /// Reports \p K with no location (driver errors).
+  DiagnosticBuilder report(diag::Kind K) {
+    return DiagnosticBuilder(*this, K, SourceRange());
+  }
+
+  static Severity getSeverity(diag::Kind K);
+  static llvm::StringRef getFormat(diag::Kind K);
+  static llvm::StringRef getName(diag::Kind K);
+
+  void setWarningsAsErrors(bool V) { WarningsAsErrors = V; }
+  void setIgnoreWarnings(bool V) { IgnoreWarnings = V; }
+  void setShowColors(bool V) { ShowColors = V; }
+  void setErrorLimit(unsigned N) { ErrorLimit = N; }
+  /// The program name printed before location-less diagnostics.
+  void setProgramName(llvm::StringRef N) { ProgName = N.str(); }
+
+  unsigned getNumErrors() const { return NumErrors; }
+  unsigned getNumWarnings() const { return NumWarnings; }
+  bool hasErrors() const { return NumErrors != 0; }
+  bool hasFatalError() const { return FatalOccurred; }
+
+  SourceManager &getSourceManager() { return SM; }
+
+private:
+  friend class DiagnosticBuilder;
+  void emit(diag::Kind K, SourceRange R, llvm::ArrayRef<std::string> Args);
+  void printSourceLine(SourceRange R);
+
+  SourceManager &SM;
+  llvm::raw_ostream &OS;
+  std::string ProgName = "bsgpc";
+  bool WarningsAsErrors = false;
+  bool IgnoreWarnings = false;
+  bool ShowColors = false;
+  unsigned ErrorLimit = 20;
+  unsigned NumErrors = 0;
+  unsigned NumWarnings = 0;
+  bool FatalOccurred = false;
+  /// Notes follow the diagnostic they belong to; they are dropped with it.
+  bool LastWasSuppressed = false;
+};
+
+} // namespace bsgp
+
+#endif // BSGP_BASIC_DIAGNOSTIC_H

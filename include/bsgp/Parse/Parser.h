@@ -1,0 +1,80 @@
+//===- Parser.h - BSGP parser -----------------------------------*- C++ -*-===//
+//
+// Part of bsgpc, the BSGP compiler.
+//
+//===----------------------------------------------------------------------===//
+///
+/// \file
+/// A recursive-descent parser producing the AST of docs/language.md. It
+/// recovers from errors by skipping to the next `;` or `}` so that one run
+/// reports several problems, and it bounds its recursion (MaxNestingDepth)
+/// so that no input can overflow the stack.
+///
+/// ParseSession drives the parser over a main file and everything it
+/// imports: an `import` is resolved (importing file's directory first, then
+/// the -I paths) and parsed when it is met, so that its typedefs and structs
+/// are known to the rest of the importing file. Each file is parsed once,
+/// which makes import cycles harmless.
+///
+//===----------------------------------------------------------------------===//
+
+#ifndef BSGP_PARSE_PARSER_H
+#define BSGP_PARSE_PARSER_H
+
+#include "bsgp/AST/ASTContext.h"
+#include "bsgp/Basic/Diagnostic.h"
+
+#include "llvm/ADT/StringMap.h"
+#include "llvm/ADT/StringSet.h"
+
+#include <string>
+#include <vector>
+
+namespace bsgp {
+
+class ParseSession {
+public:
+  /// Limit on nested parentheses, brackets, unary operators, blocks and
+  /// statements, like clang's -fbracket-depth.
+  static constexpr unsigned MaxNestingDepth = 256;
+
+  ParseSession(ASTContext &Ctx, DiagnosticEngine &Diags)
+      : Ctx(Ctx), Diags(Diags) {}
+
+  void setIncludePaths(std::vector<std::string> Paths) {
+    IncludePaths = std::move(Paths);
+  }
+  /// When false, `import` reports an error instead of reading files (used by
+  /// the fuzzer, which must not touch the file system).
+  void setAllowImports(bool V) { AllowImports = V; }
+
+  /// Parses the file already in the SourceManager as \p FileId and, through
+  /// it, every imported file. Translation units are appended to the
+  /// ASTContext in the order their parsing finishes.
+  void parseMainFile(uint32_t FileId);
+
+  /// Resolves and parses an import met in file \p FromFile. Returns the file
+  /// id, or 0 (after reporting) when the file cannot be found.
+  uint32_t handleImport(ImportDecl *D, uint32_t FromFile);
+
+  llvm::StringMap<const Type *> &getTypedefs() { return Typedefs; }
+
+private:
+  void parseFile(uint32_t FileId);
+
+  ASTContext &Ctx;
+  DiagnosticEngine &Diags;
+  std::vector<std::string> IncludePaths;
+  bool AllowImports = true;
+  /// Canonical path -> file id of every file read so far.
+  llvm::StringMap<uint32_t> Loaded;
+  /// Typedef names are global to the whole program.
+  llvm::StringMap<const Type *> Typedefs;
+  /// Names of every user function declared so far, across files.
+  llvm::StringSet<> Functions;
+  unsigned ImportDepth = 0;
+};
+
+} // namespace bsgp
+
+#endif // BSGP_PARSE_PARSER_H

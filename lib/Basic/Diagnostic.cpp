@@ -1,0 +1,169 @@
+//===- Diagnostic.cpp - clang-style diagnostics ---------------------------===//
+//
+// Part of bsgpc, the BSGP compiler.
+//
+//===----------------------------------------------------------------------===//
+
+#include "bsgp/Basic/Diagnostic.h"
+
+#include "llvm/ADT/StringExtras.h"
+
+using namespace bsgp;
+
+namespace {
+struct DiagInfo {
+  Severity Sev;
+  const char *Format;
+  const char *Name;
+};
+} // namespace
+
+static const DiagInfo DiagTable[] = {
+#define DIAG(Id, Sev, Format) {Severity::Sev, Format, #Id},
+#include "bsgp/Basic/DiagnosticKinds.def"
+};
+
+Severity DiagnosticEngine::getSeverity(diag::Kind K) {
+  return DiagTable[K].Sev;
+}
+llvm::StringRef DiagnosticEngine::getFormat(diag::Kind K) {
+  return DiagTable[K].Format;
+}
+llvm::StringRef DiagnosticEngine::getName(diag::Kind K) {
+  return DiagTable[K].Name;
+}
+
+DiagnosticBuilder::~DiagnosticBuilder() {
+  if (Engine)
+    Engine->emit(Kind, Range, Args);
+}
+
+static std::string formatMessage(llvm::StringRef Fmt,
+                                 llvm::ArrayRef<std::string> Args) {
+  std::string Out;
+  for (size_t I = 0; I < Fmt.size(); ++I) {
+    if (Fmt[I] == '%' && I + 1 < Fmt.size() && llvm::isDigit(Fmt[I + 1])) {
+      unsigned N = Fmt[I + 1] - '0';
+      if (N < Args.size())
+        Out += Args[N];
+      ++I;
+      continue;
+    }
+    Out += Fmt[I];
+  }
+  return Out;
+}
+
+/// Source text may hold anything; print only printable ASCII so that a
+/// diagnostic about a bad byte does not itself emit garbage.
+static std::string sanitizeLine(llvm::StringRef Line) {
+  std::string S;
+  for (char C : Line) {
+    if (C == '\t')
+      S += ' ';
+    else if (static_cast<unsigned char>(C) < 0x20 ||
+             static_cast<unsigned char>(C) >= 0x7f)
+      S += '?';
+    else
+      S += C;
+  }
+  return S;
+}
+
+void DiagnosticEngine::printSourceLine(SourceRange R) {
+  llvm::StringRef Line = SM.getLineText(R.Begin.File, R.Begin.Line);
+  // Very long lines (minified or fuzzed input) are not worth echoing.
+  if (Line.size() > 4096)
+    return;
+  OS << sanitizeLine(Line) << '\n';
+  std::string Marks(std::max<size_t>(Line.size() + 1, R.Begin.Col), ' ');
+  unsigned Begin = R.Begin.Col ? R.Begin.Col - 1 : 0;
+  unsigned End = Begin;
+  if (R.End.isValid() && R.End.File == R.Begin.File &&
+      R.End.Line == R.Begin.Line && R.End.Col >= R.Begin.Col)
+    End = R.End.Col - 1;
+  else if (R.End.isValid() && R.End.Line > R.Begin.Line)
+    End = Line.size() ? Line.size() - 1 : Begin;
+  if (End >= Marks.size())
+    Marks.resize(End + 1, ' ');
+  for (unsigned I = Begin; I <= End; ++I)
+    Marks[I] = '~';
+  Marks[Begin] = '^';
+  llvm::StringRef M(Marks);
+  M = M.rtrim(' ');
+  if (ShowColors)
+    OS.changeColor(llvm::raw_ostream::GREEN, true);
+  OS << M << '\n';
+  if (ShowColors)
+    OS.resetColor();
+}
+
+void DiagnosticEngine::emit(diag::Kind K, SourceRange R,
+                            llvm::ArrayRef<std::string> Args) {
+  Severity Sev = getSeverity(K);
+  if (Sev == Severity::Note) {
+    if (LastWasSuppressed)
+      return;
+  } else {
+    LastWasSuppressed = false;
+    if (FatalOccurred) {
+      LastWasSuppressed = true;
+      return;
+    }
+    if (Sev == Severity::Warning) {
+      if (IgnoreWarnings) {
+        LastWasSuppressed = true;
+        return;
+      }
+      if (WarningsAsErrors)
+        Sev = Severity::Error;
+    }
+    if (Sev == Severity::Error && ErrorLimit && NumErrors >= ErrorLimit) {
+      LastWasSuppressed = true;
+      FatalOccurred = true;
+      emit(diag::fatal_too_many_errors, SourceRange(), {});
+      return;
+    }
+  }
+
+  std::string Msg = formatMessage(getFormat(K), Args);
+  if (ShowColors)
+    OS.changeColor(llvm::raw_ostream::SAVEDCOLOR, true);
+  if (R.isValid())
+    OS << SM.getFileName(R.Begin.File) << ':' << R.Begin.Line << ':'
+       << R.Begin.Col << ": ";
+  else
+    OS << ProgName << ": ";
+  const char *Label = "error";
+  llvm::raw_ostream::Colors Color = llvm::raw_ostream::RED;
+  switch (Sev) {
+  case Severity::Note:
+    Label = "note";
+    Color = llvm::raw_ostream::BLACK;
+    break;
+  case Severity::Warning:
+    Label = "warning";
+    Color = llvm::raw_ostream::MAGENTA;
+    ++NumWarnings;
+    break;
+  case Severity::Error:
+    ++NumErrors;
+    break;
+  case Severity::Fatal:
+    Label = "fatal error";
+    ++NumErrors;
+    FatalOccurred = true;
+    break;
+  }
+  if (ShowColors)
+    OS.changeColor(Color, true);
+  OS << Label << ": ";
+  if (ShowColors)
+    OS.changeColor(llvm::raw_ostream::SAVEDCOLOR, true);
+  OS << Msg << '\n';
+  if (ShowColors)
+    OS.resetColor();
+  if (R.isValid())
+    printSourceLine(R);
+  OS.flush();
+}

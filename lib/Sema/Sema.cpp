@@ -1,0 +1,1658 @@
+//===- Sema.cpp - BSGP semantic analysis ----------------------------------===//
+//
+// Part of bsgpc, the BSGP compiler.
+//
+//===----------------------------------------------------------------------===//
+///
+/// \file
+/// Two phases. The first collects every function of the program and
+/// classifies it (host, device, collective) from a syntactic walk and the
+/// call graph; recursion among collective functions is found there. The
+/// second checks each body in order with a scope stack and a context (host,
+/// spawn body, require block, inline function, divergent control flow).
+///
+/// Error recovery: an expression that failed to check gets the ErrorType, and
+/// no diagnostic is ever reported about an operand of ErrorType, so one
+/// mistake produces one error.
+///
+//===----------------------------------------------------------------------===//
+
+#include "bsgp/Sema/Sema.h"
+#include "bsgp/AST/ASTContext.h"
+#include "bsgp/Basic/Diagnostic.h"
+
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/StringMap.h"
+
+#include <functional>
+
+using namespace bsgp;
+using llvm::cast;
+using llvm::dyn_cast;
+using llvm::dyn_cast_or_null;
+using llvm::isa;
+
+namespace {
+
+/// Calls \p F on every direct child statement/expression of \p S.
+void forEachChild(Stmt *S, const std::function<void(Stmt *)> &F) {
+  auto C = [&](Stmt *X) {
+    if (X)
+      F(X);
+  };
+  switch (S->getKind()) {
+  case Stmt::SK_Compound:
+    for (Stmt *X : cast<CompoundStmt>(S)->body())
+      C(X);
+    break;
+  case Stmt::SK_Decl:
+    for (VarDecl *V : cast<DeclStmt>(S)->decls())
+      C(V->getInit());
+    break;
+  case Stmt::SK_Expr:
+    C(cast<ExprStmt>(S)->getExpr());
+    break;
+  case Stmt::SK_If: {
+    auto *I = cast<IfStmt>(S);
+    C(I->getCond());
+    C(I->getThen());
+    C(I->getElse());
+    break;
+  }
+  case Stmt::SK_For: {
+    auto *I = cast<ForStmt>(S);
+    C(I->getInit());
+    C(I->getCond());
+    C(I->getInc());
+    C(I->getBody());
+    break;
+  }
+  case Stmt::SK_While:
+    C(cast<WhileStmt>(S)->getCond());
+    C(cast<WhileStmt>(S)->getBody());
+    break;
+  case Stmt::SK_Do:
+    C(cast<DoStmt>(S)->getBody());
+    C(cast<DoStmt>(S)->getCond());
+    break;
+  case Stmt::SK_Return:
+    C(cast<ReturnStmt>(S)->getValue());
+    break;
+  case Stmt::SK_Spawn:
+    C(cast<SpawnStmt>(S)->getCount());
+    C(cast<SpawnStmt>(S)->getBody());
+    break;
+  case Stmt::SK_Require:
+    C(cast<RequireStmt>(S)->getBody());
+    break;
+  case Stmt::SK_Par:
+    C(cast<ParStmt>(S)->getBody());
+    break;
+  case Stmt::SK_Paren:
+    C(cast<ParenExpr>(S)->getSubExpr());
+    break;
+  case Stmt::SK_Unary:
+    C(cast<UnaryOperator>(S)->getSubExpr());
+    break;
+  case Stmt::SK_Binary:
+    C(cast<BinaryOperator>(S)->getLHS());
+    C(cast<BinaryOperator>(S)->getRHS());
+    break;
+  case Stmt::SK_Conditional: {
+    auto *I = cast<ConditionalOperator>(S);
+    C(I->getCond());
+    C(I->getTrueExpr());
+    C(I->getFalseExpr());
+    break;
+  }
+  case Stmt::SK_Call:
+    C(cast<CallExpr>(S)->getCallee());
+    for (Expr *A : cast<CallExpr>(S)->args())
+      C(A);
+    break;
+  case Stmt::SK_BuiltinCall:
+    for (Expr *A : cast<BuiltinCallExpr>(S)->args())
+      C(A);
+    break;
+  case Stmt::SK_Index:
+    C(cast<IndexExpr>(S)->getBase());
+    C(cast<IndexExpr>(S)->getIndex());
+    break;
+  case Stmt::SK_Member:
+    C(cast<MemberExpr>(S)->getBase());
+    break;
+  case Stmt::SK_Cast:
+    C(cast<CastExpr>(S)->getSubExpr());
+    break;
+  case Stmt::SK_ImplicitCast:
+    C(cast<ImplicitCastExpr>(S)->getSubExpr());
+    break;
+  case Stmt::SK_Construct:
+    for (Expr *A : cast<ConstructExpr>(S)->args())
+      C(A);
+    break;
+  case Stmt::SK_Sizeof:
+    C(cast<SizeofExpr>(S)->getArgExpr());
+    break;
+  case Stmt::SK_New:
+    C(cast<NewExpr>(S)->getCount());
+    break;
+  default:
+    break;
+  }
+}
+
+struct FunctionInfo {
+  bool HasSpawn = false;
+  bool HasCollective = false; ///< A barrier or a collective primitive.
+  /// Calls by name, with the call expression for notes.
+  llvm::SmallVector<std::pair<llvm::StringRef, CallExpr *>, 4> Calls;
+};
+
+struct Scope {
+  llvm::StringMap<VarDecl *> Vars;
+  /// Where first-assignment locals of this scope are recorded; null for the
+  /// function-parameter and global scopes.
+  llvm::SmallVectorImpl<VarDecl *> *Implicit = nullptr;
+};
+
+class Sema {
+public:
+  Sema(ASTContext &Ctx, DiagnosticEngine &Diags) : Ctx(Ctx), Diags(Diags) {}
+  void run();
+
+private:
+  // Phase 1.
+  void collect();
+  void collectInfo(Stmt *S, FunctionInfo &Info);
+  void classify();
+  const Type *functionType(FunctionDecl *F);
+
+  // Phase 2.
+  void checkFunction(FunctionDecl *F);
+  void checkGlobal(VarDecl *V);
+  void checkStmt(Stmt *S);
+  void checkStmtsInCurrentScope(CompoundStmt *C);
+  void checkCompound(CompoundStmt *C, Scope *Existing = nullptr);
+  void checkVarDecl(VarDecl *V);
+  Expr *checkCond(Expr *E);
+  Expr *checkExpr(Expr *E);
+  Expr *checkExprImpl(Expr *E);
+  Expr *checkAssign(BinaryOperator *B);
+  Expr *checkBinary(BinaryOperator *B);
+  Expr *checkUnary(UnaryOperator *U);
+  Expr *checkCall(CallExpr *C);
+  Expr *checkBuiltin(BuiltinCallExpr *B);
+  Expr *checkMember(MemberExpr *M);
+  Expr *checkConstruct(ConstructExpr *C);
+
+  // Conversions.
+  Expr *rvalue(Expr *E);
+  Expr *convert(Expr *E, const Type *To, bool Report = true);
+  Expr *toBool(Expr *E);
+  Expr *implicitCast(ImplicitCastExpr::CastKind K, Expr *E, const Type *To) {
+    return new (Ctx) ImplicitCastExpr(K, E, To);
+  }
+  const Type *commonArith(const Type *A, const Type *B);
+  const Type *promote(const Type *T);
+  Expr *error(Expr *E) {
+    E->setType(Ctx.getErrorType());
+    return E;
+  }
+
+  // Context.
+  bool inDevice() const {
+    return (SpawnDepth > 0 || (CurFn && CurFn->isInline())) && !InRequire;
+  }
+  bool inParallel() const {
+    return SpawnDepth > 0 || (CurFn && CurFn->isInline());
+  }
+  bool isThreadDependent(Expr *E);
+  void checkDivergence(SourceRange R, diag::Kind K, llvm::StringRef Name);
+  VarDecl *lookup(llvm::StringRef Name);
+  void declare(VarDecl *V);
+
+  ASTContext &Ctx;
+  DiagnosticEngine &Diags;
+  llvm::StringMap<FunctionDecl *> Functions;
+  llvm::DenseMap<FunctionDecl *, FunctionInfo> Infos;
+  std::vector<Scope> Scopes;
+  FunctionDecl *CurFn = nullptr;
+  unsigned SpawnDepth = 0;
+  bool InRequire = false;
+  unsigned LoopDepth = 0;
+  /// Thread-dependent conditions that enclose the current statement.
+  llvm::SmallVector<Expr *, 4> Divergent;
+};
+
+} // namespace
+
+//===----------------------------------------------------------------------===//
+// Phase 1: functions and their kinds
+//===----------------------------------------------------------------------===//
+
+const Type *Sema::functionType(FunctionDecl *F) {
+  if (F->getFunctionType())
+    return F->getFunctionType();
+  llvm::SmallVector<const Type *, 4> Params;
+  for (VarDecl *P : F->getParams())
+    Params.push_back(P->getType());
+  const Type *Ret = F->getWrittenReturnType() ? F->getWrittenReturnType()
+                                              : Ctx.getVoidType();
+  auto *FT = Ctx.getFunctionType(Ret, Params, F->isVarargs());
+  F->setFunctionType(FT);
+  return FT;
+}
+
+void Sema::collectInfo(Stmt *S, FunctionInfo &Info) {
+  if (isa<SpawnStmt>(S))
+    Info.HasSpawn = true;
+  if (isa<BarrierStmt>(S))
+    Info.HasCollective = true;
+  if (auto *B = dyn_cast<BuiltinCallExpr>(S))
+    if (BuiltinCallExpr::isCollective(B->getBuiltinKind()))
+      Info.HasCollective = true;
+  if (auto *C = dyn_cast<CallExpr>(S))
+    if (auto *R = dyn_cast<DeclRefExpr>(C->getCallee()))
+      Info.Calls.push_back({R->getName(), C});
+  forEachChild(S, [&](Stmt *X) { collectInfo(X, Info); });
+}
+
+void Sema::collect() {
+  Scopes.emplace_back(); // Globals.
+  for (TranslationUnit &TU : Ctx.getTranslationUnits()) {
+    for (Decl *D : TU.Decls) {
+      if (auto *F = dyn_cast<FunctionDecl>(D)) {
+        const Type *FT = functionType(F);
+        FunctionDecl *&Slot = Functions[F->getName()];
+        if (Slot) {
+          if (Slot->getFunctionType() != FT) {
+            Diags.report(SourceRange(F->getLoc()), diag::err_conflicting_types)
+                << F->getName();
+            Diags.report(SourceRange(Slot->getLoc()), diag::note_previous_decl);
+            continue;
+          }
+          if (Slot->isDefinition() && F->isDefinition()) {
+            Diags.report(SourceRange(F->getLoc()), diag::err_redefinition)
+                << F->getName();
+            Diags.report(SourceRange(Slot->getLoc()), diag::note_previous_decl);
+            continue;
+          }
+          if (F->isDefinition()) {
+            F->setInline(F->isInline() || Slot->isInline());
+            Slot = F;
+          }
+        } else {
+          Slot = F;
+        }
+        if (F->isDefinition())
+          collectInfo(F->getBody(), Infos[F]);
+      } else if (auto *S = dyn_cast<StructDecl>(D)) {
+        llvm::StringMap<FieldDecl *> Seen;
+        for (FieldDecl *Fd : S->getFields()) {
+          auto Ins = Seen.insert({Fd->getName(), Fd});
+          if (!Ins.second) {
+            Diags.report(SourceRange(Fd->getLoc()), diag::err_duplicate_field)
+                << Fd->getName();
+            Diags.report(SourceRange(Ins.first->second->getLoc()),
+                         diag::note_previous_decl);
+          }
+        }
+      }
+    }
+  }
+  classify();
+}
+
+void Sema::classify() {
+  // A function is collective when it is inline and contains a barrier or a
+  // collective, directly or through the inline functions it calls.
+  llvm::DenseSet<FunctionDecl *> Collective;
+  bool Changed = true;
+  while (Changed) {
+    Changed = false;
+    for (auto &KV : Infos) {
+      FunctionDecl *F = KV.first;
+      if (!F->isInline() || Collective.count(F))
+        continue;
+      bool C = KV.second.HasCollective;
+      for (auto &Call : KV.second.Calls) {
+        auto It = Functions.find(Call.first);
+        if (It != Functions.end() && Collective.count(It->second))
+          C = true;
+      }
+      if (C) {
+        Collective.insert(F);
+        Changed = true;
+      }
+    }
+  }
+  for (auto &KV : Functions) {
+    FunctionDecl *F = KV.second;
+    auto It = Infos.find(F);
+    if (Collective.count(F))
+      F->setFunctionKind(FunctionDecl::FK_Collective);
+    else if (F->isExternC() || F->getName() == "main" ||
+             (It != Infos.end() && It->second.HasSpawn))
+      F->setFunctionKind(FunctionDecl::FK_Host);
+    else
+      F->setFunctionKind(FunctionDecl::FK_Device);
+  }
+  // Recursion among collective functions: F reaches itself through calls.
+  // Visit functions in source order so the report order is stable.
+  for (TranslationUnit &TU : Ctx.getTranslationUnits()) {
+    for (Decl *D : TU.Decls) {
+      auto *F = dyn_cast<FunctionDecl>(D);
+      if (!F || !Collective.count(F) || Functions.lookup(F->getName()) != F)
+        continue;
+      llvm::SmallVector<FunctionDecl *, 8> Work{F};
+      llvm::DenseSet<FunctionDecl *> Seen;
+      bool Cycle = false;
+      while (!Work.empty() && !Cycle) {
+        FunctionDecl *G = Work.pop_back_val();
+        for (auto &Call : Infos[G].Calls) {
+          FunctionDecl *H = Functions.lookup(Call.first);
+          if (!H || !Collective.count(H))
+            continue;
+          if (H == F) {
+            Cycle = true;
+            Diags.report(SourceRange(F->getLoc()),
+                         diag::err_collective_recursion)
+                << F->getName();
+            Diags.report(Call.second->getRange(), diag::note_recursion_call)
+                << G->getName() << F->getName();
+            break;
+          }
+          if (Seen.insert(H).second)
+            Work.push_back(H);
+        }
+      }
+    }
+  }
+}
+
+//===----------------------------------------------------------------------===//
+// Phase 2: statements
+//===----------------------------------------------------------------------===//
+
+void Sema::run() {
+  collect();
+  for (TranslationUnit &TU : Ctx.getTranslationUnits()) {
+    for (Decl *D : TU.Decls) {
+      if (Diags.hasFatalError())
+        return;
+      if (auto *F = dyn_cast<FunctionDecl>(D)) {
+        if (F->isDefinition() && Functions.lookup(F->getName()) == F)
+          checkFunction(F);
+      } else if (auto *V = dyn_cast<VarDecl>(D)) {
+        checkGlobal(V);
+      }
+    }
+  }
+}
+
+VarDecl *Sema::lookup(llvm::StringRef Name) {
+  for (size_t I = Scopes.size(); I-- > 0;) {
+    auto It = Scopes[I].Vars.find(Name);
+    if (It != Scopes[I].Vars.end())
+      return It->second;
+  }
+  return nullptr;
+}
+
+void Sema::declare(VarDecl *V) {
+  if (V->getName().empty())
+    return;
+  auto Ins = Scopes.back().Vars.insert({V->getName(), V});
+  if (!Ins.second) {
+    Diags.report(SourceRange(V->getLoc()), diag::err_redefinition)
+        << V->getName();
+    Diags.report(SourceRange(Ins.first->second->getLoc()),
+                 diag::note_previous_decl);
+  }
+}
+
+void Sema::checkGlobal(VarDecl *V) {
+  CurFn = nullptr;
+  checkVarDecl(V);
+  if (Expr *I = V->getInit()) {
+    Expr *E = I->ignoreParenImpCasts();
+    while (auto *U = dyn_cast<UnaryOperator>(E))
+      E = U->getSubExpr()->ignoreParenImpCasts();
+    if (!isa<IntegerLiteral, FloatingLiteral, BoolLiteral, CharLiteral,
+             StringLiteral, NullLiteral>(E) &&
+        !I->getType()->isError())
+      Diags.report(I->getRange(), diag::err_global_init_not_const)
+          << V->getName();
+  }
+}
+
+void Sema::checkFunction(FunctionDecl *F) {
+  CurFn = F;
+  SpawnDepth = 0;
+  InRequire = false;
+  LoopDepth = 0;
+  Divergent.clear();
+  const Type *Ret = F->getReturnType();
+  if (F->getName() == "main" && !Ret->isVoid() &&
+      Ret->getUnqualified() != Ctx.getIntType())
+    Diags.report(SourceRange(F->getLoc()), diag::err_main_returns);
+  Scopes.emplace_back();
+  for (VarDecl *P : F->getParams()) {
+    // An inline function's parameters hold each calling thread's values.
+    P->setHost(!F->isInline());
+    declare(P);
+  }
+  checkCompound(F->getBody(), &Scopes.back());
+  Scopes.pop_back();
+  CurFn = nullptr;
+}
+
+void Sema::checkCompound(CompoundStmt *C, Scope *Existing) {
+  llvm::SmallVector<VarDecl *, 4> Implicit;
+  if (!Existing)
+    Scopes.emplace_back();
+  auto *Saved = Scopes.back().Implicit;
+  Scopes.back().Implicit = &Implicit;
+  for (Stmt *S : C->body()) {
+    if (Diags.hasFatalError())
+      break;
+    checkStmt(S);
+  }
+  Scopes.back().Implicit = Saved;
+  C->setImplicitDecls(Ctx.copyArray<VarDecl *>(Implicit));
+  if (!Existing)
+    Scopes.pop_back();
+}
+
+void Sema::checkVarDecl(VarDecl *V) {
+  if (Expr *I = V->getInit()) {
+    I = rvalue(checkExpr(I));
+    if (V->isAuto()) {
+      const Type *T = I->getType()->getUnqualified();
+      if (isa<NullType>(T)) {
+        Diags.report(I->getRange(), diag::err_infer_null) << V->getName();
+        T = Ctx.getErrorType();
+      } else if (T->isVoid()) {
+        Diags.report(I->getRange(), diag::err_infer_void) << V->getName();
+        T = Ctx.getErrorType();
+      }
+      V->setType(T);
+    } else {
+      I = convert(I, V->getType()->getUnqualified());
+    }
+    V->setInit(I);
+  }
+  if (V->getType() && V->getType()->isVoid()) {
+    Diags.report(SourceRange(V->getLoc()), diag::err_void_var) << V->getName();
+    V->setType(Ctx.getErrorType());
+  }
+  if (auto *ST = dyn_cast_or_null<StructType>(V->getType()->getUnqualified()))
+    if (!ST->getDecl())
+      Diags.report(SourceRange(V->getLoc()), diag::err_incomplete_var)
+          << V->getName() << V->getType()->str();
+  V->setHost(!inDevice());
+  V->setRequireDecl(InRequire);
+  if (V->getStorage() != VarDecl::Global || Scopes.size() == 1)
+    declare(V);
+}
+
+Expr *Sema::checkCond(Expr *E) {
+  if (auto *B = dyn_cast<BinaryOperator>(E))
+    if (B->getOpcode() == BinaryOperator::Assign)
+      Diags.report(B->getRange(), diag::warn_assign_in_cond);
+  return toBool(rvalue(checkExpr(E)));
+}
+
+void Sema::checkDivergence(SourceRange R, diag::Kind K, llvm::StringRef Name) {
+  if (Divergent.empty() || !inDevice())
+    return;
+  if (K == diag::err_barrier_divergent)
+    Diags.report(R, K);
+  else
+    Diags.report(R, K) << Name;
+  Diags.report(Divergent.back()->getRange(), diag::note_divergent_cond);
+}
+
+bool Sema::isThreadDependent(Expr *E) {
+  if (auto *R = dyn_cast<DeclRefExpr>(E))
+    if (auto *V = dyn_cast_or_null<VarDecl>(R->getDecl()))
+      return !V->isHost();
+  if (auto *T = dyn_cast<ThreadAttrExpr>(E))
+    return T->getAttr() != ThreadAttrExpr::Size;
+  if (auto *B = dyn_cast<BuiltinCallExpr>(E))
+    if (B->getBuiltinKind() != BuiltinCallExpr::Reduce)
+      return true;
+  bool Dep = false;
+  forEachChild(E, [&](Stmt *S) {
+    if (!Dep)
+      Dep = isThreadDependent(cast<Expr>(S));
+  });
+  return Dep;
+}
+
+void Sema::checkStmt(Stmt *S) {
+  auto WithDivergence = [&](Expr *Cond, const std::function<void()> &Body) {
+    bool Dep = Cond && inDevice() && isThreadDependent(Cond);
+    if (Dep)
+      Divergent.push_back(Cond);
+    Body();
+    if (Dep)
+      Divergent.pop_back();
+  };
+  switch (S->getKind()) {
+  case Stmt::SK_Compound:
+    checkCompound(cast<CompoundStmt>(S));
+    return;
+  case Stmt::SK_Decl:
+    for (VarDecl *V : cast<DeclStmt>(S)->decls())
+      checkVarDecl(V);
+    return;
+  case Stmt::SK_Expr: {
+    auto *ES = cast<ExprStmt>(S);
+    ES->setExpr(checkExpr(ES->getExpr()));
+    return;
+  }
+  case Stmt::SK_Null:
+    return;
+  case Stmt::SK_If: {
+    auto *I = cast<IfStmt>(S);
+    I->setCond(checkCond(I->getCond()));
+    WithDivergence(I->getCond(), [&] {
+      checkStmt(I->getThen());
+      if (I->getElse())
+        checkStmt(I->getElse());
+    });
+    return;
+  }
+  case Stmt::SK_While: {
+    auto *W = cast<WhileStmt>(S);
+    W->setCond(checkCond(W->getCond()));
+    ++LoopDepth;
+    WithDivergence(W->getCond(), [&] { checkStmt(W->getBody()); });
+    --LoopDepth;
+    return;
+  }
+  case Stmt::SK_Do: {
+    auto *D = cast<DoStmt>(S);
+    ++LoopDepth;
+    checkStmt(D->getBody());
+    --LoopDepth;
+    D->setCond(checkCond(D->getCond()));
+    // A barrier in the body is reached a thread-dependent number of times.
+    if (inDevice() && isThreadDependent(D->getCond())) {
+      Divergent.push_back(D->getCond());
+      std::function<void(Stmt *)> Scan = [&](Stmt *X) {
+        if (isa<BarrierStmt>(X))
+          checkDivergence(X->getRange(), diag::err_barrier_divergent, "");
+        else
+          forEachChild(X, Scan);
+      };
+      Scan(D->getBody());
+      Divergent.pop_back();
+    }
+    return;
+  }
+  case Stmt::SK_For: {
+    auto *F = cast<ForStmt>(S);
+    llvm::SmallVector<VarDecl *, 2> Implicit;
+    Scopes.emplace_back();
+    Scopes.back().Implicit = &Implicit;
+    if (F->getInit())
+      checkStmt(F->getInit());
+    if (F->getCond())
+      F->setCond(checkCond(F->getCond()));
+    if (F->getInc())
+      F->setInc(checkExpr(F->getInc()));
+    ++LoopDepth;
+    WithDivergence(F->getCond(), [&] { checkStmt(F->getBody()); });
+    --LoopDepth;
+    F->setImplicitDecls(Ctx.copyArray<VarDecl *>(Implicit));
+    Scopes.pop_back();
+    return;
+  }
+  case Stmt::SK_Break:
+  case Stmt::SK_Continue:
+    if (LoopDepth == 0)
+      Diags.report(S->getRange(), isa<BreakStmt>(S)
+                                      ? diag::err_break_outside_loop
+                                      : diag::err_continue_outside_loop);
+    return;
+  case Stmt::SK_Return: {
+    auto *R = cast<ReturnStmt>(S);
+    const Type *Ret = CurFn ? CurFn->getReturnType() : Ctx.getVoidType();
+    if (R->getValue()) {
+      Expr *V = rvalue(checkExpr(R->getValue()));
+      if (Ret->isVoid()) {
+        if (!V->getType()->isError())
+          Diags.report(V->getRange(), diag::err_return_value_void)
+              << CurFn->getName();
+      } else {
+        V = convert(V, Ret->getUnqualified());
+      }
+      R->setValue(V);
+    } else if (!Ret->isVoid()) {
+      Diags.report(S->getRange(), diag::err_return_missing_value)
+          << CurFn->getName() << Ret->str();
+    }
+    return;
+  }
+  case Stmt::SK_Spawn: {
+    auto *Sp = cast<SpawnStmt>(S);
+    if (SpawnDepth > 0 || InRequire)
+      Diags.report(S->getRange().Begin, diag::err_spawn_in_device);
+    else if (CurFn && CurFn->isInline())
+      Diags.report(S->getRange().Begin, diag::err_spawn_in_inline);
+    Expr *N = rvalue(checkExpr(Sp->getCount()));
+    if (!N->getType()->isError() && !N->getType()->isInteger()) {
+      Diags.report(N->getRange(), diag::err_spawn_count) << N->getType()->str();
+    } else if (!N->getType()->isError()) {
+      N = convert(N, Ctx.getIntType());
+    }
+    Sp->setCount(N);
+    ++SpawnDepth;
+    bool SavedRequire = InRequire;
+    InRequire = false;
+    auto SavedDiv = Divergent;
+    Divergent.clear();
+    unsigned SavedLoop = LoopDepth;
+    LoopDepth = 0;
+    checkCompound(Sp->getBody());
+    LoopDepth = SavedLoop;
+    Divergent = SavedDiv;
+    InRequire = SavedRequire;
+    --SpawnDepth;
+    return;
+  }
+  case Stmt::SK_Barrier:
+    if (InRequire)
+      Diags.report(S->getRange(), diag::err_require_device) << "barrier";
+    else if (!inParallel())
+      Diags.report(S->getRange(), diag::err_barrier_outside_spawn);
+    else
+      checkDivergence(S->getRange(), diag::err_barrier_divergent, "");
+    return;
+  case Stmt::SK_Require: {
+    auto *R = cast<RequireStmt>(S);
+    if (InRequire)
+      Diags.report(S->getRange().Begin, diag::err_require_nested);
+    else if (!inParallel())
+      Diags.report(S->getRange().Begin, diag::err_require_outside_spawn);
+    bool Saved = InRequire;
+    InRequire = true;
+    // require opens no scope: its first-assignment locals belong to the
+    // enclosing block (they are host variables read by later supersteps).
+    if (auto *C = dyn_cast<CompoundStmt>(R->getBody()))
+      checkCompound(C, &Scopes.back());
+    else
+      checkStmt(R->getBody());
+    InRequire = Saved;
+    return;
+  }
+  case Stmt::SK_Par:
+    if (!inParallel())
+      Diags.report(S->getRange().Begin, diag::err_par_not_in_spawn);
+    checkCompound(cast<ParStmt>(S)->getBody());
+    return;
+  default:
+    if (auto *E = dyn_cast<Expr>(S))
+      checkExpr(E);
+    return;
+  }
+}
+
+//===----------------------------------------------------------------------===//
+// Conversions
+//===----------------------------------------------------------------------===//
+
+const Type *Sema::promote(const Type *T) {
+  auto *B = dyn_cast<BuiltinType>(T->getUnqualified());
+  if (B && (B->getBuiltinKind() == BuiltinType::Bool ||
+            B->getBuiltinKind() == BuiltinType::Char))
+    return Ctx.getIntType();
+  return T->getUnqualified();
+}
+
+const Type *Sema::commonArith(const Type *A, const Type *B) {
+  auto *X = cast<BuiltinType>(promote(A));
+  auto *Y = cast<BuiltinType>(promote(B));
+  if (X->isFloating() || Y->isFloating()) {
+    if (X->getBuiltinKind() == BuiltinType::Double ||
+        Y->getBuiltinKind() == BuiltinType::Double)
+      return Ctx.getDoubleType();
+    return Ctx.getFloatType();
+  }
+  if (X == Y)
+    return X;
+  if (X->getBitWidth() != Y->getBitWidth())
+    return X->getBitWidth() > Y->getBitWidth() ? X : Y;
+  // Same width, different signedness: unsigned wins.
+  return X->isSignedInteger() ? Y : X;
+}
+
+Expr *Sema::rvalue(Expr *E) {
+  const Type *T = E->getType()->getUnqualified();
+  if (auto *AT = dyn_cast<ArrayType>(T))
+    return implicitCast(ImplicitCastExpr::ArrayToPointer, E,
+                        Ctx.getPointerType(AT->getElementType()));
+  return E;
+}
+
+Expr *Sema::toBool(Expr *E) {
+  const Type *T = E->getType()->getUnqualified();
+  if (T->isError() || T->isBool())
+    return E;
+  if (!T->isScalar()) {
+    Diags.report(E->getRange(), diag::err_typecheck_cond) << T->str();
+    return error(E);
+  }
+  return implicitCast(ImplicitCastExpr::ToBool, E, Ctx.getBoolType());
+}
+
+Expr *Sema::convert(Expr *E, const Type *To, bool Report) {
+  E = rvalue(E);
+  const Type *From = E->getType()->getUnqualified();
+  To = To->getUnqualified();
+  if (From->isError() || To->isError())
+    return E;
+  if (From == To) {
+    if (E->getType() != From)
+      return implicitCast(ImplicitCastExpr::NoOp, E, To);
+    return E;
+  }
+  using IC = ImplicitCastExpr;
+  if (From->isArithmetic() && To->isArithmetic()) {
+    IC::CastKind K;
+    if (To->isBool())
+      K = IC::ToBool;
+    else if (From->isInteger() && To->isInteger())
+      K = IC::IntegralCast;
+    else if (From->isInteger())
+      K = IC::IntegralToFloating;
+    else if (To->isInteger())
+      K = IC::FloatingToIntegral;
+    else
+      K = IC::FloatingCast;
+    return implicitCast(K, E, To);
+  }
+  if (To->isBool() && From->isPointer())
+    return implicitCast(IC::ToBool, E, To);
+  if (isa<NullType>(From) && To->isPointer())
+    return implicitCast(IC::NullToPointer, E, To);
+  if (From->isPointer() && To->isPointer()) {
+    const Type *FP = cast<PointerType>(From)->getPointee();
+    const Type *TP = cast<PointerType>(To)->getPointee();
+    bool AddsConst = FP->getUnqualified() == TP->getUnqualified() &&
+                     (!FP->isConst() || TP->isConst());
+    if (AddsConst || TP->getUnqualified()->isVoid() ||
+        FP->getUnqualified()->isVoid())
+      return implicitCast(IC::PointerCast, E, To);
+    if (Report)
+      Diags.report(E->getRange(), diag::err_incompatible_pointer)
+          << From->str() << To->str();
+    return error(E);
+  }
+  if (auto *VT = dyn_cast<VectorType>(To)) {
+    if (From->isArithmetic()) {
+      Expr *S = convert(E, VT->getElementType(), Report);
+      return implicitCast(IC::VectorSplat, S, To);
+    }
+    if (auto *VF = dyn_cast<VectorType>(From))
+      if (VF->getNumElements() == VT->getNumElements())
+        return implicitCast(IC::VectorConvert, E, To);
+  }
+  if (Report)
+    Diags.report(E->getRange(), diag::err_typecheck_convert)
+        << E->getType()->str() << To->str();
+  return error(E);
+}
+
+//===----------------------------------------------------------------------===//
+// Expressions
+//===----------------------------------------------------------------------===//
+
+Expr *Sema::checkExpr(Expr *E) {
+  Expr *R = checkExprImpl(E);
+  if (!R->getType())
+    R->setType(Ctx.getErrorType());
+  return R;
+}
+
+Expr *Sema::checkExprImpl(Expr *E) {
+  switch (E->getKind()) {
+  case Stmt::SK_IntegerLiteral: {
+    auto *L = cast<IntegerLiteral>(E);
+    uint64_t V = L->getValue();
+    const Type *T;
+    if (L->hasUnsignedSuffix())
+      T = (!L->hasLongSuffix() && V <= UINT32_MAX)
+              ? Ctx.getUIntType()
+              : Ctx.getBuiltinType(BuiltinType::UInt64);
+    else if (!L->hasLongSuffix() && V <= INT32_MAX)
+      T = Ctx.getIntType();
+    else if (V <= INT64_MAX)
+      T = Ctx.getBuiltinType(BuiltinType::Int64);
+    else
+      T = Ctx.getBuiltinType(BuiltinType::UInt64);
+    E->setType(T);
+    return E;
+  }
+  case Stmt::SK_FloatingLiteral:
+    E->setType(cast<FloatingLiteral>(E)->hasFloatSuffix() ? Ctx.getFloatType()
+                                                         : Ctx.getDoubleType());
+    return E;
+  case Stmt::SK_BoolLiteral:
+    E->setType(Ctx.getBoolType());
+    return E;
+  case Stmt::SK_CharLiteral:
+    E->setType(Ctx.getCharType());
+    return E;
+  case Stmt::SK_StringLiteral:
+    E->setType(Ctx.getPointerType(Ctx.getConstType(Ctx.getCharType())));
+    return E;
+  case Stmt::SK_NullLiteral:
+    E->setType(Ctx.getNullType());
+    return E;
+  case Stmt::SK_DeclRef: {
+    auto *R = cast<DeclRefExpr>(E);
+    if (VarDecl *V = lookup(R->getName())) {
+      R->setDecl(V);
+      R->setType(V->getType());
+      R->setLValue(true);
+      V->setRead();
+      if (InRequire && !V->isHost())
+        Diags.report(R->getRange(), diag::err_thread_device_var_in_require)
+            << R->getName();
+      return R;
+    }
+    if (FunctionDecl *F = Functions.lookup(R->getName())) {
+      R->setDecl(F);
+      R->setType(F->getFunctionType());
+      return R;
+    }
+    Diags.report(R->getRange(), diag::err_undeclared) << R->getName();
+    return error(R);
+  }
+  case Stmt::SK_Paren: {
+    auto *P = cast<ParenExpr>(E);
+    P->setSubExpr(checkExpr(P->getSubExpr()));
+    P->setType(P->getSubExpr()->getType());
+    P->setLValue(P->getSubExpr()->isLValue());
+    return P;
+  }
+  case Stmt::SK_Unary:
+    return checkUnary(cast<UnaryOperator>(E));
+  case Stmt::SK_Binary: {
+    auto *B = cast<BinaryOperator>(E);
+    if (B->isAssignmentOp())
+      return checkAssign(B);
+    return checkBinary(B);
+  }
+  case Stmt::SK_Conditional: {
+    auto *C = cast<ConditionalOperator>(E);
+    C->setCond(toBool(rvalue(checkExpr(C->getCond()))));
+    bool Dep = inDevice() && isThreadDependent(C->getCond());
+    if (Dep)
+      Divergent.push_back(C->getCond());
+    Expr *T = rvalue(checkExpr(C->getTrueExpr()));
+    Expr *F = rvalue(checkExpr(C->getFalseExpr()));
+    if (Dep)
+      Divergent.pop_back();
+    const Type *TT = T->getType()->getUnqualified(),
+               *FT = F->getType()->getUnqualified();
+    const Type *R = nullptr;
+    if (TT->isError() || FT->isError())
+      R = Ctx.getErrorType();
+    else if (TT == FT)
+      R = TT;
+    else if (TT->isArithmetic() && FT->isArithmetic())
+      R = commonArith(TT, FT);
+    else if (TT->isPointer() && isa<NullType>(FT))
+      R = TT;
+    else if (FT->isPointer() && isa<NullType>(TT))
+      R = FT;
+    if (!R) {
+      Diags.report(C->getRange(), diag::err_cond_incompatible)
+          << TT->str() << FT->str();
+      C->setTrueExpr(T);
+      C->setFalseExpr(F);
+      return error(C);
+    }
+    C->setTrueExpr(convert(T, R));
+    C->setFalseExpr(convert(F, R));
+    C->setType(R);
+    return C;
+  }
+  case Stmt::SK_Call:
+    return checkCall(cast<CallExpr>(E));
+  case Stmt::SK_BuiltinCall:
+    return checkBuiltin(cast<BuiltinCallExpr>(E));
+  case Stmt::SK_ThreadAttr: {
+    auto *T = cast<ThreadAttrExpr>(E);
+    std::string Name = std::string("thread.") +
+                       ThreadAttrExpr::getName(T->getAttr());
+    if (!inParallel())
+      Diags.report(T->getRange(), diag::err_thread_outside_spawn) << Name;
+    else if (InRequire && T->getAttr() != ThreadAttrExpr::Size)
+      Diags.report(T->getRange(), diag::err_require_device) << Name;
+    T->setType(Ctx.getIntType());
+    T->setLValue(T->getAttr() == ThreadAttrExpr::OldRank);
+    return T;
+  }
+  case Stmt::SK_Index: {
+    auto *I = cast<IndexExpr>(E);
+    Expr *B = checkExpr(I->getBase());
+    Expr *Idx = rvalue(checkExpr(I->getIndex()));
+    const Type *BT = B->getType()->getUnqualified();
+    I->setLValue(true);
+    if (BT->isError() || Idx->getType()->isError()) {
+      I->setBase(B);
+      I->setIndex(Idx);
+      return error(I);
+    }
+    if (!Idx->getType()->isInteger()) {
+      Diags.report(Idx->getRange(), diag::err_typecheck_index)
+          << Idx->getType()->str();
+      I->setBase(B);
+      I->setIndex(Idx);
+      return error(I);
+    }
+    const Type *Elem = nullptr;
+    if (auto *AT = dyn_cast<ArrayType>(BT)) {
+      Elem = AT->getElementType();
+      I->setLValue(B->isLValue());
+    } else if (auto *PT = dyn_cast<PointerType>(BT)) {
+      Elem = PT->getPointee();
+    } else {
+      Diags.report(B->getRange(), diag::err_typecheck_subscript) << BT->str();
+      I->setBase(B);
+      I->setIndex(Idx);
+      return error(I);
+    }
+    I->setBase(B);
+    I->setIndex(Idx);
+    I->setType(Elem);
+    return I;
+  }
+  case Stmt::SK_Member:
+    return checkMember(cast<MemberExpr>(E));
+  case Stmt::SK_Cast: {
+    auto *C = cast<CastExpr>(E);
+    Expr *S = rvalue(checkExpr(C->getSubExpr()));
+    C->setSubExpr(S);
+    const Type *To = C->getWrittenType()->getUnqualified();
+    const Type *From = S->getType()->getUnqualified();
+    C->setType(To);
+    if (From->isError())
+      return C;
+    bool Ok = To->isVoid() || (From->isArithmetic() && To->isArithmetic()) ||
+              (From->isPointer() && To->isPointer()) ||
+              (From->isPointer() && To->isInteger()) ||
+              (From->isInteger() && To->isPointer()) ||
+              (isa<NullType>(From) && To->isPointer()) || From == To ||
+              (From->isArithmetic() && To->isVector());
+    if (auto *VF = dyn_cast<VectorType>(From))
+      if (auto *VT = dyn_cast<VectorType>(To))
+        Ok = VF->getNumElements() == VT->getNumElements();
+    if (!Ok) {
+      Diags.report(C->getRange(), diag::err_cast_invalid)
+          << From->str() << To->str();
+      return error(C);
+    }
+    return C;
+  }
+  case Stmt::SK_ImplicitCast:
+    return E;
+  case Stmt::SK_Construct:
+    return checkConstruct(cast<ConstructExpr>(E));
+  case Stmt::SK_Sizeof: {
+    auto *S = cast<SizeofExpr>(E);
+    const Type *T = S->getArgType();
+    if (S->getArgExpr())
+      T = checkExpr(S->getArgExpr())->getType();
+    if (T->isVoid() || isa<FunctionType>(T->getUnqualified())) {
+      Diags.report(S->getRange(), diag::err_sizeof_void) << T->str();
+      return error(S);
+    }
+    S->setType(Ctx.getBuiltinType(BuiltinType::UInt64));
+    return S;
+  }
+  case Stmt::SK_New: {
+    auto *N = cast<NewExpr>(E);
+    const char *Name = N->isTemporary() ? "dtempnew" : "dnew";
+    if (inDevice())
+      Diags.report(N->getRange(), diag::err_dnew_in_device) << Name;
+    Expr *C = rvalue(checkExpr(N->getCount()));
+    if (!C->getType()->isError()) {
+      if (!C->getType()->isInteger())
+        Diags.report(C->getRange(), diag::err_new_count)
+            << Name << C->getType()->str();
+      else
+        C = convert(C, Ctx.getBuiltinType(BuiltinType::UInt64));
+    }
+    N->setCount(C);
+    if (N->getElementType()->isVoid()) {
+      Diags.report(N->getRange(), diag::err_new_void);
+      return error(N);
+    }
+    N->setType(Ctx.getPointerType(N->getElementType()));
+    return N;
+  }
+  default:
+    return error(E);
+  }
+}
+
+Expr *Sema::checkAssign(BinaryOperator *B) {
+  // A first assignment to an unknown name introduces an inferred local in
+  // the innermost block.
+  auto *LRef = dyn_cast<DeclRefExpr>(B->getLHS());
+  if (LRef && B->getOpcode() == BinaryOperator::Assign &&
+      !lookup(LRef->getName()) && !Functions.count(LRef->getName())) {
+    Expr *R = rvalue(checkExpr(B->getRHS()));
+    const Type *T = R->getType()->getUnqualified();
+    if (isa<NullType>(T)) {
+      Diags.report(R->getRange(), diag::err_infer_null) << LRef->getName();
+      T = Ctx.getErrorType();
+    } else if (T->isVoid()) {
+      Diags.report(R->getRange(), diag::err_infer_void) << LRef->getName();
+      T = Ctx.getErrorType();
+    } else if (isa<FunctionType>(T)) {
+      Diags.report(R->getRange(), diag::err_typecheck_convert)
+          << T->str() << "a variable";
+      T = Ctx.getErrorType();
+    }
+    auto *V = new (Ctx) VarDecl(LRef->getRange(), LRef->getBeginLoc(),
+                                LRef->getName(), T, R, VarDecl::Local);
+    V->setImplicit(true);
+    V->setHost(!inDevice());
+    V->setRequireDecl(InRequire);
+    size_t I = Scopes.size();
+    while (I > 1 && !Scopes[I - 1].Implicit)
+      --I;
+    Scopes[I - 1].Vars[V->getName()] = V;
+    if (Scopes[I - 1].Implicit)
+      Scopes[I - 1].Implicit->push_back(V);
+    LRef->setDecl(V);
+    LRef->setDefinition(true);
+    LRef->setType(T);
+    LRef->setLValue(true);
+    B->setRHS(R);
+    B->setType(T);
+    return B;
+  }
+  Expr *L = checkExpr(B->getLHS());
+  Expr *R = rvalue(checkExpr(B->getRHS()));
+  B->setLHS(L);
+  const Type *LT = L->getType();
+  if (LT->isError() || R->getType()->isError()) {
+    B->setRHS(R);
+    return error(B);
+  }
+  Expr *LBase = L->ignoreParenImpCasts();
+  if (auto *T = dyn_cast<ThreadAttrExpr>(LBase))
+    if (T->getAttr() != ThreadAttrExpr::OldRank) {
+      Diags.report(L->getRange(), diag::err_thread_attr_readonly)
+          << ThreadAttrExpr::getName(T->getAttr());
+      B->setRHS(R);
+      return error(B);
+    }
+  if (!L->isLValue() || isa<ArrayType>(LT->getUnqualified())) {
+    Diags.report(L->getRange(), diag::err_not_assignable);
+    B->setRHS(R);
+    return error(B);
+  }
+  if (LT->isConst()) {
+    Diags.report(L->getRange(), diag::err_assign_const) << LT->str();
+    B->setRHS(R);
+    return error(B);
+  }
+  if (auto *Ref = dyn_cast<DeclRefExpr>(LBase))
+    if (auto *V = dyn_cast_or_null<VarDecl>(Ref->getDecl()))
+      if (inDevice() && V->isHost()) {
+        Diags.report(L->getRange(), diag::err_assign_host_var) << V->getName();
+        Diags.report(SourceRange(V->getLoc()), diag::note_declared_here)
+            << V->getName();
+        B->setRHS(R);
+        return error(B);
+      }
+  const Type *LU = LT->getUnqualified();
+  if (B->getOpcode() == BinaryOperator::Assign) {
+    B->setRHS(convert(R, LU));
+  } else {
+    auto Op = BinaryOperator::getBaseOp(B->getOpcode());
+    const Type *RT = R->getType()->getUnqualified();
+    bool PtrArith = LU->isPointer() && RT->isInteger() &&
+                    (Op == BinaryOperator::Add || Op == BinaryOperator::Sub);
+    bool IntOnly = Op == BinaryOperator::Rem || Op == BinaryOperator::Shl ||
+                   Op == BinaryOperator::Shr || Op == BinaryOperator::And ||
+                   Op == BinaryOperator::Or || Op == BinaryOperator::Xor;
+    if (PtrArith) {
+      B->setComputationType(LU);
+      B->setRHS(R);
+    } else if (LU->isArithmetic() && RT->isArithmetic() &&
+               (!IntOnly || (LU->isInteger() && RT->isInteger()))) {
+      const Type *CT = commonArith(LU, RT);
+      B->setComputationType(CT);
+      B->setRHS(convert(R, CT));
+    } else if (LU->isVector() && (RT == LU || RT->isArithmetic()) && !IntOnly) {
+      B->setComputationType(LU);
+      B->setRHS(convert(R, LU));
+    } else {
+      Diags.report(B->getRange(), diag::err_typecheck_binary)
+          << LU->str() << RT->str();
+      B->setRHS(R);
+      return error(B);
+    }
+  }
+  B->setType(LU);
+  return B;
+}
+
+Expr *Sema::checkBinary(BinaryOperator *B) {
+  using BO = BinaryOperator;
+  auto Op = B->getOpcode();
+  Expr *L = rvalue(checkExpr(B->getLHS()));
+  bool Logical = Op == BO::LAnd || Op == BO::LOr;
+  bool Dep = Logical && inDevice() && isThreadDependent(L);
+  if (Dep)
+    Divergent.push_back(L);
+  Expr *R = rvalue(checkExpr(B->getRHS()));
+  if (Dep)
+    Divergent.pop_back();
+  B->setLHS(L);
+  B->setRHS(R);
+  const Type *LT = L->getType()->getUnqualified();
+  const Type *RT = R->getType()->getUnqualified();
+  if (LT->isError() || RT->isError())
+    return error(B);
+  auto Fail = [&]() {
+    Diags.report(B->getRange(), diag::err_typecheck_binary)
+        << L->getType()->str() << R->getType()->str();
+    return error(B);
+  };
+  if (Op == BO::Comma) {
+    B->setType(RT);
+    return B;
+  }
+  if (Logical) {
+    if (!LT->isScalar() || !RT->isScalar())
+      return Fail();
+    B->setLHS(toBool(L));
+    B->setRHS(toBool(R));
+    B->setType(Ctx.getBoolType());
+    return B;
+  }
+  bool Compare = Op >= BO::LT && Op <= BO::NE;
+  bool IntOnly = Op == BO::Rem || Op == BO::Shl || Op == BO::Shr ||
+                 Op == BO::And || Op == BO::Or || Op == BO::Xor;
+  if (LT->isArithmetic() && RT->isArithmetic()) {
+    if (IntOnly && (!LT->isInteger() || !RT->isInteger()))
+      return Fail();
+    const Type *CT = commonArith(LT, RT);
+    if (Op == BO::Shl || Op == BO::Shr) {
+      B->setLHS(convert(L, promote(LT)));
+      B->setRHS(convert(R, promote(RT)));
+      B->setType(promote(LT));
+      return B;
+    }
+    B->setLHS(convert(L, CT));
+    B->setRHS(convert(R, CT));
+    B->setType(Compare ? Ctx.getBoolType() : CT);
+    return B;
+  }
+  if (LT->isVector() || RT->isVector()) {
+    const Type *VT = LT->isVector() ? LT : RT;
+    const Type *Other = LT->isVector() ? RT : LT;
+    auto *V = cast<VectorType>(VT);
+    if (Compare || (Other != VT && !Other->isArithmetic()) ||
+        (IntOnly && !V->getElementType()->isInteger()))
+      return Fail();
+    B->setLHS(convert(L, VT));
+    B->setRHS(convert(R, VT));
+    B->setType(VT);
+    return B;
+  }
+  // Pointers.
+  bool LP = LT->isPointer(), RP = RT->isPointer();
+  bool LN = isa<NullType>(LT), RN = isa<NullType>(RT);
+  if ((Op == BO::Add || Op == BO::Sub) && LP && RT->isInteger()) {
+    B->setType(LT);
+    return B;
+  }
+  if (Op == BO::Add && RP && LT->isInteger()) {
+    B->setType(RT);
+    return B;
+  }
+  if (Op == BO::Sub && LP && RP) {
+    if (LT != RT)
+      return Fail();
+    B->setType(Ctx.getBuiltinType(BuiltinType::Int64));
+    return B;
+  }
+  if (Compare && (LP || LN) && (RP || RN)) {
+    if (LP && RN)
+      B->setRHS(convert(R, LT));
+    else if (RP && LN)
+      B->setLHS(convert(L, RT));
+    else if (LP && RP && LT != RT) {
+      const Type *LE = cast<PointerType>(LT)->getPointee()->getUnqualified();
+      const Type *RE = cast<PointerType>(RT)->getPointee()->getUnqualified();
+      if (LE != RE && !LE->isVoid() && !RE->isVoid())
+        return Fail();
+    }
+    B->setType(Ctx.getBoolType());
+    return B;
+  }
+  return Fail();
+}
+
+Expr *Sema::checkUnary(UnaryOperator *U) {
+  using UO = UnaryOperator;
+  Expr *S = checkExpr(U->getSubExpr());
+  auto Op = U->getOpcode();
+  if (Op != UO::AddrOf)
+    S = rvalue(S);
+  U->setSubExpr(S);
+  const Type *T = S->getType()->getUnqualified();
+  if (T->isError())
+    return error(U);
+  auto Fail = [&]() {
+    Diags.report(U->getRange(), diag::err_typecheck_unary)
+        << S->getType()->str();
+    return error(U);
+  };
+  switch (Op) {
+  case UO::Plus:
+  case UO::Minus:
+    if (T->isArithmetic()) {
+      U->setSubExpr(convert(S, promote(T)));
+      U->setType(promote(T));
+      return U;
+    }
+    if (T->isVector()) {
+      U->setType(T);
+      return U;
+    }
+    return Fail();
+  case UO::Not:
+    if (!T->isScalar())
+      return Fail();
+    U->setSubExpr(toBool(S));
+    U->setType(Ctx.getBoolType());
+    return U;
+  case UO::BitNot:
+    if (!T->isInteger())
+      return Fail();
+    U->setSubExpr(convert(S, promote(T)));
+    U->setType(promote(T));
+    return U;
+  case UO::Deref: {
+    auto *P = dyn_cast<PointerType>(T);
+    if (!P || P->getPointee()->isVoid()) {
+      Diags.report(U->getRange(), diag::err_typecheck_deref)
+          << S->getType()->str();
+      return error(U);
+    }
+    U->setType(P->getPointee());
+    U->setLValue(true);
+    return U;
+  }
+  case UO::AddrOf:
+    if (!S->isLValue()) {
+      Diags.report(U->getRange(), diag::err_addrof_rvalue)
+          << S->getType()->str();
+      return error(U);
+    }
+    U->setType(Ctx.getPointerType(S->getType()));
+    return U;
+  default: { // ++ and --
+    if (!S->isLValue() || S->getType()->isConst() ||
+        !(T->isArithmetic() || T->isPointer())) {
+      Diags.report(U->getRange(), diag::err_incdec_not_lvalue)
+          << UO::getSpelling(Op);
+      return error(U);
+    }
+    if (auto *Ref = dyn_cast<DeclRefExpr>(S->ignoreParenImpCasts()))
+      if (auto *V = dyn_cast_or_null<VarDecl>(Ref->getDecl()))
+        if (inDevice() && V->isHost()) {
+          Diags.report(S->getRange(), diag::err_assign_host_var)
+              << V->getName();
+          Diags.report(SourceRange(V->getLoc()), diag::note_declared_here)
+              << V->getName();
+          return error(U);
+        }
+    U->setType(T);
+    return U;
+  }
+  }
+}
+
+Expr *Sema::checkCall(CallExpr *C) {
+  Expr *Callee = C->getCallee();
+  FunctionDecl *F = nullptr;
+  if (auto *R = dyn_cast<DeclRefExpr>(Callee)) {
+    F = Functions.lookup(R->getName());
+    if (F && !lookup(R->getName())) {
+      R->setDecl(F);
+      R->setType(F->getFunctionType());
+    } else if (!F && !lookup(R->getName())) {
+      Diags.report(R->getRange(), diag::err_undeclared_function)
+          << R->getName();
+      for (Expr *&A : C->args())
+        A = checkExpr(A);
+      return error(C);
+    } else {
+      F = nullptr;
+    }
+  }
+  if (!F) {
+    Expr *E = checkExpr(Callee);
+    if (!E->getType()->isError())
+      Diags.report(Callee->getRange(), diag::err_call_not_function)
+          << E->getType()->str();
+    for (Expr *&A : C->args())
+      A = checkExpr(A);
+    return error(C);
+  }
+  // Where the callee may run.
+  if (F->getFunctionKind() == FunctionDecl::FK_Collective) {
+    if (!inParallel() || InRequire)
+      Diags.report(C->getRange(), diag::err_collective_in_host)
+          << F->getName();
+    else
+      checkDivergence(C->getRange(), diag::err_collective_divergent,
+                      F->getName());
+  } else if (F->getFunctionKind() == FunctionDecl::FK_Host && inDevice()) {
+    Diags.report(C->getRange(), diag::err_host_in_device) << F->getName();
+    const char *Why = F->isExternC()        ? "it is declared extern \"C\""
+                      : F->getName() == "main" ? "it is 'main'"
+                                               : "it contains a spawn";
+    Diags.report(SourceRange(F->getLoc()), diag::note_host_because)
+        << F->getName() << Why;
+  }
+  auto *FT = F->getFunctionType();
+  auto Params = FT->getParams();
+  size_t N = C->args().size();
+  bool ArityOk = FT->isVarargs() ? N >= Params.size() : N == Params.size();
+  if (!ArityOk) {
+    Diags.report(C->getRange(), FT->isVarargs() ? diag::err_call_arity_varargs
+                                                : diag::err_call_arity)
+        << F->getName() << unsigned(Params.size()) << unsigned(N);
+    Diags.report(SourceRange(F->getLoc()), diag::note_declared_here)
+        << F->getName();
+    for (Expr *&A : C->args())
+      A = checkExpr(A);
+    return error(C);
+  }
+  for (size_t I = 0; I < N; ++I) {
+    Expr *A = rvalue(checkExpr(C->args()[I]));
+    if (I < Params.size()) {
+      A = convert(A, Params[I]);
+    } else if (A->getType()->getUnqualified() == Ctx.getFloatType()) {
+      A = convert(A, Ctx.getDoubleType()); // C default argument promotion.
+    } else if (A->getType()->isInteger() &&
+               promote(A->getType()) != A->getType()->getUnqualified()) {
+      A = convert(A, promote(A->getType()));
+    }
+    C->args()[I] = A;
+  }
+  C->setType(FT->getReturnType()->getUnqualified());
+  return C;
+}
+
+Expr *Sema::checkBuiltin(BuiltinCallExpr *B) {
+  using BK = BuiltinCallExpr;
+  auto K = B->getBuiltinKind();
+  std::string Name = BK::getName(K);
+  if (!inParallel())
+    Diags.report(B->getRange(), diag::err_thread_outside_spawn) << Name;
+  else if (InRequire)
+    Diags.report(B->getRange(), diag::err_require_device) << Name;
+  else if (BK::isCollective(K))
+    checkDivergence(B->getRange(), diag::err_collective_divergent, Name);
+
+  unsigned Want = 1;
+  switch (K) {
+  case BK::ThreadGet: Want = 2; break;
+  case BK::ThreadPut: Want = 3; break;
+  case BK::Compact:
+  case BK::Split: Want = 4; break;
+  default: break;
+  }
+  auto Args = B->args();
+  for (Expr *&A : Args)
+    A = checkExpr(A);
+  if (Args.size() != Want) {
+    Diags.report(B->getRange(), diag::err_builtin_arity)
+        << Name << Want << unsigned(Args.size());
+    return error(B);
+  }
+  for (Expr *A : Args)
+    if (A->getType()->isError())
+      return error(B);
+  auto ArgErr = [&](unsigned I, const char *What) {
+    Diags.report(Args[I]->getRange(), diag::err_builtin_arg)
+        << (I + 1) << Name << What << Args[I]->getType()->str();
+    return error(B);
+  };
+  auto NeedInt = [&](unsigned I) -> bool {
+    Args[I] = rvalue(Args[I]);
+    if (!Args[I]->getType()->isInteger())
+      return false;
+    Args[I] = convert(Args[I], Ctx.getIntType());
+    return true;
+  };
+  auto NeedBool = [&](unsigned I) -> bool {
+    Args[I] = rvalue(Args[I]);
+    if (!Args[I]->getType()->isScalar())
+      return false;
+    Args[I] = toBool(Args[I]);
+    return true;
+  };
+  auto NeedLValue = [&](unsigned I) -> bool {
+    if (Args[I]->isLValue() && !Args[I]->getType()->isConst())
+      return true;
+    Diags.report(Args[I]->getRange(), diag::err_builtin_not_lvalue)
+        << (I + 1) << Name;
+    return false;
+  };
+  switch (K) {
+  case BK::Reduce:
+  case BK::Scan: {
+    if (K == BK::Scan && !NeedLValue(0))
+      return error(B);
+    if (K == BK::Reduce)
+      Args[0] = rvalue(Args[0]);
+    const Type *T = Args[0]->getType()->getUnqualified();
+    if (!T->isArithmetic() && !T->isVector())
+      return ArgErr(0, "an arithmetic value");
+    auto Op = B->getReduceOp();
+    const Type *Elem = T->isVector() ? cast<VectorType>(T)->getElementType() : T;
+    if ((Op == BK::OpAnd || Op == BK::OpOr || Op == BK::OpXor) &&
+        Elem->isFloating()) {
+      Diags.report(B->getReduceOpRange(), diag::err_builtin_bitop_float)
+          << BK::getOpSpelling(Op) << Name << T->str();
+      return error(B);
+    }
+    B->setType(T);
+    return B;
+  }
+  case BK::SortIdx:
+  case BK::ThreadSortBy: {
+    Args[0] = rvalue(Args[0]);
+    if (!Args[0]->getType()->isArithmetic())
+      return ArgErr(0, "an arithmetic sort key");
+    B->setType(K == BK::SortIdx ? (const Type *)Ctx.getIntType()
+                                : Ctx.getVoidType());
+    return B;
+  }
+  case BK::ThreadFork:
+    if (!NeedInt(0))
+      return ArgErr(0, "an integer");
+    B->setType(Ctx.getIntType());
+    return B;
+  case BK::ThreadKill:
+  case BK::ThreadSplit:
+    if (!NeedBool(0))
+      return ArgErr(0, "a scalar condition");
+    B->setType(Ctx.getVoidType());
+    return B;
+  case BK::ThreadGet: {
+    if (!NeedInt(0))
+      return ArgErr(0, "an integer rank");
+    Args[1] = rvalue(Args[1]);
+    B->setType(Args[1]->getType()->getUnqualified());
+    return B;
+  }
+  case BK::ThreadPut: {
+    if (!NeedInt(0))
+      return ArgErr(0, "an integer rank");
+    if (!NeedLValue(1))
+      return error(B);
+    Args[2] = convert(Args[2], Args[1]->getType());
+    B->setType(Ctx.getVoidType());
+    return B;
+  }
+  case BK::Compact:
+  case BK::Split: {
+    Args[0] = rvalue(Args[0]);
+    auto *P = dyn_cast<PointerType>(Args[0]->getType()->getUnqualified());
+    if (!P)
+      return ArgErr(0, "a pointer to the output list");
+    Args[1] = convert(Args[1], P->getPointee());
+    if (!NeedBool(2))
+      return ArgErr(2, "a scalar condition");
+    if (!NeedBool(3))
+      return ArgErr(3, "a scalar flag");
+    B->setType(Ctx.getVoidType());
+    return B;
+  }
+  }
+  return error(B);
+}
+
+Expr *Sema::checkMember(MemberExpr *M) {
+  Expr *Base = checkExpr(M->getBase());
+  M->setBase(Base);
+  const Type *T = Base->getType()->getUnqualified();
+  if (T->isError())
+    return error(M);
+  bool LValue = Base->isLValue();
+  if (M->isArrow()) {
+    auto *P = dyn_cast<PointerType>(T);
+    if (!P || !isa<StructType>(P->getPointee()->getUnqualified())) {
+      Diags.report(Base->getRange(), diag::err_arrow_not_pointer)
+          << T->str();
+      return error(M);
+    }
+    M->setBase(rvalue(Base));
+    T = P->getPointee()->getUnqualified();
+    LValue = true;
+  }
+  if (auto *ST = dyn_cast<StructType>(T)) {
+    StructDecl *D = ST->getDecl();
+    if (!D) {
+      Diags.report(Base->getRange(), diag::err_unknown_struct)
+          << ST->getName();
+      return error(M);
+    }
+    FieldDecl *F = D->getField(M->getMemberName());
+    if (!F) {
+      Diags.report(SourceRange(M->getMemberLoc()), diag::err_no_member)
+          << M->getMemberName() << T->str();
+      return error(M);
+    }
+    M->setField(F);
+    M->setType(F->getType());
+    M->setLValue(LValue);
+    return M;
+  }
+  if (auto *VT = dyn_cast<VectorType>(T)) {
+    llvm::SmallVector<unsigned, 4> Comps;
+    llvm::StringRef Name = M->getMemberName();
+    bool Ok = Name.size() >= 1 && Name.size() <= 4;
+    for (char C : Name) {
+      int I = C == 'x' ? 0 : C == 'y' ? 1 : C == 'z' ? 2 : C == 'w' ? 3 : -1;
+      if (I < 0 || unsigned(I) >= VT->getNumElements())
+        Ok = false;
+      else
+        Comps.push_back(I);
+    }
+    if (!Ok || M->isArrow()) {
+      Diags.report(SourceRange(M->getMemberLoc()), diag::err_bad_swizzle)
+          << Name << T->str();
+      return error(M);
+    }
+    M->setComponents(Ctx.copyArray<unsigned>(Comps));
+    M->setType(Comps.size() == 1
+                   ? (const Type *)VT->getElementType()
+                   : Ctx.getVectorType(VT->getElementType(), Comps.size()));
+    M->setLValue(LValue);
+    return M;
+  }
+  Diags.report(Base->getRange(), diag::err_member_not_struct) << T->str();
+  return error(M);
+}
+
+Expr *Sema::checkConstruct(ConstructExpr *C) {
+  const Type *T = C->getConstructedType()->getUnqualified();
+  auto Args = C->args();
+  for (Expr *&A : Args)
+    A = rvalue(checkExpr(A));
+  C->setType(T);
+  for (Expr *A : Args)
+    if (A->getType()->isError())
+      return C;
+  auto *VT = dyn_cast<VectorType>(T);
+  if (!VT) {
+    // Functional cast `int(x)`.
+    if (Args.size() != 1 || T->isVoid()) {
+      Diags.report(C->getRange(), diag::err_construct_arity)
+          << T->str() << 1u << unsigned(Args.size());
+      return error(C);
+    }
+    if (!Args[0]->getType()->isArithmetic()) {
+      Diags.report(Args[0]->getRange(), diag::err_construct_arg)
+          << T->str() << Args[0]->getType()->str();
+      return error(C);
+    }
+    Args[0] = convert(Args[0], T);
+    return C;
+  }
+  if (Args.size() == 1 && Args[0]->getType()->isArithmetic()) {
+    Args[0] = convert(Args[0], VT->getElementType());
+    return C;
+  }
+  unsigned Count = 0;
+  for (Expr *&A : Args) {
+    const Type *AT = A->getType()->getUnqualified();
+    if (AT->isArithmetic()) {
+      A = convert(A, VT->getElementType());
+      ++Count;
+    } else if (auto *AV = dyn_cast<VectorType>(AT)) {
+      A = convert(A, Ctx.getVectorType(VT->getElementType(),
+                                       AV->getNumElements()));
+      Count += AV->getNumElements();
+    } else {
+      Diags.report(A->getRange(), diag::err_construct_arg)
+          << T->str() << AT->str();
+      return error(C);
+    }
+  }
+  if (Count != VT->getNumElements()) {
+    Diags.report(C->getRange(), diag::err_construct_arity)
+        << T->str() << VT->getNumElements() << Count;
+    return error(C);
+  }
+  return C;
+}
+
+bool bsgp::analyzeProgram(ASTContext &Ctx, DiagnosticEngine &Diags) {
+  unsigned Before = Diags.getNumErrors();
+  Sema S(Ctx, Diags);
+  S.run();
+  return Diags.getNumErrors() == Before;
+}
