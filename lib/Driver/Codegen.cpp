@@ -1,0 +1,156 @@
+//===- Codegen.cpp - from the checked AST to output files -----------------===//
+//
+// Part of bsgpc, the BSGP compiler.
+//
+//===----------------------------------------------------------------------===//
+
+#include "bsgp/Driver/Codegen.h"
+
+#include "bsgp/AST/ASTContext.h"
+#include "bsgp/Basic/Diagnostic.h"
+#include "bsgp/MLIRGen/MLIRGen.h"
+#include "bsgp/Target/EmitObject.h"
+#include "bsgp/Target/Passes.h"
+#include "bsgp/Transforms/Passes.h"
+
+#include "mlir/IR/Diagnostics.h"
+#include "mlir/IR/MLIRContext.h"
+#include "mlir/Pass/PassManager.h"
+
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/ToolOutputFile.h"
+#include "llvm/Support/raw_ostream.h"
+
+using namespace bsgp;
+
+/// The BSGP source position of an MLIR location: the first file position in
+/// it; for code inlined from a collective, the user's call site.
+static SourceRange toSourceRange(mlir::Location loc, SourceManager &sm) {
+  if (auto cs = llvm::dyn_cast<mlir::CallSiteLoc>(loc))
+    return toSourceRange(cs.getCaller(), sm);
+  if (auto fused = llvm::dyn_cast<mlir::FusedLoc>(loc)) {
+    for (mlir::Location inner : fused.getLocations()) {
+      SourceRange r = toSourceRange(inner, sm);
+      if (r.isValid())
+        return r;
+    }
+    return {};
+  }
+  if (auto named = llvm::dyn_cast<mlir::NameLoc>(loc))
+    return toSourceRange(named.getChildLoc(), sm);
+  auto fl = llvm::dyn_cast<mlir::FileLineColLoc>(loc);
+  if (!fl)
+    return {};
+  for (unsigned id = 1; id <= sm.getNumFiles(); ++id)
+    if (sm.getFileName(id) == fl.getFilename().getValue()) {
+      SourceLocation l;
+      l.File = id;
+      l.Line = fl.getLine();
+      l.Col = std::max(1u, fl.getColumn());
+      return SourceRange(l);
+    }
+  return {};
+}
+
+int bsgp::runCodegen(ASTContext &Ctx, DiagnosticEngine &Diags,
+                     const CodegenOptions &Opts) {
+  SourceManager &SM = Diags.getSourceManager();
+  mlir::DialectRegistry Registry;
+  registerBSGPDialects(Registry);
+  mlir::MLIRContext Context(Registry);
+  Context.loadAllAvailableDialects();
+
+  // MLIR's diagnostics become bsgpc's, with the source line and caret.
+  mlir::ScopedDiagnosticHandler Handler(&Context, [&](mlir::Diagnostic &D) {
+    diag::Kind K = D.getSeverity() == mlir::DiagnosticSeverity::Error
+                       ? diag::err_codegen
+                   : D.getSeverity() == mlir::DiagnosticSeverity::Warning
+                       ? diag::warn_codegen
+                       : diag::note_codegen;
+    Diags.report(toSourceRange(D.getLocation(), SM), K) << D.str();
+    for (mlir::Diagnostic &N : D.getNotes())
+      Diags.report(toSourceRange(N.getLocation(), SM), diag::note_codegen)
+          << N.str();
+    return mlir::success();
+  });
+
+  mlir::OwningOpRef<mlir::ModuleOp> Module = emitMLIR(Context, Ctx, SM);
+  if (!Module || Diags.hasErrors())
+    return 1;
+
+  std::error_code EC;
+  bool Binary = Opts.Action == CodegenOptions::EmitObject ||
+                Opts.Action == CodegenOptions::EmitBitcode;
+  llvm::ToolOutputFile Out(Opts.Output, EC,
+                           Binary ? llvm::sys::fs::OF_None
+                                  : llvm::sys::fs::OF_Text);
+  if (EC) {
+    Diags.report(diag::err_drv_cannot_open) << Opts.Output << EC.message();
+    return 1;
+  }
+
+  if (Opts.Action == CodegenOptions::EmitMLIR && !Opts.PrintIRAfterAll) {
+    Module->print(Out.os());
+    Out.keep();
+    return 0;
+  }
+
+  HostCodegenOptions Host;
+  Host.optLevel = Opts.OptLevel;
+  Host.triple = Opts.Triple;
+  Host.cpu = Opts.CPU;
+  std::string Error;
+  if (mlir::failed(prepareHostModule(*Module, Host, Error))) {
+    Diags.report(diag::err_codegen) << Error;
+    return 1;
+  }
+
+  mlir::PassManager PM(&Context);
+  if (Opts.PrintIRAfterAll) {
+    Context.disableMultithreading();
+    PM.enableIRPrinting(
+        /*shouldPrintBeforePass=*/[](mlir::Pass *, mlir::Operation *) {
+          return false;
+        },
+        /*shouldPrintAfterPass=*/[](mlir::Pass *, mlir::Operation *) {
+          return true;
+        },
+        /*printModuleScope=*/true, /*printAfterOnlyOnChange=*/false,
+        /*printAfterOnlyOnFailure=*/false, Out.os());
+  }
+  buildBSGPPipeline(PM);
+  if (Opts.Action != CodegenOptions::EmitMLIR)
+    buildCPUCodegenPipeline(PM);
+  if (mlir::failed(PM.run(*Module)))
+    return 1;
+  if (Opts.Action == CodegenOptions::EmitMLIR) {
+    Out.keep();
+    return 0;
+  }
+  if (Opts.Action == CodegenOptions::EmitLowered) {
+    Module->print(Out.os());
+    Out.keep();
+    return 0;
+  }
+
+  switch (Opts.Action) {
+  case CodegenOptions::EmitLLVM:
+    Host.kind = HostOutputKind::LLVMIR;
+    break;
+  case CodegenOptions::EmitBitcode:
+    Host.kind = HostOutputKind::Bitcode;
+    break;
+  case CodegenOptions::EmitAssembly:
+    Host.kind = HostOutputKind::Assembly;
+    break;
+  default:
+    Host.kind = HostOutputKind::Object;
+    break;
+  }
+  if (mlir::failed(emitHostCode(*Module, Host, Out.os(), Error))) {
+    Diags.report(diag::err_codegen) << Error;
+    return 1;
+  }
+  Out.keep();
+  return 0;
+}
