@@ -15,6 +15,8 @@
 #include "mlir/Transforms/InliningUtils.h"
 #include "llvm/ADT/TypeSwitch.h"
 
+#include <limits>
+
 using namespace mlir;
 using namespace bsgp;
 
@@ -98,7 +100,12 @@ unsigned bsgp::getStreamWordCount(Type type) {
   if (auto vec = dyn_cast<VectorType>(type)) {
     if (vec.isScalable() || vec.getRank() != 1)
       return 0;
-    return vec.getNumElements() * getStreamWordCount(vec.getElementType());
+    // 64-bit arithmetic: vector<4294967297xf32> must not wrap to one word.
+    uint64_t words = static_cast<uint64_t>(vec.getNumElements()) *
+                     getStreamWordCount(vec.getElementType());
+    return words <= std::numeric_limits<unsigned>::max()
+               ? static_cast<unsigned>(words)
+               : 0;
   }
   return 0;
 }

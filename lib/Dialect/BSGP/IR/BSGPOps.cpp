@@ -116,6 +116,11 @@ static bool isSeparatedByBarrier(Value value, Operation *user) {
         definedHere = arg.getOwner() == block;
       } else if (Operation *def =
                      block->findAncestorOpInBlock(*value.getDefiningOp())) {
+        // A use before the definition breaks dominance, which the verifier
+        // reports after the ops; scanning from `def` to `cur` here would run
+        // off the end of the block.
+        if (!def->isBeforeInBlock(cur))
+          return true;
         begin = std::next(def->getIterator());
         definedHere = true;
       }
@@ -151,10 +156,21 @@ static bool isThreadVariant(Value value, unsigned depth = 0) {
   return false;
 }
 
+/// The bsgp.yield ending a single-block region, or null. The op verifiers
+/// run before the SingleBlockImplicitTerminator check on their regions, so
+/// the last op may be anything; that check reports a wrong terminator.
+static YieldOp getYield(Region &region) {
+  if (region.empty() || region.front().empty())
+    return nullptr;
+  return dyn_cast<YieldOp>(region.front().back());
+}
+
 /// Yields of a single-block region must match the expected types.
 static LogicalResult verifyYieldTypes(Operation *op, Region &region,
                                       TypeRange expected, StringRef what) {
-  auto yield = cast<YieldOp>(region.front().getTerminator());
+  YieldOp yield = getYield(region);
+  if (!yield)
+    return success();
   if (yield.getValues().getTypes() != expected)
     return op->emitOpError() << what << " yields (" << yield.getValues().getTypes()
                              << ") but (" << expected << ") are expected";
@@ -236,10 +252,12 @@ LogicalResult ParOp::verify() {
   if (getBranches().empty())
     return emitOpError("needs at least one region");
   SmallVector<Type> yielded;
-  for (Region &region : getBranches())
-    llvm::append_range(
-        yielded,
-        cast<YieldOp>(region.front().getTerminator()).getValues().getTypes());
+  for (Region &region : getBranches()) {
+    YieldOp yield = getYield(region);
+    if (!yield)
+      return success();
+    llvm::append_range(yielded, yield.getValues().getTypes());
+  }
   if (TypeRange(yielded) != getResultTypes())
     return emitOpError() << "regions yield (" << TypeRange(yielded)
                          << ") but the results are (" << getResultTypes()
@@ -270,11 +288,13 @@ LogicalResult SetOldRankOp::verify() {
        prev = prev->getPrevNode()) {
     if (isa<SetOldRankOp>(prev))
       return emitOpError("thread.oldrank is already set in this superstep");
-    if (auto barrier = dyn_cast<BarrierOp>(prev)) {
+    if (auto barrier = dyn_cast<BarrierOp>(prev))
       if (barrier.getRankReassigned())
         return success();
+    // A par holding barriers ends the superstep too; its last barrier is
+    // not the one that reassigned the ranks of this superstep.
+    if (isBarrierLike(*prev))
       break;
-    }
   }
   if (auto step = dyn_cast<SuperstepOp>(parent))
     if (step.getRankReassigned())

@@ -495,7 +495,8 @@ def BSGP_SaveOp : BSGP_Op<"save"> {
                        Arg<Variadic<BSGP_StreamType>, "", [MemWrite]>:$streams,
                        I32:$index);
   let assemblyFormat = [{
-    $value `to` `(` $streams `)` `[` $index `]` attr-dict `:` type($value)
+    $value `to` ` ` `(` $streams `)` `` `[` $index `]` attr-dict `:`
+    type($value)
   }];
   let hasVerifier = 1;
 }
@@ -512,7 +513,7 @@ def BSGP_LoadOp : BSGP_Op<"load"> {
                        I32:$index);
   let results = (outs AnyType:$result);
   let assemblyFormat = [{
-    `(` $streams `)` `[` $index `]` attr-dict `:` type($result)
+    ` ` `(` $streams `)` `` `[` $index `]` attr-dict `:` type($result)
   }];
   let hasVerifier = 1;
 }
