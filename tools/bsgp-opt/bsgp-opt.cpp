@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "bsgp/Dialect/BSGP/IR/BSGPDialect.h"
+#include "bsgp/Target/Passes.h"
 
 #include "mlir/Conversion/ArithToLLVM/ArithToLLVM.h"
 #include "mlir/Conversion/ControlFlowToLLVM/ControlFlowToLLVM.h"
@@ -35,6 +36,8 @@
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/Tools/mlir-opt/MlirOptMain.h"
 #include "mlir/Transforms/Passes.h"
+#include "mlir/Conversion/ReconcileUnrealizedCasts/ReconcileUnrealizedCasts.h"
+#include "mlir/Conversion/SCFToControlFlow/SCFToControlFlow.h"
 
 #if BSGP_OPT_HAVE_TRANSFORMS
 #include "bsgp/Transforms/Passes.h"
@@ -44,6 +47,11 @@ int main(int argc, char **argv) {
   // Upstream passes of the §4.2 step 2 clean-up and of inlining (step 1):
   // canonicalize, cse, sccp, inline, symbol-dce, mem2reg, ...
   mlir::registerTransformsPasses();
+  // The two upstream conversions of the CPU pipeline; mlir/Conversion/Passes.h
+  // would register every conversion there is.
+  mlir::registerPass([] { return mlir::createSCFToControlFlowPass(); });
+  mlir::registerPass(
+      [] { return mlir::createReconcileUnrealizedCastsPass(); });
 
   //===--------------------------------------------------------------------===//
   // BSGP passes (lib/Transforms, the paper's §4). Registered here once the
@@ -52,6 +60,8 @@ int main(int argc, char **argv) {
 #if BSGP_OPT_HAVE_TRANSFORMS
   bsgp::registerBSGPPasses();
 #endif
+  // Code generation (lib/Target).
+  bsgp::registerBSGPTargetPasses();
 
   // The dialects of every stage: the frontend's output (bsgp, func, arith,
   // math, scf, cf, vector), the §4 passes' (memref, index for stream

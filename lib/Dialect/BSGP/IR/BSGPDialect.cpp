@@ -60,6 +60,13 @@ void BSGPDialect::initialize() {
 LogicalResult BSGPDialect::verifyOperationAttribute(Operation *op,
                                                     NamedAttribute attr) {
   StringRef name = attr.getName().getValue();
+  // Source ranges for the runtime's kernel-to-source log, and the device
+  // code blobs a target attaches to the module for the module descriptor.
+  if (name == "bsgp.srcloc" || name == "bsgp.ptx" || name == "bsgp.spirv") {
+    if (!isa<StringAttr>(attr.getValue()))
+      return op->emitError() << "'" << name << "' must be a string attribute";
+    return success();
+  }
   if (name != getCollectiveAttrName() && name != getDeviceAttrName())
     return op->emitError() << "unknown bsgp attribute '" << name << "'";
   if (!isa<UnitAttr>(attr.getValue()))

@@ -1,0 +1,66 @@
+//===- Passes.td - code generation passes of bsgpc ---------*- tablegen -*-===//
+//
+// Part of bsgpc, the BSGP compiler.
+//
+//===----------------------------------------------------------------------===//
+//
+// The passes that take the output of bsgp-outline-kernels (host functions
+// with bsgp.launch, and bsgp.kernel ops) down to the LLVM dialect. Device
+// code goes to one of the targets; host code always becomes LLVM IR for the
+// host.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef BSGP_TARGET_PASSES_TD
+#define BSGP_TARGET_PASSES_TD
+
+include "mlir/Pass/PassBase.td"
+
+def LowerKernelsToCPU : Pass<"bsgp-lower-kernels-cpu", "mlir::ModuleOp"> {
+  let summary = "Turn each bsgp.kernel into a native function over a rank range";
+  let description = [{
+    For every `bsgp.kernel @k` this pass adds `func.func @k__cpu(%args:
+    !llvm.ptr, %begin: i64, %end: i64, %size: i64)`, the signature of
+    `bsgprt_cpu_kernel_fn` in the runtime's C ABI. The function unpacks the
+    kernel's parameters from the packed argument struct once, then runs the
+    kernel body in a loop over ranks `[begin, end)`: the rank loop is the
+    innermost loop, so LLVM's loop vectorizer sees one iteration per thread
+    (Brook's CPU backend did the same by hand). `bsgp.thread_rank` becomes the
+    induction variable and `bsgp.thread_size` the `size` parameter.
+    The kernels themselves stay, for the other targets and for
+    bsgp-lower-launches, which records `@k__cpu` in the module descriptor.
+  }];
+  let dependentDialects = ["mlir::LLVM::LLVMDialect", "mlir::scf::SCFDialect",
+                           "mlir::arith::ArithDialect"];
+}
+
+def LowerLaunches : Pass<"bsgp-lower-launches", "mlir::ModuleOp"> {
+  let summary = "Lower bsgp.launch to runtime calls and emit the module descriptor";
+  let description = [{
+    Numbers the module's kernels in order, emits the `bsgprt_module_desc`
+    global the runtime reads (kernel names, CPU entry points `@k__cpu` when
+    bsgp-lower-kernels-cpu made them, source ranges from `bsgp.srcloc`,
+    argument-struct sizes, and the PTX or SPIR-V blobs found in the module's
+    `bsgp.ptx` and `bsgp.spirv` attributes), and replaces each
+    `bsgp.launch @k(%n) args(...)` by packing the arguments into a stack
+    struct and calling `bsgprt_launch`. The argument struct has the natural
+    C layout of the lowered parameter types, so the host, the CPU entry
+    point and a PTX `.param` buffer agree on it. The kernels are erased.
+  }];
+  let dependentDialects = ["mlir::LLVM::LLVMDialect"];
+}
+
+def ConvertBSGPToLLVM : Pass<"bsgp-convert-to-llvm", "mlir::ModuleOp"> {
+  let summary = "Lower host and CPU code (bsgp, func, arith, math, scf, cf) to the LLVM dialect";
+  let description = [{
+    `!bsgp.ptr<T>` and `!bsgp.stream` become `!llvm.ptr`; pointer ops become
+    GEPs, loads and stores; `bsgp.save` / `bsgp.load` split a value into
+    32-bit words stored at `index` of one stream each; list and stream
+    allocation become calls into libbsgprt, with the op's source location as
+    the string the runtime names in its errors. Everything else uses the
+    upstream patterns. No bsgp op may remain.
+  }];
+  let dependentDialects = ["mlir::LLVM::LLVMDialect"];
+}
+
+#endif // BSGP_TARGET_PASSES_TD

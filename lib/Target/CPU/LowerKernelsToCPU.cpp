@@ -1,0 +1,133 @@
+//===- LowerKernelsToCPU.cpp - kernels as native rank loops ---------------===//
+//
+// Part of bsgpc, the BSGP compiler.
+//
+//===----------------------------------------------------------------------===//
+//
+// A superstep kernel runs once per thread. On the CPU the runtime splits the
+// ranks into one contiguous range per core and calls the kernel's native
+// entry point on each range; the entry point loops over its ranks. Putting
+// the rank loop innermost and the parameter unpacking outside it is what lets
+// LLVM vectorize a kernel across threads.
+//
+//===----------------------------------------------------------------------===//
+
+#include "bsgp/Target/KernelABI.h"
+#include "bsgp/Target/Passes.h"
+
+#include "bsgp/Dialect/BSGP/IR/BSGPDialect.h"
+#include "bsgp/Dialect/BSGP/IR/BSGPOps.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/IRMapping.h"
+
+namespace bsgp {
+#define GEN_PASS_DEF_LOWERKERNELSTOCPU
+#include "bsgp/Target/Passes.h.inc"
+} // namespace bsgp
+
+using namespace mlir;
+
+namespace {
+
+struct LowerKernelsToCPUPass
+    : public bsgp::impl::LowerKernelsToCPUBase<LowerKernelsToCPUPass> {
+  void runOnOperation() override;
+
+private:
+  LogicalResult lowerKernel(bsgp::KernelOp kernel);
+};
+
+} // namespace
+
+LogicalResult LowerKernelsToCPUPass::lowerKernel(bsgp::KernelOp kernel) {
+  if (kernel.getBody().empty())
+    return kernel.emitOpError("has no body to compile for the CPU");
+
+  MLIRContext *ctx = kernel.getContext();
+  Location loc = kernel.getLoc();
+  OpBuilder b(kernel);
+  Type i64 = b.getI64Type(), i32 = b.getI32Type();
+  Type ptrTy = LLVM::LLVMPointerType::get(ctx);
+
+  // An llvm.func from the start, so that the module descriptor can take its
+  // address before the rest of the module is lowered.
+  auto fnType = LLVM::LLVMFunctionType::get(LLVM::LLVMVoidType::get(ctx),
+                                            {ptrTy, i64, i64, i64});
+  auto fn = LLVM::LLVMFuncOp::create(
+      b, loc, bsgp::getCPUEntryName(kernel.getSymName()), fnType,
+      LLVM::Linkage::Internal);
+  // The body is still device code until it is lowered to LLVM.
+  fn->setAttr(bsgp::BSGPDialect::getDeviceAttrName(), b.getUnitAttr());
+  if (Attribute srcloc = kernel->getAttr("bsgp.srcloc"))
+    fn->setAttr("bsgp.srcloc", srcloc);
+  Block *entry = fn.addEntryBlock(b);
+  b.setInsertionPointToStart(entry);
+  Value args = entry->getArgument(0), begin = entry->getArgument(1),
+        end = entry->getArgument(2), size = entry->getArgument(3);
+
+  // Unpack the parameters once per range, outside the rank loop.
+  LLVM::LLVMStructType argsTy = bsgp::getKernelArgsStructType(kernel);
+  IRMapping mapping;
+  Block &kernelEntry = kernel.getBody().front();
+  for (auto [i, param] : llvm::enumerate(kernelEntry.getArguments())) {
+    Type storage = argsTy.getBody()[i];
+    Value addr = LLVM::GEPOp::create(
+        b, loc, ptrTy, argsTy, args,
+        ArrayRef<LLVM::GEPArg>{0, static_cast<int32_t>(i)});
+    Value v = LLVM::LoadOp::create(b, loc, storage, addr);
+    if (storage != param.getType())
+      v = UnrealizedConversionCastOp::create(b, loc, param.getType(), v)
+              .getResult(0);
+    mapping.map(param, v);
+  }
+  // Ranks are 32-bit in BSGP. Looping over an i32 lets LLVM prove the
+  // induction variable never wraps and widen the rank's sign extensions, so
+  // element addresses stay affine and the loop vectorizes.
+  Value size32 = arith::TruncIOp::create(b, loc, i32, size);
+  Value begin32 = arith::TruncIOp::create(b, loc, i32, begin);
+  Value end32 = arith::TruncIOp::create(b, loc, i32, end);
+  Value one = arith::ConstantIntOp::create(b, loc, i32, 1);
+
+  auto loop = scf::ForOp::create(b, loc, begin32, end32, one);
+  b.setInsertionPointToStart(loop.getBody());
+  Value rank = loop.getInductionVar();
+  auto region = scf::ExecuteRegionOp::create(b, loc, TypeRange{});
+  b.cloneRegionBefore(kernel.getBody(), region.getRegion(),
+                      region.getRegion().end(), mapping);
+  b.setInsertionPointToEnd(entry);
+  LLVM::ReturnOp::create(b, loc, ValueRange{});
+
+  // Rank and size are per-iteration values now; a kernel's return ends this
+  // thread's iteration only.
+  SmallVector<Operation *> toReplace;
+  region.getRegion().walk([&](Operation *op) {
+    if (isa<bsgp::ThreadRankOp, bsgp::ThreadSizeOp, bsgp::ReturnOp>(op))
+      toReplace.push_back(op);
+  });
+  for (Operation *op : toReplace) {
+    OpBuilder rb(op);
+    if (isa<bsgp::ReturnOp>(op)) {
+      scf::YieldOp::create(rb, op->getLoc());
+      op->erase();
+      continue;
+    }
+    Value v = isa<bsgp::ThreadRankOp>(op) ? rank : size32;
+    if (v.getType() != op->getResult(0).getType())
+      v = arith::IndexCastOp::create(rb, op->getLoc(),
+                                     op->getResult(0).getType(), v);
+    op->getResult(0).replaceAllUsesWith(v);
+    op->erase();
+  }
+  return success();
+}
+
+void LowerKernelsToCPUPass::runOnOperation() {
+  SmallVector<bsgp::KernelOp> kernels;
+  getOperation().walk([&](bsgp::KernelOp k) { kernels.push_back(k); });
+  for (bsgp::KernelOp k : kernels)
+    if (failed(lowerKernel(k)))
+      return signalPassFailure();
+}

@@ -1,0 +1,135 @@
+// RUN: bsgp-opt %s --split-input-file --verify-diagnostics --convert-scf-to-cf --bsgp-convert-to-llvm --reconcile-unrealized-casts | FileCheck %s
+
+// Pointer ops: element indices are sign-extended to i64 and scaled by the
+// GEP's element type; a cast is free with opaque pointers.
+// CHECK-LABEL: llvm.func @pointers(
+// CHECK-SAME:    %[[P:.*]]: !llvm.ptr, %[[Q:.*]]: !llvm.ptr, %[[I:.*]]: i32)
+// CHECK:         %[[I64:.*]] = llvm.sext %[[I]] : i32 to i64
+// CHECK:         %[[A:.*]] = llvm.getelementptr %[[P]][%[[I64]]] : (!llvm.ptr, i64) -> !llvm.ptr, f64
+// CHECK:         %[[V:.*]] = llvm.load %[[A]] : !llvm.ptr -> f64
+// CHECK:         %[[OFF:.*]] = llvm.getelementptr %[[P]][%{{.*}}] : (!llvm.ptr, i64) -> !llvm.ptr, f64
+// CHECK:         %[[B:.*]] = llvm.getelementptr %[[Q]][%{{.*}}] : (!llvm.ptr, i64) -> !llvm.ptr, i32
+// CHECK:         llvm.store %[[I]], %[[B]] : i32, !llvm.ptr
+// CHECK:         %[[EQ:.*]] = llvm.icmp "ult" %[[OFF]], %[[P]] : !llvm.ptr
+// CHECK:         %[[L:.*]] = llvm.ptrtoint %[[OFF]] : !llvm.ptr to i64
+// CHECK:         %[[R:.*]] = llvm.ptrtoint %[[P]] : !llvm.ptr to i64
+// CHECK:         %[[BYTES:.*]] = llvm.sub %[[L]], %[[R]]
+// CHECK:         %[[EIGHT:.*]] = llvm.mlir.constant(8 : i64)
+// CHECK:         llvm.sdiv %[[BYTES]], %[[EIGHT]]
+// CHECK:         llvm.mlir.zero : !llvm.ptr
+func.func @pointers(%p: !bsgp.ptr<f64>, %q: !bsgp.ptr<i32>, %i: i32) -> (f64, i1, i64, !bsgp.ptr<i8>) {
+  %v = bsgp.ptr.load %p[%i] : !bsgp.ptr<f64>, i32
+  %off = bsgp.ptr.offset %p[%i] : !bsgp.ptr<f64>, i32
+  bsgp.ptr.store %i, %q[%i] : !bsgp.ptr<i32>, i32
+  %lt = bsgp.ptr.cmp ult, %off, %p : !bsgp.ptr<f64>
+  %d = bsgp.ptr.diff %off, %p : !bsgp.ptr<f64>
+  %null = bsgp.ptr.null : !bsgp.ptr<i8>
+  %c = bsgp.ptr.cast %null : !bsgp.ptr<i8> to !bsgp.ptr<i8>
+  return %v, %lt, %d, %c : f64, i1, i64, !bsgp.ptr<i8>
+}
+
+// -----
+
+// Lists and streams come from the runtime, with the op's location as the
+// text the runtime names in its errors.
+// CHECK-DAG:   llvm.mlir.global internal constant @[[WHERE:__bsgp_str_[0-9a-f]+]]("lists.bsgp:7:9\00")
+// CHECK-LABEL: llvm.func @lists(
+// CHECK-SAME:    %[[N:.*]]: i32)
+// CHECK:         %[[CNT:.*]] = llvm.sext %[[N]] : i32 to i64
+// CHECK:         %[[SZ:.*]] = llvm.mlir.constant(16 : i64)
+// CHECK:         %[[BYTES:.*]] = llvm.mul %[[CNT]], %[[SZ]]
+// CHECK:         %[[LOC:.*]] = llvm.mlir.addressof @[[WHERE]]
+// CHECK:         %[[L:.*]] = llvm.call @bsgprt_dnew(%[[BYTES]], %[[LOC]])
+// CHECK:         %[[T:.*]] = llvm.call @bsgprt_temp_alloc(
+// CHECK:         %[[W:.*]] = llvm.zext %[[N]] : i32 to i64
+// CHECK:         %[[FOUR:.*]] = llvm.mlir.constant(4 : i64)
+// CHECK:         %[[SB:.*]] = llvm.mul %[[W]], %[[FOUR]]
+// CHECK:         %[[S:.*]] = llvm.call @bsgprt_temp_alloc(%[[SB]],
+// CHECK:         llvm.call @bsgprt_temp_free(%[[S]])
+// CHECK:         llvm.call @bsgprt_temp_free(%[[T]])
+// CHECK:         llvm.call @bsgprt_dfree(%[[L]])
+// CHECK-DAG:   llvm.func @bsgprt_dnew(i64, !llvm.ptr) -> !llvm.ptr
+// CHECK-DAG:   llvm.func @bsgprt_temp_alloc(i64, !llvm.ptr) -> !llvm.ptr
+// CHECK-DAG:   llvm.func @bsgprt_temp_free(!llvm.ptr)
+// CHECK-DAG:   llvm.func @bsgprt_dfree(!llvm.ptr)
+func.func @lists(%n: i32) {
+  %l = bsgp.dnew %n : !bsgp.ptr<vector<4xf32>> loc("lists.bsgp":7:9)
+  %t = bsgp.dtempnew %n : !bsgp.ptr<i8>
+  %s = bsgp.stream_alloc %n : !bsgp.stream
+  bsgp.stream_free %s
+  bsgp.dtempfree %t : !bsgp.ptr<i8>
+  bsgp.dfree %l : !bsgp.ptr<vector<4xf32>>
+  return
+}
+
+// -----
+
+// Saving splits a value into 32-bit words, low word first, one stream per
+// word, each stored at the same index.
+// CHECK-LABEL: llvm.func @save_i64(
+// CHECK-SAME:    %[[V:.*]]: i64, %[[S0:.*]]: !llvm.ptr, %[[S1:.*]]: !llvm.ptr, %[[I:.*]]: i32)
+// CHECK:         %[[C32:.*]] = llvm.mlir.constant(32 : i64)
+// CHECK:         %[[HI64:.*]] = llvm.lshr %[[V]], %[[C32]]
+// CHECK:         %[[LO:.*]] = llvm.trunc %[[V]] : i64 to i32
+// CHECK:         %[[HI:.*]] = llvm.trunc %[[HI64]] : i64 to i32
+// CHECK:         %[[A0:.*]] = llvm.getelementptr %[[S0]][%{{.*}}] : (!llvm.ptr, i64) -> !llvm.ptr, i32
+// CHECK:         llvm.store %[[LO]], %[[A0]]
+// CHECK:         %[[A1:.*]] = llvm.getelementptr %[[S1]][%{{.*}}] : (!llvm.ptr, i64) -> !llvm.ptr, i32
+// CHECK:         llvm.store %[[HI]], %[[A1]]
+func.func @save_i64(%v: i64, %s0: !bsgp.stream, %s1: !bsgp.stream, %i: i32) attributes {bsgp.device} {
+  bsgp.save %v to (%s0, %s1)[%i] : i64
+  return
+}
+
+// Loading joins the words back: (hi << 32) | lo, then the bit pattern is
+// reinterpreted.
+// CHECK-LABEL: llvm.func @load_f64(
+// CHECK:         %[[W0:.*]] = llvm.load %{{.*}} : !llvm.ptr -> i32
+// CHECK:         %[[W1:.*]] = llvm.load %{{.*}} : !llvm.ptr -> i32
+// CHECK:         %[[LO:.*]] = llvm.zext %[[W0]] : i32 to i64
+// CHECK:         %[[HI:.*]] = llvm.zext %[[W1]] : i32 to i64
+// CHECK:         %[[SH:.*]] = llvm.shl %[[HI]], %{{.*}}
+// CHECK:         %[[OR:.*]] = llvm.or %[[LO]], %[[SH]]
+// CHECK:         llvm.bitcast %[[OR]] : i64 to f64
+func.func @load_f64(%s0: !bsgp.stream, %s1: !bsgp.stream, %i: i32) -> f64 attributes {bsgp.device} {
+  %v = bsgp.load (%s0, %s1)[%i] : f64
+  return %v : f64
+}
+
+// Narrow values are widened to a word and truncated back; a pointer takes
+// two words.
+// CHECK-LABEL: llvm.func @narrow_and_ptr(
+// CHECK:         llvm.zext %{{.*}} : i1 to i32
+// CHECK:         llvm.ptrtoint %{{.*}} : !llvm.ptr to i64
+// CHECK:         llvm.trunc %{{.*}} : i32 to i1
+// CHECK:         llvm.inttoptr %{{.*}} : i64 to !llvm.ptr
+func.func @narrow_and_ptr(%b: i1, %p: !bsgp.ptr<i32>, %s0: !bsgp.stream, %s1: !bsgp.stream, %s2: !bsgp.stream, %i: i32) -> (i1, !bsgp.ptr<i32>) attributes {bsgp.device} {
+  bsgp.save %b to (%s0)[%i] : i1
+  bsgp.save %p to (%s1, %s2)[%i] : !bsgp.ptr<i32>
+  %b2 = bsgp.load (%s0)[%i] : i1
+  %p2 = bsgp.load (%s1, %s2)[%i] : !bsgp.ptr<i32>
+  return %b2, %p2 : i1, !bsgp.ptr<i32>
+}
+
+// A float4 is four words: each element is extracted and bitcast.
+// CHECK-LABEL: llvm.func @save_float4(
+// CHECK-COUNT-4: llvm.extractelement
+// CHECK-COUNT-4: llvm.store %{{.*}}, %{{.*}} : i32, !llvm.ptr
+// CHECK-COUNT-4: llvm.insertelement
+func.func @save_float4(%v: vector<4xf32>, %s0: !bsgp.stream, %s1: !bsgp.stream, %s2: !bsgp.stream, %s3: !bsgp.stream, %i: i32) -> vector<4xf32> attributes {bsgp.device} {
+  bsgp.save %v to (%s0, %s1, %s2, %s3)[%i] : vector<4xf32>
+  %w = bsgp.load (%s0, %s1, %s2, %s3)[%i] : vector<4xf32>
+  return %w : vector<4xf32>
+}
+
+// -----
+
+// A spawn that reaches this pass means the pipeline skipped a stage: say
+// where instead of failing the conversion blindly.
+func.func @stray(%n: i32) {
+  // expected-error @+1 {{'bsgp.spawn' must be lowered before LLVM conversion}}
+  bsgp.spawn %n {
+    bsgp.yield
+  }
+  return
+}

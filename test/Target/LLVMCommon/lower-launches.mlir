@@ -1,0 +1,79 @@
+// RUN: bsgp-opt %s --split-input-file --bsgp-lower-kernels-cpu --bsgp-lower-launches | FileCheck %s
+// RUN: bsgp-opt %s --split-input-file --bsgp-lower-launches | FileCheck %s --check-prefix=NOCPU
+
+// Two kernels, numbered in module order. Each launch packs its arguments
+// into a stack slot made once in the entry block (a launch in a host loop
+// must not grow the stack) and calls bsgprt_launch with the kernel index.
+
+// CHECK-DAG:   llvm.mlir.global internal constant @[[NAME0:__bsgp_str_[0-9a-f]+]]("first\00")
+// CHECK-DAG:   llvm.mlir.global internal constant @[[NAME1:__bsgp_str_[0-9a-f]+]]("second\00")
+// CHECK-DAG:   llvm.mlir.global internal constant @[[LOC0:__bsgp_str_[0-9a-f]+]]("k.bsgp:2:1-4:2\00")
+// CHECK-LABEL: func.func @host(
+// CHECK-SAME:    %[[N:.*]]: i32, %[[P:.*]]: !bsgp.ptr<i32>, %[[V:.*]]: i64)
+// CHECK:         %[[ONE:.*]] = llvm.mlir.constant(1 : i64) : i64
+// CHECK:         %[[SLOT1:.*]] = llvm.alloca %[[ONE]] x !llvm.struct<(i64)>
+// CHECK:         %[[SLOT0:.*]] = llvm.alloca %{{.*}} x !llvm.struct<(ptr, i32)>
+// CHECK:         scf.for
+// CHECK:           %[[PC:.*]] = builtin.unrealized_conversion_cast %[[P]] : !bsgp.ptr<i32> to !llvm.ptr
+// CHECK:           %[[F0:.*]] = llvm.getelementptr %[[SLOT0]][0, 0]
+// CHECK:           llvm.store %[[PC]], %[[F0]] : !llvm.ptr, !llvm.ptr
+// CHECK:           %[[F1:.*]] = llvm.getelementptr %[[SLOT0]][0, 1]
+// CHECK:           llvm.store %[[N]], %[[F1]] : i32, !llvm.ptr
+// CHECK:           %[[DESC:.*]] = llvm.mlir.addressof @__bsgp_module_desc
+// CHECK:           %[[K0:.*]] = llvm.mlir.constant(0 : i32)
+// CHECK:           %[[CNT:.*]] = llvm.zext %[[N]] : i32 to i64
+// CHECK:           llvm.call @bsgprt_launch(%[[DESC]], %[[K0]], %[[CNT]], %[[SLOT0]])
+// CHECK:         }
+// CHECK:         %[[K1:.*]] = llvm.mlir.constant(1 : i32)
+// CHECK:         llvm.call @bsgprt_launch(%{{.*}}, %[[K1]], %{{.*}}, %[[SLOT1]])
+// CHECK-NOT:   bsgp.kernel
+// CHECK:       llvm.mlir.global internal constant @__bsgp_kernel_table() {{.*}} : !llvm.array<2 x struct<(ptr, ptr, ptr, i32, i32)>>
+// CHECK:         llvm.mlir.addressof @[[NAME0]]
+// CHECK:         llvm.mlir.addressof @first__cpu
+// CHECK:         llvm.mlir.addressof @[[LOC0]]
+// The packed struct {ptr, i32} is 16 bytes with C alignment, {i64} 8.
+// CHECK:         llvm.mlir.constant(16 : i32)
+// CHECK:         llvm.mlir.addressof @[[NAME1]]
+// CHECK:         llvm.mlir.addressof @second__cpu
+// CHECK:         llvm.mlir.constant(8 : i32)
+// CHECK:       llvm.mlir.global internal constant @__bsgp_module_desc()
+// The ABI version and the kernel count come first.
+// CHECK:         %[[VER:.*]] = llvm.mlir.constant(1 : i32)
+// CHECK:         %[[NK:.*]] = llvm.mlir.constant(2 : i32)
+// CHECK:         llvm.insertvalue %[[VER]], %{{.*}}[0]
+// CHECK:         llvm.insertvalue %[[NK]], %{{.*}}[1]
+// CHECK:       llvm.func @bsgprt_launch(!llvm.ptr, i32, i64, !llvm.ptr)
+
+// Without the CPU target the table has null entry points.
+// NOCPU-LABEL: @__bsgp_kernel_table
+// NOCPU-NOT:     @first__cpu
+// NOCPU:         llvm.mlir.zero : !llvm.ptr
+module {
+  bsgp.kernel @first(%p: !bsgp.ptr<i32>, %n: i32) attributes {bsgp.srcloc = "k.bsgp:2:1-4:2"} {
+    %r = bsgp.thread_rank : i32
+    bsgp.ptr.store %n, %p[%r] : !bsgp.ptr<i32>, i32
+    bsgp.return
+  }
+  bsgp.kernel @second(%v: i64) {
+    bsgp.return
+  }
+  func.func @host(%n: i32, %p: !bsgp.ptr<i32>, %v: i64) {
+    %c0 = arith.constant 0 : index
+    %c4 = arith.constant 4 : index
+    %c1 = arith.constant 1 : index
+    scf.for %i = %c0 to %c4 step %c1 {
+      bsgp.launch @first(%n) args(%p, %n : !bsgp.ptr<i32>, i32)
+    }
+    bsgp.launch @second(%n) args(%v : i64)
+    return
+  }
+}
+
+// -----
+
+// A module with no kernels gets no descriptor.
+// CHECK-LABEL: func.func @plain
+// CHECK-NOT:   __bsgp_module_desc
+func.func @plain() {
+  return
+}
