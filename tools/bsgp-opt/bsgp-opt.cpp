@@ -35,6 +35,7 @@ int main(int argc, char **argv) {
   //===--------------------------------------------------------------------===//
 #if BSGP_OPT_HAVE_TRANSFORMS
   bsgp::registerBSGPPasses();
+  bsgp::registerBSGPPipelines();
 #endif
 
   mlir::DialectRegistry registry;

@@ -58,6 +58,13 @@ void BSGPDialect::initialize() {
 LogicalResult BSGPDialect::verifyOperationAttribute(Operation *op,
                                                     NamedAttribute attr) {
   StringRef name = attr.getName().getValue();
+  if (name == getSourceLocAttrName()) {
+    if (!isa<StringAttr>(attr.getValue()) || !isa<KernelOp>(op))
+      return op->emitError() << "'" << name
+                             << "' must be a string attribute of a "
+                                "bsgp.kernel";
+    return success();
+  }
   if (name != getCollectiveAttrName() && name != getDeviceAttrName())
     return op->emitError() << "unknown bsgp attribute '" << name << "'";
   if (!isa<UnitAttr>(attr.getValue()))
