@@ -3,7 +3,8 @@
 // `par { s1; s2; }` declares its statements independent, so the k-th
 // superstep of every branch can run in the same kernel (Fig. 5, Listing 8).
 // The pass replaces the par by its branches' pieces interleaved: piece k of
-// each branch, in branch order, then one barrier, for k = 0 .. max barrier
+// each branch, in branch order (the branch that reassigns ranks at the
+// preceding barrier first), then one barrier, for k = 0 .. max barrier
 // count. A branch with fewer barriers simply has no pieces at the end.
 //
 //===----------------------------------------------------------------------===//
@@ -64,7 +65,17 @@ LogicalResult expandPar(ParOp par) {
 
   OpBuilder b(par);
   for (size_t k = 0; k < numPieces; ++k) {
+    // After a rank-reassigning barrier the branch that reassigned goes
+    // first: its set_oldrank must precede every use of a value from before
+    // the barrier (bsgp-save-restore loads them right after it).
+    SmallVector<unsigned> order;
     for (unsigned r = 0; r < numBranches; ++r)
+      if (k > 0 && k - 1 < barriers[r].size() &&
+          barriers[r][k - 1].getRankReassigned())
+        order.insert(order.begin(), r);
+      else
+        order.push_back(r);
+    for (unsigned r : order)
       if (k < pieces[r].size())
         for (Operation *op : pieces[r][k])
           op->moveBefore(par);

@@ -2,8 +2,8 @@
 //
 // Barriers may only be cut at the top level of a spawn body, so every call
 // to a function that contains a barrier (a collective function, Appendix A)
-// is inlined, repeatedly until none is left: collectives may call
-// collectives. The inlined functions are then erased, because nothing can
+// is inlined into the spawns, repeatedly until none is left: collectives
+// may call collectives. The inlined functions are then erased, because nothing can
 // call them any more: they only exist to be inlined.
 //
 //===----------------------------------------------------------------------===//
@@ -32,15 +32,9 @@ namespace {
 /// recursion, which cannot be inlined.
 constexpr unsigned kMaxInlineRounds = 64;
 
-bool containsBarrier(func::FuncOp func) {
-  return func
-      .walk([](BarrierOp) { return WalkResult::interrupt(); })
-      .wasInterrupted();
-}
-
-bool isCollective(func::FuncOp func) {
-  return isCollectiveFunction(func) || containsBarrier(func);
-}
+/// The dialect verifier only admits barriers outside spawns in functions
+/// marked bsgp.collective, so the attribute is the whole test.
+bool isCollective(func::FuncOp func) { return isCollectiveFunction(func); }
 
 struct InlineCollectivesPass
     : public bsgp::impl::BSGPInlineCollectivesPassBase<InlineCollectivesPass> {
@@ -63,6 +57,12 @@ struct InlineCollectivesPass
     for (unsigned round = 0;; ++round) {
       SmallVector<std::pair<func::CallOp, func::FuncOp>> calls;
       module.walk([&](func::CallOp call) {
+        // Calls inside collectives are inlined once their caller has been
+        // inlined into a spawn; inlining collectives into each other would
+        // grow recursive ones exponentially.
+        auto caller = call->getParentOfType<func::FuncOp>();
+        if (caller && isCollective(caller))
+          return;
         auto callee =
             SymbolTable::lookupNearestSymbolFrom<func::FuncOp>(
                 call, call.getCalleeAttr());

@@ -14,8 +14,8 @@ def BSGPInlineCollectivesPass
     : Pass<"bsgp-inline-collectives", "::mlir::ModuleOp"> {
   let summary = "inline calls to functions containing barriers (§4.2 step 1)";
   let description = [{
-    Inlines every `func.call` whose callee carries `bsgp.collective` or
-    contains a `bsgp.barrier`, transitively, so that the barriers of
+    Inlines every `func.call` whose callee carries `bsgp.collective` (the
+    only functions that may contain a `bsgp.barrier`), transitively, so that the barriers of
     collective functions land in the spawn body. A call to such a function
     inside control flow, or a recursive collective, is an error.
   }];
