@@ -59,6 +59,7 @@ int main(int argc, char **argv) {
   //===--------------------------------------------------------------------===//
 #if BSGP_OPT_HAVE_TRANSFORMS
   bsgp::registerBSGPPasses();
+  bsgp::registerBSGPPipelines();
 #endif
   // Code generation (lib/Target).
   bsgp::registerBSGPTargetPasses();

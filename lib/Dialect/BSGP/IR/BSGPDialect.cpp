@@ -60,9 +60,11 @@ void BSGPDialect::initialize() {
 LogicalResult BSGPDialect::verifyOperationAttribute(Operation *op,
                                                     NamedAttribute attr) {
   StringRef name = attr.getName().getValue();
-  // Source ranges for the runtime's kernel-to-source log, and the device
-  // code blobs a target attaches to the module for the module descriptor.
-  if (name == "bsgp.srcloc" || name == "bsgp.ptx" || name == "bsgp.spirv") {
+  // Source ranges for the runtime's kernel-to-source log (on kernels and
+  // the functions targets make of them), and the device code blobs a target
+  // attaches to the module for the module descriptor.
+  if (name == getSourceLocAttrName() || name == "bsgp.ptx" ||
+      name == "bsgp.spirv") {
     if (!isa<StringAttr>(attr.getValue()))
       return op->emitError() << "'" << name << "' must be a string attribute";
     return success();

@@ -52,6 +52,12 @@ def BSGP_Dialect : Dialect {
     static constexpr ::llvm::StringLiteral getDeviceAttrName() {
       return ::llvm::StringLiteral("bsgp.device");
     }
+    /// String attribute of a `bsgp.kernel`: the source range of its
+    /// superstep, "file:line:col-line:col", for the kernel-to-source log of
+    /// §4.4.
+    static constexpr ::llvm::StringLiteral getSourceLocAttrName() {
+      return ::llvm::StringLiteral("bsgp.srcloc");
+    }
   }];
 }
 

@@ -1,0 +1,103 @@
+//===- Passes.td - the §4 compilation passes ---------------*- tablegen -*-===//
+//
+// The passes of §4.2 of the BSGP paper, in pipeline order. docs/passes.md
+// describes each one and walks Listing 3 through the pipeline.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef BSGP_TRANSFORMS_PASSES_TD
+#define BSGP_TRANSFORMS_PASSES_TD
+
+include "mlir/Pass/PassBase.td"
+
+def BSGPInlineCollectivesPass
+    : Pass<"bsgp-inline-collectives", "::mlir::ModuleOp"> {
+  let summary = "inline calls to functions containing barriers (§4.2 step 1)";
+  let description = [{
+    Inlines every `func.call` whose callee carries `bsgp.collective` (the
+    only functions that may contain a `bsgp.barrier`), transitively, so that the barriers of
+    collective functions land in the spawn body. A call to such a function
+    inside control flow, or a recursive collective, is an error.
+  }];
+  let dependentDialects = ["::mlir::func::FuncDialect"];
+}
+
+def BSGPExpandParPass : Pass<"bsgp-expand-par"> {
+  let summary = "align the barriers of par branches and merge supersteps (§5)";
+  let description = [{
+    Replaces each `bsgp.par` by its branches interleaved at their barriers:
+    the k-th superstep of every branch is bundled into one superstep
+    (Fig. 5). Branches with fewer barriers align from the start.
+  }];
+}
+
+def BSGPSplitSuperstepsPass : Pass<"bsgp-split-supersteps"> {
+  let summary = "cut spawn bodies at their barriers into supersteps (§4.2 step 3)";
+  let description = [{
+    Turns the body of every `bsgp.spawn` into an ordered list of
+    `bsgp.superstep` ops (indexed from 1) with the `bsgp.require` ops of
+    each superstep moved in front of it. A value used by a later superstep
+    becomes a result of its defining superstep.
+  }];
+}
+
+def BSGPRematerializePass : Pass<"bsgp-rematerialize"> {
+  let summary = "recompute cheap values instead of saving them (§4.2 step 2)";
+  let description = [{
+    A superstep result defined by a constant, `bsgp.thread_rank` or
+    `bsgp.thread_size` is recomputed in each using superstep instead of
+    being saved, as long as no rank-reassigning superstep (or `set_size`)
+    lies in between. This is why `rk1` of Listing 3 is not saved.
+  }];
+}
+
+def BSGPFindSavedValuesPass : Pass<"bsgp-find-saved-values"> {
+  let summary = "keep exactly the saved values as superstep results (§4.2 step 5)";
+  let description = [{
+    Drops superstep results that no other superstep uses, so that the
+    results are exactly the values used outside their defining superstep
+    (Table 1). With `print-table` the table of each spawn is printed to
+    stdout.
+  }];
+  let options = [
+    Option<"printTable", "print-table", "bool", /*default=*/"false",
+           "print the saved-value table of each spawn to stdout">
+  ];
+}
+
+def BSGPSaveRestorePass : Pass<"bsgp-save-restore"> {
+  let summary = "generate bsgp.save / bsgp.load for saved values (§4.2 step 6)";
+  let description = [{
+    Replaces superstep results by a `bsgp.save` at the end of the defining
+    superstep and a `bsgp.load` at the start of each using superstep, on
+    one temporary stream per value word. After `barrier(RANK_REASSIGNED)`
+    values are loaded at `thread.oldrank` and those needed later are saved
+    again at the new rank (Listing 4, pass2). `bsgp.get` becomes a load at
+    the given rank and `bsgp.put` a save at the given rank.
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::scf::SCFDialect"];
+}
+
+def BSGPAllocateStreamsPass : Pass<"bsgp-allocate-streams"> {
+  let summary = "share temporary streams by minimum flow (§4.3)";
+  let description = [{
+    Replaces the one-stream-per-word allocation of bsgp-save-restore by the
+    minimum-flow allocation of BSGPSupport: `bsgp.stream_alloc` right
+    before the first superstep writing a stream, `bsgp.stream_free` right
+    after the last superstep reading it.
+  }];
+}
+
+def BSGPOutlineKernelsPass
+    : Pass<"bsgp-outline-kernels", "::mlir::ModuleOp"> {
+  let summary = "outline supersteps as kernels and spawns as launches (§4.2 steps 3-4)";
+  let description = [{
+    Each superstep becomes a `bsgp.kernel @<func>_spawn<i>_ss<j>` whose
+    parameters are the host values and streams it uses; the spawn becomes
+    host code: require bodies, stream allocation, `bsgp.launch` ops and a
+    final `bsgp.dtempfree` of the spawn's `bsgp.dtempnew` lists.
+  }];
+}
+
+#endif // BSGP_TRANSFORMS_PASSES_TD

@@ -1,0 +1,180 @@
+//===- AllocateStreams.cpp - share temporary streams (§4.3) ----------------===//
+//
+// Collects the saved values of a spawn from its bsgp.save / bsgp.load ops
+// (one save per value, on streams that nothing else writes), asks
+// allocateStreams (BSGPSupport) for the minimum-flow word-stream allocation,
+// and rebinds every save and load to the shared streams. Each stream is
+// allocated in a bsgp.require right before the first superstep writing it
+// and freed in one right after the last superstep reading it.
+//
+//===----------------------------------------------------------------------===//
+
+#include "bsgp/Transforms/Passes.h"
+
+#include "SuperstepUtils.h"
+
+#include "bsgp/Support/StreamAllocation.h"
+
+#include "mlir/IR/Builders.h"
+#include "llvm/ADT/SetVector.h"
+
+namespace bsgp {
+#define GEN_PASS_DEF_BSGPALLOCATESTREAMSPASS
+#include "bsgp/Transforms/Passes.h.inc"
+} // namespace bsgp
+
+using namespace mlir;
+using namespace bsgp;
+
+namespace {
+
+/// True if `index` is the thread's own rank, i.e. the access touches only
+/// the thread's own slot.
+bool isOwnSlot(Value index) { return index.getDefiningOp<ThreadRankOp>(); }
+
+LogicalResult allocate(SpawnOp spawn) {
+  SmallVector<SuperstepOp> steps = ssutil::getSupersteps(spawn);
+  if (steps.empty())
+    return success();
+
+  SmallVector<SaveOp> saves;
+  SmallVector<LoadOp> loads;
+  for (SuperstepOp step : steps) {
+    step.walk([&](SaveOp save) { saves.push_back(save); });
+    step.walk([&](LoadOp load) { loads.push_back(load); });
+  }
+  if (saves.empty())
+    return success();
+
+  // One saved value per save; its streams identify it.
+  DenseMap<Value, unsigned> valueOfStream;
+  SmallVector<SavedValue> values;
+  SmallVector<bool> loaded;
+  DenseSet<unsigned> writesOtherSlots;
+  for (SaveOp save : saves) {
+    for (Value stream : save.getStreams()) {
+      auto require = stream.getDefiningOp<RequireOp>();
+      if (!require || require->getParentOp() != spawn)
+        return save.emitError("stream must be allocated by a bsgp.require "
+                              "of the spawn (run bsgp-save-restore first)");
+      if (!valueOfStream.try_emplace(stream, values.size()).second)
+        return save.emitError("stream is written by more than one save; "
+                              "streams are already shared");
+    }
+    SavedValue value;
+    value.defStep = ssutil::getStepNumber(steps, save);
+    value.lastUseStep = value.defStep;
+    value.words = save.getStreams().size();
+    value.name = ssutil::getValueName(save.getValue());
+    if (!isOwnSlot(save.getIndex()))
+      writesOtherSlots.insert(value.defStep);
+    values.push_back(std::move(value));
+    loaded.push_back(false);
+  }
+  for (LoadOp load : loads) {
+    auto it = valueOfStream.find(load.getStreams().front());
+    if (it == valueOfStream.end())
+      return load.emitError("load from a stream that no save writes");
+    SavedValue &value = values[it->second];
+    unsigned step = ssutil::getStepNumber(steps, load);
+    if (step <= value.defStep)
+      return load.emitError("load in the superstep that saves the value");
+    if (step > value.lastUseStep) {
+      value.lastUseStep = step;
+      value.needsWholeLastStep = false;
+    }
+    if (step == value.lastUseStep && !isOwnSlot(load.getIndex()))
+      value.needsWholeLastStep = true;
+    loaded[it->second] = true;
+  }
+
+  // Values saved but never loaded (dead after clean-up) need no stream.
+  SmallVector<unsigned> kept;
+  SmallVector<SavedValue> keptValues;
+  for (auto [i, value] : llvm::enumerate(values)) {
+    if (!loaded[i])
+      continue;
+    if (writesOtherSlots.contains(value.lastUseStep))
+      value.needsWholeLastStep = true;
+    kept.push_back(i);
+    keptValues.push_back(value);
+  }
+
+  llvm::Expected<StreamAllocation> allocation =
+      allocateStreams(steps.size(), keptValues);
+  if (!allocation)
+    return spawn.emitError("stream allocation failed: ")
+           << llvm::toString(allocation.takeError());
+
+  // Allocate and free the shared streams around the supersteps.
+  Type streamType = StreamType::get(spawn.getContext());
+  SmallVector<Value> streams;
+  DenseMap<unsigned, Operation *> lastFree;
+  for (const TemporaryStream &ts : allocation->streams) {
+    SuperstepOp first = steps[ts.firstWriteStep];
+    OpBuilder b(first);
+    Location loc = first.getLoc();
+    auto alloc = RequireOp::create(b, loc, TypeRange{streamType});
+    Block *block = new Block;
+    alloc.getBody().push_back(block);
+    b.setInsertionPointToStart(block);
+    Value size = ThreadSizeOp::create(b, loc, b.getI32Type());
+    Value stream = StreamAllocOp::create(b, loc, streamType, size);
+    YieldOp::create(b, loc, stream);
+    streams.push_back(alloc.getResult(0));
+
+    SuperstepOp last = steps[ts.lastReadStep];
+    Operation *&after = lastFree[ts.lastReadStep];
+    if (!after)
+      after = last;
+    b.setInsertionPointAfter(after);
+    auto free = RequireOp::create(b, last.getLoc(), TypeRange{});
+    Block *freeBlock = new Block;
+    free.getBody().push_back(freeBlock);
+    b.setInsertionPointToStart(freeBlock);
+    StreamFreeOp::create(b, last.getLoc(), alloc.getResult(0));
+    YieldOp::create(b, last.getLoc());
+    after = free;
+  }
+
+  // Rebind saves and loads; drop the saves of unloaded values.
+  DenseMap<unsigned, unsigned> keptIndex;
+  for (auto [k, i] : llvm::enumerate(kept))
+    keptIndex[i] = k;
+  auto wordStreams = [&](unsigned value) {
+    SmallVector<Value> result;
+    for (unsigned s : allocation->wordStream[keptIndex.lookup(value)])
+      result.push_back(streams[s]);
+    return result;
+  };
+  llvm::SetVector<Operation *> oldRequires;
+  for (auto [i, save] : llvm::enumerate(saves)) {
+    for (Value stream : save.getStreams())
+      oldRequires.insert(stream.getDefiningOp());
+    if (!loaded[i]) {
+      save->erase();
+      continue;
+    }
+    save.getStreamsMutable().assign(wordStreams(i));
+  }
+  for (LoadOp load : loads)
+    load.getStreamsMutable().assign(
+        wordStreams(valueOfStream.lookup(load.getStreams().front())));
+  for (Operation *op : oldRequires)
+    if (op->use_empty())
+      op->erase();
+  return success();
+}
+
+struct AllocateStreamsPass
+    : public bsgp::impl::BSGPAllocateStreamsPassBase<AllocateStreamsPass> {
+  void runOnOperation() override {
+    SmallVector<SpawnOp> spawns;
+    getOperation()->walk([&](SpawnOp spawn) { spawns.push_back(spawn); });
+    for (SpawnOp spawn : spawns)
+      if (failed(allocate(spawn)))
+        return signalPassFailure();
+  }
+};
+
+} // namespace

@@ -1,0 +1,58 @@
+//===- FindSavedValues.cpp - the saved values of §4.2 step 5 ---------------===//
+//
+// A value is saved iff a superstep other than its defining one uses it. In
+// the superstep form those values are the superstep results, so the pass
+// only drops results that no longer have uses (after rematerialization or
+// dead code elimination), making the results exactly Table 1's "yes" rows.
+//
+//===----------------------------------------------------------------------===//
+
+#include "bsgp/Transforms/Passes.h"
+#include "bsgp/Transforms/SuperstepTable.h"
+
+#include "SuperstepUtils.h"
+
+#include "mlir/IR/BuiltinOps.h"
+#include "llvm/Support/raw_ostream.h"
+
+namespace bsgp {
+#define GEN_PASS_DEF_BSGPFINDSAVEDVALUESPASS
+#include "bsgp/Transforms/Passes.h.inc"
+} // namespace bsgp
+
+using namespace mlir;
+using namespace bsgp;
+
+namespace {
+
+void pruneResults(SpawnOp spawn) {
+  for (SuperstepOp step : ssutil::getSupersteps(spawn)) {
+    if (llvm::all_of(step.getResults(),
+                     [](Value result) { return !result.use_empty(); }))
+      continue;
+    auto yield = cast<YieldOp>(step.getBody().front().getTerminator());
+    SmallVector<Value> kept;
+    for (auto [result, yielded] :
+         llvm::zip(step.getResults(), yield.getValues()))
+      if (!result.use_empty())
+        kept.push_back(yielded);
+    ssutil::replaceSuperstepResults(step, kept);
+  }
+}
+
+struct FindSavedValuesPass
+    : public bsgp::impl::BSGPFindSavedValuesPassBase<FindSavedValuesPass> {
+  using Base::Base;
+  void runOnOperation() override {
+    getOperation()->walk([&](SpawnOp spawn) { pruneResults(spawn); });
+    if (!printTable)
+      return;
+    auto module = dyn_cast<ModuleOp>(getOperation());
+    if (!module)
+      module = getOperation()->getParentOfType<ModuleOp>();
+    if (module)
+      printSuperstepTable(module, llvm::outs());
+  }
+};
+
+} // namespace

@@ -1,0 +1,111 @@
+//===- InlineCollectives.cpp - inline collective functions (§4.2 step 1) ---===//
+//
+// Barriers may only be cut at the top level of a spawn body, so every call
+// to a function that contains a barrier (a collective function, Appendix A)
+// is inlined into the spawns, repeatedly until none is left: collectives
+// may call collectives. The inlined functions are then erased, because nothing can
+// call them any more: they only exist to be inlined.
+//
+//===----------------------------------------------------------------------===//
+
+#include "bsgp/Transforms/Passes.h"
+
+#include "bsgp/Dialect/BSGP/IR/BSGPOps.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/IRMapping.h"
+#include "mlir/IR/SymbolTable.h"
+#include "mlir/Transforms/InliningUtils.h"
+
+namespace bsgp {
+#define GEN_PASS_DEF_BSGPINLINECOLLECTIVESPASS
+#include "bsgp/Transforms/Passes.h.inc"
+} // namespace bsgp
+
+using namespace mlir;
+using namespace bsgp;
+
+namespace {
+
+/// Nesting depth after which a chain of collective calls counts as
+/// recursion, which cannot be inlined.
+constexpr unsigned kMaxInlineRounds = 64;
+
+/// The dialect verifier only admits barriers outside spawns in functions
+/// marked bsgp.collective, so the attribute is the whole test.
+bool isCollective(func::FuncOp func) { return isCollectiveFunction(func); }
+
+struct InlineCollectivesPass
+    : public bsgp::impl::BSGPInlineCollectivesPassBase<InlineCollectivesPass> {
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    InlinerInterface interface(&getContext());
+    auto cloneCallback = [](OpBuilder &, Region *src, Block *inlineBlock,
+                            Block *postInsertBlock, IRMapping &mapper,
+                            bool shouldCloneInlinedRegion) {
+      Region *insertRegion = inlineBlock->getParent();
+      if (shouldCloneInlinedRegion)
+        src->cloneInto(insertRegion, postInsertBlock->getIterator(), mapper);
+      else
+        insertRegion->getBlocks().splice(postInsertBlock->getIterator(),
+                                         src->getBlocks(), src->begin(),
+                                         src->end());
+    };
+
+    llvm::SetVector<func::FuncOp> inlined;
+    for (unsigned round = 0;; ++round) {
+      SmallVector<std::pair<func::CallOp, func::FuncOp>> calls;
+      module.walk([&](func::CallOp call) {
+        // Calls inside collectives are inlined once their caller has been
+        // inlined into a spawn; inlining collectives into each other would
+        // grow recursive ones exponentially.
+        auto caller = call->getParentOfType<func::FuncOp>();
+        if (caller && isCollective(caller))
+          return;
+        auto callee =
+            SymbolTable::lookupNearestSymbolFrom<func::FuncOp>(
+                call, call.getCalleeAttr());
+        if (callee && isCollective(callee))
+          calls.emplace_back(call, callee);
+      });
+      if (calls.empty())
+        break;
+      if (round == kMaxInlineRounds) {
+        calls.front().first.emitError(
+            "recursive collective function cannot be inlined");
+        return signalPassFailure();
+      }
+      for (auto [call, callee] : calls) {
+        Operation *parent = call->getParentOp();
+        if (!isa<SpawnOp, ParOp>(parent) && !isCollectiveFunction(parent)) {
+          call.emitError("collective function '")
+              << callee.getSymName()
+              << "' must be called directly in a spawn body, a par branch "
+                 "or another collective function (its barriers cannot be "
+                 "inside control flow, §4.4)";
+          return signalPassFailure();
+        }
+        if (callee.isExternal() || !callee.getBody().hasOneBlock()) {
+          call.emitError("collective function '")
+              << callee.getSymName()
+              << "' must have a body of a single block to be inlined";
+          return signalPassFailure();
+        }
+        if (failed(inlineCall(interface, cloneCallback, call, callee,
+                              &callee.getBody()))) {
+          call.emitError("cannot inline collective function '")
+              << callee.getSymName() << "'";
+          return signalPassFailure();
+        }
+        call.erase();
+        inlined.insert(callee);
+      }
+    }
+    for (func::FuncOp func : inlined)
+      if (SymbolTable::symbolKnownUseEmpty(func, module))
+        func.erase();
+  }
+};
+
+} // namespace

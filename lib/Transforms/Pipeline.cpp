@@ -1,0 +1,52 @@
+//===- Pipeline.cpp - the §4 pass pipeline ----------------------------------===//
+//
+// The order of §4.2: inline collectives (1), expand pars, clean up (2),
+// split into supersteps (3), propagate thread.rank (2), find the saved
+// values (5), save and load them (6), share streams (7, §4.3) and outline
+// kernels (3-4).
+//
+//===----------------------------------------------------------------------===//
+
+#include "bsgp/Transforms/Passes.h"
+
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Pass/PassRegistry.h"
+#include "mlir/Transforms/Passes.h"
+
+void bsgp::buildBSGPSuperstepPipeline(mlir::OpPassManager &pm) {
+  pm.addPass(createBSGPInlineCollectivesPass());
+  pm.addPass(createBSGPExpandParPass());
+  pm.addPass(mlir::createCanonicalizerPass());
+  pm.addPass(mlir::createCSEPass());
+  pm.addPass(mlir::createSCCPPass());
+  pm.addPass(createBSGPSplitSuperstepsPass());
+  pm.addPass(createBSGPRematerializePass());
+  pm.addPass(createBSGPFindSavedValuesPass());
+}
+
+void bsgp::buildBSGPStreamPipeline(mlir::OpPassManager &pm) {
+  pm.addPass(createBSGPSaveRestorePass());
+  pm.addPass(createBSGPAllocateStreamsPass());
+  pm.addPass(createBSGPOutlineKernelsPass());
+  pm.addPass(mlir::createCanonicalizerPass());
+  pm.addPass(mlir::createCSEPass());
+}
+
+void bsgp::buildBSGPPipeline(mlir::OpPassManager &pm) {
+  buildBSGPSuperstepPipeline(pm);
+  buildBSGPStreamPipeline(pm);
+}
+
+void bsgp::registerBSGPPipelines() {
+  mlir::PassPipelineRegistration<>(
+      "bsgp-superstep-pipeline",
+      "§4.2 steps 1-5: spawns with barriers to the superstep form",
+      buildBSGPSuperstepPipeline);
+  mlir::PassPipelineRegistration<>(
+      "bsgp-stream-pipeline",
+      "§4.2 steps 6-7 and 3-4: superstep form to kernels and launches",
+      buildBSGPStreamPipeline);
+  mlir::PassPipelineRegistration<>(
+      "bsgp-pipeline", "the whole §4 pipeline: spawns to kernels",
+      buildBSGPPipeline);
+}

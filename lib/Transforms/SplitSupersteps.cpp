@@ -1,0 +1,198 @@
+//===- SplitSupersteps.cpp - cut spawns at barriers (§4.2 step 3) ----------===//
+//
+// The body of a spawn becomes a sequence of bsgp.superstep ops, one per
+// barrier-delimited piece, with the requires of each piece moved in front of
+// it (they run on the host before the superstep's kernel is launched). A
+// value used by a later piece is yielded by its superstep, so the results of
+// the supersteps are the candidates of the saved values of step 5.
+//
+//===----------------------------------------------------------------------===//
+
+#include "bsgp/Transforms/Passes.h"
+
+#include "SuperstepUtils.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/Matchers.h"
+#include "mlir/IR/SymbolTable.h"
+
+namespace bsgp {
+#define GEN_PASS_DEF_BSGPSPLITSUPERSTEPSPASS
+#include "bsgp/Transforms/Passes.h.inc"
+} // namespace bsgp
+
+using namespace mlir;
+using namespace bsgp;
+
+namespace {
+
+/// A barrier-delimited piece of a spawn body.
+struct Piece {
+  SmallVector<Operation *> ops;
+  SmallVector<RequireOp> requires;
+  /// The barrier that starts the piece reassigns ranks.
+  bool rankReassigned = false;
+  /// The barrier that ends the piece, if any (its location ends the range).
+  Operation *endBarrier = nullptr;
+};
+
+/// Checks what the split cannot handle: unexpanded pars, collectives that
+/// were not inlined, and barriers below the top level.
+LogicalResult checkSpawn(SpawnOp spawn) {
+  Block &body = spawn.getBody().front();
+  for (Operation &op : body) {
+    if (isa<ParOp>(op))
+      return op.emitError("bsgp.par must be expanded before superstep "
+                          "splitting (run bsgp-expand-par)");
+  }
+  WalkResult walk = spawn.getBody().walk([&](Operation *op) {
+    if (isa<BarrierOp>(op) && op->getParentOp() != spawn) {
+      op->emitError("barrier inside control flow is not supported: stream "
+                    "processors synchronize only between kernel launches "
+                    "(§4.4)");
+      return WalkResult::interrupt();
+    }
+    if (auto call = dyn_cast<func::CallOp>(op)) {
+      Operation *callee =
+          SymbolTable::lookupNearestSymbolFrom(op, call.getCalleeAttr());
+      if (callee && isCollectiveFunction(callee)) {
+        op->emitError("call to collective function '")
+            << call.getCallee()
+            << "' must be inlined before superstep splitting (run "
+               "bsgp-inline-collectives)";
+        return WalkResult::interrupt();
+      }
+    }
+    return WalkResult::advance();
+  });
+  return failure(walk.wasInterrupted());
+}
+
+/// Makes `require` independent of the device code before it: constants it
+/// uses are cloned into it, anything else computed in the spawn is an error
+/// because the require runs on the host before the superstep.
+LogicalResult detachRequire(SpawnOp spawn, RequireOp require) {
+  Block &body = spawn.getBody().front();
+  Block &reqBody = require.getBody().front();
+  WalkResult walk = require.getBody().walk([&](Operation *op) {
+    for (OpOperand &operand : op->getOpOperands()) {
+      Value v = operand.get();
+      Operation *def = v.getDefiningOp();
+      if (!def || !spawn->isProperAncestor(def) || require->isAncestor(def))
+        continue;
+      // Results of other requires are host values.
+      if (isa<BlockArgument>(v) || isa<RequireOp>(def) ||
+          !body.findAncestorOpInBlock(*def))
+        continue;
+      if (def->hasTrait<OpTrait::ConstantLike>()) {
+        OpBuilder b(&reqBody, reqBody.begin());
+        Operation *clone = b.clone(*def);
+        operand.set(clone->getResult(cast<OpResult>(v).getResultNumber()));
+        continue;
+      }
+      InFlightDiagnostic diag =
+          require.emitError("require code runs on the host before its "
+                            "superstep and cannot use a value computed by "
+                            "the spawn's device code");
+      diag.attachNote(def->getLoc()) << "value defined here";
+      return WalkResult::interrupt();
+    }
+    return WalkResult::advance();
+  });
+  return failure(walk.wasInterrupted());
+}
+
+LogicalResult splitSpawn(SpawnOp spawn) {
+  // Already in superstep form: the pass is idempotent.
+  if (!ssutil::getSupersteps(spawn).empty())
+    return success();
+  if (failed(checkSpawn(spawn)))
+    return failure();
+  Block &body = spawn.getBody().front();
+
+  SmallVector<Piece> pieces(1);
+  for (Operation &op : body.without_terminator()) {
+    if (auto barrier = dyn_cast<BarrierOp>(op)) {
+      pieces.back().endBarrier = barrier;
+      pieces.emplace_back();
+      pieces.back().rankReassigned = barrier.getRankReassigned();
+      continue;
+    }
+    if (auto require = dyn_cast<RequireOp>(op)) {
+      pieces.back().requires.push_back(require);
+      continue;
+    }
+    pieces.back().ops.push_back(&op);
+  }
+
+  DenseMap<Operation *, unsigned> pieceOf;
+  for (auto [i, piece] : llvm::enumerate(pieces))
+    for (Operation *op : piece.ops)
+      pieceOf[op] = i;
+
+  for (Piece &piece : pieces)
+    for (RequireOp require : piece.requires)
+      if (failed(detachRequire(spawn, require)))
+        return failure();
+
+  Operation *terminator = body.getTerminator();
+  unsigned index = 0;
+  for (unsigned i = 0; i < pieces.size(); ++i) {
+    Piece &piece = pieces[i];
+    for (RequireOp require : piece.requires)
+      require->moveBefore(terminator);
+    // An empty piece (two barriers in a row, a trailing barrier) would only
+    // launch an empty kernel.
+    if (piece.ops.empty())
+      continue;
+
+    SmallVector<Value> saved;
+    for (Operation *op : piece.ops)
+      for (Value result : op->getResults())
+        if (llvm::any_of(result.getUsers(), [&](Operation *user) {
+              Operation *top = body.findAncestorOpInBlock(*user);
+              return top && pieceOf.lookup(top) != i;
+            }))
+          saved.push_back(result);
+
+    OpBuilder b(terminator);
+    Location loc = piece.ops.front()->getLoc();
+    LocationAttr begin = ssutil::findFileLineCol(loc);
+    LocationAttr end = ssutil::findFileLineCol(
+        piece.endBarrier ? piece.endBarrier->getLoc()
+                         : piece.ops.back()->getLoc());
+    if (!begin || !end)
+      begin = end = nullptr;
+    auto step = SuperstepOp::create(
+        b, loc, ValueRange(saved).getTypes(), b.getI32IntegerAttr(++index),
+        piece.rankReassigned ? b.getUnitAttr() : nullptr, begin, end);
+    Block *stepBody = new Block;
+    step.getBody().push_back(stepBody);
+    for (Operation *op : piece.ops)
+      op->moveBefore(stepBody, stepBody->end());
+    b.setInsertionPointToEnd(stepBody);
+    YieldOp::create(b, loc, saved);
+    for (auto [result, value] : llvm::zip(step.getResults(), saved))
+      value.replaceUsesWithIf(result, [&](OpOperand &use) {
+        return !step->isProperAncestor(use.getOwner());
+      });
+  }
+  for (Piece &piece : pieces)
+    if (piece.endBarrier)
+      piece.endBarrier->erase();
+  return success();
+}
+
+struct SplitSuperstepsPass
+    : public bsgp::impl::BSGPSplitSuperstepsPassBase<SplitSuperstepsPass> {
+  void runOnOperation() override {
+    SmallVector<SpawnOp> spawns;
+    getOperation()->walk([&](SpawnOp spawn) { spawns.push_back(spawn); });
+    for (SpawnOp spawn : spawns)
+      if (failed(splitSpawn(spawn)))
+        return signalPassFailure();
+  }
+};
+
+} // namespace

@@ -1,0 +1,151 @@
+//===- SuperstepTable.cpp - saved-value tables of spawns -------------------===//
+//
+// Reads Table 1 / Table 2 of the paper off spawns in superstep form: for
+// each value defined at the top level of a superstep, its defining and
+// using supersteps. A use through a superstep result is a use in the
+// superstep of the user.
+//
+//===----------------------------------------------------------------------===//
+
+#include "bsgp/Transforms/SuperstepTable.h"
+
+#include "SuperstepUtils.h"
+
+#include "bsgp/Support/StreamAllocation.h"
+
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/Interfaces/FunctionInterfaces.h"
+#include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/raw_ostream.h"
+
+using namespace mlir;
+
+namespace bsgp {
+
+namespace {
+
+/// True if step `steps[t]` may load a value at another thread's index or
+/// write other threads' slots, so that a stream read there must not be
+/// reused by a value that step saves (SavedValue::needsWholeLastStep).
+bool readsOtherSlots(SuperstepOp step) {
+  if (step.getRankReassigned())
+    return true;
+  bool found = false;
+  step.walk([&](Operation *op) {
+    if (isa<PutOp, GetOp>(op))
+      found = true;
+  });
+  return found;
+}
+
+SpawnSuperstepTable computeTable(SpawnOp spawn) {
+  SpawnSuperstepTable table;
+  SmallVector<SuperstepOp> steps = ssutil::getSupersteps(spawn);
+  table.numSupersteps = steps.size();
+  unsigned unnamed = 0;
+  for (unsigned i = 0; i < steps.size(); ++i) {
+    SuperstepOp step = steps[i];
+    Block &body = step.getBody().front();
+    Operation *yield = body.getTerminator();
+    for (Operation &op : body.without_terminator()) {
+      for (Value value : op.getResults()) {
+        SuperstepValueInfo info;
+        info.name = ssutil::getValueName(value);
+        info.defStep = i + 1;
+        info.words = getStreamWordCount(value.getType());
+        for (OpOperand &use : value.getUses()) {
+          if (use.getOwner() != yield) {
+            info.useSteps.push_back(i + 1);
+            continue;
+          }
+          for (Operation *user :
+               step.getResult(use.getOperandNumber()).getUsers()) {
+            int t = ssutil::getStepNumber(steps, user);
+            if (t >= 0)
+              info.useSteps.push_back(t + 1);
+          }
+        }
+        llvm::sort(info.useSteps);
+        info.useSteps.erase(llvm::unique(info.useSteps), info.useSteps.end());
+        info.saved = llvm::any_of(info.useSteps,
+                                  [&](unsigned s) { return s != i + 1; });
+        if (info.saved)
+          info.needsWholeLastStep =
+              readsOtherSlots(steps[info.useSteps.back() - 1]);
+        if (!info.saved && info.name.empty())
+          continue;
+        if (info.name.empty())
+          info.name = "%" + std::to_string(unnamed++);
+        table.values.push_back(std::move(info));
+      }
+    }
+  }
+  return table;
+}
+
+} // namespace
+
+SmallVector<SpawnSuperstepTable, 2> computeSuperstepTables(ModuleOp module) {
+  SmallVector<SpawnSuperstepTable, 2> tables;
+  module.walk([&](FunctionOpInterface func) {
+    unsigned spawnIndex = 0;
+    func.walk([&](SpawnOp spawn) {
+      unsigned index = spawnIndex++;
+      if (ssutil::getSupersteps(spawn).empty())
+        return;
+      SpawnSuperstepTable table = computeTable(spawn);
+      table.function = func.getName().str();
+      table.spawnIndex = index;
+      tables.push_back(std::move(table));
+    });
+  });
+  return tables;
+}
+
+void printSuperstepTable(ModuleOp module, llvm::raw_ostream &os) {
+  for (const SpawnSuperstepTable &table : computeSuperstepTables(module)) {
+    os << "spawn " << table.spawnIndex << " in @" << table.function << ": "
+       << table.numSupersteps << " supersteps\n";
+    os << llvm::formatv("  {0,-12} {1,-4} {2,-12} {3,-6} {4}\n", "value",
+                        "def", "uses", "saved", "words");
+    for (const SuperstepValueInfo &info : table.values) {
+      std::string uses;
+      for (auto [k, s] : llvm::enumerate(info.useSteps))
+        uses += (k ? "," : "") + std::to_string(s);
+      if (uses.empty())
+        uses = "-";
+      os << llvm::formatv("  {0,-12} {1,-4} {2,-12} {3,-6} {4}\n", info.name,
+                          info.defStep, uses, info.saved ? "yes" : "no",
+                          info.words);
+    }
+  }
+}
+
+void writeSuperstepDot(ModuleOp module, llvm::raw_ostream &os) {
+  for (const SpawnSuperstepTable &table : computeSuperstepTables(module)) {
+    SmallVector<SavedValue> values;
+    for (const SuperstepValueInfo &info : table.values) {
+      if (!info.saved || info.words == 0)
+        continue;
+      SavedValue value;
+      value.defStep = info.defStep - 1;
+      value.lastUseStep = info.useSteps.back() - 1;
+      value.words = info.words;
+      value.needsWholeLastStep = info.needsWholeLastStep;
+      value.name = info.name;
+      values.push_back(std::move(value));
+    }
+    os << "// spawn " << table.spawnIndex << " in @" << table.function
+       << "\n";
+    llvm::Expected<StreamAllocation> allocation =
+        allocateStreams(table.numSupersteps, values);
+    if (!allocation) {
+      os << "// stream allocation failed: "
+         << llvm::toString(allocation.takeError()) << "\n";
+      continue;
+    }
+    writeStreamGraphDot(os, table.numSupersteps, values, *allocation);
+  }
+}
+
+} // namespace bsgp

@@ -1,0 +1,41 @@
+//===- SuperstepUtils.h - helpers shared by the §4 passes -------*- C++ -*-===//
+//
+// Small helpers on spawns in superstep form, private to lib/Transforms.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef BSGP_LIB_TRANSFORMS_SUPERSTEPUTILS_H
+#define BSGP_LIB_TRANSFORMS_SUPERSTEPUTILS_H
+
+#include "bsgp/Dialect/BSGP/IR/BSGPOps.h"
+
+#include "mlir/IR/Location.h"
+#include "llvm/ADT/SmallVector.h"
+
+namespace bsgp {
+namespace ssutil {
+
+/// The superstep ops of `spawn`'s body, in execution order.
+llvm::SmallVector<SuperstepOp> getSupersteps(SpawnOp spawn);
+
+/// Replaces `step` by a superstep with the same attributes and body that
+/// yields `yielded` (values defined at the top level of the body). Uses of an
+/// old result whose yielded value is still yielded move to the new result;
+/// the other old results must be unused. Returns the new op.
+SuperstepOp replaceSuperstepResults(SuperstepOp step,
+                                    llvm::ArrayRef<mlir::Value> yielded);
+
+/// The first file:line:col location inside `loc`, or null.
+mlir::FileLineColLoc findFileLineCol(mlir::Location loc);
+
+/// The source name of `value`: its NameLoc, else "".
+std::string getValueName(mlir::Value value);
+
+/// The number of the superstep of `op` among `steps`, from 0, or -1 if `op`
+/// is in none of them.
+int getStepNumber(llvm::ArrayRef<SuperstepOp> steps, mlir::Operation *op);
+
+} // namespace ssutil
+} // namespace bsgp
+
+#endif // BSGP_LIB_TRANSFORMS_SUPERSTEPUTILS_H

@@ -1,0 +1,33 @@
+// RUN: bsgp-opt %s --bsgp-inline-collectives -split-input-file -verify-diagnostics
+
+func.func private @sync() attributes {bsgp.collective} {
+  bsgp.barrier
+  return
+}
+
+// Its barrier would end up inside control flow (§4.4).
+func.func @call_in_if(%n: i32, %c: i1) {
+  bsgp.spawn %n {
+    scf.if %c {
+      // expected-error @below {{collective function 'sync' must be called directly in a spawn body}}
+      func.call @sync() : () -> ()
+    }
+  }
+  return
+}
+
+// -----
+
+func.func private @rec() attributes {bsgp.collective} {
+  // expected-error @below {{recursive collective function cannot be inlined}}
+  func.call @rec() : () -> ()
+  bsgp.barrier
+  return
+}
+
+func.func @recursion(%n: i32) {
+  bsgp.spawn %n {
+    func.call @rec() : () -> ()
+  }
+  return
+}

@@ -1,0 +1,88 @@
+// RUN: bsgp-opt %s --bsgp-split-supersteps --bsgp-rematerialize | FileCheck %s
+
+// Listing 3: rk1 = thread.rank after the rank-reassigning barrier is used in
+// superstep 3; no reassignment lies between 2 and 3, so superstep 3 reads
+// thread.rank itself and rk1 is not saved (§4.2 step 2). f and v stay.
+// CHECK-LABEL: func.func @findFaces(
+// CHECK: %[[S1:.*]]:2 = bsgp.superstep 1 {{.*}}-> (i32, i32)
+// CHECK: bsgp.superstep 2 rank_reassigned {{.*}}{
+// CHECK: bsgp.superstep 3 {{.*}}{
+// CHECK-NEXT: %[[RK:.*]] = bsgp.thread_rank : i32
+// CHECK: bsgp.ptr.store %[[RK]], %{{.*}}[%[[S1]]#1]
+func.func @findFaces(%pf: !bsgp.ptr<i32>, %hd: !bsgp.ptr<i32>, %ib: !bsgp.ptr<i32>, %sorted: !bsgp.ptr<i32>, %n: i32) {
+  bsgp.spawn %n {
+    %rk0 = bsgp.thread_rank : i32
+    %c3 = arith.constant 3 : i32
+    %f = arith.divsi %rk0, %c3 : i32
+    %v = bsgp.ptr.load %ib[%rk0] : !bsgp.ptr<i32>, i32
+    bsgp.barrier rank_reassigned
+    %rk = bsgp.thread_rank : i32
+    %old = bsgp.ptr.load %sorted[%rk] : !bsgp.ptr<i32>, i32
+    bsgp.set_oldrank %old
+    %rk1 = bsgp.thread_rank : i32
+    bsgp.ptr.store %f, %pf[%rk1] : !bsgp.ptr<i32>, i32
+    bsgp.barrier
+    bsgp.ptr.store %rk1, %hd[%v] : !bsgp.ptr<i32>, i32
+  }
+  return
+}
+
+// thread.rank across a rank-reassigning barrier is another thread's rank:
+// it stays saved. A constant and thread.size are recomputed in every
+// superstep using them, however far away; thread.get of a rank keeps it.
+// CHECK-LABEL: func.func @kinds(
+// CHECK: %[[S1:.*]] = bsgp.superstep 1 {{.*}}-> i32 {
+// CHECK-NEXT: %[[RK:.*]] = bsgp.thread_rank
+// CHECK: bsgp.yield %[[RK]] : i32
+// CHECK: bsgp.superstep 2 {{.*}}{
+// CHECK-NEXT: %[[C:.*]] = arith.constant 7 : i32
+// CHECK-NEXT: bsgp.get %{{.*}}, %[[S1]] :
+// CHECK-NEXT: bsgp.ptr.store %[[C]]
+// CHECK: bsgp.superstep 3 {{.*}}{
+// CHECK-NEXT: %[[SZ:.*]] = bsgp.thread_size
+// CHECK-NEXT: %[[C2:.*]] = arith.constant 7 : i32
+// CHECK-NEXT: %[[RK3:.*]] = bsgp.thread_rank
+// CHECK-NEXT: arith.addi %[[C2]], %[[RK3]]
+// CHECK-NEXT: arith.addi %{{.*}}, %[[SZ]]
+// CHECK: bsgp.superstep 4 rank_reassigned {{.*}}{
+// CHECK: bsgp.ptr.store %[[S1]],
+func.func @kinds(%p: !bsgp.ptr<i32>, %sorted: !bsgp.ptr<i32>, %n: i32) {
+  bsgp.spawn %n {
+    %rk = bsgp.thread_rank : i32
+    %c = arith.constant 7 : i32
+    %sz = bsgp.thread_size : i32
+    bsgp.barrier
+    %g = bsgp.get %c, %rk : i32
+    bsgp.ptr.store %c, %p[%g] : !bsgp.ptr<i32>, i32
+    bsgp.barrier
+    %a = arith.addi %c, %rk : i32
+    %b = arith.addi %a, %sz : i32
+    bsgp.ptr.store %b, %p[%b] : !bsgp.ptr<i32>, i32
+    bsgp.barrier rank_reassigned
+    %r2 = bsgp.thread_rank : i32
+    %old = bsgp.ptr.load %sorted[%r2] : !bsgp.ptr<i32>, i32
+    bsgp.set_oldrank %old
+    bsgp.ptr.store %rk, %p[%r2] : !bsgp.ptr<i32>, i32
+  }
+  return
+}
+
+// With set_size in the spawn (fork/kill), thread.size is not recomputed.
+// CHECK-LABEL: func.func @resized(
+// CHECK: %[[S1:.*]] = bsgp.superstep 1 {{.*}}-> i32 {
+// CHECK-NEXT: %[[SZ:.*]] = bsgp.thread_size
+// CHECK: bsgp.superstep 2
+// CHECK: bsgp.ptr.store %[[S1]]
+func.func @resized(%p: !bsgp.ptr<i32>, %n: i32) {
+  bsgp.spawn %n {
+    %sz = bsgp.thread_size : i32
+    bsgp.require {
+      %two = arith.constant 2 : i32
+      bsgp.set_size %two
+    }
+    bsgp.barrier
+    %rk = bsgp.thread_rank : i32
+    bsgp.ptr.store %sz, %p[%rk] : !bsgp.ptr<i32>, i32
+  }
+  return
+}
