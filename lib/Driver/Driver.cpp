@@ -5,6 +5,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "bsgp/Driver/Driver.h"
+#include "bsgp/Driver/Codegen.h"
 #include "bsgp/AST/ASTDumper.h"
 #include "bsgp/Parse/Parser.h"
 #include "bsgp/Sema/Sema.h"
@@ -15,6 +16,7 @@
 #include "llvm/Option/Option.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
 #include "llvm/Support/Process.h"
 #include "llvm/Support/ToolOutputFile.h"
 #include "llvm/Support/raw_ostream.h"
@@ -146,9 +148,58 @@ int bsgp::runDriver(llvm::ArrayRef<const char *> Argv) {
   bool DumpParse = Args.hasArg(OPT_ast_dump_parse);
   bool Dump = Args.hasArg(OPT_ast_dump) || DumpParse;
   bool SyntaxOnly = Args.hasArg(OPT_fsyntax_only);
-  if (!Dump && !SyntaxOnly) {
-    Diags.report(diag::err_drv_no_codegen);
-    return 1;
+  CodegenOptions CG;
+  bool Codegen = !Dump && !SyntaxOnly;
+  if (Codegen) {
+    bool EmitLLVM = Args.hasArg(OPT_emit_llvm);
+    if (Args.hasArg(OPT_emit_mlir))
+      CG.Action = Args.hasArg(OPT_lower_mlir) ? CodegenOptions::EmitLowered
+                                              : CodegenOptions::EmitMLIR;
+    else if (Args.hasArg(OPT_S))
+      CG.Action = EmitLLVM ? CodegenOptions::EmitLLVM
+                           : CodegenOptions::EmitAssembly;
+    else if (Args.hasArg(OPT_c))
+      CG.Action = EmitLLVM ? CodegenOptions::EmitBitcode
+                           : CodegenOptions::EmitObject;
+    else {
+      // Linking is not part of bsgpc yet: say what to use instead.
+      Diags.report(diag::err_drv_no_codegen);
+      return 1;
+    }
+    CG.PrintIRAfterAll = Args.hasArg(OPT_mlir_print_ir_after_all);
+    if (const llvm::opt::Arg *A = Args.getLastArg(OPT_O)) {
+      llvm::StringRef V = A->getValue();
+      unsigned Level;
+      if (V.empty())
+        Level = 2;
+      else if (V == "s" || V == "z")
+        Level = 2;
+      else if (V.getAsInteger(10, Level) || Level > 3) {
+        Diags.report(diag::err_drv_bad_opt_level) << A->getAsString(Args);
+        return 1;
+      }
+      CG.OptLevel = Level;
+    }
+    if (const llvm::opt::Arg *A = Args.getLastArg(OPT_target_EQ)) {
+      CG.Target = A->getValue();
+      if (CG.Target != "cpu") {
+        Diags.report(diag::err_drv_unknown_target) << CG.Target;
+        return 1;
+      }
+    }
+    CG.CPU = Args.getLastArgValue(OPT_march_EQ).str();
+    std::string Default = "-";
+    if (CG.Action == CodegenOptions::EmitObject ||
+        CG.Action == CodegenOptions::EmitBitcode ||
+        CG.Action == CodegenOptions::EmitAssembly) {
+      // Like clang: a.bsgp -c writes a.o next to the current directory.
+      llvm::StringRef Stem = llvm::sys::path::stem(Inputs[0]);
+      Default = (Stem + (CG.Action == CodegenOptions::EmitObject    ? ".o"
+                         : CG.Action == CodegenOptions::EmitBitcode ? ".bc"
+                                                                    : ".s"))
+                    .str();
+    }
+    CG.Output = Args.getLastArgValue(OPT_o, Default).str();
   }
 
   FrontendOptions Opts;
@@ -158,6 +209,9 @@ int bsgp::runDriver(llvm::ArrayRef<const char *> Argv) {
   TranslationUnit *TU = parseAndAnalyze(Inputs[0], Ctx, Diags, Opts);
   if (!TU)
     return 1;
+
+  if (Codegen)
+    return runCodegen(Ctx, Diags, CG);
 
   if (Dump) {
     std::string Out = Args.getLastArgValue(OPT_o, "-").str();

@@ -28,3 +28,26 @@ def fno_color_diagnostics : Flag<["-"], "fno-color-diagnostics">,
   HelpText<"Do not use colours in diagnostics">;
 def ferror_limit_EQ : Joined<["-"], "ferror-limit=">, MetaVarName<"<n>">,
   HelpText<"Stop after <n> errors (0: no limit)">;
+
+// Code generation.
+def emit_mlir : Flag<["-"], "emit-mlir">,
+  HelpText<"Write the MLIR module made from the program (bsgp dialect, SSA)">;
+def emit_llvm : Flag<["-"], "emit-llvm">,
+  HelpText<"With -S write LLVM IR, with -c LLVM bitcode">;
+def lower_mlir : Flag<["-"], "lower-mlir">,
+  HelpText<"With -emit-mlir, write the module after the whole MLIR pipeline">;
+def c : Flag<["-"], "c">, HelpText<"Compile to an object file">;
+def S : Flag<["-"], "S">, HelpText<"Compile to host assembly">;
+def O : Joined<["-"], "O">, MetaVarName<"<level>">,
+  HelpText<"Optimization level 0-3 (default 2)">;
+def target_EQ : Joined<["--"], "target=">, MetaVarName<"<target>">,
+  HelpText<"Device code target: cpu (default)">;
+def march_EQ : Joined<["-"], "march=">, MetaVarName<"<cpu>">,
+  HelpText<"Host CPU to generate code for (native: this machine)">;
+def mlir_print_ir_after_all : Flag<["-"], "mlir-print-ir-after-all">,
+  HelpText<"With -emit-mlir, print the module after every pass">;
+def print_supersteps : Flag<["--"], "print-supersteps">,
+  HelpText<"Print each spawn's supersteps and saved values (paper Tables 1-2)">;
+def print_supersteps_EQ : Joined<["--"], "print-supersteps=">,
+  MetaVarName<"<format>">,
+  HelpText<"table (default) or dot (the Fig. 4 graph as Graphviz)">;

@@ -292,9 +292,8 @@ OwningOpRef<ModuleOp> MLIRGen::run() {
   for (auto [i, tu] : llvm::enumerate(tus))
     for (bsgp::Decl *d : tu.Decls)
       if (auto *fd = dyn_cast<bsgp::FunctionDecl>(d))
-        if (fd->isDefinition() && functions.lookup(fd) &&
-            isa<func::FuncOp>(functions.lookup(fd)) &&
-            !cast<func::FuncOp>(functions.lookup(fd)).isExternal() == false)
+        if (fd->isDefinition() &&
+            isa_and_nonnull<func::FuncOp>(functions.lookup(fd)))
           emitFunctionBody(fd);
 
   if (failed)
@@ -1658,6 +1657,19 @@ Value MLIRGen::emitAssign(bsgp::Expr *target, Value v, Location l) {
         }
       }
       emitAssign(m->getBase(), nv, l);
+      return v;
+    }
+  }
+  if (auto *t = dyn_cast<bsgp::ThreadAttrExpr>(target)) {
+    // Collective functions implement rank reassignment and fork/kill by
+    // assigning the thread attributes (Listing 3, §5).
+    Value i32 = toI32(v, nullptr, l);
+    if (t->getAttr() == bsgp::ThreadAttrExpr::OldRank) {
+      bsgp::SetOldRankOp::create(b, l, i32);
+      return v;
+    }
+    if (t->getAttr() == bsgp::ThreadAttrExpr::Size) {
+      bsgp::SetSizeOp::create(b, l, i32);
       return v;
     }
   }
