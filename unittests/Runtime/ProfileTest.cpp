@@ -88,6 +88,7 @@ TEST(RuntimeProfileDeathTest, EnvironmentEnablesProfiling) {
   EXPECT_EXIT(
       {
         setenv("BSGP_PROFILE", "1", 1);
+        setenv("BSGP_DEVICE", "cpu", 1);
         bsgprt_launch(&module, 0, 5, nullptr);
         bsgprt_profile_report(stderr);
         std::_Exit(0);
@@ -101,6 +102,7 @@ TEST(RuntimeProfileDeathTest, ReportIsPrintedAtExit) {
   EXPECT_EXIT(
       {
         setenv("BSGP_PROFILE", "1", 1);
+        setenv("BSGP_DEVICE", "cpu", 1);
         bsgprt_launch(&module, 1, 7, nullptr);
         bsgprt_launch(&module, 1, 8, nullptr);
         std::exit(0);

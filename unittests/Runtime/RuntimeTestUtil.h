@@ -32,6 +32,9 @@ protected:
   void SetUp() override {
     bsgprt_set_error_handler(&RuntimeTest::record, &errors);
     bsgprt_clear_last_error();
+    // Tests run on the cpu backend unless they choose another; a machine
+    // with a GPU would otherwise pick cuda by default.
+    ASSERT_EQ(bsgprt_select_device("cpu"), BSGPRT_SUCCESS);
   }
   void TearDown() override { bsgprt_set_error_handler(nullptr, nullptr); }
 
