@@ -1,4 +1,4 @@
-//===- Backend.h - The device interface every backend implements -*- C++ -*-===//
+//===- Backend.h - The device interface every backend implements-*- C++ -*-===//
 //
 // Part of bsgpc, a compiler for BSGP (Bulk-Synchronous GPU Programming).
 //

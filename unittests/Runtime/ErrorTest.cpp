@@ -92,8 +92,8 @@ TEST_F(RuntimeTest, CopiesOverrunningAnAllocationAreReported) {
                                    "source"),
             std::string::npos);
   EXPECT_NE(errors[2].message.find("memset_d"), std::string::npos);
-  EXPECT_EQ(errors[3].message.rfind("c.bsgp:4:1: runtime error: memcpy_dtod", 0),
-            0u)
+  EXPECT_EQ(
+      errors[3].message.rfind("c.bsgp:4:1: runtime error: memcpy_dtod", 0), 0u)
       << errors[3].message;
   bsgprt_dfree(p);
   bsgprt_dfree(q);
@@ -180,7 +180,8 @@ TEST(RuntimeDeathTest, ExplicitCudaWithoutDriverExits) {
         bsgprt_dnew(16, "x");
       },
       ::testing::ExitedWithCode(1),
-      "BSGP_DEVICE=cuda: no cuda device \\(libcuda.so.1 could not be loaded\\)");
+      "BSGP_DEVICE=cuda: no cuda device \\(libcuda.so.1 could not be "
+      "loaded\\)");
 }
 
 } // namespace

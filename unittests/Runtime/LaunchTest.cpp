@@ -108,7 +108,8 @@ TEST_F(RuntimeTest, ChunksPartitionTheRanks) {
     maxChunks = std::max(maxChunks, chunks.size());
   }
   // With several hardware threads, a launch of 100003 ranks is split.
-  if (std::thread::hardware_concurrency() > 1 && !std::getenv("OMP_NUM_THREADS"))
+  if (std::thread::hardware_concurrency() > 1 &&
+      !std::getenv("OMP_NUM_THREADS"))
     EXPECT_GT(maxChunks, 1u);
   EXPECT_TRUE(errors.empty());
 }

@@ -1,4 +1,4 @@
-//===- RuntimeTestUtil.h - Shared fixture for the libbsgprt tests -*- C++ -*-===//
+//===- RuntimeTestUtil.h - Shared fixture for libbsgprt tests ---*- C++ -*-===//
 //
 // Part of bsgpc, a compiler for BSGP (Bulk-Synchronous GPU Programming).
 //

@@ -1,4 +1,4 @@
-/*===- runtime.h - libbsgprt C ABI used by bsgpc-compiled programs -*- C -*-===*\
+/*===- runtime.h - libbsgprt C ABI used by bsgpc-compiled programs-*- C -*-===*\
 |*                                                                            *|
 |* Part of bsgpc, a compiler for BSGP (Bulk-Synchronous GPU Programming).     *|
 |*                                                                            *|
