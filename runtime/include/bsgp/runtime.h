@@ -1,0 +1,140 @@
+/*===- runtime.h - libbsgprt C ABI used by bsgpc-compiled programs-*- C -*-===*\
+|*                                                                            *|
+|* Part of bsgpc, a compiler for BSGP (Bulk-Synchronous GPU Programming).     *|
+|*                                                                            *|
+|*===----------------------------------------------------------------------===*|
+|*                                                                            *|
+|* The code bsgpc generates calls only the functions below. Device pointers   *|
+|* are plain 64-bit addresses; on the cpu backend they are host addresses.    *|
+|* Every function reports failure through the error handler (see              *|
+|* bsgprt_set_error_handler); when the handler returns, the failing call      *|
+|* returns NULL (allocations) or does nothing.                                *|
+|*                                                                            *|
+\*===----------------------------------------------------------------------===*/
+
+#ifndef BSGP_RUNTIME_H
+#define BSGP_RUNTIME_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#if defined(_WIN32)
+#define BSGPRT_API
+#else
+#define BSGPRT_API __attribute__((visibility("default")))
+#endif
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define BSGPRT_ABI_VERSION 1
+
+/*===-- Modules and launch ------------------------------------------------===*/
+
+/** Native version of one kernel: runs ranks [begin, end) of a launch of
+ *  `size` ranks. `args` is the packed argument struct. */
+typedef void (*bsgprt_cpu_kernel_fn)(const void *args, uint64_t begin,
+                                     uint64_t end, uint64_t size);
+
+typedef struct bsgprt_kernel_desc {
+  const char *name;         /* kernel symbol in the PTX / SPIR-V module */
+  bsgprt_cpu_kernel_fn cpu; /* native version for the cpu backend, or NULL */
+  const char *srcloc;       /* BSGP source range of the superstep,
+                               e.g. "find.bsgp:12:3-20:5" */
+  uint32_t args_size;       /* bytes of the packed argument struct */
+  uint32_t reserved;
+} bsgprt_kernel_desc;
+
+typedef struct bsgprt_module_desc {
+  uint32_t abi_version; /* BSGPRT_ABI_VERSION */
+  uint32_t num_kernels;
+  const bsgprt_kernel_desc *kernels;
+  const char *ptx;      /* NUL-terminated PTX text or NULL */
+  uint64_t ptx_size;
+  const uint32_t *spirv; /* SPIR-V words or NULL */
+  uint64_t spirv_size;   /* in bytes */
+  const char *source_file;
+} bsgprt_module_desc;
+
+/** Runs kernel `kernel` of `m` on ranks [0, nthreads); `args` points to its
+ *  packed argument struct. Returns when the kernel is done (the barrier). */
+BSGPRT_API void bsgprt_launch(const bsgprt_module_desc *m, uint32_t kernel,
+                              uint64_t nthreads, const void *args);
+
+/*===-- Device memory -----------------------------------------------------===*/
+
+/** A device list that outlives the spawn. `srcloc` names the BSGP
+ *  allocation site in error messages (may be NULL). */
+BSGPRT_API void *bsgprt_dnew(uint64_t bytes, const char *srcloc);
+BSGPRT_API void bsgprt_dfree(void *p);
+/** dtempnew lists and temporary streams, taken from the reuse pool. */
+BSGPRT_API void *bsgprt_temp_alloc(uint64_t bytes, const char *srcloc);
+/** Gives a temporary allocation back to the pool. */
+BSGPRT_API void bsgprt_temp_free(void *p);
+
+BSGPRT_API void bsgprt_memcpy_htod(void *dst, const void *src, uint64_t bytes);
+BSGPRT_API void bsgprt_memcpy_dtoh(void *dst, const void *src, uint64_t bytes);
+BSGPRT_API void bsgprt_memcpy_dtod(void *dst, const void *src, uint64_t bytes);
+BSGPRT_API void bsgprt_memset_d(void *dst, int value, uint64_t bytes);
+BSGPRT_API void bsgprt_synchronize(void);
+
+/** "cpu", "cuda: <name>" or "vulkan: <name>". */
+BSGPRT_API const char *bsgprt_device_name(void);
+
+/*===-- Errors ------------------------------------------------------------===*/
+
+enum {
+  BSGPRT_SUCCESS = 0,
+  BSGPRT_ERROR_OUT_OF_MEMORY = 1,
+  BSGPRT_ERROR_LAUNCH_FAILED = 2,
+  BSGPRT_ERROR_INVALID_POINTER = 3,
+  BSGPRT_ERROR_NO_DEVICE = 4,
+  BSGPRT_ERROR_INVALID_VALUE = 5,
+  /** The device driver failed in a way none of the above describes. */
+  BSGPRT_ERROR_BACKEND = 6
+};
+
+/** `message` is "<srcloc>: runtime error: <what>" and is only valid during
+ *  the call. */
+typedef void (*bsgprt_error_handler)(int code, const char *message, void *user);
+/** NULL restores the default: print to stderr and exit(1). */
+BSGPRT_API void bsgprt_set_error_handler(bsgprt_error_handler h, void *user);
+/** Code of the most recent error, BSGPRT_SUCCESS if none; not reset by
+ *  reading (see bsgprt_clear_last_error). */
+BSGPRT_API int bsgprt_get_last_error(void);
+BSGPRT_API const char *bsgprt_get_last_error_message(void);
+BSGPRT_API void bsgprt_clear_last_error(void);
+
+/*===-- Extensions beyond the code generator's ABI ------------------------===*/
+
+/** Prints the BSGP_PROFILE table (one row per kernel launched so far) to
+ *  `out`. Works whether or not profiling is enabled; with it disabled the
+ *  table is empty. */
+BSGPRT_API void bsgprt_profile_report(FILE *out);
+/** Turns launch timing on or off; BSGP_PROFILE=1 turns it on at first use
+ *  and prints the report to stderr at exit. */
+BSGPRT_API void bsgprt_profile_enable(int on);
+/** Forgets the collected launch statistics. */
+BSGPRT_API void bsgprt_profile_reset(void);
+
+/** Bytes of freed temporaries the pool keeps for reuse at most
+ *  (BSGP_POOL_LIMIT). Lowering it releases the excess at once. */
+BSGPRT_API void bsgprt_set_pool_limit(uint64_t bytes);
+BSGPRT_API uint64_t bsgprt_get_pool_limit(void);
+/** Bytes currently cached in the pool (free, kept for reuse). */
+BSGPRT_API uint64_t bsgprt_pool_cached_bytes(void);
+/** Releases every cached buffer to the device. */
+BSGPRT_API void bsgprt_pool_trim(void);
+
+/** Switches backend: "cpu", "cuda" or "vulkan"; NULL re-runs the default
+ *  selection (honouring BSGP_DEVICE). Only legal while nothing allocated by
+ *  the runtime is live. Returns BSGPRT_SUCCESS, or the error code after
+ *  reporting it; on failure the runtime keeps working on the cpu backend. */
+BSGPRT_API int bsgprt_select_device(const char *name);
+
+#ifdef __cplusplus
+} /* extern "C" */
+#endif
+
+#endif /* BSGP_RUNTIME_H */

@@ -1,0 +1,311 @@
+//===- CUDABackend.cpp - CUDA driver API backend loaded at run time -------===//
+//
+// Part of bsgpc, a compiler for BSGP (Bulk-Synchronous GPU Programming).
+//
+//===----------------------------------------------------------------------===//
+//
+// The driver is opened with dlopen("libcuda.so.1") so that libbsgprt neither
+// needs the CUDA toolkit to build nor a GPU to run: without the driver this
+// backend simply reports that there is no device. Only the handful of driver
+// entry points used are declared here, with their documented C signatures.
+//
+// A module's PTX is JIT-loaded once, on its first launch. Kernels take two
+// parameters, (.param .align 8 .b8 args[args_size], .param .u64 size).
+//
+//===----------------------------------------------------------------------===//
+
+#include "Backend.h"
+
+#include <dlfcn.h>
+
+#include <cstring>
+#include <map>
+#include <mutex>
+#include <vector>
+
+namespace bsgprt {
+namespace {
+
+using CUresult = int;
+using CUdevice = int;
+using CUdeviceptr = unsigned long long;
+using CUcontext = struct CUctx_st *;
+using CUmodule = struct CUmod_st *;
+using CUfunction = struct CUfunc_st *;
+using CUstream = struct CUstream_st *;
+using CUoccupancyB2DSize = size_t (*)(int);
+
+constexpr CUresult CUDA_SUCCESS = 0;
+constexpr CUresult CUDA_ERROR_OUT_OF_MEMORY = 2;
+constexpr int CU_JIT_ERROR_LOG_BUFFER = 5;
+constexpr int CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES = 6;
+
+constexpr int DefaultBlockSize = 256;
+
+struct DriverAPI {
+  CUresult (*cuInit)(unsigned);
+  CUresult (*cuDeviceGetCount)(int *);
+  CUresult (*cuDeviceGet)(CUdevice *, int);
+  CUresult (*cuDeviceGetName)(char *, int, CUdevice);
+  CUresult (*cuDevicePrimaryCtxRetain)(CUcontext *, CUdevice);
+  CUresult (*cuCtxSetCurrent)(CUcontext);
+  CUresult (*cuCtxSynchronize)();
+  CUresult (*cuModuleLoadDataEx)(CUmodule *, const void *, unsigned, int *,
+                                 void **);
+  CUresult (*cuModuleGetFunction)(CUfunction *, CUmodule, const char *);
+  CUresult (*cuMemAlloc)(CUdeviceptr *, size_t);
+  CUresult (*cuMemFree)(CUdeviceptr);
+  CUresult (*cuMemcpyHtoD)(CUdeviceptr, const void *, size_t);
+  CUresult (*cuMemcpyDtoH)(void *, CUdeviceptr, size_t);
+  CUresult (*cuMemcpyDtoD)(CUdeviceptr, CUdeviceptr, size_t);
+  CUresult (*cuMemsetD8)(CUdeviceptr, unsigned char, size_t);
+  CUresult (*cuLaunchKernel)(CUfunction, unsigned, unsigned, unsigned,
+                             unsigned, unsigned, unsigned, unsigned, CUstream,
+                             void **, void **);
+  CUresult (*cuGetErrorString)(CUresult, const char **);
+  /// Optional: block size 256 is used without it.
+  CUresult (*cuOccupancyMaxPotentialBlockSize)(int *, int *, CUfunction,
+                                               CUoccupancyB2DSize, size_t,
+                                               int);
+};
+
+template <class Fn> bool lookup(void *lib, const char *name, Fn &fn) {
+  fn = reinterpret_cast<Fn>(dlsym(lib, name));
+  return fn != nullptr;
+}
+
+class CUDABackend final : public Backend {
+public:
+  /// Opens the driver and the first device; returns false with `why` set
+  /// when either is missing.
+  bool init(std::string &why) {
+    lib = dlopen("libcuda.so.1", RTLD_NOW | RTLD_LOCAL);
+    if (!lib) {
+      why = "libcuda.so.1 could not be loaded";
+      return false;
+    }
+    DriverAPI &d = api;
+    bool ok = lookup(lib, "cuInit", d.cuInit) &&
+              lookup(lib, "cuDeviceGetCount", d.cuDeviceGetCount) &&
+              lookup(lib, "cuDeviceGet", d.cuDeviceGet) &&
+              lookup(lib, "cuDeviceGetName", d.cuDeviceGetName) &&
+              lookup(lib, "cuDevicePrimaryCtxRetain",
+                     d.cuDevicePrimaryCtxRetain) &&
+              lookup(lib, "cuCtxSetCurrent", d.cuCtxSetCurrent) &&
+              lookup(lib, "cuCtxSynchronize", d.cuCtxSynchronize) &&
+              lookup(lib, "cuModuleLoadDataEx", d.cuModuleLoadDataEx) &&
+              lookup(lib, "cuModuleGetFunction", d.cuModuleGetFunction) &&
+              lookup(lib, "cuMemAlloc_v2", d.cuMemAlloc) &&
+              lookup(lib, "cuMemFree_v2", d.cuMemFree) &&
+              lookup(lib, "cuMemcpyHtoD_v2", d.cuMemcpyHtoD) &&
+              lookup(lib, "cuMemcpyDtoH_v2", d.cuMemcpyDtoH) &&
+              lookup(lib, "cuMemcpyDtoD_v2", d.cuMemcpyDtoD) &&
+              lookup(lib, "cuMemsetD8_v2", d.cuMemsetD8) &&
+              lookup(lib, "cuLaunchKernel", d.cuLaunchKernel) &&
+              lookup(lib, "cuGetErrorString", d.cuGetErrorString);
+    if (!ok) {
+      why = "libcuda.so.1 lacks a required driver entry point";
+      return false;
+    }
+    lookup(lib, "cuOccupancyMaxPotentialBlockSize",
+           d.cuOccupancyMaxPotentialBlockSize);
+
+    int count = 0;
+    if (CUresult r = d.cuInit(0)) {
+      why = "cuInit failed: " + errorString(r);
+      return false;
+    }
+    if (d.cuDeviceGetCount(&count) != CUDA_SUCCESS || count == 0) {
+      why = "no CUDA device";
+      return false;
+    }
+    if (CUresult r = d.cuDeviceGet(&device, 0)) {
+      why = "cuDeviceGet failed: " + errorString(r);
+      return false;
+    }
+    if (CUresult r = d.cuDevicePrimaryCtxRetain(&context, device)) {
+      why = "cannot create a CUDA context: " + errorString(r);
+      return false;
+    }
+    d.cuCtxSetCurrent(context);
+    char buf[256] = {0};
+    if (d.cuDeviceGetName(buf, sizeof(buf) - 1, device) != CUDA_SUCCESS)
+      std::strcpy(buf, "unknown device");
+    name = std::string("cuda: ") + buf;
+    return true;
+  }
+
+  const char *deviceName() const override { return name.c_str(); }
+
+  void *allocate(uint64_t bytes) override {
+    makeCurrent();
+    CUdeviceptr p = 0;
+    if (api.cuMemAlloc(&p, bytes ? bytes : 1) != CUDA_SUCCESS)
+      return nullptr;
+    return reinterpret_cast<void *>(static_cast<uintptr_t>(p));
+  }
+  void deallocate(void *p) override {
+    makeCurrent();
+    api.cuMemFree(ptr(p));
+  }
+
+  Status copyHostToDevice(void *dst, const void *src,
+                          uint64_t bytes) override {
+    if (!bytes)
+      return Status::ok();
+    makeCurrent();
+    return check(api.cuMemcpyHtoD(ptr(dst), src, bytes), "cuMemcpyHtoD");
+  }
+  Status copyDeviceToHost(void *dst, const void *src,
+                          uint64_t bytes) override {
+    if (!bytes)
+      return Status::ok();
+    makeCurrent();
+    return check(api.cuMemcpyDtoH(dst, ptr(src), bytes), "cuMemcpyDtoH");
+  }
+  Status copyDeviceToDevice(void *dst, const void *src,
+                            uint64_t bytes) override {
+    if (!bytes)
+      return Status::ok();
+    makeCurrent();
+    return check(api.cuMemcpyDtoD(ptr(dst), ptr(src), bytes), "cuMemcpyDtoD");
+  }
+  Status memset(void *dst, int value, uint64_t bytes) override {
+    if (!bytes)
+      return Status::ok();
+    makeCurrent();
+    return check(api.cuMemsetD8(ptr(dst), static_cast<unsigned char>(value),
+                                bytes),
+                 "cuMemsetD8");
+  }
+
+  Status launch(const bsgprt_module_desc &m, uint32_t kernel, uint64_t n,
+                const void *args) override {
+    makeCurrent();
+    const bsgprt_kernel_desc &k = m.kernels[kernel];
+    LoadedKernel *lk = nullptr;
+    if (Status s = getKernel(m, kernel, lk); s.failed())
+      return s;
+    uint64_t grid = (n + lk->blockSize - 1) / lk->blockSize;
+    if (grid > 0x7fffffffu)
+      return Status::error(BSGPRT_ERROR_INVALID_VALUE,
+                           "launch of " + std::to_string(n) +
+                               " ranks exceeds the CUDA grid limit");
+    uint64_t size = n;
+    void *params[] = {const_cast<void *>(args), &size};
+    CUresult r = api.cuLaunchKernel(lk->function, static_cast<unsigned>(grid),
+                                    1, 1, static_cast<unsigned>(lk->blockSize),
+                                    1, 1, 0, nullptr, params, nullptr);
+    if (r == CUDA_SUCCESS)
+      r = api.cuCtxSynchronize();
+    if (r != CUDA_SUCCESS)
+      return Status::error(BSGPRT_ERROR_LAUNCH_FAILED,
+                           std::string("launch of kernel '") + k.name +
+                               "' failed: " + errorString(r));
+    return Status::ok();
+  }
+
+  Status synchronize() override {
+    makeCurrent();
+    return check(api.cuCtxSynchronize(), "cuCtxSynchronize");
+  }
+
+private:
+  struct LoadedKernel {
+    CUfunction function = nullptr;
+    int blockSize = DefaultBlockSize;
+  };
+  struct LoadedModule {
+    CUmodule module = nullptr;
+    std::vector<LoadedKernel> kernels;
+    std::vector<bool> resolved;
+  };
+
+  Status getKernel(const bsgprt_module_desc &m, uint32_t kernel,
+                   LoadedKernel *&out) {
+    std::lock_guard<std::mutex> lock(mutex);
+    LoadedModule &lm = modules[&m];
+    if (!lm.module) {
+      if (!m.ptx)
+        return Status::error(BSGPRT_ERROR_LAUNCH_FAILED,
+                             "module has no PTX for the cuda backend");
+      std::vector<char> log(8192, '\0');
+      int opts[] = {CU_JIT_ERROR_LOG_BUFFER,
+                    CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES};
+      void *vals[] = {log.data(),
+                      reinterpret_cast<void *>(log.size() - 1)};
+      CUresult r = api.cuModuleLoadDataEx(&lm.module, m.ptx, 2, opts, vals);
+      if (r != CUDA_SUCCESS) {
+        lm.module = nullptr;
+        std::string msg = "cannot load the module's PTX: " + errorString(r);
+        if (log[0])
+          msg += std::string("\n") + log.data();
+        return Status::error(BSGPRT_ERROR_LAUNCH_FAILED, msg);
+      }
+      lm.kernels.resize(m.num_kernels);
+      lm.resolved.assign(m.num_kernels, false);
+    }
+    LoadedKernel &lk = lm.kernels[kernel];
+    if (!lm.resolved[kernel]) {
+      const char *kname = m.kernels[kernel].name;
+      if (!kname ||
+          api.cuModuleGetFunction(&lk.function, lm.module, kname) !=
+              CUDA_SUCCESS)
+        return Status::error(BSGPRT_ERROR_LAUNCH_FAILED,
+                             std::string("kernel '") + (kname ? kname : "?") +
+                                 "' is not in the module's PTX");
+      int minGrid = 0, block = 0;
+      if (api.cuOccupancyMaxPotentialBlockSize &&
+          api.cuOccupancyMaxPotentialBlockSize(&minGrid, &block, lk.function,
+                                               nullptr, 0, 0) ==
+              CUDA_SUCCESS &&
+          block > 0)
+        lk.blockSize = block;
+      lm.resolved[kernel] = true;
+    }
+    out = &lk;
+    return Status::ok();
+  }
+
+  void makeCurrent() { api.cuCtxSetCurrent(context); }
+
+  static CUdeviceptr ptr(const void *p) {
+    return static_cast<CUdeviceptr>(reinterpret_cast<uintptr_t>(p));
+  }
+
+  std::string errorString(CUresult r) const {
+    const char *s = nullptr;
+    if (api.cuGetErrorString && api.cuGetErrorString(r, &s) == CUDA_SUCCESS &&
+        s)
+      return s;
+    return "CUDA error " + std::to_string(r);
+  }
+
+  Status check(CUresult r, const char *what) const {
+    if (r == CUDA_SUCCESS)
+      return Status::ok();
+    return Status::error(r == CUDA_ERROR_OUT_OF_MEMORY
+                             ? BSGPRT_ERROR_OUT_OF_MEMORY
+                             : BSGPRT_ERROR_BACKEND,
+                         std::string(what) + " failed: " + errorString(r));
+  }
+
+  void *lib = nullptr;
+  DriverAPI api = {};
+  CUdevice device = 0;
+  CUcontext context = nullptr;
+  std::string name;
+  std::mutex mutex;
+  std::map<const bsgprt_module_desc *, LoadedModule> modules;
+};
+
+} // namespace
+
+std::unique_ptr<Backend> createCUDABackend(std::string &why) {
+  auto b = std::make_unique<CUDABackend>();
+  if (!b->init(why))
+    return nullptr;
+  return b;
+}
+
+} // namespace bsgprt

@@ -1,0 +1,668 @@
+//===- Runtime.cpp - libbsgprt C ABI: selection, memory, errors, profile --===//
+//
+// Part of bsgpc, a compiler for BSGP (Bulk-Synchronous GPU Programming).
+//
+//===----------------------------------------------------------------------===//
+//
+// Everything above the backends: choosing one at first use, the table of live
+// allocations (used to catch bad frees and overrunning copies), the pool of
+// temporaries, error reporting through the user's handler, and per-kernel
+// launch timing.
+//
+// The error handler is always called with the state lock released, so a
+// handler may call back into the runtime, and the default handler's exit(1)
+// can run the profile report (which takes the lock) from atexit.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Backend.h"
+
+#include <algorithm>
+#include <cerrno>
+#include <chrono>
+#include <cinttypes>
+#include <cstdlib>
+#include <cstring>
+#include <map>
+#include <mutex>
+#include <string>
+#include <vector>
+
+namespace bsgprt {
+
+Backend::~Backend() = default;
+
+namespace {
+
+constexpr uint64_t DefaultPoolLimit = uint64_t(1) << 30;
+
+enum class AllocKind { DNew, Temp };
+
+struct Allocation {
+  uint64_t size;     ///< Bytes the program asked for.
+  uint64_t capacity; ///< Bytes actually allocated (a size class for Temp).
+  AllocKind kind;
+  std::string srcloc;
+};
+
+struct KernelStats {
+  std::string srcloc;
+  std::string name;
+  uint64_t launches = 0;
+  double totalMs = 0;
+  uint64_t elements = 0;
+};
+
+/// An error to report once the lock is released.
+struct Pending {
+  int code = BSGPRT_SUCCESS;
+  std::string message;
+  bool failed() const { return code != BSGPRT_SUCCESS; }
+};
+
+struct State {
+  std::mutex mutex;
+  std::unique_ptr<Backend> backend;
+  bool backendChosen = false;
+
+  std::map<uintptr_t, Allocation> allocations;
+  /// Freed temporaries by capacity; multimap so equal sizes coexist.
+  std::multimap<uint64_t, void *> pool;
+  uint64_t poolCached = 0;
+  uint64_t poolLimit = DefaultPoolLimit;
+
+  bsgprt_error_handler handler = nullptr;
+  void *handlerUser = nullptr;
+  int lastError = BSGPRT_SUCCESS;
+  std::string lastMessage;
+
+  bool profiling = false;
+  std::map<std::pair<const void *, uint32_t>, KernelStats> stats;
+
+  State();
+};
+
+void printProfileAtExit();
+
+bool envFlag(const char *name) {
+  const char *v = std::getenv(name);
+  return v && *v && std::strcmp(v, "0") != 0;
+}
+
+/// Parses "<digits>[K|M|G]" (binary multiples); false on anything else.
+bool parseByteCount(const char *s, uint64_t &out) {
+  char *end = nullptr;
+  errno = 0;
+  unsigned long long v = std::strtoull(s, &end, 10);
+  if (end == s || errno != 0 || *s == '-')
+    return false;
+  unsigned shift = 0;
+  switch (*end) {
+  case '\0':
+    break;
+  case 'k':
+  case 'K':
+    shift = 10;
+    break;
+  case 'm':
+  case 'M':
+    shift = 20;
+    break;
+  case 'g':
+  case 'G':
+    shift = 30;
+    break;
+  default:
+    return false;
+  }
+  if (*end && end[1] != '\0')
+    return false;
+  if (shift && v > (UINT64_MAX >> shift))
+    return false;
+  out = static_cast<uint64_t>(v) << shift;
+  return true;
+}
+
+State::State() {
+  if (const char *limit = std::getenv("BSGP_POOL_LIMIT")) {
+    if (!parseByteCount(limit, poolLimit)) {
+      std::fprintf(stderr,
+                   "bsgprt: warning: ignoring BSGP_POOL_LIMIT='%s' (expected "
+                   "a byte count such as 536870912 or 512M)\n",
+                   limit);
+      poolLimit = DefaultPoolLimit;
+    }
+  }
+  if (envFlag("BSGP_PROFILE")) {
+    profiling = true;
+    std::atexit(printProfileAtExit);
+  }
+}
+
+/// Never destroyed: atexit handlers and late frees from static destructors
+/// of the program must still find it.
+State &state() {
+  static State *s = new State();
+  return *s;
+}
+
+/// "find.bsgp:12:3-20:5" -> "find.bsgp:12:3": diagnostics point at the
+/// start of a range. Anything not shaped like a range is kept as it is.
+std::string rangeStart(const char *srcloc) {
+  if (!srcloc || !*srcloc)
+    return "bsgprt";
+  std::string s(srcloc);
+  size_t dash = s.rfind('-');
+  if (dash == std::string::npos || dash + 1 == s.size())
+    return s;
+  auto allDigitsOrColon = [&](size_t from, size_t to) {
+    for (size_t i = from; i < to; ++i)
+      if (!(s[i] == ':' || (s[i] >= '0' && s[i] <= '9')))
+        return false;
+    return true;
+  };
+  if (!allDigitsOrColon(dash + 1, s.size()))
+    return s;
+  // The part before the dash must end in ":<line>:<col>".
+  size_t colCol = s.rfind(':', dash);
+  if (colCol == std::string::npos || colCol + 1 == dash ||
+      !allDigitsOrColon(colCol + 1, dash))
+    return s;
+  size_t lineCol = colCol ? s.rfind(':', colCol - 1) : std::string::npos;
+  if (lineCol == std::string::npos || lineCol + 1 == colCol ||
+      !allDigitsOrColon(lineCol + 1, colCol))
+    return s;
+  return s.substr(0, dash);
+}
+
+Pending makeError(int code, const char *srcloc, const std::string &what) {
+  return {code, rangeStart(srcloc) + ": runtime error: " + what};
+}
+
+std::string hexPointer(const void *p) {
+  char buf[32];
+  std::snprintf(buf, sizeof(buf), "0x%" PRIxPTR,
+                reinterpret_cast<uintptr_t>(p));
+  return buf;
+}
+
+void report(const Pending &e) {
+  if (!e.failed())
+    return;
+  State &st = state();
+  bsgprt_error_handler h;
+  void *user;
+  {
+    std::lock_guard<std::mutex> lock(st.mutex);
+    st.lastError = e.code;
+    st.lastMessage = e.message;
+    h = st.handler;
+    user = st.handlerUser;
+  }
+  if (h) {
+    h(e.code, e.message.c_str(), user);
+    return;
+  }
+  std::fprintf(stderr, "%s\n", e.message.c_str());
+  std::fflush(stderr);
+  std::exit(1);
+}
+
+/// Picks the backend for `request` ("cpu", "cuda", "vulkan", or empty for
+/// the default order). Falls back to cpu, with an error when the request
+/// named a device that is not there.
+Pending chooseBackendLocked(State &st, const std::string &request,
+                            const char *origin) {
+  std::string why;
+  st.backendChosen = true;
+  st.backend.reset();
+  if (request.empty()) {
+    // Vulkan is skipped until it can launch; cuda then cpu.
+    st.backend = createCUDABackend(why);
+    if (!st.backend)
+      st.backend = createCPUBackend();
+    return {};
+  }
+  if (request == "cpu") {
+    st.backend = createCPUBackend();
+    return {};
+  }
+  if (request == "cuda" || request == "vulkan") {
+    st.backend = request == "cuda" ? createCUDABackend(why)
+                                   : createVulkanBackend(why);
+    if (st.backend)
+      return {};
+    st.backend = createCPUBackend();
+    return makeError(BSGPRT_ERROR_NO_DEVICE, nullptr,
+                     std::string(origin) + request + ": no " + request +
+                         " device (" + why + "); using the cpu backend");
+  }
+  st.backend = createCPUBackend();
+  return makeError(BSGPRT_ERROR_INVALID_VALUE, nullptr,
+                   std::string(origin) + request +
+                       ": unknown device (expected cpu, cuda or vulkan); "
+                       "using the cpu backend");
+}
+
+/// The current backend, chosen on first use.
+Backend &backend() {
+  State &st = state();
+  Pending p;
+  Backend *b;
+  {
+    std::lock_guard<std::mutex> lock(st.mutex);
+    if (!st.backendChosen) {
+      const char *env = std::getenv("BSGP_DEVICE");
+      p = chooseBackendLocked(st, env ? env : "", "BSGP_DEVICE=");
+    }
+    b = st.backend.get();
+  }
+  report(p);
+  return *b;
+}
+
+/// Size classes: 256-byte granules up to 1 KiB, then four classes per power
+/// of two, so a reused buffer wastes at most a quarter of its size.
+uint64_t sizeClass(uint64_t bytes) {
+  if (bytes <= 1024)
+    return bytes <= 256 ? 256 : (bytes + 255) & ~uint64_t(255);
+  if (bytes > (uint64_t(1) << 62))
+    return bytes;
+  unsigned log2 = 63 - static_cast<unsigned>(__builtin_clzll(bytes));
+  uint64_t granule = uint64_t(1) << (log2 - 2);
+  return (bytes + granule - 1) & ~(granule - 1);
+}
+
+void trimPoolLocked(State &st) {
+  for (auto &entry : st.pool)
+    st.backend->deallocate(entry.second);
+  st.pool.clear();
+  st.poolCached = 0;
+}
+
+void shrinkPoolLocked(State &st) {
+  // Largest buffers go first: they free the most memory per driver call.
+  while (st.poolCached > st.poolLimit && !st.pool.empty()) {
+    auto last = std::prev(st.pool.end());
+    st.backend->deallocate(last->second);
+    st.poolCached -= last->first;
+    st.pool.erase(last);
+  }
+}
+
+void *allocate(uint64_t bytes, const char *srcloc, AllocKind kind) {
+  State &st = state();
+  Backend &b = backend();
+  Pending err;
+  void *p = nullptr;
+  {
+    std::lock_guard<std::mutex> lock(st.mutex);
+    uint64_t capacity = bytes;
+    if (kind == AllocKind::Temp) {
+      capacity = sizeClass(bytes);
+      auto it = st.pool.lower_bound(capacity);
+      // Best fit, but never hand out a buffer twice the class or more.
+      if (it != st.pool.end() && it->first / 2 < capacity) {
+        p = it->second;
+        capacity = it->first;
+        st.poolCached -= capacity;
+        st.pool.erase(it);
+      }
+    }
+    if (!p) {
+      p = b.allocate(capacity);
+      if (!p && !st.pool.empty()) {
+        trimPoolLocked(st);
+        p = b.allocate(capacity);
+      }
+    }
+    if (p)
+      st.allocations[reinterpret_cast<uintptr_t>(p)] = {
+          bytes, capacity, kind, srcloc ? srcloc : ""};
+    else
+      err = makeError(BSGPRT_ERROR_OUT_OF_MEMORY, srcloc,
+                      "out of device memory allocating " +
+                          std::to_string(bytes) + " bytes for " +
+                          (kind == AllocKind::DNew ? "dnew" : "dtempnew"));
+  }
+  report(err);
+  return p;
+}
+
+/// Describes a pointer passed to a free that the runtime cannot free.
+Pending badFreeLocked(State &st, void *p, const char *fn) {
+  uintptr_t addr = reinterpret_cast<uintptr_t>(p);
+  auto it = st.allocations.upper_bound(addr);
+  if (it != st.allocations.begin()) {
+    --it;
+    if (addr < it->first + std::max<uint64_t>(it->second.size, 1))
+      return makeError(BSGPRT_ERROR_INVALID_POINTER, it->second.srcloc.c_str(),
+                       std::string(fn) + " of " + hexPointer(p) +
+                           ", which points " +
+                           std::to_string(addr - it->first) +
+                           " bytes into the allocation made here");
+  }
+  return makeError(BSGPRT_ERROR_INVALID_POINTER, nullptr,
+                   std::string(fn) + " of " + hexPointer(p) +
+                       ", which the runtime did not allocate or has "
+                       "already freed");
+}
+
+void release(void *p, AllocKind kind) {
+  if (!p)
+    return;
+  State &st = state();
+  Backend &b = backend();
+  Pending err;
+  const char *fn = kind == AllocKind::DNew ? "dfree" : "temp_free";
+  {
+    std::lock_guard<std::mutex> lock(st.mutex);
+    auto it = st.allocations.find(reinterpret_cast<uintptr_t>(p));
+    if (it == st.allocations.end()) {
+      err = badFreeLocked(st, p, fn);
+    } else if (it->second.kind != kind) {
+      err = makeError(
+          BSGPRT_ERROR_INVALID_POINTER, it->second.srcloc.c_str(),
+          std::string(fn) + " of " + hexPointer(p) + ", which was allocated " +
+              (it->second.kind == AllocKind::DNew ? "by dnew" : "as a "
+                                                                "temporary") +
+              " here");
+    } else {
+      uint64_t capacity = it->second.capacity;
+      st.allocations.erase(it);
+      if (kind == AllocKind::Temp && capacity <= st.poolLimit) {
+        st.pool.emplace(capacity, p);
+        st.poolCached += capacity;
+        shrinkPoolLocked(st);
+      } else {
+        b.deallocate(p);
+      }
+    }
+  }
+  report(err);
+}
+
+/// When [p, p+bytes) starts inside a runtime allocation it must end inside
+/// it too. Addresses outside every allocation are not checked: on the cpu
+/// backend they are ordinary host memory.
+Pending checkRangeLocked(State &st, const void *p, uint64_t bytes,
+                         const char *fn, const char *role) {
+  if (!bytes)
+    return {};
+  uintptr_t addr = reinterpret_cast<uintptr_t>(p);
+  auto it = st.allocations.upper_bound(addr);
+  if (it == st.allocations.begin())
+    return {};
+  --it;
+  uint64_t base = it->first, size = it->second.size;
+  if (addr > base + size)
+    return {};
+  uint64_t offset = addr - base;
+  if (bytes <= size - offset)
+    return {};
+  return makeError(BSGPRT_ERROR_INVALID_POINTER, it->second.srcloc.c_str(),
+                   std::string(fn) + " of " + std::to_string(bytes) +
+                       " bytes overruns the " + role + ", a " +
+                       std::to_string(size) +
+                       "-byte allocation made here, at offset " +
+                       std::to_string(offset));
+}
+
+enum class CopyKind { HtoD, DtoH, DtoD };
+
+void copy(void *dst, const void *src, uint64_t bytes, CopyKind kind) {
+  if (!bytes)
+    return;
+  State &st = state();
+  Backend &b = backend();
+  static const char *const names[] = {"memcpy_htod", "memcpy_dtoh",
+                                      "memcpy_dtod"};
+  const char *fn = names[static_cast<int>(kind)];
+  Pending err;
+  {
+    std::lock_guard<std::mutex> lock(st.mutex);
+    err = checkRangeLocked(st, dst, bytes, fn, "destination");
+    if (!err.failed())
+      err = checkRangeLocked(st, src, bytes, fn, "source");
+  }
+  if (!err.failed()) {
+    Status s = kind == CopyKind::HtoD   ? b.copyHostToDevice(dst, src, bytes)
+               : kind == CopyKind::DtoH ? b.copyDeviceToHost(dst, src, bytes)
+                                        : b.copyDeviceToDevice(dst, src, bytes);
+    if (s.failed())
+      err = makeError(s.code, nullptr, s.message);
+  }
+  report(err);
+}
+
+void printProfile(FILE *out) {
+  State &st = state();
+  std::vector<KernelStats> rows;
+  std::string device;
+  {
+    std::lock_guard<std::mutex> lock(st.mutex);
+    for (auto &entry : st.stats)
+      rows.push_back(entry.second);
+    device = st.backend ? st.backend->deviceName() : "none";
+  }
+  std::sort(rows.begin(), rows.end(),
+            [](const KernelStats &a, const KernelStats &b) {
+              if (a.totalMs != b.totalMs)
+                return a.totalMs > b.totalMs;
+              return a.srcloc < b.srcloc;
+            });
+  size_t locWidth = 6, nameWidth = 6;
+  for (const KernelStats &r : rows) {
+    locWidth = std::max(locWidth, r.srcloc.size());
+    nameWidth = std::max(nameWidth, r.name.size());
+  }
+  int lw = static_cast<int>(locWidth), nw = static_cast<int>(nameWidth);
+  std::fprintf(out, "=== bsgprt profile (device: %s) ===\n", device.c_str());
+  std::fprintf(out, "%-*s  %-*s  %10s  %12s  %12s  %14s\n", lw, "srcloc", nw,
+               "kernel", "launches", "total ms", "mean ms", "elements");
+  for (const KernelStats &r : rows)
+    std::fprintf(out, "%-*s  %-*s  %10" PRIu64 "  %12.3f  %12.3f  %14" PRIu64
+                      "\n",
+                 lw, r.srcloc.c_str(), nw, r.name.c_str(), r.launches,
+                 r.totalMs, r.launches ? r.totalMs / r.launches : 0.0,
+                 r.elements);
+  std::fflush(out);
+}
+
+void printProfileAtExit() { printProfile(stderr); }
+
+} // namespace
+} // namespace bsgprt
+
+using namespace bsgprt;
+
+extern "C" {
+
+void bsgprt_launch(const bsgprt_module_desc *m, uint32_t kernel,
+                   uint64_t nthreads, const void *args) {
+  if (!m)
+    return report(makeError(BSGPRT_ERROR_INVALID_VALUE, nullptr,
+                            "launch of a null module"));
+  if (m->abi_version != BSGPRT_ABI_VERSION)
+    return report(makeError(
+        BSGPRT_ERROR_INVALID_VALUE, m->source_file,
+        "module was compiled for runtime ABI version " +
+            std::to_string(m->abi_version) + ", this runtime implements " +
+            std::to_string(BSGPRT_ABI_VERSION)));
+  if (kernel >= m->num_kernels || !m->kernels)
+    return report(makeError(BSGPRT_ERROR_INVALID_VALUE, m->source_file,
+                            "launch of kernel " + std::to_string(kernel) +
+                                " of a module with " +
+                                std::to_string(m->num_kernels) + " kernels"));
+  const bsgprt_kernel_desc &k = m->kernels[kernel];
+  State &st = state();
+  Backend &b = backend();
+  bool profiling;
+  {
+    std::lock_guard<std::mutex> lock(st.mutex);
+    profiling = st.profiling;
+  }
+  Status s;
+  double ms = 0;
+  if (nthreads) {
+    auto start = std::chrono::steady_clock::now();
+    s = b.launch(*m, kernel, nthreads, args);
+    auto stop = std::chrono::steady_clock::now();
+    ms = std::chrono::duration<double, std::milli>(stop - start).count();
+  }
+  if (profiling) {
+    std::lock_guard<std::mutex> lock(st.mutex);
+    KernelStats &ks = st.stats[{m, kernel}];
+    if (!ks.launches) {
+      ks.srcloc = k.srcloc ? k.srcloc : "?";
+      ks.name = k.name ? k.name : "?";
+    }
+    ++ks.launches;
+    ks.totalMs += ms;
+    ks.elements += nthreads;
+  }
+  if (s.failed())
+    report(makeError(s.code, k.srcloc, s.message));
+}
+
+void *bsgprt_dnew(uint64_t bytes, const char *srcloc) {
+  return allocate(bytes, srcloc, AllocKind::DNew);
+}
+
+void bsgprt_dfree(void *p) { release(p, AllocKind::DNew); }
+
+void *bsgprt_temp_alloc(uint64_t bytes, const char *srcloc) {
+  return allocate(bytes, srcloc, AllocKind::Temp);
+}
+
+void bsgprt_temp_free(void *p) { release(p, AllocKind::Temp); }
+
+void bsgprt_memcpy_htod(void *dst, const void *src, uint64_t bytes) {
+  copy(dst, src, bytes, CopyKind::HtoD);
+}
+
+void bsgprt_memcpy_dtoh(void *dst, const void *src, uint64_t bytes) {
+  copy(dst, src, bytes, CopyKind::DtoH);
+}
+
+void bsgprt_memcpy_dtod(void *dst, const void *src, uint64_t bytes) {
+  copy(dst, src, bytes, CopyKind::DtoD);
+}
+
+void bsgprt_memset_d(void *dst, int value, uint64_t bytes) {
+  if (!bytes)
+    return;
+  State &st = state();
+  Backend &b = backend();
+  Pending err;
+  {
+    std::lock_guard<std::mutex> lock(st.mutex);
+    err = checkRangeLocked(st, dst, bytes, "memset_d", "destination");
+  }
+  if (!err.failed()) {
+    Status s = b.memset(dst, value, bytes);
+    if (s.failed())
+      err = makeError(s.code, nullptr, s.message);
+  }
+  report(err);
+}
+
+void bsgprt_synchronize(void) {
+  Status s = backend().synchronize();
+  if (s.failed())
+    report(makeError(s.code, nullptr, s.message));
+}
+
+const char *bsgprt_device_name(void) { return backend().deviceName(); }
+
+void bsgprt_set_error_handler(bsgprt_error_handler h, void *user) {
+  State &st = state();
+  std::lock_guard<std::mutex> lock(st.mutex);
+  st.handler = h;
+  st.handlerUser = user;
+}
+
+int bsgprt_get_last_error(void) {
+  State &st = state();
+  std::lock_guard<std::mutex> lock(st.mutex);
+  return st.lastError;
+}
+
+const char *bsgprt_get_last_error_message(void) {
+  State &st = state();
+  std::lock_guard<std::mutex> lock(st.mutex);
+  return st.lastMessage.c_str();
+}
+
+void bsgprt_clear_last_error(void) {
+  State &st = state();
+  std::lock_guard<std::mutex> lock(st.mutex);
+  st.lastError = BSGPRT_SUCCESS;
+  st.lastMessage.clear();
+}
+
+void bsgprt_profile_report(FILE *out) { printProfile(out ? out : stderr); }
+
+void bsgprt_profile_enable(int on) {
+  State &st = state();
+  std::lock_guard<std::mutex> lock(st.mutex);
+  st.profiling = on != 0;
+}
+
+void bsgprt_profile_reset(void) {
+  State &st = state();
+  std::lock_guard<std::mutex> lock(st.mutex);
+  st.stats.clear();
+}
+
+void bsgprt_set_pool_limit(uint64_t bytes) {
+  State &st = state();
+  backend();
+  std::lock_guard<std::mutex> lock(st.mutex);
+  st.poolLimit = bytes;
+  shrinkPoolLocked(st);
+}
+
+uint64_t bsgprt_get_pool_limit(void) {
+  State &st = state();
+  std::lock_guard<std::mutex> lock(st.mutex);
+  return st.poolLimit;
+}
+
+uint64_t bsgprt_pool_cached_bytes(void) {
+  State &st = state();
+  std::lock_guard<std::mutex> lock(st.mutex);
+  return st.poolCached;
+}
+
+void bsgprt_pool_trim(void) {
+  State &st = state();
+  backend();
+  std::lock_guard<std::mutex> lock(st.mutex);
+  trimPoolLocked(st);
+}
+
+int bsgprt_select_device(const char *name) {
+  State &st = state();
+  backend();
+  Pending err;
+  {
+    std::lock_guard<std::mutex> lock(st.mutex);
+    trimPoolLocked(st);
+    if (!st.allocations.empty()) {
+      err = makeError(BSGPRT_ERROR_INVALID_VALUE, nullptr,
+                      "cannot switch device while " +
+                          std::to_string(st.allocations.size()) +
+                          " runtime allocations are live");
+    } else if (name) {
+      err = chooseBackendLocked(st, name, "device ");
+    } else {
+      const char *env = std::getenv("BSGP_DEVICE");
+      err = chooseBackendLocked(st, env ? env : "", "BSGP_DEVICE=");
+    }
+  }
+  report(err);
+  return err.code;
+}
+
+} // extern "C"

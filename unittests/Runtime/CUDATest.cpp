@@ -1,0 +1,152 @@
+//===- CUDATest.cpp - Tests for the cuda backend, where a GPU exists ------===//
+//
+// Part of bsgpc, a compiler for BSGP (Bulk-Synchronous GPU Programming).
+//
+//===----------------------------------------------------------------------===//
+//
+// The PTX below is what the code generator's calling convention asks for:
+// parameters (.param .align 8 .b8 args[args_size], .param .u64 size), one
+// rank per thread, ranks >= size doing nothing. Without a CUDA driver and
+// device these tests are skipped.
+//
+//===----------------------------------------------------------------------===//
+
+#include "RuntimeTestUtil.h"
+
+#include <cstring>
+
+using bsgp::test::RuntimeTest;
+
+namespace {
+
+const char saxpyPTX[] = R"(
+.version 7.0
+.target sm_50
+.address_size 64
+
+.visible .entry saxpy(
+  .param .align 8 .b8 args[24],
+  .param .u64 size
+)
+{
+  .reg .pred %p<2>;
+  .reg .b32 %r<4>;
+  .reg .b64 %rd<10>;
+  .reg .f32 %f<5>;
+
+  ld.param.u64 %rd1, [size];
+  mov.u32 %r1, %ctaid.x;
+  mov.u32 %r2, %ntid.x;
+  mov.u32 %r3, %tid.x;
+  mul.wide.u32 %rd2, %r1, %r2;
+  cvt.u64.u32 %rd3, %r3;
+  add.u64 %rd4, %rd2, %rd3;
+  setp.ge.u64 %p1, %rd4, %rd1;
+  @%p1 bra DONE;
+  ld.param.f32 %f1, [args];
+  ld.param.u64 %rd5, [args+8];
+  ld.param.u64 %rd6, [args+16];
+  cvta.to.global.u64 %rd5, %rd5;
+  cvta.to.global.u64 %rd6, %rd6;
+  shl.b64 %rd7, %rd4, 2;
+  add.u64 %rd8, %rd5, %rd7;
+  add.u64 %rd9, %rd6, %rd7;
+  ld.global.f32 %f2, [%rd8];
+  ld.global.f32 %f3, [%rd9];
+  mul.rn.f32 %f4, %f1, %f2;
+  add.rn.f32 %f4, %f4, %f3;
+  st.global.f32 [%rd9], %f4;
+DONE:
+  ret;
+}
+)";
+
+struct SaxpyArgs {
+  float a;
+  const float *x;
+  float *y;
+};
+static_assert(sizeof(SaxpyArgs) == 24, "matches args[24] in the PTX");
+
+const bsgprt_kernel_desc kernels[] = {
+    {"saxpy", nullptr, "saxpy.bsgp:4:3-6:5", sizeof(SaxpyArgs), 0},
+    {"missing", nullptr, "missing.bsgp:1:1-1:9", 0, 0},
+};
+const bsgprt_module_desc module = {
+    BSGPRT_ABI_VERSION, 2,       kernels, saxpyPTX, sizeof(saxpyPTX),
+    nullptr,            0,       "saxpy.bsgp"};
+
+class CUDATest : public RuntimeTest {
+protected:
+  void SetUp() override {
+    RuntimeTest::SetUp();
+    if (bsgprt_select_device("cuda") != BSGPRT_SUCCESS) {
+      ASSERT_EQ(bsgprt_select_device("cpu"), BSGPRT_SUCCESS);
+      GTEST_SKIP() << "no CUDA device";
+    }
+  }
+  void TearDown() override {
+    bsgprt_pool_trim();
+    EXPECT_EQ(bsgprt_select_device("cpu"), BSGPRT_SUCCESS);
+    RuntimeTest::TearDown();
+  }
+};
+
+TEST_F(CUDATest, SaxpyMatchesSequentialLoop) {
+  EXPECT_EQ(std::strncmp(bsgprt_device_name(), "cuda: ", 6), 0);
+  for (uint64_t n : {0ull, 1ull, 255ull, 256ull, 257ull, 1000ull, 100003ull,
+                     3000017ull}) {
+    std::vector<float> x(n), y(n), expected(n);
+    for (uint64_t i = 0; i < n; ++i) {
+      x[i] = static_cast<float>(i % 97);
+      y[i] = static_cast<float>(i % 13) - 6;
+      expected[i] = 3 * x[i] + y[i];
+    }
+    auto *dx = static_cast<float *>(bsgprt_dnew(n * sizeof(float), "x"));
+    auto *dy = static_cast<float *>(bsgprt_temp_alloc(n * sizeof(float), "y"));
+    bsgprt_memcpy_htod(dx, x.data(), n * sizeof(float));
+    bsgprt_memcpy_htod(dy, y.data(), n * sizeof(float));
+    SaxpyArgs args{3, dx, dy};
+    bsgprt_launch(&module, 0, n, &args);
+    std::vector<float> got(n, -1000);
+    bsgprt_memcpy_dtoh(got.data(), dy, n * sizeof(float));
+    bsgprt_dfree(dx);
+    bsgprt_temp_free(dy);
+    EXPECT_EQ(got, expected) << "n = " << n;
+  }
+  EXPECT_TRUE(errors.empty()) << errors[0].message;
+}
+
+TEST_F(CUDATest, MemsetAndDeviceCopies) {
+  unsigned char out[64];
+  void *a = bsgprt_dnew(64, "a");
+  void *b = bsgprt_dnew(64, "b");
+  bsgprt_memset_d(a, 0x5c, 64);
+  bsgprt_memset_d(b, 0, 64);
+  bsgprt_memcpy_dtod(b, a, 32);
+  bsgprt_synchronize();
+  bsgprt_memcpy_dtoh(out, b, 64);
+  for (int i = 0; i < 64; ++i)
+    EXPECT_EQ(out[i], i < 32 ? 0x5c : 0) << "byte " << i;
+  bsgprt_dfree(a);
+  bsgprt_dfree(b);
+  EXPECT_TRUE(errors.empty());
+}
+
+TEST_F(CUDATest, MissingKernelAndOutOfMemoryAreReported) {
+  bsgprt_launch(&module, 1, 10, nullptr);
+  EXPECT_EQ(bsgprt_dnew(uint64_t(1) << 50, "big.bsgp:2:2"), nullptr);
+  ASSERT_EQ(errors.size(), 2u);
+  EXPECT_EQ(errors[0].code, BSGPRT_ERROR_LAUNCH_FAILED);
+  EXPECT_EQ(errors[0].message.rfind("missing.bsgp:1:1: runtime error: ", 0),
+            0u)
+      << errors[0].message;
+  EXPECT_EQ(errors[1].code, BSGPRT_ERROR_OUT_OF_MEMORY);
+  EXPECT_EQ(errors[1].message.rfind("big.bsgp:2:2: runtime error: out of "
+                                    "device memory",
+                                    0),
+            0u)
+      << errors[1].message;
+}
+
+} // namespace

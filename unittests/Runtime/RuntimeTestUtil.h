@@ -1,0 +1,51 @@
+//===- RuntimeTestUtil.h - Shared fixture for libbsgprt tests ---*- C++ -*-===//
+//
+// Part of bsgpc, a compiler for BSGP (Bulk-Synchronous GPU Programming).
+//
+//===----------------------------------------------------------------------===//
+//
+// The runtime is process-wide state and lit may run several tests in one
+// process, so every test records errors instead of exiting and leaves no
+// allocation behind (bsgprt_select_device needs none to be live).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef BSGP_UNITTESTS_RUNTIME_RUNTIMETESTUTIL_H
+#define BSGP_UNITTESTS_RUNTIME_RUNTIMETESTUTIL_H
+
+#include "bsgp/runtime.h"
+
+#include "gtest/gtest.h"
+
+#include <string>
+#include <vector>
+
+namespace bsgp::test {
+
+struct RecordedError {
+  int code;
+  std::string message;
+};
+
+class RuntimeTest : public ::testing::Test {
+protected:
+  void SetUp() override {
+    bsgprt_set_error_handler(&RuntimeTest::record, &errors);
+    bsgprt_clear_last_error();
+    // Tests run on the cpu backend unless they choose another; a machine
+    // with a GPU would otherwise pick cuda by default.
+    ASSERT_EQ(bsgprt_select_device("cpu"), BSGPRT_SUCCESS);
+  }
+  void TearDown() override { bsgprt_set_error_handler(nullptr, nullptr); }
+
+  static void record(int code, const char *message, void *user) {
+    static_cast<std::vector<RecordedError> *>(user)->push_back(
+        {code, message});
+  }
+
+  std::vector<RecordedError> errors;
+};
+
+} // namespace bsgp::test
+
+#endif // BSGP_UNITTESTS_RUNTIME_RUNTIMETESTUTIL_H
