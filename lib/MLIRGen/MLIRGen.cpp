@@ -38,6 +38,8 @@
 #include "mlir/IR/Verifier.h"
 
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/ScopeExit.h"
 #include "llvm/ADT/SetVector.h"
 #include "llvm/ADT/SmallPtrSet.h"
 
@@ -918,11 +920,12 @@ void MLIRGen::emitLoop(bsgp::Stmt *s, bsgp::Expr *condExpr, bsgp::Stmt *body,
     types.push_back(v.getType());
 
   auto whileOp = scf::WhileOp::create(b, l, types, inits);
+  // Every exit path below leaves the builder right after the loop.
+  auto restore = llvm::make_scope_exit([&] { b.setInsertionPointAfter(whileOp); });
   Block *before = b.createBlock(&whileOp.getBefore(), {}, types,
                                 SmallVector<Location>(types.size(), l));
   Block *after = b.createBlock(&whileOp.getAfter(), {}, types,
                                SmallVector<Location>(types.size(), l));
-  OpBuilder::InsertionGuard guard(b);
   loops.push_back(&flags);
 
   // "Keep going" = no return or break taken, and the condition holds. The
@@ -1037,7 +1040,6 @@ void MLIRGen::emitLoop(bsgp::Stmt *s, bsgp::Expr *condExpr, bsgp::Stmt *body,
     scf::YieldOp::create(b, l, ValueRange(after->getArguments()));
   }
   loops.pop_back();
-  b.setInsertionPointAfter(whileOp);
   rebind(keys, whileOp.getResults());
   env.erase(&flags.breakKey);
   env.erase(&flags.continueKey);
