@@ -6,6 +6,7 @@
 
 #include "bsgp/Driver/Driver.h"
 #include "bsgp/Driver/Codegen.h"
+#include "bsgp/Driver/Link.h"
 #include "bsgp/AST/ASTDumper.h"
 #include "bsgp/Parse/Parser.h"
 #include "bsgp/Sema/Sema.h"
@@ -15,6 +16,7 @@
 #include "llvm/Option/OptTable.h"
 #include "llvm/Option/Option.h"
 #include "llvm/Support/FileSystem.h"
+#include "llvm/Support/FileUtilities.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/Process.h"
@@ -89,6 +91,90 @@ TranslationUnit *bsgp::parseAndAnalyze(llvm::StringRef Path, ASTContext &Ctx,
   return parseAndAnalyzeBuffer(Id, Ctx, Diags, Opts);
 }
 
+/// Reads the code generation options shared by -c, -S, -emit-* and
+/// linking. Reports bad values and returns false.
+static bool parseCodegenArgs(const llvm::opt::InputArgList &Args,
+                             DiagnosticEngine &Diags, CodegenOptions &CG) {
+  bool EmitLLVM = Args.hasArg(OPT_emit_llvm);
+  if (Args.hasArg(OPT_emit_mlir))
+    CG.Action = Args.hasArg(OPT_lower_mlir) ? CodegenOptions::EmitLowered
+                                            : CodegenOptions::EmitMLIR;
+  else if (Args.hasArg(OPT_S))
+    CG.Action =
+        EmitLLVM ? CodegenOptions::EmitLLVM : CodegenOptions::EmitAssembly;
+  else if (Args.hasArg(OPT_c))
+    CG.Action =
+        EmitLLVM ? CodegenOptions::EmitBitcode : CodegenOptions::EmitObject;
+  else
+    CG.Action = CodegenOptions::EmitObject;
+  CG.PrintIRAfterAll = Args.hasArg(OPT_mlir_print_ir_after_all);
+  if (const llvm::opt::Arg *A = Args.getLastArg(OPT_O)) {
+    llvm::StringRef V = A->getValue();
+    unsigned Level = 2;
+    if (V.empty() || V == "s" || V == "z")
+      Level = 2;
+    else if (V.getAsInteger(10, Level) || Level > 3) {
+      Diags.report(diag::err_drv_bad_opt_level) << A->getAsString(Args);
+      return false;
+    }
+    CG.OptLevel = Level;
+  }
+  if (const llvm::opt::Arg *A = Args.getLastArg(OPT_target_EQ)) {
+    CG.Target = A->getValue();
+    if (CG.Target != "cpu") {
+      Diags.report(diag::err_drv_unknown_target) << CG.Target;
+      return false;
+    }
+  }
+  CG.CPU = Args.getLastArgValue(OPT_march_EQ).str();
+  return true;
+}
+
+/// `bsgpc a.bsgp b.o main.cpp -o app`: each .bsgp input is compiled to a
+/// temporary object, then Clang's driver compiles the rest and links it all
+/// with libbsgprt.
+static int compileAndLink(const char *Argv0, const llvm::opt::InputArgList &Args,
+                          llvm::ArrayRef<std::string> Inputs,
+                          DiagnosticEngine &Diags, CodegenOptions CG) {
+  FrontendOptions Opts;
+  Opts.IncludePaths = Args.getAllArgValues(OPT_I);
+  LinkOptions LO;
+  std::vector<std::unique_ptr<llvm::FileRemover>> Temporaries;
+  for (const std::string &In : Inputs) {
+    if (!llvm::StringRef(In).ends_with(".bsgp")) {
+      LO.Inputs.push_back(In);
+      continue;
+    }
+    llvm::SmallString<128> Obj;
+    if (std::error_code EC = llvm::sys::fs::createTemporaryFile(
+            "bsgpc-" + llvm::sys::path::stem(In), "o", Obj)) {
+      Diags.report(diag::err_drv_cannot_open) << Obj << EC.message();
+      return 1;
+    }
+    Temporaries.push_back(std::make_unique<llvm::FileRemover>(Obj));
+    ASTContext Ctx;
+    TranslationUnit *TU = parseAndAnalyze(In, Ctx, Diags, Opts);
+    if (!TU)
+      return 1;
+    CG.Action = CodegenOptions::EmitObject;
+    CG.Output = std::string(Obj);
+    if (runCodegen(Ctx, Diags, CG) != 0)
+      return 1;
+    LO.Inputs.push_back(std::string(Obj));
+  }
+  for (const llvm::opt::Arg *A :
+       Args.filtered(OPT_L, OPT_l, OPT_Wl_COMMA, OPT_pthread)) {
+    llvm::opt::ArgStringList Rendered;
+    A->render(Args, Rendered);
+    for (const char *S : Rendered)
+      LO.ExtraArgs.push_back(S);
+  }
+  LO.StaticRuntime = Args.hasArg(OPT_static_bsgprt);
+  LO.Verbose = Args.hasArg(OPT_v);
+  LO.Output = Args.getLastArgValue(OPT_o, "a.out").str();
+  return runLink(Argv0, LO, Diags);
+}
+
 int bsgp::runDriver(llvm::ArrayRef<const char *> Argv) {
   BSGPOptTable Table;
   unsigned MissingIndex, MissingCount;
@@ -140,59 +226,27 @@ int bsgp::runDriver(llvm::ArrayRef<const char *> Argv) {
     Diags.report(diag::err_drv_no_input);
     return 1;
   }
-  if (Inputs.size() > 1) {
-    Diags.report(diag::err_drv_too_many_inputs) << Inputs[0] << Inputs[1];
-    return 1;
-  }
-
   bool DumpParse = Args.hasArg(OPT_ast_dump_parse);
   bool Dump = Args.hasArg(OPT_ast_dump) || DumpParse;
   bool SyntaxOnly = Args.hasArg(OPT_fsyntax_only);
   CodegenOptions CG;
+  bool LinkMode = !Dump && !SyntaxOnly && !Args.hasArg(OPT_emit_mlir) &&
+                  !Args.hasArg(OPT_S) && !Args.hasArg(OPT_c);
   bool Codegen = !Dump && !SyntaxOnly;
+  if (Codegen && !parseCodegenArgs(Args, Diags, CG))
+    return 1;
+  if (LinkMode)
+    return compileAndLink(Argv[0], Args, Inputs, Diags, CG);
+  if (Inputs.size() > 1) {
+    Diags.report(diag::err_drv_too_many_inputs) << Inputs[0] << Inputs[1];
+    return 1;
+  }
   if (Codegen) {
-    bool EmitLLVM = Args.hasArg(OPT_emit_llvm);
-    if (Args.hasArg(OPT_emit_mlir))
-      CG.Action = Args.hasArg(OPT_lower_mlir) ? CodegenOptions::EmitLowered
-                                              : CodegenOptions::EmitMLIR;
-    else if (Args.hasArg(OPT_S))
-      CG.Action = EmitLLVM ? CodegenOptions::EmitLLVM
-                           : CodegenOptions::EmitAssembly;
-    else if (Args.hasArg(OPT_c))
-      CG.Action = EmitLLVM ? CodegenOptions::EmitBitcode
-                           : CodegenOptions::EmitObject;
-    else {
-      // Linking is not part of bsgpc yet: say what to use instead.
-      Diags.report(diag::err_drv_no_codegen);
-      return 1;
-    }
-    CG.PrintIRAfterAll = Args.hasArg(OPT_mlir_print_ir_after_all);
-    if (const llvm::opt::Arg *A = Args.getLastArg(OPT_O)) {
-      llvm::StringRef V = A->getValue();
-      unsigned Level;
-      if (V.empty())
-        Level = 2;
-      else if (V == "s" || V == "z")
-        Level = 2;
-      else if (V.getAsInteger(10, Level) || Level > 3) {
-        Diags.report(diag::err_drv_bad_opt_level) << A->getAsString(Args);
-        return 1;
-      }
-      CG.OptLevel = Level;
-    }
-    if (const llvm::opt::Arg *A = Args.getLastArg(OPT_target_EQ)) {
-      CG.Target = A->getValue();
-      if (CG.Target != "cpu") {
-        Diags.report(diag::err_drv_unknown_target) << CG.Target;
-        return 1;
-      }
-    }
-    CG.CPU = Args.getLastArgValue(OPT_march_EQ).str();
     std::string Default = "-";
     if (CG.Action == CodegenOptions::EmitObject ||
         CG.Action == CodegenOptions::EmitBitcode ||
         CG.Action == CodegenOptions::EmitAssembly) {
-      // Like clang: a.bsgp -c writes a.o next to the current directory.
+      // Like clang: dir/a.bsgp -c writes a.o in the current directory.
       llvm::StringRef Stem = llvm::sys::path::stem(Inputs[0]);
       Default = (Stem + (CG.Action == CodegenOptions::EmitObject    ? ".o"
                          : CG.Action == CodegenOptions::EmitBitcode ? ".bc"

@@ -51,3 +51,15 @@ def print_supersteps : Flag<["--"], "print-supersteps">,
 def print_supersteps_EQ : Joined<["--"], "print-supersteps=">,
   MetaVarName<"<format>">,
   HelpText<"table (default) or dot (the Fig. 4 graph as Graphviz)">;
+
+// Linking (passed to Clang's driver).
+def L : JoinedOrSeparate<["-"], "L">, MetaVarName<"<dir>">,
+  HelpText<"Add <dir> to the library search path when linking">;
+def l : JoinedOrSeparate<["-"], "l">, MetaVarName<"<lib>">,
+  HelpText<"Link with library <lib>">;
+def Wl_COMMA : CommaJoined<["-"], "Wl,">, MetaVarName<"<arg>">,
+  HelpText<"Pass the comma separated arguments to the linker">;
+def pthread : Flag<["-"], "pthread">, HelpText<"Link with POSIX threads">;
+def static_bsgprt : Flag<["-"], "static-bsgprt">,
+  HelpText<"Link the runtime statically (libbsgprt.a, with OpenMP)">;
+def v : Flag<["-"], "v">, HelpText<"Show the commands run to compile and link">;
