@@ -109,6 +109,8 @@ private:
     ~DepthGuard() { --P.Depth; }
   };
 
+  bool checkTreeDepth(Decl *D);
+
   // Types.
   bool isTypeStart(const Token &T) const;
   bool isBuiltinTypeKw(tok::Kind K) const {
@@ -319,11 +321,41 @@ StructType *Parser::parseStructBody(StructType *ST, SourceLocation Begin,
 // Declarations
 //===----------------------------------------------------------------------===//
 
+bool Parser::checkTreeDepth(Decl *D) {
+  Stmt *Root = nullptr;
+  if (auto *F = llvm::dyn_cast<FunctionDecl>(D))
+    Root = F->getBody();
+  else if (auto *V = llvm::dyn_cast<VarDecl>(D))
+    Root = V->getInit();
+  if (!Root)
+    return true;
+  // Iterative walk: the tree may be deeper than the stack could recurse.
+  // Operator chains (`a+a+...`, `x------`) are built by loops, not by
+  // recursion, so the parser's own depth bound does not cover them.
+  llvm::SmallVector<std::pair<Stmt *, unsigned>, 64> Work{{Root, 1}};
+  while (!Work.empty()) {
+    auto [S, Depth] = Work.pop_back_val();
+    if (Depth > ParseSession::MaxTreeDepth) {
+      Diags.report(SourceRange(S->getBeginLoc()), diag::err_nesting_too_deep)
+          << ParseSession::MaxTreeDepth;
+      return false;
+    }
+    forEachChild(S, [&, D = Depth](Stmt *C) { Work.push_back({C, D + 1}); });
+  }
+  return true;
+}
+
 TranslationUnit Parser::parseTranslationUnit() {
   llvm::SmallVector<Decl *, 16> Decls;
   while (Tok.isNot(tok::eof)) {
     const char *Before = Tok.Text.data();
+    size_t NumBefore = Decls.size();
     parseTopLevel(Decls);
+    // Drop declarations whose tree is too deep for the recursive passes
+    // after the parser (Sema, the dumper, MLIRGen).
+    for (size_t I = NumBefore; I < Decls.size(); ++I)
+      if (!checkTreeDepth(Decls[I]))
+        Decls.erase(Decls.begin() + I--);
     if (Tok.isNot(tok::eof) && Tok.Text.data() == Before)
       consume(); // Guarantee progress on garbage.
   }

@@ -27,6 +27,7 @@
 #include "bsgp/Basic/SourceManager.h"
 
 #include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Casting.h"
 
@@ -860,6 +861,10 @@ private:
   Expr *Count;
   const Type *Elem;
 };
+
+/// Calls \p F on every direct child statement or expression of \p S (null
+/// children skipped), in source order; for a DeclStmt, the initializers.
+void forEachChild(Stmt *S, llvm::function_ref<void(Stmt *)> F);
 
 /// All declarations of one source file, in order.
 struct TranslationUnit {
