@@ -359,6 +359,14 @@ void Sema::checkCompound(CompoundStmt *C, Scope *Existing) {
     Scopes.pop_back();
 }
 
+void Sema::checkStmtsInCurrentScope(CompoundStmt *C) {
+  for (Stmt *S : C->body()) {
+    if (Diags.hasFatalError())
+      break;
+    checkStmt(S);
+  }
+}
+
 void Sema::checkVarDecl(VarDecl *V) {
   if (Expr *I = V->getInit()) {
     I = rvalue(checkExpr(I));
@@ -577,7 +585,7 @@ void Sema::checkStmt(Stmt *S) {
     // require opens no scope: its first-assignment locals belong to the
     // enclosing block (they are host variables read by later supersteps).
     if (auto *C = dyn_cast<CompoundStmt>(R->getBody()))
-      checkCompound(C, &Scopes.back());
+      checkStmtsInCurrentScope(C);
     else
       checkStmt(R->getBody());
     InRequire = Saved;
