@@ -339,6 +339,14 @@ void Sema::checkFunction(FunctionDecl *F) {
   }
   checkCompound(F->getBody(), &Scopes.back());
   Scopes.pop_back();
+  // A cheap -Wreturn-type: the body of a non-void function must end in a
+  // return statement (main may fall off its end, as in C).
+  auto Body = F->getBody()->body();
+  if (!Ret->isVoid() && F->getName() != "main" &&
+      (Body.empty() || !isa<ReturnStmt>(Body.back())))
+    Diags.report(SourceRange(F->getBody()->getRange().End),
+                 diag::warn_return_missing)
+        << F->getName();
   CurFn = nullptr;
 }
 
@@ -569,6 +577,12 @@ void Sema::checkStmt(Stmt *S) {
   case Stmt::SK_Barrier:
     if (InRequire)
       Diags.report(S->getRange(), diag::err_require_device) << "barrier";
+    else if (!inParallel() && CurFn &&
+             CurFn->getFunctionKind() == FunctionDecl::FK_Device)
+      // A function without spawn that synchronizes was meant to be a
+      // collective function.
+      Diags.report(S->getRange(), diag::err_barrier_not_inline)
+          << CurFn->getName();
     else if (!inParallel())
       Diags.report(S->getRange(), diag::err_barrier_outside_spawn);
     else
