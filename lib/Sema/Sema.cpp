@@ -430,9 +430,10 @@ bool Sema::isThreadDependent(Expr *E) {
       return !V->isHost();
   if (auto *T = dyn_cast<ThreadAttrExpr>(E))
     return T->getAttr() != ThreadAttrExpr::Size;
+  // reduce returns the same value to every thread; the other primitives
+  // return per-thread values.
   if (auto *B = dyn_cast<BuiltinCallExpr>(E))
-    if (B->getBuiltinKind() != BuiltinCallExpr::Reduce)
-      return true;
+    return B->getBuiltinKind() != BuiltinCallExpr::Reduce;
   bool Dep = false;
   forEachChild(E, [&](Stmt *S) {
     if (!Dep)
