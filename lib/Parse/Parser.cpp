@@ -113,6 +113,12 @@ private:
 
   // Types.
   bool isTypeStart(const Token &T) const;
+  /// A declaration statement starts here; `float4(...)` and `int(x)` start
+  /// expressions.
+  bool startsDecl() const {
+    return isTypeStart(Tok) &&
+           !(isBuiltinTypeKw(Tok.Kind) && Next.is(tok::l_paren));
+  }
   bool isBuiltinTypeKw(tok::Kind K) const {
     return K >= tok::kw_void && K <= tok::kw_float4;
   }
@@ -148,13 +154,15 @@ private:
   Expr *parsePostfix(Expr *E);
   Expr *parsePrimary();
   Expr *parseThread();
-  Expr *parseCollective(BuiltinCallExpr::BuiltinKind K, const Token &Name);
+  Expr *parseCollective(BuiltinCallExpr::BuiltinKind K, SourceLocation Begin);
   bool parseArgs(llvm::SmallVectorImpl<Expr *> &Args);
   Expr *parseIntLiteral();
   Expr *parseFloatLiteral();
   bool decodeQuoted(const Token &T, std::string &Out);
 
-  SourceRange rangeFrom(SourceLocation B) const { return SourceRange(B, PrevEnd); }
+  SourceRange rangeFrom(SourceLocation B) const {
+    return SourceRange(B, PrevEnd);
+  }
 
   ParseSession &Session;
   ASTContext &Ctx;
@@ -390,8 +398,7 @@ void Parser::parseTopLevel(llvm::SmallVectorImpl<Decl *> &Out) {
     consume();
     const Type *T;
     if (Tok.is(tok::kw_struct) &&
-        (Next.is(tok::l_brace) ||
-         (Next.is(tok::identifier)))) {
+        (Next.is(tok::l_brace) || Next.is(tok::identifier))) {
       SourceLocation SB = Tok.Loc;
       consume();
       Token Name = Tok;
@@ -785,7 +792,7 @@ Stmt *Parser::parseStatement() {
       return nullptr;
     }
     Stmt *Init = nullptr;
-    if (isTypeStart(Tok) && !(isBuiltinTypeKw(Tok.Kind) && Next.is(tok::l_paren)))
+    if (startsDecl())
       Init = parseDeclStmt();
     else if (Tok.is(tok::kw_auto))
       Init = parseDeclStmt();
@@ -929,7 +936,7 @@ Stmt *Parser::parseStatement() {
   default:
     break;
   }
-  if (isTypeStart(Tok) && !(isBuiltinTypeKw(Tok.Kind) && Next.is(tok::l_paren)))
+  if (startsDecl())
     return parseDeclStmt();
   if (Tok.is(tok::r_brace) || Tok.is(tok::eof)) {
     Diags.report(Tok.getRange(), diag::err_expected_stmt);
@@ -1254,9 +1261,8 @@ bool Parser::decodeQuoted(const Token &T, std::string &Out) {
 }
 
 Expr *Parser::parseCollective(BuiltinCallExpr::BuiltinKind K,
-                              const Token &Name) {
+                              SourceLocation Begin) {
   // At '('.
-  SourceLocation Begin = Name.Loc;
   Token Open = Tok;
   consume();
   auto Op = BuiltinCallExpr::None;
@@ -1346,9 +1352,7 @@ Expr *Parser::parseThread() {
     Diags.report(M.getRange(), diag::err_thread_prim_no_call) << M.Text;
     return nullptr;
   }
-  Token Start;
-  Start.Loc = Begin;
-  return parseCollective(BuiltinCallExpr::BuiltinKind(K), Start);
+  return parseCollective(BuiltinCallExpr::BuiltinKind(K), Begin);
 }
 
 Expr *Parser::parsePrimary() {
@@ -1432,7 +1436,7 @@ Expr *Parser::parsePrimary() {
                   .Default(-1);
       if (K >= 0) {
         consume();
-        return parseCollective(BuiltinCallExpr::BuiltinKind(K), Name);
+        return parseCollective(BuiltinCallExpr::BuiltinKind(K), Name.Loc);
       }
     }
     consume();

@@ -1385,7 +1385,8 @@ Expr *Sema::checkBuiltin(BuiltinCallExpr *B) {
     if (!T->isArithmetic() && !T->isVector())
       return ArgErr(0, "an arithmetic value");
     auto Op = B->getReduceOp();
-    const Type *Elem = T->isVector() ? cast<VectorType>(T)->getElementType() : T;
+    const Type *Elem =
+        T->isVector() ? cast<VectorType>(T)->getElementType() : T;
     if ((Op == BK::OpAnd || Op == BK::OpOr || Op == BK::OpXor) &&
         Elem->isFloating()) {
       Diags.report(B->getReduceOpRange(), diag::err_builtin_bitop_float)
