@@ -102,7 +102,12 @@ private:
     return SpawnDepth > 0 || (CurFn && CurFn->isInline());
   }
   bool isThreadDependent(Expr *E);
-  void checkDivergence(SourceRange R, diag::Kind K, llvm::StringRef Name);
+  void checkDivergence(Stmt *Node, diag::Kind K, llvm::StringRef Name);
+  void reportSync(Stmt *Node, diag::Kind K, llvm::StringRef Name, Expr *Cond,
+                  Stmt *Exit);
+  void scanSyncs(Stmt *Body, Expr *Cond, Stmt *Exit);
+  void noteExit(Stmt *S);
+  void checkLoopBody(Stmt *Body, Expr *Cond);
   VarDecl *lookup(llvm::StringRef Name);
   void declare(VarDecl *V);
 
@@ -117,6 +122,21 @@ private:
   unsigned LoopDepth = 0;
   /// Thread-dependent conditions that enclose the current statement.
   llvm::SmallVector<Expr *, 4> Divergent;
+  /// A break, continue or return taken under a thread-dependent condition:
+  /// the statement and the condition.
+  struct ExitInfo {
+    Expr *Cond = nullptr;
+    Stmt *Exit = nullptr;
+  };
+  /// For the innermost loop: threads may leave it early, so its barriers
+  /// are not reached by all threads.
+  ExitInfo LoopExit;
+  /// For the rest of the function: some threads have returned.
+  ExitInfo ReturnExit;
+  /// Divergent.size() when the innermost loop was entered.
+  unsigned LoopDivBase = 0;
+  /// Barriers and collectives already reported as divergent.
+  llvm::DenseSet<const Stmt *> ReportedSyncs;
 };
 
 } // namespace
@@ -327,6 +347,8 @@ void Sema::checkFunction(FunctionDecl *F) {
   InRequire = false;
   LoopDepth = 0;
   Divergent.clear();
+  LoopExit = ReturnExit = ExitInfo();
+  LoopDivBase = 0;
   const Type *Ret = F->getReturnType();
   if (F->getName() == "main" && !Ret->isVoid() &&
       Ret->getUnqualified() != Ctx.getIntType())
@@ -414,14 +436,81 @@ Expr *Sema::checkCond(Expr *E) {
   return toBool(rvalue(checkExpr(E)));
 }
 
-void Sema::checkDivergence(SourceRange R, diag::Kind K, llvm::StringRef Name) {
-  if (Divergent.empty() || !inDevice())
+void Sema::reportSync(Stmt *Node, diag::Kind K, llvm::StringRef Name,
+                      Expr *Cond, Stmt *Exit) {
+  if (!ReportedSyncs.insert(Node).second)
     return;
   if (K == diag::err_barrier_divergent)
-    Diags.report(R, K);
+    Diags.report(Node->getRange(), K);
   else
-    Diags.report(R, K) << Name;
-  Diags.report(Divergent.back()->getRange(), diag::note_divergent_cond);
+    Diags.report(Node->getRange(), K) << Name;
+  if (Exit)
+    Diags.report(Exit->getRange(), diag::note_divergent_exit);
+  Diags.report(Cond->getRange(), diag::note_divergent_cond);
+}
+
+void Sema::checkDivergence(Stmt *Node, diag::Kind K, llvm::StringRef Name) {
+  if (!inDevice())
+    return;
+  if (!Divergent.empty())
+    reportSync(Node, K, Name, Divergent.back(), nullptr);
+  else if (ReturnExit.Cond)
+    reportSync(Node, K, Name, ReturnExit.Cond, ReturnExit.Exit);
+}
+
+/// Reports every barrier and collective in \p Body: they are reached by a
+/// thread-dependent subset of the threads (a loop some threads leave early,
+/// or a do-while whose trip count differs between threads).
+void Sema::scanSyncs(Stmt *Body, Expr *Cond, Stmt *Exit) {
+  std::function<void(Stmt *)> Scan = [&](Stmt *X) {
+    if (isa<BarrierStmt>(X)) {
+      reportSync(X, diag::err_barrier_divergent, "", Cond, Exit);
+    } else if (auto *B = dyn_cast<BuiltinCallExpr>(X)) {
+      if (BuiltinCallExpr::isCollective(B->getBuiltinKind()))
+        reportSync(B, diag::err_collective_divergent,
+                   BuiltinCallExpr::getName(B->getBuiltinKind()), Cond, Exit);
+    } else if (auto *C = dyn_cast<CallExpr>(X)) {
+      FunctionDecl *F = C->getDirectCallee();
+      if (F && F->getFunctionKind() == FunctionDecl::FK_Collective)
+        reportSync(C, diag::err_collective_divergent, F->getName(), Cond,
+                   Exit);
+    }
+    if (!isa<RequireStmt>(X))
+      forEachChild(X, Scan);
+  };
+  Scan(Body);
+}
+
+void Sema::noteExit(Stmt *S) {
+  if (!inDevice() || Divergent.empty())
+    return;
+  if (LoopDepth > 0 && Divergent.size() > LoopDivBase && !LoopExit.Cond)
+    LoopExit = {Divergent.back(), S};
+  if (isa<ReturnStmt>(S) && !ReturnExit.Cond)
+    ReturnExit = {Divergent.back(), S};
+}
+
+void Sema::checkLoopBody(Stmt *Body, Expr *Cond) {
+  ExitInfo SavedExit = LoopExit;
+  unsigned SavedBase = LoopDivBase;
+  bool HadReturn = ReturnExit.Cond != nullptr;
+  LoopExit = ExitInfo();
+  LoopDivBase = Divergent.size();
+  ++LoopDepth;
+  bool Dep = Cond && inDevice() && isThreadDependent(Cond);
+  if (Dep)
+    Divergent.push_back(Cond);
+  checkStmt(Body);
+  if (Dep)
+    Divergent.pop_back();
+  --LoopDepth;
+  if (LoopExit.Cond)
+    scanSyncs(Body, LoopExit.Cond, LoopExit.Exit);
+  // A return inside this loop also leaves every enclosing loop.
+  if (!HadReturn && ReturnExit.Cond && !SavedExit.Cond)
+    SavedExit = ReturnExit;
+  LoopExit = SavedExit;
+  LoopDivBase = SavedBase;
 }
 
 bool Sema::isThreadDependent(Expr *E) {
@@ -479,29 +568,17 @@ void Sema::checkStmt(Stmt *S) {
   case Stmt::SK_While: {
     auto *W = cast<WhileStmt>(S);
     W->setCond(checkCond(W->getCond()));
-    ++LoopDepth;
-    WithDivergence(W->getCond(), [&] { checkStmt(W->getBody()); });
-    --LoopDepth;
+    checkLoopBody(W->getBody(), W->getCond());
     return;
   }
   case Stmt::SK_Do: {
     auto *D = cast<DoStmt>(S);
-    ++LoopDepth;
-    checkStmt(D->getBody());
-    --LoopDepth;
+    // The condition is checked after the body, but the body's barriers are
+    // reached a thread-dependent number of times when it is divergent.
+    checkLoopBody(D->getBody(), nullptr);
     D->setCond(checkCond(D->getCond()));
-    // A barrier in the body is reached a thread-dependent number of times.
-    if (inDevice() && isThreadDependent(D->getCond())) {
-      Divergent.push_back(D->getCond());
-      std::function<void(Stmt *)> Scan = [&](Stmt *X) {
-        if (isa<BarrierStmt>(X))
-          checkDivergence(X->getRange(), diag::err_barrier_divergent, "");
-        else
-          forEachChild(X, Scan);
-      };
-      Scan(D->getBody());
-      Divergent.pop_back();
-    }
+    if (inDevice() && isThreadDependent(D->getCond()))
+      scanSyncs(D->getBody(), D->getCond(), nullptr);
     return;
   }
   case Stmt::SK_For: {
@@ -515,9 +592,7 @@ void Sema::checkStmt(Stmt *S) {
       F->setCond(checkCond(F->getCond()));
     if (F->getInc())
       F->setInc(checkExpr(F->getInc()));
-    ++LoopDepth;
-    WithDivergence(F->getCond(), [&] { checkStmt(F->getBody()); });
-    --LoopDepth;
+    checkLoopBody(F->getBody(), F->getCond());
     F->setImplicitDecls(Ctx.copyArray<VarDecl *>(Implicit));
     Scopes.pop_back();
     return;
@@ -528,9 +603,11 @@ void Sema::checkStmt(Stmt *S) {
       Diags.report(S->getRange(), isa<BreakStmt>(S)
                                       ? diag::err_break_outside_loop
                                       : diag::err_continue_outside_loop);
+    noteExit(S);
     return;
   case Stmt::SK_Return: {
     auto *R = cast<ReturnStmt>(S);
+    noteExit(R);
     const Type *Ret = CurFn ? CurFn->getReturnType() : Ctx.getVoidType();
     if (R->getValue()) {
       Expr *V = rvalue(checkExpr(R->getValue()));
@@ -568,7 +645,14 @@ void Sema::checkStmt(Stmt *S) {
     Divergent.clear();
     unsigned SavedLoop = LoopDepth;
     LoopDepth = 0;
+    ExitInfo SavedLoopExit = LoopExit, SavedReturnExit = ReturnExit;
+    LoopExit = ReturnExit = ExitInfo();
+    unsigned SavedBase = LoopDivBase;
+    LoopDivBase = 0;
     checkCompound(Sp->getBody());
+    LoopDivBase = SavedBase;
+    LoopExit = SavedLoopExit;
+    ReturnExit = SavedReturnExit;
     LoopDepth = SavedLoop;
     Divergent = SavedDiv;
     InRequire = SavedRequire;
@@ -587,7 +671,7 @@ void Sema::checkStmt(Stmt *S) {
     else if (!inParallel())
       Diags.report(S->getRange(), diag::err_barrier_outside_spawn);
     else
-      checkDivergence(S->getRange(), diag::err_barrier_divergent, "");
+      checkDivergence(S, diag::err_barrier_divergent, "");
     return;
   case Stmt::SK_Require: {
     auto *R = cast<RequireStmt>(S);
@@ -1278,8 +1362,7 @@ Expr *Sema::checkCall(CallExpr *C) {
       Diags.report(C->getRange(), diag::err_collective_in_host)
           << F->getName();
     else
-      checkDivergence(C->getRange(), diag::err_collective_divergent,
-                      F->getName());
+      checkDivergence(C, diag::err_collective_divergent, F->getName());
   } else if (F->getFunctionKind() == FunctionDecl::FK_Host && inDevice()) {
     Diags.report(C->getRange(), diag::err_host_in_device) << F->getName();
     const char *Why = F->isExternC()        ? "it is declared extern \"C\""
@@ -1327,7 +1410,7 @@ Expr *Sema::checkBuiltin(BuiltinCallExpr *B) {
   else if (InRequire)
     Diags.report(B->getRange(), diag::err_require_device) << Name;
   else if (BK::isCollective(K))
-    checkDivergence(B->getRange(), diag::err_collective_divergent, Name);
+    checkDivergence(B, diag::err_collective_divergent, Name);
 
   unsigned Want = 1;
   switch (K) {
