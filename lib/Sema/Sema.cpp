@@ -607,6 +607,12 @@ void Sema::checkStmt(Stmt *S) {
     return;
   case Stmt::SK_Return: {
     auto *R = cast<ReturnStmt>(S);
+    if (SpawnDepth > 0) {
+      // The spawn body is the threads' code; `return` would leave the host
+      // function from inside a kernel.
+      Diags.report(S->getRange(), diag::err_return_in_spawn);
+      return;
+    }
     noteExit(R);
     const Type *Ret = CurFn ? CurFn->getReturnType() : Ctx.getVoidType();
     if (R->getValue()) {
