@@ -143,23 +143,32 @@ int bsgp::runDriver(llvm::ArrayRef<const char *> Argv) {
     return 1;
   }
 
-  bool DumpParse = Args.hasArg(OPT_ast_dump_parse);
-  bool Dump = Args.hasArg(OPT_ast_dump) || DumpParse;
-  bool SyntaxOnly = Args.hasArg(OPT_fsyntax_only);
-  if (!Dump && !SyntaxOnly) {
+  // A dump implies -fsyntax-only (as in clang); between the two dumps the
+  // last one wins. A new stage (-emit-mlir, -S, -c) adds an Action, its
+  // option in Options.td, and a case below that runs after the frontend
+  // succeeded.
+  enum class Action { None, SyntaxOnly, ASTDump, ASTDumpParse };
+  Action Act = Action::None;
+  if (const llvm::opt::Arg *A =
+          Args.getLastArg(OPT_ast_dump, OPT_ast_dump_parse))
+    Act = A->getOption().matches(OPT_ast_dump) ? Action::ASTDump
+                                               : Action::ASTDumpParse;
+  else if (Args.hasArg(OPT_fsyntax_only))
+    Act = Action::SyntaxOnly;
+  if (Act == Action::None) {
     Diags.report(diag::err_drv_no_codegen);
     return 1;
   }
 
   FrontendOptions Opts;
   Opts.IncludePaths = Args.getAllArgValues(OPT_I);
-  Opts.ParseOnly = DumpParse;
+  Opts.ParseOnly = Act == Action::ASTDumpParse;
   ASTContext Ctx;
   TranslationUnit *TU = parseAndAnalyze(Inputs[0], Ctx, Diags, Opts);
   if (!TU)
     return 1;
 
-  if (Dump) {
+  if (Act == Action::ASTDump || Act == Action::ASTDumpParse) {
     std::string Out = Args.getLastArgValue(OPT_o, "-").str();
     std::error_code EC;
     llvm::ToolOutputFile OF(Out, EC, llvm::sys::fs::OF_Text);
