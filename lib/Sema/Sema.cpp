@@ -102,6 +102,7 @@ private:
     return SpawnDepth > 0 || (CurFn && CurFn->isInline());
   }
   bool isThreadDependent(Expr *E);
+  bool reportHostWrite(Expr *Target);
   void checkDivergence(Stmt *Node, diag::Kind K, llvm::StringRef Name);
   void reportSync(Stmt *Node, diag::Kind K, llvm::StringRef Name, Expr *Cond,
                   Stmt *Exit);
@@ -511,6 +512,36 @@ void Sema::checkLoopBody(Stmt *Body, Expr *Cond) {
     SavedExit = ReturnExit;
   LoopExit = SavedExit;
   LoopDivBase = SavedBase;
+}
+
+/// In device code, reports a write to storage of a host variable: the
+/// variable itself, a field of it, or an element of a host array. Writes
+/// through pointers are fine (the memory is global).
+bool Sema::reportHostWrite(Expr *Target) {
+  if (!inDevice())
+    return false;
+  Expr *E = Target->ignoreParenImpCasts();
+  for (;;) {
+    if (auto *M = dyn_cast<MemberExpr>(E)) {
+      if (M->isArrow())
+        return false;
+      E = M->getBase()->ignoreParenImpCasts();
+    } else if (auto *I = dyn_cast<IndexExpr>(E)) {
+      if (!isa<ArrayType>(I->getBase()->getType()->getUnqualified()))
+        return false;
+      E = I->getBase()->ignoreParenImpCasts();
+    } else {
+      break;
+    }
+  }
+  auto *Ref = dyn_cast<DeclRefExpr>(E);
+  auto *V = Ref ? dyn_cast_or_null<VarDecl>(Ref->getDecl()) : nullptr;
+  if (!V || !V->isHost())
+    return false;
+  Diags.report(Target->getRange(), diag::err_assign_host_var) << V->getName();
+  Diags.report(SourceRange(V->getLoc()), diag::note_declared_here)
+      << V->getName();
+  return true;
 }
 
 bool Sema::isThreadDependent(Expr *E) {
@@ -1114,15 +1145,10 @@ Expr *Sema::checkAssign(BinaryOperator *B) {
     B->setRHS(R);
     return error(B);
   }
-  if (auto *Ref = dyn_cast<DeclRefExpr>(LBase))
-    if (auto *V = dyn_cast_or_null<VarDecl>(Ref->getDecl()))
-      if (inDevice() && V->isHost()) {
-        Diags.report(L->getRange(), diag::err_assign_host_var) << V->getName();
-        Diags.report(SourceRange(V->getLoc()), diag::note_declared_here)
-            << V->getName();
-        B->setRHS(R);
-        return error(B);
-      }
+  if (reportHostWrite(L)) {
+    B->setRHS(R);
+    return error(B);
+  }
   const Type *LU = LT->getUnqualified();
   if (B->getOpcode() == BinaryOperator::Assign) {
     B->setRHS(convert(R, LU));
@@ -1320,15 +1346,8 @@ Expr *Sema::checkUnary(UnaryOperator *U) {
           << UO::getSpelling(Op);
       return error(U);
     }
-    if (auto *Ref = dyn_cast<DeclRefExpr>(S->ignoreParenImpCasts()))
-      if (auto *V = dyn_cast_or_null<VarDecl>(Ref->getDecl()))
-        if (inDevice() && V->isHost()) {
-          Diags.report(S->getRange(), diag::err_assign_host_var)
-              << V->getName();
-          Diags.report(SourceRange(V->getLoc()), diag::note_declared_here)
-              << V->getName();
-          return error(U);
-        }
+    if (reportHostWrite(S))
+      return error(U);
     U->setType(T);
     return U;
   }
@@ -1458,7 +1477,7 @@ Expr *Sema::checkBuiltin(BuiltinCallExpr *B) {
   };
   auto NeedLValue = [&](unsigned I) -> bool {
     if (Args[I]->isLValue() && !Args[I]->getType()->isConst())
-      return true;
+      return !reportHostWrite(Args[I]);
     Diags.report(Args[I]->getRange(), diag::err_builtin_not_lvalue)
         << (I + 1) << Name;
     return false;
