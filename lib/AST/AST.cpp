@@ -107,3 +107,110 @@ const char *ImplicitCastExpr::getCastKindName(CastKind K) {
       "VectorConvert", "NoOp"};
   return Names[K];
 }
+
+void bsgp::forEachChild(Stmt *S, llvm::function_ref<void(Stmt *)> F) {
+  auto C = [&](Stmt *X) {
+    if (X)
+      F(X);
+  };
+  switch (S->getKind()) {
+  case Stmt::SK_Compound:
+    for (Stmt *X : llvm::cast<CompoundStmt>(S)->body())
+      C(X);
+    break;
+  case Stmt::SK_Decl:
+    for (VarDecl *V : llvm::cast<DeclStmt>(S)->decls())
+      C(V->getInit());
+    break;
+  case Stmt::SK_Expr:
+    C(llvm::cast<ExprStmt>(S)->getExpr());
+    break;
+  case Stmt::SK_If: {
+    auto *I = llvm::cast<IfStmt>(S);
+    C(I->getCond());
+    C(I->getThen());
+    C(I->getElse());
+    break;
+  }
+  case Stmt::SK_For: {
+    auto *I = llvm::cast<ForStmt>(S);
+    C(I->getInit());
+    C(I->getCond());
+    C(I->getInc());
+    C(I->getBody());
+    break;
+  }
+  case Stmt::SK_While:
+    C(llvm::cast<WhileStmt>(S)->getCond());
+    C(llvm::cast<WhileStmt>(S)->getBody());
+    break;
+  case Stmt::SK_Do:
+    C(llvm::cast<DoStmt>(S)->getBody());
+    C(llvm::cast<DoStmt>(S)->getCond());
+    break;
+  case Stmt::SK_Return:
+    C(llvm::cast<ReturnStmt>(S)->getValue());
+    break;
+  case Stmt::SK_Spawn:
+    C(llvm::cast<SpawnStmt>(S)->getCount());
+    C(llvm::cast<SpawnStmt>(S)->getBody());
+    break;
+  case Stmt::SK_Require:
+    C(llvm::cast<RequireStmt>(S)->getBody());
+    break;
+  case Stmt::SK_Par:
+    C(llvm::cast<ParStmt>(S)->getBody());
+    break;
+  case Stmt::SK_Paren:
+    C(llvm::cast<ParenExpr>(S)->getSubExpr());
+    break;
+  case Stmt::SK_Unary:
+    C(llvm::cast<UnaryOperator>(S)->getSubExpr());
+    break;
+  case Stmt::SK_Binary:
+    C(llvm::cast<BinaryOperator>(S)->getLHS());
+    C(llvm::cast<BinaryOperator>(S)->getRHS());
+    break;
+  case Stmt::SK_Conditional: {
+    auto *I = llvm::cast<ConditionalOperator>(S);
+    C(I->getCond());
+    C(I->getTrueExpr());
+    C(I->getFalseExpr());
+    break;
+  }
+  case Stmt::SK_Call:
+    C(llvm::cast<CallExpr>(S)->getCallee());
+    for (Expr *A : llvm::cast<CallExpr>(S)->args())
+      C(A);
+    break;
+  case Stmt::SK_BuiltinCall:
+    for (Expr *A : llvm::cast<BuiltinCallExpr>(S)->args())
+      C(A);
+    break;
+  case Stmt::SK_Index:
+    C(llvm::cast<IndexExpr>(S)->getBase());
+    C(llvm::cast<IndexExpr>(S)->getIndex());
+    break;
+  case Stmt::SK_Member:
+    C(llvm::cast<MemberExpr>(S)->getBase());
+    break;
+  case Stmt::SK_Cast:
+    C(llvm::cast<CastExpr>(S)->getSubExpr());
+    break;
+  case Stmt::SK_ImplicitCast:
+    C(llvm::cast<ImplicitCastExpr>(S)->getSubExpr());
+    break;
+  case Stmt::SK_Construct:
+    for (Expr *A : llvm::cast<ConstructExpr>(S)->args())
+      C(A);
+    break;
+  case Stmt::SK_Sizeof:
+    C(llvm::cast<SizeofExpr>(S)->getArgExpr());
+    break;
+  case Stmt::SK_New:
+    C(llvm::cast<NewExpr>(S)->getCount());
+    break;
+  default:
+    break;
+  }
+}

@@ -117,9 +117,14 @@ std::string Type::str() const {
     return "const " + In->str();
   }
   case TK_Array: {
-    auto *A = llvm::cast<ArrayType>(this);
-    return A->getElementType()->str() + "[" + std::to_string(A->getSize()) +
-           "]";
+    // C spelling: `int[2][3]` is an array of 2 arrays of 3 ints.
+    std::string Dims;
+    const Type *T = this;
+    while (auto *A = llvm::dyn_cast<ArrayType>(T)) {
+      Dims += "[" + std::to_string(A->getSize()) + "]";
+      T = A->getElementType();
+    }
+    return T->str() + Dims;
   }
   case TK_Struct:
     return "struct " + llvm::cast<StructType>(this)->getName().str();

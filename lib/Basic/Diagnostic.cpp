@@ -119,9 +119,9 @@ void DiagnosticEngine::emit(diag::Kind K, SourceRange R,
         Sev = Severity::Error;
     }
     if (Sev == Severity::Error && ErrorLimit && NumErrors >= ErrorLimit) {
-      LastWasSuppressed = true;
-      FatalOccurred = true;
+      // The fatal error itself sets FatalOccurred once printed.
       emit(diag::fatal_too_many_errors, SourceRange(), {});
+      LastWasSuppressed = true;
       return;
     }
   }

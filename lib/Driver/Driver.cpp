@@ -226,16 +226,24 @@ int bsgp::runDriver(llvm::ArrayRef<const char *> Argv) {
     Diags.report(diag::err_drv_no_input);
     return 1;
   }
-  bool DumpParse = Args.hasArg(OPT_ast_dump_parse);
-  bool Dump = Args.hasArg(OPT_ast_dump) || DumpParse;
-  bool SyntaxOnly = Args.hasArg(OPT_fsyntax_only);
+  // A dump implies -fsyntax-only (as in clang); between the two dumps the
+  // last one wins. Without any of them bsgpc generates code: -emit-mlir,
+  // -S or -c for one file, or compiling and linking a program.
+  enum class Action { Codegen, SyntaxOnly, ASTDump, ASTDumpParse };
+  Action Act = Action::Codegen;
+  if (const llvm::opt::Arg *A =
+          Args.getLastArg(OPT_ast_dump, OPT_ast_dump_parse))
+    Act = A->getOption().matches(OPT_ast_dump) ? Action::ASTDump
+                                               : Action::ASTDumpParse;
+  else if (Args.hasArg(OPT_fsyntax_only))
+    Act = Action::SyntaxOnly;
+
   CodegenOptions CG;
-  bool LinkMode = !Dump && !SyntaxOnly && !Args.hasArg(OPT_emit_mlir) &&
-                  !Args.hasArg(OPT_S) && !Args.hasArg(OPT_c);
-  bool Codegen = !Dump && !SyntaxOnly;
+  bool Codegen = Act == Action::Codegen;
   if (Codegen && !parseCodegenArgs(Args, Diags, CG))
     return 1;
-  if (LinkMode)
+  if (Codegen && !Args.hasArg(OPT_emit_mlir) && !Args.hasArg(OPT_S) &&
+      !Args.hasArg(OPT_c))
     return compileAndLink(Argv[0], Args, Inputs, Diags, CG);
   if (Inputs.size() > 1) {
     Diags.report(diag::err_drv_too_many_inputs) << Inputs[0] << Inputs[1];
@@ -258,7 +266,7 @@ int bsgp::runDriver(llvm::ArrayRef<const char *> Argv) {
 
   FrontendOptions Opts;
   Opts.IncludePaths = Args.getAllArgValues(OPT_I);
-  Opts.ParseOnly = DumpParse;
+  Opts.ParseOnly = Act == Action::ASTDumpParse;
   ASTContext Ctx;
   TranslationUnit *TU = parseAndAnalyze(Inputs[0], Ctx, Diags, Opts);
   if (!TU)
@@ -267,7 +275,7 @@ int bsgp::runDriver(llvm::ArrayRef<const char *> Argv) {
   if (Codegen)
     return runCodegen(Ctx, Diags, CG);
 
-  if (Dump) {
+  if (Act == Action::ASTDump || Act == Action::ASTDumpParse) {
     std::string Out = Args.getLastArgValue(OPT_o, "-").str();
     std::error_code EC;
     llvm::ToolOutputFile OF(Out, EC, llvm::sys::fs::OF_Text);

@@ -109,8 +109,16 @@ private:
     ~DepthGuard() { --P.Depth; }
   };
 
+  bool checkTreeDepth(Decl *D);
+
   // Types.
   bool isTypeStart(const Token &T) const;
+  /// A declaration statement starts here; `float4(...)` and `int(x)` start
+  /// expressions.
+  bool startsDecl() const {
+    return isTypeStart(Tok) &&
+           !(isBuiltinTypeKw(Tok.Kind) && Next.is(tok::l_paren));
+  }
   bool isBuiltinTypeKw(tok::Kind K) const {
     return K >= tok::kw_void && K <= tok::kw_float4;
   }
@@ -146,13 +154,15 @@ private:
   Expr *parsePostfix(Expr *E);
   Expr *parsePrimary();
   Expr *parseThread();
-  Expr *parseCollective(BuiltinCallExpr::BuiltinKind K, const Token &Name);
+  Expr *parseCollective(BuiltinCallExpr::BuiltinKind K, SourceLocation Begin);
   bool parseArgs(llvm::SmallVectorImpl<Expr *> &Args);
   Expr *parseIntLiteral();
   Expr *parseFloatLiteral();
   bool decodeQuoted(const Token &T, std::string &Out);
 
-  SourceRange rangeFrom(SourceLocation B) const { return SourceRange(B, PrevEnd); }
+  SourceRange rangeFrom(SourceLocation B) const {
+    return SourceRange(B, PrevEnd);
+  }
 
   ParseSession &Session;
   ASTContext &Ctx;
@@ -319,11 +329,41 @@ StructType *Parser::parseStructBody(StructType *ST, SourceLocation Begin,
 // Declarations
 //===----------------------------------------------------------------------===//
 
+bool Parser::checkTreeDepth(Decl *D) {
+  Stmt *Root = nullptr;
+  if (auto *F = llvm::dyn_cast<FunctionDecl>(D))
+    Root = F->getBody();
+  else if (auto *V = llvm::dyn_cast<VarDecl>(D))
+    Root = V->getInit();
+  if (!Root)
+    return true;
+  // Iterative walk: the tree may be deeper than the stack could recurse.
+  // Operator chains (`a+a+...`, `x------`) are built by loops, not by
+  // recursion, so the parser's own depth bound does not cover them.
+  llvm::SmallVector<std::pair<Stmt *, unsigned>, 64> Work{{Root, 1}};
+  while (!Work.empty()) {
+    auto [S, Depth] = Work.pop_back_val();
+    if (Depth > ParseSession::MaxTreeDepth) {
+      Diags.report(SourceRange(S->getBeginLoc()), diag::err_nesting_too_deep)
+          << ParseSession::MaxTreeDepth;
+      return false;
+    }
+    forEachChild(S, [&, D = Depth](Stmt *C) { Work.push_back({C, D + 1}); });
+  }
+  return true;
+}
+
 TranslationUnit Parser::parseTranslationUnit() {
   llvm::SmallVector<Decl *, 16> Decls;
   while (Tok.isNot(tok::eof)) {
     const char *Before = Tok.Text.data();
+    size_t NumBefore = Decls.size();
     parseTopLevel(Decls);
+    // Drop declarations whose tree is too deep for the recursive passes
+    // after the parser (Sema, the dumper, MLIRGen).
+    for (size_t I = NumBefore; I < Decls.size(); ++I)
+      if (!checkTreeDepth(Decls[I]))
+        Decls.erase(Decls.begin() + I--);
     if (Tok.isNot(tok::eof) && Tok.Text.data() == Before)
       consume(); // Guarantee progress on garbage.
   }
@@ -358,8 +398,7 @@ void Parser::parseTopLevel(llvm::SmallVectorImpl<Decl *> &Out) {
     consume();
     const Type *T;
     if (Tok.is(tok::kw_struct) &&
-        (Next.is(tok::l_brace) ||
-         (Next.is(tok::identifier)))) {
+        (Next.is(tok::l_brace) || Next.is(tok::identifier))) {
       SourceLocation SB = Tok.Loc;
       consume();
       Token Name = Tok;
@@ -753,7 +792,7 @@ Stmt *Parser::parseStatement() {
       return nullptr;
     }
     Stmt *Init = nullptr;
-    if (isTypeStart(Tok) && !(isBuiltinTypeKw(Tok.Kind) && Next.is(tok::l_paren)))
+    if (startsDecl())
       Init = parseDeclStmt();
     else if (Tok.is(tok::kw_auto))
       Init = parseDeclStmt();
@@ -897,7 +936,7 @@ Stmt *Parser::parseStatement() {
   default:
     break;
   }
-  if (isTypeStart(Tok) && !(isBuiltinTypeKw(Tok.Kind) && Next.is(tok::l_paren)))
+  if (startsDecl())
     return parseDeclStmt();
   if (Tok.is(tok::r_brace) || Tok.is(tok::eof)) {
     Diags.report(Tok.getRange(), diag::err_expected_stmt);
@@ -1222,9 +1261,8 @@ bool Parser::decodeQuoted(const Token &T, std::string &Out) {
 }
 
 Expr *Parser::parseCollective(BuiltinCallExpr::BuiltinKind K,
-                              const Token &Name) {
+                              SourceLocation Begin) {
   // At '('.
-  SourceLocation Begin = Name.Loc;
   Token Open = Tok;
   consume();
   auto Op = BuiltinCallExpr::None;
@@ -1314,9 +1352,7 @@ Expr *Parser::parseThread() {
     Diags.report(M.getRange(), diag::err_thread_prim_no_call) << M.Text;
     return nullptr;
   }
-  Token Start;
-  Start.Loc = Begin;
-  return parseCollective(BuiltinCallExpr::BuiltinKind(K), Start);
+  return parseCollective(BuiltinCallExpr::BuiltinKind(K), Begin);
 }
 
 Expr *Parser::parsePrimary() {
@@ -1400,7 +1436,7 @@ Expr *Parser::parsePrimary() {
                   .Default(-1);
       if (K >= 0) {
         consume();
-        return parseCollective(BuiltinCallExpr::BuiltinKind(K), Name);
+        return parseCollective(BuiltinCallExpr::BuiltinKind(K), Name.Loc);
       }
     }
     consume();

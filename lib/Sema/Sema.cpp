@@ -36,114 +36,6 @@ using llvm::isa;
 
 namespace {
 
-/// Calls \p F on every direct child statement/expression of \p S.
-void forEachChild(Stmt *S, const std::function<void(Stmt *)> &F) {
-  auto C = [&](Stmt *X) {
-    if (X)
-      F(X);
-  };
-  switch (S->getKind()) {
-  case Stmt::SK_Compound:
-    for (Stmt *X : cast<CompoundStmt>(S)->body())
-      C(X);
-    break;
-  case Stmt::SK_Decl:
-    for (VarDecl *V : cast<DeclStmt>(S)->decls())
-      C(V->getInit());
-    break;
-  case Stmt::SK_Expr:
-    C(cast<ExprStmt>(S)->getExpr());
-    break;
-  case Stmt::SK_If: {
-    auto *I = cast<IfStmt>(S);
-    C(I->getCond());
-    C(I->getThen());
-    C(I->getElse());
-    break;
-  }
-  case Stmt::SK_For: {
-    auto *I = cast<ForStmt>(S);
-    C(I->getInit());
-    C(I->getCond());
-    C(I->getInc());
-    C(I->getBody());
-    break;
-  }
-  case Stmt::SK_While:
-    C(cast<WhileStmt>(S)->getCond());
-    C(cast<WhileStmt>(S)->getBody());
-    break;
-  case Stmt::SK_Do:
-    C(cast<DoStmt>(S)->getBody());
-    C(cast<DoStmt>(S)->getCond());
-    break;
-  case Stmt::SK_Return:
-    C(cast<ReturnStmt>(S)->getValue());
-    break;
-  case Stmt::SK_Spawn:
-    C(cast<SpawnStmt>(S)->getCount());
-    C(cast<SpawnStmt>(S)->getBody());
-    break;
-  case Stmt::SK_Require:
-    C(cast<RequireStmt>(S)->getBody());
-    break;
-  case Stmt::SK_Par:
-    C(cast<ParStmt>(S)->getBody());
-    break;
-  case Stmt::SK_Paren:
-    C(cast<ParenExpr>(S)->getSubExpr());
-    break;
-  case Stmt::SK_Unary:
-    C(cast<UnaryOperator>(S)->getSubExpr());
-    break;
-  case Stmt::SK_Binary:
-    C(cast<BinaryOperator>(S)->getLHS());
-    C(cast<BinaryOperator>(S)->getRHS());
-    break;
-  case Stmt::SK_Conditional: {
-    auto *I = cast<ConditionalOperator>(S);
-    C(I->getCond());
-    C(I->getTrueExpr());
-    C(I->getFalseExpr());
-    break;
-  }
-  case Stmt::SK_Call:
-    C(cast<CallExpr>(S)->getCallee());
-    for (Expr *A : cast<CallExpr>(S)->args())
-      C(A);
-    break;
-  case Stmt::SK_BuiltinCall:
-    for (Expr *A : cast<BuiltinCallExpr>(S)->args())
-      C(A);
-    break;
-  case Stmt::SK_Index:
-    C(cast<IndexExpr>(S)->getBase());
-    C(cast<IndexExpr>(S)->getIndex());
-    break;
-  case Stmt::SK_Member:
-    C(cast<MemberExpr>(S)->getBase());
-    break;
-  case Stmt::SK_Cast:
-    C(cast<CastExpr>(S)->getSubExpr());
-    break;
-  case Stmt::SK_ImplicitCast:
-    C(cast<ImplicitCastExpr>(S)->getSubExpr());
-    break;
-  case Stmt::SK_Construct:
-    for (Expr *A : cast<ConstructExpr>(S)->args())
-      C(A);
-    break;
-  case Stmt::SK_Sizeof:
-    C(cast<SizeofExpr>(S)->getArgExpr());
-    break;
-  case Stmt::SK_New:
-    C(cast<NewExpr>(S)->getCount());
-    break;
-  default:
-    break;
-  }
-}
-
 struct FunctionInfo {
   bool HasSpawn = false;
   bool HasCollective = false; ///< A barrier or a collective primitive.
@@ -210,7 +102,13 @@ private:
     return SpawnDepth > 0 || (CurFn && CurFn->isInline());
   }
   bool isThreadDependent(Expr *E);
-  void checkDivergence(SourceRange R, diag::Kind K, llvm::StringRef Name);
+  bool reportHostWrite(Expr *Target);
+  void checkDivergence(Stmt *Node, diag::Kind K, llvm::StringRef Name);
+  void reportSync(Stmt *Node, diag::Kind K, llvm::StringRef Name, Expr *Cond,
+                  Stmt *Exit);
+  void scanSyncs(Stmt *Body, Expr *Cond, Stmt *Exit);
+  void noteExit(Stmt *S);
+  void checkLoopBody(Stmt *Body, Expr *Cond);
   VarDecl *lookup(llvm::StringRef Name);
   void declare(VarDecl *V);
 
@@ -225,6 +123,21 @@ private:
   unsigned LoopDepth = 0;
   /// Thread-dependent conditions that enclose the current statement.
   llvm::SmallVector<Expr *, 4> Divergent;
+  /// A break, continue or return taken under a thread-dependent condition:
+  /// the statement and the condition.
+  struct ExitInfo {
+    Expr *Cond = nullptr;
+    Stmt *Exit = nullptr;
+  };
+  /// For the innermost loop: threads may leave it early, so its barriers
+  /// are not reached by all threads.
+  ExitInfo LoopExit;
+  /// For the rest of the function: some threads have returned.
+  ExitInfo ReturnExit;
+  /// Divergent.size() when the innermost loop was entered.
+  unsigned LoopDivBase = 0;
+  /// Barriers and collectives already reported as divergent.
+  llvm::DenseSet<const Stmt *> ReportedSyncs;
 };
 
 } // namespace
@@ -435,6 +348,8 @@ void Sema::checkFunction(FunctionDecl *F) {
   InRequire = false;
   LoopDepth = 0;
   Divergent.clear();
+  LoopExit = ReturnExit = ExitInfo();
+  LoopDivBase = 0;
   const Type *Ret = F->getReturnType();
   if (F->getName() == "main" && !Ret->isVoid() &&
       Ret->getUnqualified() != Ctx.getIntType())
@@ -447,6 +362,14 @@ void Sema::checkFunction(FunctionDecl *F) {
   }
   checkCompound(F->getBody(), &Scopes.back());
   Scopes.pop_back();
+  // A cheap -Wreturn-type: the body of a non-void function must end in a
+  // return statement (main may fall off its end, as in C).
+  auto Body = F->getBody()->body();
+  if (!Ret->isVoid() && F->getName() != "main" &&
+      (Body.empty() || !isa<ReturnStmt>(Body.back())))
+    Diags.report(SourceRange(F->getBody()->getRange().End),
+                 diag::warn_return_missing)
+        << F->getName();
   CurFn = nullptr;
 }
 
@@ -465,6 +388,14 @@ void Sema::checkCompound(CompoundStmt *C, Scope *Existing) {
   C->setImplicitDecls(Ctx.copyArray<VarDecl *>(Implicit));
   if (!Existing)
     Scopes.pop_back();
+}
+
+void Sema::checkStmtsInCurrentScope(CompoundStmt *C) {
+  for (Stmt *S : C->body()) {
+    if (Diags.hasFatalError())
+      break;
+    checkStmt(S);
+  }
 }
 
 void Sema::checkVarDecl(VarDecl *V) {
@@ -506,14 +437,111 @@ Expr *Sema::checkCond(Expr *E) {
   return toBool(rvalue(checkExpr(E)));
 }
 
-void Sema::checkDivergence(SourceRange R, diag::Kind K, llvm::StringRef Name) {
-  if (Divergent.empty() || !inDevice())
+void Sema::reportSync(Stmt *Node, diag::Kind K, llvm::StringRef Name,
+                      Expr *Cond, Stmt *Exit) {
+  if (!ReportedSyncs.insert(Node).second)
     return;
   if (K == diag::err_barrier_divergent)
-    Diags.report(R, K);
+    Diags.report(Node->getRange(), K);
   else
-    Diags.report(R, K) << Name;
-  Diags.report(Divergent.back()->getRange(), diag::note_divergent_cond);
+    Diags.report(Node->getRange(), K) << Name;
+  if (Exit)
+    Diags.report(Exit->getRange(), diag::note_divergent_exit);
+  Diags.report(Cond->getRange(), diag::note_divergent_cond);
+}
+
+void Sema::checkDivergence(Stmt *Node, diag::Kind K, llvm::StringRef Name) {
+  if (!inDevice())
+    return;
+  if (!Divergent.empty())
+    reportSync(Node, K, Name, Divergent.back(), nullptr);
+  else if (ReturnExit.Cond)
+    reportSync(Node, K, Name, ReturnExit.Cond, ReturnExit.Exit);
+}
+
+/// Reports every barrier and collective in \p Body: they are reached by a
+/// thread-dependent subset of the threads (a loop some threads leave early,
+/// or a do-while whose trip count differs between threads).
+void Sema::scanSyncs(Stmt *Body, Expr *Cond, Stmt *Exit) {
+  std::function<void(Stmt *)> Scan = [&](Stmt *X) {
+    if (isa<BarrierStmt>(X)) {
+      reportSync(X, diag::err_barrier_divergent, "", Cond, Exit);
+    } else if (auto *B = dyn_cast<BuiltinCallExpr>(X)) {
+      if (BuiltinCallExpr::isCollective(B->getBuiltinKind()))
+        reportSync(B, diag::err_collective_divergent,
+                   BuiltinCallExpr::getName(B->getBuiltinKind()), Cond, Exit);
+    } else if (auto *C = dyn_cast<CallExpr>(X)) {
+      FunctionDecl *F = C->getDirectCallee();
+      if (F && F->getFunctionKind() == FunctionDecl::FK_Collective)
+        reportSync(C, diag::err_collective_divergent, F->getName(), Cond,
+                   Exit);
+    }
+    if (!isa<RequireStmt>(X))
+      forEachChild(X, Scan);
+  };
+  Scan(Body);
+}
+
+void Sema::noteExit(Stmt *S) {
+  if (!inDevice() || Divergent.empty())
+    return;
+  if (LoopDepth > 0 && Divergent.size() > LoopDivBase && !LoopExit.Cond)
+    LoopExit = {Divergent.back(), S};
+  if (isa<ReturnStmt>(S) && !ReturnExit.Cond)
+    ReturnExit = {Divergent.back(), S};
+}
+
+void Sema::checkLoopBody(Stmt *Body, Expr *Cond) {
+  ExitInfo SavedExit = LoopExit;
+  unsigned SavedBase = LoopDivBase;
+  bool HadReturn = ReturnExit.Cond != nullptr;
+  LoopExit = ExitInfo();
+  LoopDivBase = Divergent.size();
+  ++LoopDepth;
+  bool Dep = Cond && inDevice() && isThreadDependent(Cond);
+  if (Dep)
+    Divergent.push_back(Cond);
+  checkStmt(Body);
+  if (Dep)
+    Divergent.pop_back();
+  --LoopDepth;
+  if (LoopExit.Cond)
+    scanSyncs(Body, LoopExit.Cond, LoopExit.Exit);
+  // A return inside this loop also leaves every enclosing loop.
+  if (!HadReturn && ReturnExit.Cond && !SavedExit.Cond)
+    SavedExit = ReturnExit;
+  LoopExit = SavedExit;
+  LoopDivBase = SavedBase;
+}
+
+/// In device code, reports a write to storage of a host variable: the
+/// variable itself, a field of it, or an element of a host array. Writes
+/// through pointers are fine (the memory is global).
+bool Sema::reportHostWrite(Expr *Target) {
+  if (!inDevice())
+    return false;
+  Expr *E = Target->ignoreParenImpCasts();
+  for (;;) {
+    if (auto *M = dyn_cast<MemberExpr>(E)) {
+      if (M->isArrow())
+        return false;
+      E = M->getBase()->ignoreParenImpCasts();
+    } else if (auto *I = dyn_cast<IndexExpr>(E)) {
+      if (!isa<ArrayType>(I->getBase()->getType()->getUnqualified()))
+        return false;
+      E = I->getBase()->ignoreParenImpCasts();
+    } else {
+      break;
+    }
+  }
+  auto *Ref = dyn_cast<DeclRefExpr>(E);
+  auto *V = Ref ? dyn_cast_or_null<VarDecl>(Ref->getDecl()) : nullptr;
+  if (!V || !V->isHost())
+    return false;
+  Diags.report(Target->getRange(), diag::err_assign_host_var) << V->getName();
+  Diags.report(SourceRange(V->getLoc()), diag::note_declared_here)
+      << V->getName();
+  return true;
 }
 
 bool Sema::isThreadDependent(Expr *E) {
@@ -522,9 +550,10 @@ bool Sema::isThreadDependent(Expr *E) {
       return !V->isHost();
   if (auto *T = dyn_cast<ThreadAttrExpr>(E))
     return T->getAttr() != ThreadAttrExpr::Size;
+  // reduce returns the same value to every thread; the other primitives
+  // return per-thread values.
   if (auto *B = dyn_cast<BuiltinCallExpr>(E))
-    if (B->getBuiltinKind() != BuiltinCallExpr::Reduce)
-      return true;
+    return B->getBuiltinKind() != BuiltinCallExpr::Reduce;
   bool Dep = false;
   forEachChild(E, [&](Stmt *S) {
     if (!Dep)
@@ -570,29 +599,17 @@ void Sema::checkStmt(Stmt *S) {
   case Stmt::SK_While: {
     auto *W = cast<WhileStmt>(S);
     W->setCond(checkCond(W->getCond()));
-    ++LoopDepth;
-    WithDivergence(W->getCond(), [&] { checkStmt(W->getBody()); });
-    --LoopDepth;
+    checkLoopBody(W->getBody(), W->getCond());
     return;
   }
   case Stmt::SK_Do: {
     auto *D = cast<DoStmt>(S);
-    ++LoopDepth;
-    checkStmt(D->getBody());
-    --LoopDepth;
+    // The condition is checked after the body, but the body's barriers are
+    // reached a thread-dependent number of times when it is divergent.
+    checkLoopBody(D->getBody(), nullptr);
     D->setCond(checkCond(D->getCond()));
-    // A barrier in the body is reached a thread-dependent number of times.
-    if (inDevice() && isThreadDependent(D->getCond())) {
-      Divergent.push_back(D->getCond());
-      std::function<void(Stmt *)> Scan = [&](Stmt *X) {
-        if (isa<BarrierStmt>(X))
-          checkDivergence(X->getRange(), diag::err_barrier_divergent, "");
-        else
-          forEachChild(X, Scan);
-      };
-      Scan(D->getBody());
-      Divergent.pop_back();
-    }
+    if (inDevice() && isThreadDependent(D->getCond()))
+      scanSyncs(D->getBody(), D->getCond(), nullptr);
     return;
   }
   case Stmt::SK_For: {
@@ -606,9 +623,7 @@ void Sema::checkStmt(Stmt *S) {
       F->setCond(checkCond(F->getCond()));
     if (F->getInc())
       F->setInc(checkExpr(F->getInc()));
-    ++LoopDepth;
-    WithDivergence(F->getCond(), [&] { checkStmt(F->getBody()); });
-    --LoopDepth;
+    checkLoopBody(F->getBody(), F->getCond());
     F->setImplicitDecls(Ctx.copyArray<VarDecl *>(Implicit));
     Scopes.pop_back();
     return;
@@ -619,9 +634,17 @@ void Sema::checkStmt(Stmt *S) {
       Diags.report(S->getRange(), isa<BreakStmt>(S)
                                       ? diag::err_break_outside_loop
                                       : diag::err_continue_outside_loop);
+    noteExit(S);
     return;
   case Stmt::SK_Return: {
     auto *R = cast<ReturnStmt>(S);
+    if (SpawnDepth > 0) {
+      // The spawn body is the threads' code; `return` would leave the host
+      // function from inside a kernel.
+      Diags.report(S->getRange(), diag::err_return_in_spawn);
+      return;
+    }
+    noteExit(R);
     const Type *Ret = CurFn ? CurFn->getReturnType() : Ctx.getVoidType();
     if (R->getValue()) {
       Expr *V = rvalue(checkExpr(R->getValue()));
@@ -659,7 +682,14 @@ void Sema::checkStmt(Stmt *S) {
     Divergent.clear();
     unsigned SavedLoop = LoopDepth;
     LoopDepth = 0;
+    ExitInfo SavedLoopExit = LoopExit, SavedReturnExit = ReturnExit;
+    LoopExit = ReturnExit = ExitInfo();
+    unsigned SavedBase = LoopDivBase;
+    LoopDivBase = 0;
     checkCompound(Sp->getBody());
+    LoopDivBase = SavedBase;
+    LoopExit = SavedLoopExit;
+    ReturnExit = SavedReturnExit;
     LoopDepth = SavedLoop;
     Divergent = SavedDiv;
     InRequire = SavedRequire;
@@ -669,10 +699,16 @@ void Sema::checkStmt(Stmt *S) {
   case Stmt::SK_Barrier:
     if (InRequire)
       Diags.report(S->getRange(), diag::err_require_device) << "barrier";
+    else if (!inParallel() && CurFn &&
+             CurFn->getFunctionKind() == FunctionDecl::FK_Device)
+      // A function without spawn that synchronizes was meant to be a
+      // collective function.
+      Diags.report(S->getRange(), diag::err_barrier_not_inline)
+          << CurFn->getName();
     else if (!inParallel())
       Diags.report(S->getRange(), diag::err_barrier_outside_spawn);
     else
-      checkDivergence(S->getRange(), diag::err_barrier_divergent, "");
+      checkDivergence(S, diag::err_barrier_divergent, "");
     return;
   case Stmt::SK_Require: {
     auto *R = cast<RequireStmt>(S);
@@ -685,7 +721,7 @@ void Sema::checkStmt(Stmt *S) {
     // require opens no scope: its first-assignment locals belong to the
     // enclosing block (they are host variables read by later supersteps).
     if (auto *C = dyn_cast<CompoundStmt>(R->getBody()))
-      checkCompound(C, &Scopes.back());
+      checkStmtsInCurrentScope(C);
     else
       checkStmt(R->getBody());
     InRequire = Saved;
@@ -1109,15 +1145,10 @@ Expr *Sema::checkAssign(BinaryOperator *B) {
     B->setRHS(R);
     return error(B);
   }
-  if (auto *Ref = dyn_cast<DeclRefExpr>(LBase))
-    if (auto *V = dyn_cast_or_null<VarDecl>(Ref->getDecl()))
-      if (inDevice() && V->isHost()) {
-        Diags.report(L->getRange(), diag::err_assign_host_var) << V->getName();
-        Diags.report(SourceRange(V->getLoc()), diag::note_declared_here)
-            << V->getName();
-        B->setRHS(R);
-        return error(B);
-      }
+  if (reportHostWrite(L)) {
+    B->setRHS(R);
+    return error(B);
+  }
   const Type *LU = LT->getUnqualified();
   if (B->getOpcode() == BinaryOperator::Assign) {
     B->setRHS(convert(R, LU));
@@ -1315,15 +1346,8 @@ Expr *Sema::checkUnary(UnaryOperator *U) {
           << UO::getSpelling(Op);
       return error(U);
     }
-    if (auto *Ref = dyn_cast<DeclRefExpr>(S->ignoreParenImpCasts()))
-      if (auto *V = dyn_cast_or_null<VarDecl>(Ref->getDecl()))
-        if (inDevice() && V->isHost()) {
-          Diags.report(S->getRange(), diag::err_assign_host_var)
-              << V->getName();
-          Diags.report(SourceRange(V->getLoc()), diag::note_declared_here)
-              << V->getName();
-          return error(U);
-        }
+    if (reportHostWrite(S))
+      return error(U);
     U->setType(T);
     return U;
   }
@@ -1363,8 +1387,7 @@ Expr *Sema::checkCall(CallExpr *C) {
       Diags.report(C->getRange(), diag::err_collective_in_host)
           << F->getName();
     else
-      checkDivergence(C->getRange(), diag::err_collective_divergent,
-                      F->getName());
+      checkDivergence(C, diag::err_collective_divergent, F->getName());
   } else if (F->getFunctionKind() == FunctionDecl::FK_Host && inDevice()) {
     Diags.report(C->getRange(), diag::err_host_in_device) << F->getName();
     const char *Why = F->isExternC()        ? "it is declared extern \"C\""
@@ -1412,7 +1435,7 @@ Expr *Sema::checkBuiltin(BuiltinCallExpr *B) {
   else if (InRequire)
     Diags.report(B->getRange(), diag::err_require_device) << Name;
   else if (BK::isCollective(K))
-    checkDivergence(B->getRange(), diag::err_collective_divergent, Name);
+    checkDivergence(B, diag::err_collective_divergent, Name);
 
   unsigned Want = 1;
   switch (K) {
@@ -1454,7 +1477,7 @@ Expr *Sema::checkBuiltin(BuiltinCallExpr *B) {
   };
   auto NeedLValue = [&](unsigned I) -> bool {
     if (Args[I]->isLValue() && !Args[I]->getType()->isConst())
-      return true;
+      return !reportHostWrite(Args[I]);
     Diags.report(Args[I]->getRange(), diag::err_builtin_not_lvalue)
         << (I + 1) << Name;
     return false;
@@ -1470,7 +1493,8 @@ Expr *Sema::checkBuiltin(BuiltinCallExpr *B) {
     if (!T->isArithmetic() && !T->isVector())
       return ArgErr(0, "an arithmetic value");
     auto Op = B->getReduceOp();
-    const Type *Elem = T->isVector() ? cast<VectorType>(T)->getElementType() : T;
+    const Type *Elem =
+        T->isVector() ? cast<VectorType>(T)->getElementType() : T;
     if ((Op == BK::OpAnd || Op == BK::OpOr || Op == BK::OpXor) &&
         Elem->isFloating()) {
       Diags.report(B->getReduceOpRange(), diag::err_builtin_bitop_float)

@@ -37,6 +37,10 @@ public:
   /// Limit on nested parentheses, brackets, unary operators, blocks and
   /// statements, like clang's -fbracket-depth.
   static constexpr unsigned MaxNestingDepth = 256;
+  /// Limit on the height of a declaration's statement/expression tree,
+  /// which also bounds the recursion of every later pass. Long operator
+  /// chains (`a + b + c + ...`) are the usual way to reach it.
+  static constexpr unsigned MaxTreeDepth = 1024;
 
   ParseSession(ASTContext &Ctx, DiagnosticEngine &Diags)
       : Ctx(Ctx), Diags(Diags) {}
