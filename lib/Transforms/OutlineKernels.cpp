@@ -33,8 +33,11 @@ namespace {
 std::string formatRange(SuperstepOp step) {
   auto begin = dyn_cast_or_null<FileLineColLoc>(step.getSourceBeginAttr());
   auto end = dyn_cast_or_null<FileLineColLoc>(step.getSourceEndAttr());
-  if (!begin || !end)
+  if (!begin)
     return "";
+  // A range must stay in one file; otherwise only its start is known.
+  if (!end || end.getFilename() != begin.getFilename())
+    end = begin;
   return (begin.getFilename().getValue() + ":" + Twine(begin.getLine()) +
           ":" + Twine(begin.getColumn()) + "-" + Twine(end.getLine()) + ":" +
           Twine(end.getColumn()))

@@ -47,6 +47,11 @@ SuperstepOp replaceSuperstepResults(SuperstepOp step,
 }
 
 FileLineColLoc findFileLineCol(Location loc) {
+  // Code inlined from a collective function is attributed to its call site,
+  // which is where it appears in the spawn.
+  if (auto callSite = dyn_cast<CallSiteLoc>(loc))
+    if (FileLineColLoc caller = findFileLineCol(callSite.getCaller()))
+      return caller;
   FileLineColLoc found;
   loc->walk([&](Location nested) {
     if (auto flc = dyn_cast<FileLineColLoc>(nested)) {
