@@ -45,13 +45,17 @@ struct FindSavedValuesPass
   using Base::Base;
   void runOnOperation() override {
     getOperation()->walk([&](SpawnOp spawn) { pruneResults(spawn); });
-    if (!printTable)
+    if (!printTable && !printDot)
       return;
     auto module = dyn_cast<ModuleOp>(getOperation());
     if (!module)
       module = getOperation()->getParentOfType<ModuleOp>();
-    if (module)
+    if (!module)
+      return;
+    if (printTable)
       printSuperstepTable(module, llvm::outs());
+    if (printDot)
+      writeSuperstepDot(module, llvm::outs());
   }
 };
 

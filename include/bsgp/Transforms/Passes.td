@@ -57,11 +57,14 @@ def BSGPFindSavedValuesPass : Pass<"bsgp-find-saved-values"> {
     Drops superstep results that no other superstep uses, so that the
     results are exactly the values used outside their defining superstep
     (Table 1). With `print-table` the table of each spawn is printed to
-    stdout.
+    stdout, with `print-dot` its superstep graph and minimum flow (Fig. 4)
+    in Graphviz DOT.
   }];
   let options = [
     Option<"printTable", "print-table", "bool", /*default=*/"false",
-           "print the saved-value table of each spawn to stdout">
+           "print the saved-value table of each spawn to stdout">,
+    Option<"printDot", "print-dot", "bool", /*default=*/"false",
+           "print the superstep graph of each spawn (Fig. 4) to stdout">
   ];
 }
 
