@@ -249,6 +249,12 @@ LogicalResult SpawnSaveRestore::run() {
                            "superstep");
     op->erase();
   }
+  // A put whose value no later superstep reads assigns nothing observable.
+  for (SuperstepOp step : steps)
+    step.walk([](PutOp put) {
+      if (put->use_empty())
+        put->erase();
+    });
   return success();
 }
 

@@ -167,3 +167,21 @@ func.func @far_use(%p: !bsgp.ptr<i64>, %q: !bsgp.ptr<i32>, %n: i32) {
   }
   return
 }
+
+// A put whose new value nothing reads after the barrier assigns nothing
+// observable: it is dropped, and nothing is saved.
+// CHECK-LABEL: func.func @dead_put(
+// CHECK-NOT: bsgp.put
+// CHECK-NOT: bsgp.save
+// CHECK: return
+func.func @dead_put(%p: !bsgp.ptr<i32>, %n: i32) {
+  bsgp.spawn %n {
+    %rk = bsgp.thread_rank : i32
+    %x = bsgp.put %rk, %rk : i32
+    bsgp.ptr.store %rk, %p[%rk] : !bsgp.ptr<i32>, i32
+    bsgp.barrier
+    %rk2 = bsgp.thread_rank : i32
+    bsgp.ptr.store %rk2, %p[%rk2] : !bsgp.ptr<i32>, i32
+  }
+  return
+}
