@@ -179,3 +179,45 @@ func.func @put_whole(%p: !bsgp.ptr<i32>, %n: i32) {
   }
   return
 }
+
+// set_size between two barriers (as thread.fork and thread.kill do)
+// changes thread.size between supersteps 2 and 3: c (1 to 2) and d (3 to 4) never live together, but d may not reuse
+// c's stream, which holds only the old thread count of words. d's stream is
+// allocated after the resize.
+// CHECK-LABEL: func.func @resized(
+// CHECK: %[[C:.*]] = bsgp.require -> !bsgp.stream
+// CHECK: bsgp.superstep 1
+// CHECK: bsgp.save %{{.*}} to(%[[C]])
+// CHECK: bsgp.superstep 2
+// CHECK: bsgp.load(%[[C]])
+// CHECK: bsgp.stream_free %[[C]]
+// CHECK: bsgp.set_size
+// CHECK: %[[D:.*]] = bsgp.require -> !bsgp.stream
+// CHECK-NEXT: bsgp.thread_size
+// CHECK-NEXT: bsgp.stream_alloc
+// CHECK: bsgp.superstep 3 rank_reassigned
+// CHECK: bsgp.save %{{.*}} to(%[[D]])
+// CHECK: bsgp.superstep 4
+// CHECK: bsgp.load(%[[D]])
+// CHECK: bsgp.stream_free %[[D]]
+func.func @resized(%p: !bsgp.ptr<i32>, %n: i32, %m: i32) {
+  bsgp.spawn %n {
+    %rk = bsgp.thread_rank : i32
+    %c = bsgp.ptr.load %p[%rk] : !bsgp.ptr<i32>, i32
+    bsgp.barrier
+    %rk2 = bsgp.thread_rank : i32
+    bsgp.ptr.store %c, %p[%rk2] : !bsgp.ptr<i32>, i32
+    bsgp.barrier
+    bsgp.require {
+      bsgp.set_size %m
+    }
+    bsgp.barrier rank_reassigned
+    %rk3 = bsgp.thread_rank : i32
+    bsgp.set_oldrank %rk3
+    %d = bsgp.ptr.load %p[%rk3] : !bsgp.ptr<i32>, i32
+    bsgp.barrier
+    %rk4 = bsgp.thread_rank : i32
+    bsgp.ptr.store %d, %p[%rk4] : !bsgp.ptr<i32>, i32
+  }
+  return
+}
