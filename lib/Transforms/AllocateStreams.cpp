@@ -1,4 +1,4 @@
-//===- AllocateStreams.cpp - share temporary streams (§4.3) ----------------===//
+//===- AllocateStreams.cpp - share temporary streams (§4.3) --------------===//
 //
 // Collects the saved values of a spawn from its bsgp.save / bsgp.load ops
 // (one save per value, on streams that nothing else writes), asks

@@ -1,4 +1,4 @@
-//===- FindSavedValues.cpp - the saved values of §4.2 step 5 ---------------===//
+//===- FindSavedValues.cpp - the saved values of §4.2 step 5 -------------===//
 //
 // A value is saved iff a superstep other than its defining one uses it. In
 // the superstep form those values are the superstep results, so the pass

@@ -1,4 +1,4 @@
-//===- Rematerialize.cpp - recompute instead of saving (§4.2 step 2) -------===//
+//===- Rematerialize.cpp - recompute instead of saving (§4.2 step 2) -----===//
 //
 // thread.rank is the same value in every superstep that no rank-reassigning
 // barrier separates from its definition (Listing 3: rk1 is replaced by
@@ -44,8 +44,7 @@ struct Recipe {
 bool collect(Value value, SuperstepOp step, Recipe &recipe) {
   // Host values (function arguments, require results) are available in
   // every superstep.
-  if (!step->getParentOp()->isAncestor(
-          value.getParentRegion()->getParentOp()))
+  if (!step->getParentOp()->isAncestor(value.getParentRegion()->getParentOp()))
     return true;
   Operation *def = value.getDefiningOp();
   if (!def)

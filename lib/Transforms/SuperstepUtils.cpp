@@ -1,4 +1,4 @@
-//===- SuperstepUtils.cpp - helpers shared by the §4 passes ----------------===//
+//===- SuperstepUtils.cpp - helpers shared by the §4 passes --------------===//
 //
 // Rebuilding supersteps with other results, and reading names and source
 // positions off locations.
@@ -22,13 +22,12 @@ SmallVector<SuperstepOp> getSupersteps(SpawnOp spawn) {
   return steps;
 }
 
-SuperstepOp replaceSuperstepResults(SuperstepOp step,
-                                    ArrayRef<Value> yielded) {
+SuperstepOp replaceSuperstepResults(SuperstepOp step, ArrayRef<Value> yielded) {
   OpBuilder b(step);
-  auto newStep = SuperstepOp::create(
-      b, step.getLoc(), ValueRange(yielded).getTypes(), step.getIndexAttr(),
-      step.getRankReassignedAttr(), step.getSourceBeginAttr(),
-      step.getSourceEndAttr());
+  auto newStep =
+      SuperstepOp::create(b, step.getLoc(), ValueRange(yielded).getTypes(),
+                          step.getIndexAttr(), step.getRankReassignedAttr(),
+                          step.getSourceBeginAttr(), step.getSourceEndAttr());
   for (NamedAttribute attr : step->getDiscardableAttrs())
     newStep->setAttr(attr.getName(), attr.getValue());
   newStep.getBody().takeBody(step.getBody());
@@ -65,9 +64,8 @@ FileLineColLoc findFileLineCol(Location loc) {
 
 std::string getValueName(Value value) {
   std::string name;
-  Location loc = isa<BlockArgument>(value)
-                     ? cast<BlockArgument>(value).getLoc()
-                     : value.getDefiningOp()->getLoc();
+  Location loc = isa<BlockArgument>(value) ? cast<BlockArgument>(value).getLoc()
+                                           : value.getDefiningOp()->getLoc();
   loc->walk([&](Location nested) {
     if (auto named = dyn_cast<NameLoc>(nested)) {
       name = named.getName().str();

@@ -1,4 +1,4 @@
-//===- SuperstepUtils.h - helpers shared by the §4 passes -------*- C++ -*-===//
+//===- SuperstepUtils.h - helpers shared by the §4 passes ------*- C++ -*-===//
 //
 // Small helpers on spawns in superstep form, private to lib/Transforms.
 //
