@@ -13,21 +13,21 @@
 // CHECK: bsgp.superstep 1
 // CHECK: %[[V0:.*]] = bsgp.ptr.load
 // CHECK: %[[V1:.*]] = bsgp.ptr.load
-// CHECK: bsgp.save %[[V0]] to(%[[S0]])
-// CHECK-NEXT: bsgp.save %[[V1]] to(%[[S1]])
+// CHECK: bsgp.save %[[V0]] to{{ ?}}(%[[S0]])
+// CHECK-NEXT: bsgp.save %[[V1]] to{{ ?}}(%[[S1]])
 // CHECK-NOT: bsgp.require
 // CHECK: bsgp.superstep 2
-// CHECK: bsgp.load(%[[S0]])
-// CHECK: bsgp.save %{{.*}} to(%[[S0]])
+// CHECK: bsgp.load{{ ?}}(%[[S0]])
+// CHECK: bsgp.save %{{.*}} to{{ ?}}(%[[S0]])
 // CHECK-NOT: bsgp.require
 // CHECK: bsgp.superstep 3
-// CHECK-DAG: bsgp.load(%[[S1]])
-// CHECK-DAG: bsgp.load(%[[S0]])
-// CHECK: bsgp.save %{{.*}} to(%[[S0]])
+// CHECK-DAG: bsgp.load{{ ?}}(%[[S1]])
+// CHECK-DAG: bsgp.load{{ ?}}(%[[S0]])
+// CHECK: bsgp.save %{{.*}} to{{ ?}}(%[[S0]])
 // CHECK-NOT: bsgp.require
 // CHECK: bsgp.superstep 4
-// CHECK-DAG: bsgp.load(%[[S1]])
-// CHECK-DAG: bsgp.load(%[[S0]])
+// CHECK-DAG: bsgp.load{{ ?}}(%[[S1]])
+// CHECK-DAG: bsgp.load{{ ?}}(%[[S0]])
 // CHECK: bsgp.require {
 // CHECK-NEXT: bsgp.stream_free %[[S0]]
 // CHECK: bsgp.require {
@@ -58,17 +58,17 @@ func.func @listing5(%a: !bsgp.ptr<i32>) {
 // CHECK: %[[T0:.*]] = bsgp.require -> !bsgp.stream
 // CHECK: %[[T1:.*]] = bsgp.require -> !bsgp.stream
 // CHECK: bsgp.superstep 1
-// CHECK: bsgp.save %{{.*}} to(%[[T0]])
-// CHECK: bsgp.save %{{.*}} to(%[[T1]])
+// CHECK: bsgp.save %{{.*}} to{{ ?}}(%[[T0]])
+// CHECK: bsgp.save %{{.*}} to{{ ?}}(%[[T1]])
 // CHECK: %[[T2:.*]] = bsgp.require -> !bsgp.stream
 // CHECK: bsgp.superstep 2 rank_reassigned
-// CHECK: bsgp.load(%[[T0]])
-// CHECK: bsgp.load(%[[T1]])
-// CHECK: bsgp.save %{{.*}} to(%[[T2]])
+// CHECK: bsgp.load{{ ?}}(%[[T0]])
+// CHECK: bsgp.load{{ ?}}(%[[T1]])
+// CHECK: bsgp.save %{{.*}} to{{ ?}}(%[[T2]])
 // CHECK: bsgp.stream_free %[[T0]]
 // CHECK: bsgp.stream_free %[[T1]]
 // CHECK: bsgp.superstep 3
-// CHECK: bsgp.load(%[[T2]])
+// CHECK: bsgp.load{{ ?}}(%[[T2]])
 // CHECK: bsgp.stream_free %[[T2]]
 func.func @findFaces(%pf: !bsgp.ptr<i32>, %hd: !bsgp.ptr<i32>, %ib: !bsgp.ptr<i32>, %sorted: !bsgp.ptr<i32>, %n: i32) {
   bsgp.spawn %n {
@@ -93,14 +93,14 @@ func.func @findFaces(%pf: !bsgp.ptr<i32>, %hd: !bsgp.ptr<i32>, %ib: !bsgp.ptr<i3
 // CHECK-LABEL: func.func @get_whole(
 // CHECK: %[[A:.*]] = bsgp.require -> !bsgp.stream
 // CHECK: bsgp.superstep 1
-// CHECK: bsgp.save %{{.*}} to(%[[A]])
+// CHECK: bsgp.save %{{.*}} to{{ ?}}(%[[A]])
 // CHECK: %[[B:.*]] = bsgp.require -> !bsgp.stream
 // CHECK: bsgp.superstep 2
-// CHECK: bsgp.load(%[[A]])
-// CHECK: bsgp.save %{{.*}} to(%[[B]])
+// CHECK: bsgp.load{{ ?}}(%[[A]])
+// CHECK: bsgp.save %{{.*}} to{{ ?}}(%[[B]])
 // CHECK: bsgp.stream_free %[[A]]
 // CHECK: bsgp.superstep 3
-// CHECK: bsgp.load(%[[B]])
+// CHECK: bsgp.load{{ ?}}(%[[B]])
 // CHECK: bsgp.stream_free %[[B]]
 func.func @get_whole(%p: !bsgp.ptr<i32>, %n: i32) {
   bsgp.spawn %n {
@@ -125,13 +125,13 @@ func.func @get_whole(%p: !bsgp.ptr<i32>, %n: i32) {
 // CHECK-LABEL: func.func @words(
 // CHECK-COUNT-5: bsgp.require -> !bsgp.stream
 // CHECK: bsgp.superstep 1
-// CHECK: bsgp.save %{{.*}} to(%[[A0:.*]], %[[A1:.*]], %[[A2:.*]], %[[A3:.*]]) [%{{.*}}] : vector<4xf32>
-// CHECK-NEXT: bsgp.save %{{.*}} to(%[[B:.*]]) [%{{.*}}] : i32
+// CHECK: bsgp.save %{{.*}} to{{ ?}}(%[[A0:.*]], %[[A1:.*]], %[[A2:.*]], %[[A3:.*]]){{ ?}}[%{{.*}}] : vector<4xf32>
+// CHECK-NEXT: bsgp.save %{{.*}} to{{ ?}}(%[[B:.*]]){{ ?}}[%{{.*}}] : i32
 // CHECK: %[[C:.*]] = bsgp.require -> !bsgp.stream
 // CHECK-NOT: bsgp.require
 // CHECK: bsgp.superstep 2
-// CHECK: bsgp.load(%[[B]])
-// CHECK: bsgp.save %{{.*}} to(%[[C]], %[[B]]) [%{{.*}}] : vector<2xf32>
+// CHECK: bsgp.load{{ ?}}(%[[B]])
+// CHECK: bsgp.save %{{.*}} to{{ ?}}(%[[C]], %[[B]]){{ ?}}[%{{.*}}] : vector<2xf32>
 // CHECK: bsgp.superstep 3
 // CHECK-COUNT-6: bsgp.stream_free
 // CHECK-NOT: bsgp.stream_free
@@ -158,12 +158,12 @@ func.func @words(%p4: !bsgp.ptr<vector<4xf32>>, %p2: !bsgp.ptr<vector<2xf32>>, %
 // CHECK: bsgp.superstep 1
 // CHECK: %[[X:.*]] = bsgp.require -> !bsgp.stream
 // CHECK: bsgp.superstep 2
-// CHECK: bsgp.load(%[[U]])
+// CHECK: bsgp.load{{ ?}}(%[[U]])
 // CHECK: scf.if
-// CHECK-NEXT: bsgp.save %{{.*}} to(%[[X]])
+// CHECK-NEXT: bsgp.save %{{.*}} to{{ ?}}(%[[X]])
 // CHECK: bsgp.stream_free %[[U]]
 // CHECK: bsgp.superstep 3
-// CHECK: bsgp.load(%[[X]])
+// CHECK: bsgp.load{{ ?}}(%[[X]])
 func.func @put_whole(%p: !bsgp.ptr<i32>, %n: i32) {
   bsgp.spawn %n {
     %rk = bsgp.thread_rank : i32
@@ -187,18 +187,18 @@ func.func @put_whole(%p: !bsgp.ptr<i32>, %n: i32) {
 // CHECK-LABEL: func.func @resized(
 // CHECK: %[[C:.*]] = bsgp.require -> !bsgp.stream
 // CHECK: bsgp.superstep 1
-// CHECK: bsgp.save %{{.*}} to(%[[C]])
+// CHECK: bsgp.save %{{.*}} to{{ ?}}(%[[C]])
 // CHECK: bsgp.superstep 2
-// CHECK: bsgp.load(%[[C]])
+// CHECK: bsgp.load{{ ?}}(%[[C]])
 // CHECK: bsgp.stream_free %[[C]]
 // CHECK: bsgp.set_size
 // CHECK: %[[D:.*]] = bsgp.require -> !bsgp.stream
 // CHECK-NEXT: bsgp.thread_size
 // CHECK-NEXT: bsgp.stream_alloc
 // CHECK: bsgp.superstep 3 rank_reassigned
-// CHECK: bsgp.save %{{.*}} to(%[[D]])
+// CHECK: bsgp.save %{{.*}} to{{ ?}}(%[[D]])
 // CHECK: bsgp.superstep 4
-// CHECK: bsgp.load(%[[D]])
+// CHECK: bsgp.load{{ ?}}(%[[D]])
 // CHECK: bsgp.stream_free %[[D]]
 func.func @resized(%p: !bsgp.ptr<i32>, %n: i32, %m: i32) {
   bsgp.spawn %n {

@@ -15,8 +15,8 @@ func.func private @global_merge(!bsgp.ptr<i32>)
 // CHECK-NEXT: %[[F:.*]] = arith.divsi %[[RK]], %[[C3]]
 // CHECK-NEXT: %[[V:.*]] = bsgp.ptr.load %[[IB]][%[[RK]]]
 // CHECK-NEXT: func.call @local_sort(%[[SORTED]], %[[V]])
-// CHECK-NEXT: bsgp.save %[[F]] to(%[[T0]]) [%[[RK]]]
-// CHECK-NEXT: bsgp.save %[[V]] to(%[[T1]]) [%[[RK]]]
+// CHECK-NEXT: bsgp.save %[[F]] to{{ ?}}(%[[T0]]){{ ?}}[%[[RK]]]
+// CHECK-NEXT: bsgp.save %[[V]] to{{ ?}}(%[[T1]]){{ ?}}[%[[RK]]]
 // CHECK-NEXT: bsgp.return
 // CHECK: bsgp.kernel @findFaces_spawn0_ss2(%{{.*}}: !bsgp.ptr<i32>, %{{.*}}: !bsgp.stream, %{{.*}}: !bsgp.stream, %{{.*}}: !bsgp.ptr<i32>, %{{.*}}: !bsgp.ptr<i32>, %{{.*}}: !bsgp.stream)
 // A superstep without a source range is attributed to its spawn.

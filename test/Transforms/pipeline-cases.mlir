@@ -10,29 +10,29 @@
 // CHECK-LABEL: bsgp.kernel @cases_spawn0_ss1(
 // CHECK-SAME: %{{[^:]*}}: !bsgp.ptr<f32>, %[[XS:[^:]*]]: !bsgp.stream)
 // CHECK: %[[X:.*]] = scf.if
-// CHECK: bsgp.save %[[X]] to(%[[XS]])
+// CHECK: bsgp.save %[[X]] to{{ ?}}(%[[XS]])
 // The loop stays in its kernel; its bound is a host value parameter. The
 // put saves at rank + rank, if valid.
 // CHECK-LABEL: bsgp.kernel @cases_spawn0_ss2(
 // CHECK-SAME: %[[XS2:[^:]*]]: !bsgp.stream, %[[ITERS:[^:]*]]: index, %[[PS:[^:]*]]: !bsgp.stream)
 // CHECK: %[[RK:.*]] = bsgp.thread_rank
-// CHECK-NEXT: %[[XL:.*]] = bsgp.load(%[[XS2]]) [%[[RK]]]
+// CHECK-NEXT: %[[XL:.*]] = bsgp.load{{ ?}}(%[[XS2]]){{ ?}}[%[[RK]]]
 // CHECK-NEXT: %[[ACC:.*]] = scf.for %{{.*}} = %{{.*}} to %[[ITERS]]
 // CHECK: %[[NEXT:.*]] = arith.addi %[[RK]], %[[RK]]
 // CHECK: scf.if
-// CHECK-NEXT: bsgp.save %[[ACC]] to(%[[PS]]) [%[[NEXT]]]
+// CHECK-NEXT: bsgp.save %[[ACC]] to{{ ?}}(%[[PS]]){{ ?}}[%[[NEXT]]]
 // thread.get(rank, x) reads the own slot, so sum may take x's stream.
 // CHECK-LABEL: bsgp.kernel @cases_spawn0_ss3(
 // CHECK-SAME: %[[PS3:[^:]*]]: !bsgp.stream, %[[XS3:[^:]*]]: !bsgp.stream
-// CHECK-DAG: bsgp.load(%[[PS3]])
-// CHECK-DAG: bsgp.load(%[[XS3]])
-// CHECK: bsgp.save %{{.*}} to(%[[XS3]])
+// CHECK-DAG: bsgp.load{{ ?}}(%[[PS3]])
+// CHECK-DAG: bsgp.load{{ ?}}(%[[XS3]])
+// CHECK: bsgp.save %{{.*}} to{{ ?}}(%[[XS3]])
 // After the kill, sum is loaded at thread.oldrank.
 // CHECK-LABEL: bsgp.kernel @cases_spawn0_ss4(
 // CHECK-SAME: %[[KEEP:[^:]*]]: !bsgp.ptr<i32>, %[[SS:[^:]*]]: !bsgp.stream
 // CHECK-NEXT: %[[R:.*]] = bsgp.thread_rank
 // CHECK-NEXT: %[[OLD:.*]] = bsgp.ptr.load %[[KEEP]][%[[R]]]
-// CHECK-NEXT: bsgp.load(%[[SS]]) [%[[OLD]]]
+// CHECK-NEXT: bsgp.load{{ ?}}(%[[SS]]){{ ?}}[%[[OLD]]]
 // CHECK-NOT: bsgp.kernel @cases_spawn0_ss5
 // CHECK-LABEL: bsgp.kernel @cases_spawn1_ss1(
 // CHECK-LABEL: func.func @cases(

@@ -14,9 +14,9 @@
 // CHECK-SAME: bsgp.srcloc = "listing1.bsgp:6:9-12:9"
 // CHECK-NEXT: %[[RK:.*]] = bsgp.thread_rank
 // CHECK-NEXT: %[[OLD:.*]] = bsgp.ptr.load %[[SORTED]][%[[RK]]]
-// CHECK-NEXT: bsgp.load(%[[T0]]) [%[[OLD]]]
-// CHECK-NEXT: %[[V:.*]] = bsgp.load(%[[T1]]) [%[[OLD]]]
-// CHECK: bsgp.save %[[V]] to(%[[T2]])
+// CHECK-NEXT: bsgp.load{{ ?}}(%[[T0]]){{ ?}}[%[[OLD]]]
+// CHECK-NEXT: %[[V:.*]] = bsgp.load{{ ?}}(%[[T1]]){{ ?}}[%[[OLD]]]
+// CHECK: bsgp.save %[[V]] to{{ ?}}(%[[T2]])
 // CHECK-LABEL: bsgp.kernel @findFaces_spawn0_ss3(
 // CHECK-SAME: bsgp.srcloc = "listing1.bsgp:13:9-14:13"
 // CHECK-LABEL: func.func @findFaces(

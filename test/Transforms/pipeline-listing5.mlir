@@ -21,22 +21,22 @@
 // CHECK-DAG: %[[C1:.*]] = arith.constant 1 : i32
 // CHECK: %[[V0:.*]] = bsgp.ptr.load %[[A]][%[[C0]]]
 // CHECK: %[[V1:.*]] = bsgp.ptr.load %[[A]][%[[C1]]]
-// CHECK: bsgp.save %[[V0]] to(%[[K1S0]])
-// CHECK: bsgp.save %[[V1]] to(%[[K1S1]])
+// CHECK: bsgp.save %[[V0]] to{{ ?}}(%[[K1S0]])
+// CHECK: bsgp.save %[[V1]] to{{ ?}}(%[[K1S1]])
 // CHECK: bsgp.return
 // v2 = v0 + v0: loaded from and saved to the same stream.
 // CHECK-LABEL: bsgp.kernel @test_spawn0_ss2(
 // CHECK-SAME: %[[K2S:[^:]*]]: !bsgp.stream)
-// CHECK: %[[L:.*]] = bsgp.load(%[[K2S]])
+// CHECK: %[[L:.*]] = bsgp.load{{ ?}}(%[[K2S]])
 // CHECK: %[[V2:.*]] = arith.addi %[[L]], %[[L]]
-// CHECK: bsgp.save %[[V2]] to(%[[K2S]])
+// CHECK: bsgp.save %[[V2]] to{{ ?}}(%[[K2S]])
 // v3 = v1 + v2, saved over v2.
 // CHECK-LABEL: bsgp.kernel @test_spawn0_ss3(
 // CHECK-SAME: %[[K3A:[^:]*]]: !bsgp.stream, %[[K3B:[^:]*]]: !bsgp.stream)
-// CHECK-DAG: %[[L1:.*]] = bsgp.load(%[[K3A]])
-// CHECK-DAG: %[[L2:.*]] = bsgp.load(%[[K3B]])
+// CHECK-DAG: %[[L1:.*]] = bsgp.load{{ ?}}(%[[K3A]])
+// CHECK-DAG: %[[L2:.*]] = bsgp.load{{ ?}}(%[[K3B]])
 // CHECK: %[[V3:.*]] = arith.addi %[[L1]], %[[L2]]
-// CHECK: bsgp.save %[[V3]] to(%[[K3B]])
+// CHECK: bsgp.save %[[V3]] to{{ ?}}(%[[K3B]])
 // CHECK-LABEL: bsgp.kernel @test_spawn0_ss4(
 // CHECK: bsgp.ptr.store
 // CHECK-LABEL: func.func @test(

@@ -15,22 +15,22 @@
 // CHECK: %[[F:.*]] = arith.divsi
 // CHECK: %[[V:.*]] = bsgp.ptr.load %[[IB]]
 // CHECK: %[[RK:.*]] = bsgp.thread_rank
-// CHECK-NEXT: bsgp.save %[[F]] to(%[[T0]]) [%[[RK]]] : i32
-// CHECK-NEXT: bsgp.save %[[V]] to(%[[T1]]) [%[[RK]]] : i32
+// CHECK-NEXT: bsgp.save %[[F]] to{{ ?}}(%[[T0]]){{ ?}}[%[[RK]]] : i32
+// CHECK-NEXT: bsgp.save %[[V]] to{{ ?}}(%[[T1]]){{ ?}}[%[[RK]]] : i32
 // CHECK-NEXT: }
 // CHECK: bsgp.superstep 2 rank_reassigned {{.*}}{
 // CHECK-NEXT: %[[R:.*]] = bsgp.thread_rank
 // CHECK-NEXT: %[[OLD:.*]] = bsgp.ptr.load %[[SORTED]][%[[R]]]
-// CHECK-NEXT: %[[F2:.*]] = bsgp.load(%[[T0]]) [%[[OLD]]] : i32
-// CHECK-NEXT: %[[V2:.*]] = bsgp.load(%[[T1]]) [%[[OLD]]] : i32
+// CHECK-NEXT: %[[F2:.*]] = bsgp.load{{ ?}}(%[[T0]]){{ ?}}[%[[OLD]]] : i32
+// CHECK-NEXT: %[[V2:.*]] = bsgp.load{{ ?}}(%[[T1]]){{ ?}}[%[[OLD]]] : i32
 // CHECK-NEXT: %[[RK1:.*]] = bsgp.thread_rank
 // CHECK-NEXT: bsgp.ptr.store %[[F2]], %[[PF]][%[[RK1]]]
 // CHECK-NEXT: %[[NEW:.*]] = bsgp.thread_rank
-// CHECK-NEXT: bsgp.save %[[V2]] to(%[[T2]]) [%[[NEW]]] : i32
+// CHECK-NEXT: bsgp.save %[[V2]] to{{ ?}}(%[[T2]]){{ ?}}[%[[NEW]]] : i32
 // CHECK-NEXT: }
 // CHECK: bsgp.superstep 3 {{.*}}{
 // CHECK-NEXT: %[[R3:.*]] = bsgp.thread_rank
-// CHECK-NEXT: %[[V3:.*]] = bsgp.load(%[[T2]]) [%[[R3]]] : i32
+// CHECK-NEXT: %[[V3:.*]] = bsgp.load{{ ?}}(%[[T2]]){{ ?}}[%[[R3]]] : i32
 // CHECK: bsgp.ptr.store %{{.*}}, %[[HD]][%[[V3]]]
 // CHECK-NOT: bsgp.set_oldrank
 // CHECK: return
@@ -62,19 +62,19 @@ func.func @findFaces(%pf: !bsgp.ptr<i32>, %hd: !bsgp.ptr<i32>, %ib: !bsgp.ptr<i3
 // CHECK-NEXT: %[[V:.*]] = bsgp.ptr.load
 // CHECK: %[[NEXT:.*]] = arith.addi %[[RK]],
 // CHECK-NEXT: %[[RK2:.*]] = bsgp.thread_rank
-// CHECK-NEXT: bsgp.save %[[V]] to(%[[SV]]) [%[[RK2]]] : i32
+// CHECK-NEXT: bsgp.save %[[V]] to{{ ?}}(%[[SV]]){{ ?}}[%[[RK2]]] : i32
 // CHECK-NEXT: %[[SIZE:.*]] = bsgp.thread_size
 // CHECK-NEXT: %[[ZERO:.*]] = arith.constant 0
 // CHECK-NEXT: %[[GE:.*]] = arith.cmpi sge, %[[NEXT]], %[[ZERO]]
 // CHECK-NEXT: %[[LT:.*]] = arith.cmpi slt, %[[NEXT]], %[[SIZE]]
 // CHECK-NEXT: %[[OK:.*]] = arith.andi %[[GE]], %[[LT]]
 // CHECK-NEXT: scf.if %[[OK]] {
-// CHECK-NEXT: bsgp.save %[[V]] to(%[[SX]]) [%[[NEXT]]] : i32
+// CHECK-NEXT: bsgp.save %[[V]] to{{ ?}}(%[[SX]]){{ ?}}[%[[NEXT]]] : i32
 // CHECK: bsgp.superstep 2 {{.*}}{
 // CHECK-NEXT: %[[R:.*]] = bsgp.thread_rank
-// CHECK-NEXT: %[[X:.*]] = bsgp.load(%[[SX]]) [%[[R]]] : i32
+// CHECK-NEXT: %[[X:.*]] = bsgp.load{{ ?}}(%[[SX]]){{ ?}}[%[[R]]] : i32
 // CHECK: %[[PREV:.*]] = arith.subi
-// CHECK-NEXT: %[[G:.*]] = bsgp.load(%[[SV]]) [%[[PREV]]] : i32
+// CHECK-NEXT: %[[G:.*]] = bsgp.load{{ ?}}(%[[SV]]){{ ?}}[%[[PREV]]] : i32
 // CHECK-NEXT: arith.addi %[[G]], %[[X]]
 // CHECK-NOT: bsgp.get
 // CHECK-NOT: bsgp.put
@@ -104,20 +104,20 @@ func.func @get_put(%p: !bsgp.ptr<i32>, %n: i32) {
 // CHECK: %[[B:.*]]:2 = bsgp.require -> (!bsgp.stream, !bsgp.stream)
 // CHECK: %[[C:.*]]:2 = bsgp.require -> (!bsgp.stream, !bsgp.stream)
 // CHECK: bsgp.superstep 1
-// CHECK: bsgp.save %{{.*}} to(%[[A]]#0, %[[A]]#1) [%{{.*}}] : vector<2xf32>
+// CHECK: bsgp.save %{{.*}} to{{ ?}}(%[[A]]#0, %[[A]]#1){{ ?}}[%{{.*}}] : vector<2xf32>
 // CHECK: bsgp.superstep 2 rank_reassigned
 // CHECK: %[[O1:.*]] = bsgp.ptr.load
-// CHECK-NEXT: %[[L1:.*]] = bsgp.load(%[[A]]#0, %[[A]]#1) [%[[O1]]]
+// CHECK-NEXT: %[[L1:.*]] = bsgp.load{{ ?}}(%[[A]]#0, %[[A]]#1){{ ?}}[%[[O1]]]
 // CHECK-NEXT: %[[N1:.*]] = bsgp.thread_rank
-// CHECK-NEXT: bsgp.save %[[L1]] to(%[[B]]#0, %[[B]]#1) [%[[N1]]]
+// CHECK-NEXT: bsgp.save %[[L1]] to{{ ?}}(%[[B]]#0, %[[B]]#1){{ ?}}[%[[N1]]]
 // CHECK: bsgp.superstep 3 rank_reassigned
 // CHECK: %[[O2:.*]] = bsgp.ptr.load
-// CHECK-NEXT: %[[L2:.*]] = bsgp.load(%[[B]]#0, %[[B]]#1) [%[[O2]]]
+// CHECK-NEXT: %[[L2:.*]] = bsgp.load{{ ?}}(%[[B]]#0, %[[B]]#1){{ ?}}[%[[O2]]]
 // CHECK-NEXT: %[[N2:.*]] = bsgp.thread_rank
-// CHECK-NEXT: bsgp.save %[[L2]] to(%[[C]]#0, %[[C]]#1) [%[[N2]]]
+// CHECK-NEXT: bsgp.save %[[L2]] to{{ ?}}(%[[C]]#0, %[[C]]#1){{ ?}}[%[[N2]]]
 // CHECK: bsgp.superstep 4
 // CHECK-NEXT: %[[R4:.*]] = bsgp.thread_rank
-// CHECK-NEXT: bsgp.load(%[[C]]#0, %[[C]]#1) [%[[R4]]] : vector<2xf32>
+// CHECK-NEXT: bsgp.load{{ ?}}(%[[C]]#0, %[[C]]#1){{ ?}}[%[[R4]]] : vector<2xf32>
 func.func @reassign_twice(%p: !bsgp.ptr<vector<2xf32>>, %s1: !bsgp.ptr<i32>, %s2: !bsgp.ptr<i32>, %n: i32) {
   bsgp.spawn %n {
     %rk = bsgp.thread_rank : i32
@@ -143,13 +143,13 @@ func.func @reassign_twice(%p: !bsgp.ptr<vector<2xf32>>, %s1: !bsgp.ptr<i32>, %s2
 // CHECK: %[[S:.*]] = bsgp.require -> !bsgp.stream
 // CHECK-NOT: bsgp.require
 // CHECK: bsgp.superstep 1
-// CHECK: bsgp.save %{{.*}} to(%[[S]])
+// CHECK: bsgp.save %{{.*}} to{{ ?}}(%[[S]])
 // CHECK: bsgp.superstep 2
-// CHECK: bsgp.load(%[[S]])
+// CHECK: bsgp.load{{ ?}}(%[[S]])
 // CHECK: bsgp.superstep 3
 // CHECK-NOT: bsgp.load
 // CHECK: bsgp.superstep 4
-// CHECK: bsgp.load(%[[S]])
+// CHECK: bsgp.load{{ ?}}(%[[S]])
 func.func @far_use(%p: !bsgp.ptr<i64>, %q: !bsgp.ptr<i32>, %n: i32) {
   bsgp.spawn %n {
     %rk = bsgp.thread_rank : i32

@@ -58,11 +58,13 @@ void BSGPDialect::initialize() {
 LogicalResult BSGPDialect::verifyOperationAttribute(Operation *op,
                                                     NamedAttribute attr) {
   StringRef name = attr.getName().getValue();
-  if (name == getSourceLocAttrName()) {
-    if (!isa<StringAttr>(attr.getValue()) || !isa<KernelOp>(op))
-      return op->emitError() << "'" << name
-                             << "' must be a string attribute of a "
-                                "bsgp.kernel";
+  // Source ranges for the runtime's kernel-to-source log (on kernels and
+  // the functions targets make of them), and the device code blobs a target
+  // attaches to the module for the module descriptor.
+  if (name == getSourceLocAttrName() || name == "bsgp.ptx" ||
+      name == "bsgp.spirv") {
+    if (!isa<StringAttr>(attr.getValue()))
+      return op->emitError() << "'" << name << "' must be a string attribute";
     return success();
   }
   if (name != getCollectiveAttrName() && name != getDeviceAttrName())
