@@ -85,7 +85,13 @@ struct InlineCollectivesPass
                  "inside control flow, §4.4)";
           return signalPassFailure();
         }
-        if (callee.isExternal() || !callee.getBody().hasOneBlock()) {
+        if (callee.isExternal()) {
+          call.emitError("collective function '")
+              << callee.getSymName()
+              << "' has no body to inline (is its definition missing?)";
+          return signalPassFailure();
+        }
+        if (!callee.getBody().hasOneBlock()) {
           call.emitError("collective function '")
               << callee.getSymName()
               << "' must have a body of a single block to be inlined";
