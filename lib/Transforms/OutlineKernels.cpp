@@ -200,7 +200,14 @@ LogicalResult SpawnOutliner::run(SpawnOp spawn) {
         return failure();
       continue;
     }
-    outlineSuperstep(cast<SuperstepOp>(op), spawn, b);
+    auto step = cast<SuperstepOp>(op);
+    // A superstep left without code (everything rematerialized or dead)
+    // would launch an empty kernel; the launch boundary alone has no effect.
+    if (step.getBody().front().without_terminator().empty()) {
+      step->erase();
+      continue;
+    }
+    outlineSuperstep(step, spawn, b);
   }
   if (!tempLists.empty())
     DTempFreeOp::create(b, spawn.getLoc(), tempLists);

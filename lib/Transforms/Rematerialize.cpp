@@ -127,7 +127,7 @@ void rematerialize(SpawnOp spawn) {
           lastCopy = b.clone(*op, mapping);
           lastCopy->setLoc(copyLoc(op));
         }
-        use.set(mapping.lookup(yielded));
+        use.set(mapping.lookupOrDefault(yielded));
         changed = true;
       }
     }

@@ -179,3 +179,25 @@ func.func @resize(%p: !bsgp.ptr<i32>, %n: i32) {
 bsgp.kernel @resize_spawn1_ss1() {
   bsgp.return
 }
+
+// An empty superstep launches nothing; a host value that a superstep
+// yields (hand-written superstep form) is passed to the kernel that uses it.
+// CHECK-LABEL: bsgp.kernel @empty_step_spawn0_ss2(
+// CHECK-SAME: %[[V:[^:]*]]: i32, %[[Q:[^:]*]]: !bsgp.ptr<i32>)
+// CHECK: bsgp.ptr.store %[[V]], %[[Q]]
+// CHECK-LABEL: func.func @empty_step(
+// CHECK-NOT: @empty_step_spawn0_ss1
+// CHECK: bsgp.launch @empty_step_spawn0_ss2
+// CHECK-NOT: bsgp.launch
+// CHECK: return
+func.func @empty_step(%p: !bsgp.ptr<i32>, %n: i32) {
+  bsgp.spawn %n {
+    bsgp.superstep 1 {
+    }
+    bsgp.superstep 2 {
+      %rk = bsgp.thread_rank : i32
+      bsgp.ptr.store %n, %p[%rk] : !bsgp.ptr<i32>, i32
+    }
+  }
+  return
+}
