@@ -119,20 +119,15 @@ LogicalResult SpawnSaveRestore::loadValues(unsigned t) {
   Block &body = steps[t].getBody().front();
   Location loc = steps[t].getLoc();
   if (!steps[t].getRankReassigned()) {
+    // The loads open the superstep, in result order.
+    OpBuilder b(&body, body.begin());
     Value rank;
     for (Value result : results) {
       SmallVector<OpOperand *> uses = usesIn(result, t);
       if (uses.empty())
         continue;
-      OpBuilder b(&body, body.begin());
       if (!rank)
         rank = ThreadRankOp::create(b, loc, b.getI32Type());
-      else
-        b.setInsertionPointAfter(rank.getDefiningOp());
-      // Keep the loads in result order after the rank.
-      for (Operation *op = rank.getDefiningOp()->getNextNode();
-           op && isa<LoadOp>(op); op = op->getNextNode())
-        b.setInsertionPointAfter(op);
       Value loaded = LoadOp::create(b, result.getLoc(), result.getType(),
                                     current[result], rank);
       for (OpOperand *use : uses)
