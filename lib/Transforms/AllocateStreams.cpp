@@ -1,4 +1,4 @@
-//===- AllocateStreams.cpp - share temporary streams (§4.3) ----------------===//
+//===- AllocateStreams.cpp - share temporary streams (§4.3) --------------===//
 //
 // Collects the saved values of a spawn from its bsgp.save / bsgp.load ops
 // (one save per value, on streams that nothing else writes), asks
@@ -100,17 +100,55 @@ LogicalResult allocate(SpawnOp spawn) {
     keptValues.push_back(value);
   }
 
-  llvm::Expected<StreamAllocation> allocation =
-      allocateStreams(steps.size(), keptValues);
-  if (!allocation)
-    return spawn.emitError("stream allocation failed: ")
-           << llvm::toString(allocation.takeError());
+  // A stream holds thread.size words of the superstep that first writes
+  // it. set_size (fork, kill) changes that size, so values saved under
+  // different thread counts never share a stream: each thread-count epoch
+  // is allocated on its own. Values only cross into the next epoch to be
+  // loaded at thread.oldrank by its first superstep.
+  SmallVector<unsigned> epochOf;
+  {
+    unsigned epoch = 0;
+    bool resized = false;
+    for (Operation &op : spawn.getBody().front()) {
+      if (isa<RequireOp>(op))
+        op.walk([&](SetSizeOp) { resized = true; });
+      if (isa<SuperstepOp>(op)) {
+        if (resized && !epochOf.empty())
+          ++epoch;
+        resized = false;
+        epochOf.push_back(epoch);
+      }
+    }
+  }
+  SmallVector<TemporaryStream> allStreams;
+  SmallVector<SmallVector<unsigned, 4>> wordStreamOf(keptValues.size());
+  for (unsigned epoch = 0, e = epochOf.back(); epoch <= e; ++epoch) {
+    SmallVector<unsigned> members;
+    SmallVector<SavedValue> epochValues;
+    for (auto [k, value] : llvm::enumerate(keptValues))
+      if (epochOf[value.defStep] == epoch) {
+        members.push_back(k);
+        epochValues.push_back(value);
+      }
+    if (members.empty())
+      continue;
+    llvm::Expected<StreamAllocation> allocation =
+        allocateStreams(steps.size(), epochValues);
+    if (!allocation)
+      return spawn.emitError("stream allocation failed: ")
+             << llvm::toString(allocation.takeError());
+    unsigned offset = allStreams.size();
+    llvm::append_range(allStreams, allocation->streams);
+    for (auto [j, k] : llvm::enumerate(members))
+      for (unsigned stream : allocation->wordStream[j])
+        wordStreamOf[k].push_back(offset + stream);
+  }
 
   // Allocate and free the shared streams around the supersteps.
   Type streamType = StreamType::get(spawn.getContext());
   SmallVector<Value> streams;
   DenseMap<unsigned, Operation *> lastFree;
-  for (const TemporaryStream &ts : allocation->streams) {
+  for (const TemporaryStream &ts : allStreams) {
     SuperstepOp first = steps[ts.firstWriteStep];
     OpBuilder b(first);
     Location loc = first.getLoc();
@@ -143,7 +181,7 @@ LogicalResult allocate(SpawnOp spawn) {
     keptIndex[i] = k;
   auto wordStreams = [&](unsigned value) {
     SmallVector<Value> result;
-    for (unsigned s : allocation->wordStream[keptIndex.lookup(value)])
+    for (unsigned s : wordStreamOf[keptIndex.lookup(value)])
       result.push_back(streams[s]);
     return result;
   };

@@ -1,4 +1,4 @@
-//===- ExpandPar.cpp - bundle the supersteps of par branches (§5) ----------===//
+//===- ExpandPar.cpp - bundle the supersteps of par branches (§5) --------===//
 //
 // `par { s1; s2; }` declares its statements independent, so the k-th
 // superstep of every branch can run in the same kernel (Fig. 5, Listing 8).
@@ -85,15 +85,13 @@ LogicalResult expandPar(ParOp par) {
   SmallVector<Value> results;
   for (Region &region : par.getBranches())
     llvm::append_range(
-        results,
-        cast<YieldOp>(region.front().getTerminator()).getValues());
+        results, cast<YieldOp>(region.front().getTerminator()).getValues());
   par.replaceAllUsesWith(results);
   par->erase();
   return success();
 }
 
-struct ExpandParPass
-    : public bsgp::impl::BSGPExpandParPassBase<ExpandParPass> {
+struct ExpandParPass : public bsgp::impl::BSGPExpandParPassBase<ExpandParPass> {
   void runOnOperation() override {
     // Post-order: inner pars are expanded into their branch first.
     SmallVector<ParOp> pars;

@@ -1,4 +1,4 @@
-//===- FindSavedValues.cpp - the saved values of §4.2 step 5 ---------------===//
+//===- FindSavedValues.cpp - the saved values of §4.2 step 5 -------------===//
 //
 // A value is saved iff a superstep other than its defining one uses it. In
 // the superstep form those values are the superstep results, so the pass
@@ -45,13 +45,17 @@ struct FindSavedValuesPass
   using Base::Base;
   void runOnOperation() override {
     getOperation()->walk([&](SpawnOp spawn) { pruneResults(spawn); });
-    if (!printTable)
+    if (!printTable && !printDot)
       return;
     auto module = dyn_cast<ModuleOp>(getOperation());
     if (!module)
       module = getOperation()->getParentOfType<ModuleOp>();
-    if (module)
+    if (!module)
+      return;
+    if (printTable)
       printSuperstepTable(module, llvm::outs());
+    if (printDot)
+      writeSuperstepDot(module, llvm::outs());
   }
 };
 

@@ -1,10 +1,10 @@
-//===- InlineCollectives.cpp - inline collective functions (§4.2 step 1) ---===//
+//===- InlineCollectives.cpp - inline collectives (§4.2 step 1) ----------===//
 //
 // Barriers may only be cut at the top level of a spawn body, so every call
 // to a function that contains a barrier (a collective function, Appendix A)
 // is inlined into the spawns, repeatedly until none is left: collectives
-// may call collectives. The inlined functions are then erased, because nothing can
-// call them any more: they only exist to be inlined.
+// may call collectives. The inlined functions are then erased, because nothing
+// can call them any more: they only exist to be inlined.
 //
 //===----------------------------------------------------------------------===//
 
@@ -63,9 +63,8 @@ struct InlineCollectivesPass
         auto caller = call->getParentOfType<func::FuncOp>();
         if (caller && isCollective(caller))
           return;
-        auto callee =
-            SymbolTable::lookupNearestSymbolFrom<func::FuncOp>(
-                call, call.getCalleeAttr());
+        auto callee = SymbolTable::lookupNearestSymbolFrom<func::FuncOp>(
+            call, call.getCalleeAttr());
         if (callee && isCollective(callee))
           calls.emplace_back(call, callee);
       });
@@ -86,7 +85,13 @@ struct InlineCollectivesPass
                  "inside control flow, §4.4)";
           return signalPassFailure();
         }
-        if (callee.isExternal() || !callee.getBody().hasOneBlock()) {
+        if (callee.isExternal()) {
+          call.emitError("collective function '")
+              << callee.getSymName()
+              << "' has no body to inline (is its definition missing?)";
+          return signalPassFailure();
+        }
+        if (!callee.getBody().hasOneBlock()) {
           call.emitError("collective function '")
               << callee.getSymName()
               << "' must have a body of a single block to be inlined";

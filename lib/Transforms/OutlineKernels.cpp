@@ -1,4 +1,4 @@
-//===- OutlineKernels.cpp - kernels and launches (§4.2 steps 3-4) ----------===//
+//===- OutlineKernels.cpp - kernels and launches (§4.2 steps 3-4) --------===//
 //
 // Turns each spawn in stream form into host code. Require bodies are
 // inlined in place (thread.size becomes the current thread count, set_size
@@ -30,13 +30,20 @@ using namespace bsgp;
 
 namespace {
 
-std::string formatRange(SuperstepOp step) {
+/// "file:line:col-line:col" of a superstep, for the kernel-to-source log of
+/// §4.4; the spawn's position when the superstep has no range.
+std::string formatRange(SuperstepOp step, SpawnOp spawn) {
   auto begin = dyn_cast_or_null<FileLineColLoc>(step.getSourceBeginAttr());
   auto end = dyn_cast_or_null<FileLineColLoc>(step.getSourceEndAttr());
-  if (!begin || !end)
-    return "";
-  return (begin.getFilename().getValue() + ":" + Twine(begin.getLine()) +
-          ":" + Twine(begin.getColumn()) + "-" + Twine(end.getLine()) + ":" +
+  if (!begin)
+    begin = end = ssutil::findFileLineCol(spawn.getLoc());
+  if (!begin)
+    return "unknown:0:0-0:0";
+  // A range must stay in one file; otherwise only its start is known.
+  if (!end || end.getFilename() != begin.getFilename())
+    end = begin;
+  return (begin.getFilename().getValue() + ":" + Twine(begin.getLine()) + ":" +
+          Twine(begin.getColumn()) + "-" + Twine(end.getLine()) + ":" +
           Twine(end.getColumn()))
       .str();
 }
@@ -53,7 +60,7 @@ public:
 private:
   LogicalResult check(SpawnOp spawn);
   LogicalResult inlineRequire(RequireOp require, OpBuilder &b);
-  void outlineSuperstep(SuperstepOp step, OpBuilder &b);
+  void outlineSuperstep(SuperstepOp step, SpawnOp spawn, OpBuilder &b);
 
   SymbolTable &symbols;
   Operation *func;
@@ -75,8 +82,8 @@ LogicalResult SpawnOutliner::check(SpawnOp spawn) {
       return step.emitError("superstep still has saved values as results "
                             "(run bsgp-save-restore)");
     WalkResult walk = step.getBody().walk([&](Operation *nested) {
-      if (isa<BarrierOp, RequireOp, ParOp, GetOp, PutOp, SetOldRankOp,
-              SpawnOp>(nested)) {
+      if (isa<BarrierOp, RequireOp, ParOp, GetOp, PutOp, SetOldRankOp, SpawnOp>(
+              nested)) {
         nested->emitError("'")
             << nested->getName()
             << "' cannot be outlined into a kernel; run the bsgp pipeline "
@@ -131,7 +138,8 @@ LogicalResult SpawnOutliner::inlineRequire(RequireOp require, OpBuilder &b) {
   return success();
 }
 
-void SpawnOutliner::outlineSuperstep(SuperstepOp step, OpBuilder &b) {
+void SpawnOutliner::outlineSuperstep(SuperstepOp step, SpawnOp spawn,
+                                     OpBuilder &b) {
   Region &body = step.getBody();
   llvm::SetVector<Value> captured;
   llvm::SetVector<Operation *> constants;
@@ -152,18 +160,16 @@ void SpawnOutliner::outlineSuperstep(SuperstepOp step, OpBuilder &b) {
   SmallVector<Type> argTypes;
   for (Value v : captured)
     argTypes.push_back(v.getType());
-  std::string name = (funcName + "_spawn" + Twine(spawnIndex) + "_ss" +
-                      Twine(step.getIndex()))
-                         .str();
+  std::string name =
+      (funcName + "_spawn" + Twine(spawnIndex) + "_ss" + Twine(step.getIndex()))
+          .str();
   OpBuilder kb(ctx);
-  auto kernel = KernelOp::create(
-      kb, step.getLoc(), StringAttr::get(ctx, name),
-      TypeAttr::get(FunctionType::get(ctx, argTypes, {})), nullptr, nullptr,
-      nullptr);
-  std::string range = formatRange(step);
-  if (!range.empty())
-    kernel->setAttr(BSGPDialect::getSourceLocAttrName(),
-                    StringAttr::get(ctx, range));
+  auto kernel =
+      KernelOp::create(kb, step.getLoc(), StringAttr::get(ctx, name),
+                       TypeAttr::get(FunctionType::get(ctx, argTypes, {})),
+                       nullptr, nullptr, nullptr);
+  kernel->setAttr(BSGPDialect::getSourceLocAttrName(),
+                  StringAttr::get(ctx, formatRange(step, spawn)));
   Block *entry = new Block;
   kernel.getBody().push_back(entry);
   IRMapping mapping;
@@ -194,7 +200,14 @@ LogicalResult SpawnOutliner::run(SpawnOp spawn) {
         return failure();
       continue;
     }
-    outlineSuperstep(cast<SuperstepOp>(op), b);
+    auto step = cast<SuperstepOp>(op);
+    // A superstep left without code (everything rematerialized or dead)
+    // would launch an empty kernel; the launch boundary alone has no effect.
+    if (step.getBody().front().without_terminator().empty()) {
+      step->erase();
+      continue;
+    }
+    outlineSuperstep(step, spawn, b);
   }
   if (!tempLists.empty())
     DTempFreeOp::create(b, spawn.getLoc(), tempLists);

@@ -1,4 +1,4 @@
-//===- Pipeline.cpp - the §4 pass pipeline ----------------------------------===//
+//===- Pipeline.cpp - the §4 pass pipeline -------------------------------===//
 //
 // The order of §4.2: inline collectives (1), expand pars, clean up (2),
 // split into supersteps (3), propagate thread.rank (2), find the saved
@@ -46,7 +46,7 @@ void bsgp::registerBSGPPipelines() {
       "bsgp-stream-pipeline",
       "§4.2 steps 6-7 and 3-4: superstep form to kernels and launches",
       buildBSGPStreamPipeline);
-  mlir::PassPipelineRegistration<>(
-      "bsgp-pipeline", "the whole §4 pipeline: spawns to kernels",
-      buildBSGPPipeline);
+  mlir::PassPipelineRegistration<>("bsgp-pipeline",
+                                   "the whole §4 pipeline: spawns to kernels",
+                                   buildBSGPPipeline);
 }

@@ -1,12 +1,12 @@
-//===- Rematerialize.cpp - recompute instead of saving (§4.2 step 2) -------===//
+//===- Rematerialize.cpp - recompute instead of saving (§4.2 step 2) -----===//
 //
 // thread.rank is the same value in every superstep that no rank-reassigning
 // barrier separates from its definition (Listing 3: rk1 is replaced by
 // thread.rank and not saved). The pass generalizes this to every superstep
-// result defined by an operand-less op whose value cannot change between
-// supersteps: constants, bsgp.thread_rank (no rank reassignment in between)
-// and bsgp.thread_size (no rank reassignment and no set_size in the spawn).
-// Each using superstep gets its own copy, and the result is dropped.
+// result computed, in a few side-effect-free ops, from constants, host
+// values, bsgp.thread_rank (no rank reassignment in between) and
+// bsgp.thread_size (no rank reassignment and no set_size in the spawn):
+// each using superstep recomputes it, and the result is dropped.
 //
 //===----------------------------------------------------------------------===//
 
@@ -15,6 +15,8 @@
 #include "SuperstepUtils.h"
 
 #include "mlir/IR/Builders.h"
+#include "mlir/IR/IRMapping.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
 
 namespace bsgp {
 #define GEN_PASS_DEF_BSGPREMATERIALIZEPASS
@@ -26,18 +28,57 @@ using namespace bsgp;
 
 namespace {
 
-enum class Kind { None, Constant, Rank, Size };
+/// Most ops recomputed for one saved value: recomputing must stay cheaper
+/// than a store and a load per thread.
+constexpr unsigned kMaxRecipeOps = 6;
 
-Kind classify(Operation *def) {
-  if (!def || def->getNumOperands() != 0 || def->getNumRegions() != 0)
-    return Kind::None;
-  if (def->hasTrait<OpTrait::ConstantLike>())
-    return Kind::Constant;
-  if (isa<ThreadRankOp>(def))
-    return Kind::Rank;
-  if (isa<ThreadSizeOp>(def))
-    return Kind::Size;
-  return Kind::None;
+/// The ops that recompute a superstep result, in definition order.
+struct Recipe {
+  SmallVector<Operation *, 4> ops;
+  bool readsRank = false;
+  bool readsSize = false;
+};
+
+/// Adds the computation of `value` (defined in `step` or on the host) to
+/// `recipe`; false if it cannot be recomputed elsewhere.
+bool collect(Value value, SuperstepOp step, Recipe &recipe) {
+  // Host values (function arguments, require results) are available in
+  // every superstep.
+  if (!step->getParentOp()->isAncestor(value.getParentRegion()->getParentOp()))
+    return true;
+  Operation *def = value.getDefiningOp();
+  if (!def)
+    return false;
+  if (isa<RequireOp>(def))
+    return true;
+  // Results of other supersteps would have to be loaded instead.
+  if (def->getParentOp() != step)
+    return false;
+  if (llvm::is_contained(recipe.ops, def))
+    return true;
+  if (recipe.ops.size() == kMaxRecipeOps || def->getNumRegions() != 0 ||
+      def->getNumResults() != 1)
+    return false;
+  if (isa<ThreadRankOp>(def)) {
+    recipe.readsRank = true;
+  } else if (isa<ThreadSizeOp>(def)) {
+    recipe.readsSize = true;
+  } else if (!isMemoryEffectFree(def)) {
+    return false;
+  }
+  for (Value operand : def->getOperands())
+    if (!collect(operand, step, recipe))
+      return false;
+  recipe.ops.push_back(def);
+  return true;
+}
+
+/// Location of a copy: the source position without the variable name, so
+/// that the saved-value table lists the variable once.
+Location copyLoc(Operation *op) {
+  if (FileLineColLoc pos = ssutil::findFileLineCol(op->getLoc()))
+    return pos;
+  return UnknownLoc::get(op->getContext());
 }
 
 void rematerialize(SpawnOp spawn) {
@@ -48,13 +89,15 @@ void rematerialize(SpawnOp spawn) {
   for (unsigned i = 0; i < steps.size(); ++i) {
     auto yield = cast<YieldOp>(steps[i].getBody().front().getTerminator());
     bool changed = false;
+    // One mapping per using superstep, so shared subexpressions are copied
+    // once.
+    DenseMap<unsigned, IRMapping> copies;
+    DenseMap<unsigned, Operation *> lastCopies;
     for (auto [result, yielded] :
          llvm::zip(steps[i].getResults(), yield.getValues())) {
-      Operation *def = yielded.getDefiningOp();
-      Kind kind = classify(def);
-      if (kind == Kind::None)
+      Recipe recipe;
+      if (!collect(yielded, steps[i], recipe))
         continue;
-      DenseMap<unsigned, Value> copies;
       for (OpOperand &use : llvm::make_early_inc_range(result.getUses())) {
         Operation *user = use.getOwner();
         // thread.get(r, v) reads another thread's v: keep it saved.
@@ -63,27 +106,28 @@ void rematerialize(SpawnOp spawn) {
         int t = ssutil::getStepNumber(steps, user);
         if (t <= static_cast<int>(i))
           continue;
-        if (kind == Kind::Rank || kind == Kind::Size) {
+        if (recipe.readsRank || recipe.readsSize) {
           bool reassigned = false;
           for (int j = i + 1; j <= t; ++j)
             reassigned |= steps[j].getRankReassigned();
-          if (reassigned || (kind == Kind::Size && setsSize))
+          if (reassigned || (recipe.readsSize && setsSize))
             continue;
         }
-        Value &copy = copies[t];
-        if (!copy) {
-          Block &body = steps[t].getBody().front();
-          OpBuilder b(&body, body.begin());
-          Operation *clone = b.clone(*def);
-          // The copy is not the named source value: keep only its position
-          // so that the saved-value table lists the variable once.
-          if (FileLineColLoc pos = ssutil::findFileLineCol(def->getLoc()))
-            clone->setLoc(pos);
-          else
-            clone->setLoc(UnknownLoc::get(def->getContext()));
-          copy = clone->getResult(0);
+        IRMapping &mapping = copies[t];
+        Operation *&lastCopy = lastCopies[t];
+        Block &body = steps[t].getBody().front();
+        // Copies go first in the superstep, in order, so that they dominate
+        // every use and each other.
+        OpBuilder b(&body, body.begin());
+        if (lastCopy)
+          b.setInsertionPointAfter(lastCopy);
+        for (Operation *op : recipe.ops) {
+          if (mapping.contains(op->getResult(0)))
+            continue;
+          lastCopy = b.clone(*op, mapping);
+          lastCopy->setLoc(copyLoc(op));
         }
-        use.set(copy);
+        use.set(mapping.lookupOrDefault(yielded));
         changed = true;
       }
     }

@@ -1,4 +1,4 @@
-//===- SaveRestore.cpp - save and load code for saved values (§4.2 step 6) -===//
+//===- SaveRestore.cpp - save and load saved values (§4.2 step 6) --------===//
 //
 // Every superstep result becomes a bsgp.save at the end of its superstep and
 // a bsgp.load at the start of each superstep using it, on streams of its
@@ -119,23 +119,17 @@ LogicalResult SpawnSaveRestore::loadValues(unsigned t) {
   Block &body = steps[t].getBody().front();
   Location loc = steps[t].getLoc();
   if (!steps[t].getRankReassigned()) {
+    // The loads open the superstep, in result order.
+    OpBuilder b(&body, body.begin());
     Value rank;
     for (Value result : results) {
       SmallVector<OpOperand *> uses = usesIn(result, t);
       if (uses.empty())
         continue;
-      OpBuilder b(&body, body.begin());
       if (!rank)
         rank = ThreadRankOp::create(b, loc, b.getI32Type());
-      else
-        b.setInsertionPointAfter(rank.getDefiningOp());
-      // Keep the loads in result order after the rank.
-      for (Operation *op = rank.getDefiningOp()->getNextNode();
-           op && isa<LoadOp>(op); op = op->getNextNode())
-        b.setInsertionPointAfter(op);
-      Value loaded =
-          LoadOp::create(b, result.getLoc(), result.getType(),
-                         current[result], rank);
+      Value loaded = LoadOp::create(b, result.getLoc(), result.getType(),
+                                    current[result], rank);
       for (OpOperand *use : uses)
         use->set(loaded);
     }
@@ -196,7 +190,8 @@ LogicalResult SpawnSaveRestore::saveResults(unsigned t) {
   SuperstepOp step = steps[t];
   auto yield = cast<YieldOp>(step.getBody().front().getTerminator());
   Value rank;
-  for (auto [result, yielded] : llvm::zip(step.getResults(), yield.getValues())) {
+  for (auto [result, yielded] :
+       llvm::zip(step.getResults(), yield.getValues())) {
     FailureOr<SmallVector<Value>> streams =
         newStreams(yielded.getLoc(), yielded.getType());
     if (failed(streams))
@@ -208,10 +203,10 @@ LogicalResult SpawnSaveRestore::saveResults(unsigned t) {
       Value size = ThreadSizeOp::create(b, loc, b.getI32Type());
       Value zero = arith::ConstantIntOp::create(b, loc, 0, 32);
       Value r = put.getRank();
-      Value geZero = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sge,
-                                           r, zero);
-      Value ltSize = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt,
-                                           r, size);
+      Value geZero =
+          arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sge, r, zero);
+      Value ltSize =
+          arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, r, size);
       Value valid = arith::AndIOp::create(b, loc, geZero, ltSize);
       auto ifOp = scf::IfOp::create(b, loc, valid, /*withElseRegion=*/false);
       OpBuilder inner = ifOp.getThenBodyBuilder();
@@ -249,6 +244,12 @@ LogicalResult SpawnSaveRestore::run() {
                            "superstep");
     op->erase();
   }
+  // A put whose value no later superstep reads assigns nothing observable.
+  for (SuperstepOp step : steps)
+    step.walk([](PutOp put) {
+      if (put->use_empty())
+        put->erase();
+    });
   return success();
 }
 

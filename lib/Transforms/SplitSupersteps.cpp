@@ -1,7 +1,7 @@
-//===- SplitSupersteps.cpp - cut spawns at barriers (§4.2 step 3) ----------===//
+//===- SplitSupersteps.cpp - cut spawns at barriers (§4.2 step 3) --------===//
 //
 // The body of a spawn becomes a sequence of bsgp.superstep ops, one per
-// barrier-delimited piece, with the requires of each piece moved in front of
+// barrier-delimited piece, with the requireOps of each piece moved in front of
 // it (they run on the host before the superstep's kernel is launched). A
 // value used by a later piece is yielded by its superstep, so the results of
 // the supersteps are the candidates of the saved values of step 5.
@@ -30,7 +30,7 @@ namespace {
 /// A barrier-delimited piece of a spawn body.
 struct Piece {
   SmallVector<Operation *> ops;
-  SmallVector<RequireOp> requires;
+  SmallVector<RequireOp> requireOps;
   /// The barrier that starts the piece reassigns ranks.
   bool rankReassigned = false;
   /// The barrier that ends the piece, if any (its location ends the range).
@@ -81,7 +81,7 @@ LogicalResult detachRequire(SpawnOp spawn, RequireOp require) {
       Operation *def = v.getDefiningOp();
       if (!def || !spawn->isProperAncestor(def) || require->isAncestor(def))
         continue;
-      // Results of other requires are host values.
+      // Results of other requireOps are host values.
       if (isa<BlockArgument>(v) || isa<RequireOp>(def) ||
           !body.findAncestorOpInBlock(*def))
         continue;
@@ -120,7 +120,7 @@ LogicalResult splitSpawn(SpawnOp spawn) {
       continue;
     }
     if (auto require = dyn_cast<RequireOp>(op)) {
-      pieces.back().requires.push_back(require);
+      pieces.back().requireOps.push_back(require);
       continue;
     }
     pieces.back().ops.push_back(&op);
@@ -132,7 +132,7 @@ LogicalResult splitSpawn(SpawnOp spawn) {
       pieceOf[op] = i;
 
   for (Piece &piece : pieces)
-    for (RequireOp require : piece.requires)
+    for (RequireOp require : piece.requireOps)
       if (failed(detachRequire(spawn, require)))
         return failure();
 
@@ -140,7 +140,7 @@ LogicalResult splitSpawn(SpawnOp spawn) {
   unsigned index = 0;
   for (unsigned i = 0; i < pieces.size(); ++i) {
     Piece &piece = pieces[i];
-    for (RequireOp require : piece.requires)
+    for (RequireOp require : piece.requireOps)
       require->moveBefore(terminator);
     // An empty piece (two barriers in a row, a trailing barrier) would only
     // launch an empty kernel.
@@ -159,9 +159,9 @@ LogicalResult splitSpawn(SpawnOp spawn) {
     OpBuilder b(terminator);
     Location loc = piece.ops.front()->getLoc();
     LocationAttr begin = ssutil::findFileLineCol(loc);
-    LocationAttr end = ssutil::findFileLineCol(
-        piece.endBarrier ? piece.endBarrier->getLoc()
-                         : piece.ops.back()->getLoc());
+    LocationAttr end =
+        ssutil::findFileLineCol(piece.endBarrier ? piece.endBarrier->getLoc()
+                                                 : piece.ops.back()->getLoc());
     if (!begin || !end)
       begin = end = nullptr;
     auto step = SuperstepOp::create(

@@ -1,4 +1,4 @@
-//===- SuperstepTable.cpp - saved-value tables of spawns -------------------===//
+//===- SuperstepTable.cpp - saved-value tables of spawns ------------------===//
 //
 // Reads Table 1 / Table 2 of the paper off spawns in superstep form: for
 // each value defined at the top level of a superstep, its defining and
@@ -67,8 +67,8 @@ SpawnSuperstepTable computeTable(SpawnOp spawn) {
         }
         llvm::sort(info.useSteps);
         info.useSteps.erase(llvm::unique(info.useSteps), info.useSteps.end());
-        info.saved = llvm::any_of(info.useSteps,
-                                  [&](unsigned s) { return s != i + 1; });
+        info.saved =
+            llvm::any_of(info.useSteps, [&](unsigned s) { return s != i + 1; });
         if (info.saved)
           info.needsWholeLastStep =
               readsOtherSlots(steps[info.useSteps.back() - 1]);
@@ -106,8 +106,8 @@ void printSuperstepTable(ModuleOp module, llvm::raw_ostream &os) {
   for (const SpawnSuperstepTable &table : computeSuperstepTables(module)) {
     os << "spawn " << table.spawnIndex << " in @" << table.function << ": "
        << table.numSupersteps << " supersteps\n";
-    os << llvm::formatv("  {0,-12} {1,-4} {2,-12} {3,-6} {4}\n", "value",
-                        "def", "uses", "saved", "words");
+    os << llvm::formatv("  {0,-12} {1,-4} {2,-12} {3,-6} {4}\n", "value", "def",
+                        "uses", "saved", "words");
     for (const SuperstepValueInfo &info : table.values) {
       std::string uses;
       for (auto [k, s] : llvm::enumerate(info.useSteps))
@@ -135,8 +135,7 @@ void writeSuperstepDot(ModuleOp module, llvm::raw_ostream &os) {
       value.name = info.name;
       values.push_back(std::move(value));
     }
-    os << "// spawn " << table.spawnIndex << " in @" << table.function
-       << "\n";
+    os << "// spawn " << table.spawnIndex << " in @" << table.function << "\n";
     llvm::Expected<StreamAllocation> allocation =
         allocateStreams(table.numSupersteps, values);
     if (!allocation) {

@@ -1,4 +1,4 @@
-//===- SuperstepUtils.cpp - helpers shared by the §4 passes ----------------===//
+//===- SuperstepUtils.cpp - helpers shared by the §4 passes --------------===//
 //
 // Rebuilding supersteps with other results, and reading names and source
 // positions off locations.
@@ -22,13 +22,12 @@ SmallVector<SuperstepOp> getSupersteps(SpawnOp spawn) {
   return steps;
 }
 
-SuperstepOp replaceSuperstepResults(SuperstepOp step,
-                                    ArrayRef<Value> yielded) {
+SuperstepOp replaceSuperstepResults(SuperstepOp step, ArrayRef<Value> yielded) {
   OpBuilder b(step);
-  auto newStep = SuperstepOp::create(
-      b, step.getLoc(), ValueRange(yielded).getTypes(), step.getIndexAttr(),
-      step.getRankReassignedAttr(), step.getSourceBeginAttr(),
-      step.getSourceEndAttr());
+  auto newStep =
+      SuperstepOp::create(b, step.getLoc(), ValueRange(yielded).getTypes(),
+                          step.getIndexAttr(), step.getRankReassignedAttr(),
+                          step.getSourceBeginAttr(), step.getSourceEndAttr());
   for (NamedAttribute attr : step->getDiscardableAttrs())
     newStep->setAttr(attr.getName(), attr.getValue());
   newStep.getBody().takeBody(step.getBody());
@@ -47,6 +46,11 @@ SuperstepOp replaceSuperstepResults(SuperstepOp step,
 }
 
 FileLineColLoc findFileLineCol(Location loc) {
+  // Code inlined from a collective function is attributed to its call site,
+  // which is where it appears in the spawn.
+  if (auto callSite = dyn_cast<CallSiteLoc>(loc))
+    if (FileLineColLoc caller = findFileLineCol(callSite.getCaller()))
+      return caller;
   FileLineColLoc found;
   loc->walk([&](Location nested) {
     if (auto flc = dyn_cast<FileLineColLoc>(nested)) {
@@ -60,9 +64,8 @@ FileLineColLoc findFileLineCol(Location loc) {
 
 std::string getValueName(Value value) {
   std::string name;
-  Location loc = isa<BlockArgument>(value)
-                     ? cast<BlockArgument>(value).getLoc()
-                     : value.getDefiningOp()->getLoc();
+  Location loc = isa<BlockArgument>(value) ? cast<BlockArgument>(value).getLoc()
+                                           : value.getDefiningOp()->getLoc();
   loc->walk([&](Location nested) {
     if (auto named = dyn_cast<NameLoc>(nested)) {
       name = named.getName().str();

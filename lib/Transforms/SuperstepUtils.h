@@ -1,4 +1,4 @@
-//===- SuperstepUtils.h - helpers shared by the §4 passes -------*- C++ -*-===//
+//===- SuperstepUtils.h - helpers shared by the §4 passes ------*- C++ -*-===//
 //
 // Small helpers on spawns in superstep form, private to lib/Transforms.
 //
@@ -25,7 +25,8 @@ llvm::SmallVector<SuperstepOp> getSupersteps(SpawnOp spawn);
 SuperstepOp replaceSuperstepResults(SuperstepOp step,
                                     llvm::ArrayRef<mlir::Value> yielded);
 
-/// The first file:line:col location inside `loc`, or null.
+/// The first file:line:col location inside `loc` (the call site's for
+/// inlined code), or null.
 mlir::FileLineColLoc findFileLineCol(mlir::Location loc);
 
 /// The source name of `value`: its NameLoc, else "".

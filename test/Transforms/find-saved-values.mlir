@@ -1,5 +1,6 @@
 // RUN: bsgp-opt %s --bsgp-split-supersteps --bsgp-rematerialize --bsgp-find-saved-values=print-table -o /dev/null | FileCheck %s --check-prefix=TABLE
 // RUN: bsgp-opt %s --bsgp-find-saved-values | FileCheck %s
+// RUN: bsgp-opt %s --bsgp-split-supersteps --bsgp-rematerialize --bsgp-find-saved-values=print-dot -o /dev/null | FileCheck %s --check-prefix=DOT
 
 // Table 1 of the paper, read off Listing 3 after rank propagation: f and v
 // are saved; rk0 and rk1 are not (rk1 is recomputed in superstep 3). v is
@@ -64,6 +65,21 @@ func.func @findFaces(%pf: !bsgp.ptr<i32>, %hd: !bsgp.ptr<i32>, %ib: !bsgp.ptr<i3
 }
 
 // Table 2 of the paper (Listing 5). v4 is used where it is defined.
+// Fig. 4(c): the non-value edges carry 2, 0, 1, 0, 1, 0, 2 units; v0, v2
+// and v3 share a colour (stream), v1 has the other.
+// DOT-LABEL: // spawn 0 in @listing5
+// DOT-NEXT: digraph supersteps {
+// DOT: n0 -> n1 [label="2"];
+// DOT-NEXT: n1 -> n2 [label="0"];
+// DOT-NEXT: n2 -> n3 [label="1"];
+// DOT-NEXT: n3 -> n4 [label="0"];
+// DOT-NEXT: n4 -> n5 [label="1"];
+// DOT-NEXT: n5 -> n6 [label="0"];
+// DOT-NEXT: n6 -> n7 [label="2"];
+// DOT-NEXT: n1 -> n2 [label="v0", color=[[C0:[a-z]+]],
+// DOT-NEXT: n1 -> n6 [label="v1", color=[[C1:[a-z]+]],
+// DOT-NEXT: n3 -> n4 [label="v2", color=[[C0]],
+// DOT-NEXT: n5 -> n6 [label="v3", color=[[C0]],
 // TABLE-NEXT: value
 // TABLE-NEXT: v0{{ +}}1{{ +}}2{{ +}}yes{{ +}}1
 // TABLE-NEXT: v1{{ +}}1{{ +}}3,4{{ +}}yes{{ +}}1

@@ -31,3 +31,16 @@ func.func @recursion(%n: i32) {
   }
   return
 }
+
+// -----
+
+func.func private @__bsgp_thread_sortby_int(i32) attributes {bsgp.collective}
+
+func.func @declaration_only(%n: i32) {
+  bsgp.spawn %n {
+    %rk = bsgp.thread_rank : i32
+    // expected-error @below {{collective function '__bsgp_thread_sortby_int' has no body to inline}}
+    func.call @__bsgp_thread_sortby_int(%rk) : (i32) -> ()
+  }
+  return
+}

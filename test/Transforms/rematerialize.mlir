@@ -39,9 +39,9 @@ func.func @findFaces(%pf: !bsgp.ptr<i32>, %hd: !bsgp.ptr<i32>, %ib: !bsgp.ptr<i3
 // CHECK-NEXT: bsgp.get %{{.*}}, %[[S1]] :
 // CHECK-NEXT: bsgp.ptr.store %[[C]]
 // CHECK: bsgp.superstep 3 {{.*}}{
-// CHECK-NEXT: %[[SZ:.*]] = bsgp.thread_size
-// CHECK-NEXT: %[[C2:.*]] = arith.constant 7 : i32
 // CHECK-NEXT: %[[RK3:.*]] = bsgp.thread_rank
+// CHECK-NEXT: %[[C2:.*]] = arith.constant 7 : i32
+// CHECK-NEXT: %[[SZ:.*]] = bsgp.thread_size
 // CHECK-NEXT: arith.addi %[[C2]], %[[RK3]]
 // CHECK-NEXT: arith.addi %{{.*}}, %[[SZ]]
 // CHECK: bsgp.superstep 4 rank_reassigned {{.*}}{
@@ -83,6 +83,37 @@ func.func @resized(%p: !bsgp.ptr<i32>, %n: i32) {
     bsgp.barrier
     %rk = bsgp.thread_rank : i32
     bsgp.ptr.store %sz, %p[%rk] : !bsgp.ptr<i32>, i32
+  }
+  return
+}
+
+// Small side-effect-free expressions of the rank and of host values are
+// recomputed too (f = rk / 3 + n, the common subexpression once), while a
+// value read from memory stays saved.
+// CHECK-LABEL: func.func @expressions(
+// CHECK-SAME: %[[P:[^:]*]]: !bsgp.ptr<i32>, %[[N:[^:]*]]: i32
+// CHECK: %[[S1:.*]] = bsgp.superstep 1 {{.*}}-> i32 {
+// CHECK: %[[X:.*]] = bsgp.ptr.load
+// CHECK: bsgp.yield %[[X]] : i32
+// CHECK: bsgp.superstep 2 {{.*}}{
+// CHECK-NEXT: %[[RK:.*]] = bsgp.thread_rank
+// CHECK-NEXT: %[[C3:.*]] = arith.constant 3
+// CHECK-NEXT: %[[Q:.*]] = arith.divsi %[[RK]], %[[C3]]
+// CHECK-NEXT: %[[F:.*]] = arith.addi %[[Q]], %[[N]]
+// CHECK-NEXT: %[[G:.*]] = arith.muli %[[Q]], %[[Q]]
+// CHECK-NEXT: bsgp.ptr.store %[[F]], %[[P]][%[[S1]]]
+// CHECK-NEXT: bsgp.ptr.store %[[G]], %[[P]][%[[S1]]]
+func.func @expressions(%p: !bsgp.ptr<i32>, %n: i32) {
+  bsgp.spawn %n {
+    %rk = bsgp.thread_rank : i32
+    %c3 = arith.constant 3 : i32
+    %q = arith.divsi %rk, %c3 : i32
+    %f = arith.addi %q, %n : i32
+    %g = arith.muli %q, %q : i32
+    %x = bsgp.ptr.load %p[%rk] : !bsgp.ptr<i32>, i32
+    bsgp.barrier
+    bsgp.ptr.store %f, %p[%x] : !bsgp.ptr<i32>, i32
+    bsgp.ptr.store %g, %p[%x] : !bsgp.ptr<i32>, i32
   }
   return
 }

@@ -1,4 +1,4 @@
-//===- Passes.h - the §4 compilation passes ---------------------*- C++ -*-===//
+//===- Passes.h - the §4 compilation passes --------------------*- C++ -*-===//
 //
 // Declarations of the passes of lib/Transforms and of the pipeline that
 // turns spawns into kernels and launches (BSGP paper §4.2-4.3).

@@ -44,10 +44,11 @@ def BSGPSplitSuperstepsPass : Pass<"bsgp-split-supersteps"> {
 def BSGPRematerializePass : Pass<"bsgp-rematerialize"> {
   let summary = "recompute cheap values instead of saving them (§4.2 step 2)";
   let description = [{
-    A superstep result defined by a constant, `bsgp.thread_rank` or
-    `bsgp.thread_size` is recomputed in each using superstep instead of
-    being saved, as long as no rank-reassigning superstep (or `set_size`)
-    lies in between. This is why `rk1` of Listing 3 is not saved.
+    A superstep result computed by at most six side-effect-free ops from
+    constants, host values, `bsgp.thread_rank` and `bsgp.thread_size` is
+    recomputed in each using superstep instead of being saved, as long as
+    no rank-reassigning superstep (or `set_size`, for the size) lies in
+    between. This is why `rk1` of Listing 3 is not saved.
   }];
 }
 
@@ -57,11 +58,14 @@ def BSGPFindSavedValuesPass : Pass<"bsgp-find-saved-values"> {
     Drops superstep results that no other superstep uses, so that the
     results are exactly the values used outside their defining superstep
     (Table 1). With `print-table` the table of each spawn is printed to
-    stdout.
+    stdout, with `print-dot` its superstep graph and minimum flow (Fig. 4)
+    in Graphviz DOT.
   }];
   let options = [
     Option<"printTable", "print-table", "bool", /*default=*/"false",
-           "print the saved-value table of each spawn to stdout">
+           "print the saved-value table of each spawn to stdout">,
+    Option<"printDot", "print-dot", "bool", /*default=*/"false",
+           "print the superstep graph of each spawn (Fig. 4) to stdout">
   ];
 }
 

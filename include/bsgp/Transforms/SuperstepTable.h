@@ -1,4 +1,4 @@
-//===- SuperstepTable.h - saved-value tables of spawns ---------*- C++ -*-===//
+//===- SuperstepTable.h - saved-value tables of spawns ----------*- C++ -*-===//
 //
 // The data dependency analysis of §4.2 step 5 (Tables 1 and 2 of the
 // paper), read off the superstep form, for `--print-supersteps` and for the
@@ -42,7 +42,7 @@ struct SuperstepValueInfo {
 
 /// The table of one spawn in superstep form.
 struct SpawnSuperstepTable {
-  std::string function; ///< Enclosing function's symbol name.
+  std::string function;    ///< Enclosing function's symbol name.
   unsigned spawnIndex = 0; ///< Index of the spawn in that function, from 0.
   unsigned numSupersteps = 0;
   /// Saved values, and unsaved values that carry a source name.

@@ -331,6 +331,10 @@ LogicalResult PutOp::verify() {
   for (OpOperand &use : getResult().getUses()) {
     if (isSeparatedByBarrier(getResult(), use.getOwner()))
       continue;
+    // Yielded by its superstep: the value reaches the later supersteps.
+    if (isa<YieldOp>(use.getOwner()) &&
+        isa<SuperstepOp>(use.getOwner()->getParentOp()))
+      continue;
     InFlightDiagnostic diag = emitOpError(
         "result is the value put by other threads and is only defined after "
         "the next barrier");

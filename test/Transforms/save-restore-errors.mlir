@@ -1,0 +1,53 @@
+// RUN: bsgp-opt %s --bsgp-save-restore -split-input-file -verify-diagnostics --allow-unregistered-dialect
+
+// Values live across barrier(RANK_REASSIGNED) need thread.oldrank.
+func.func @no_oldrank(%p: !bsgp.ptr<i32>, %n: i32) {
+  bsgp.spawn %n {
+    %v = bsgp.superstep 1 -> i32 {
+      %rk = bsgp.thread_rank : i32
+      %x = bsgp.ptr.load %p[%rk] : !bsgp.ptr<i32>, i32
+      bsgp.yield %x : i32
+    }
+    // expected-error @below {{superstep 2 follows barrier(RANK_REASSIGNED) but does not set thread.oldrank}}
+    bsgp.superstep 2 rank_reassigned {
+      %rk = bsgp.thread_rank : i32
+      bsgp.ptr.store %v, %p[%rk] : !bsgp.ptr<i32>, i32
+    }
+  }
+  return
+}
+
+// -----
+
+func.func @use_before_oldrank(%p: !bsgp.ptr<i32>, %n: i32) {
+  bsgp.spawn %n {
+    %v = bsgp.superstep 1 -> i32 {
+      %rk = bsgp.thread_rank : i32
+      %x = bsgp.ptr.load %p[%rk] : !bsgp.ptr<i32>, i32
+      bsgp.yield %x : i32
+    }
+    bsgp.superstep 2 rank_reassigned {
+      %rk = bsgp.thread_rank : i32
+      // expected-error @below {{used before thread.oldrank is set}}
+      bsgp.ptr.store %v, %p[%rk] : !bsgp.ptr<i32>, i32
+      bsgp.set_oldrank %rk
+    }
+  }
+  return
+}
+
+// -----
+
+func.func @unsavable(%n: i32) {
+  bsgp.spawn %n {
+    %v = bsgp.superstep 1 -> tensor<2xi32> {
+      // expected-error @below {{cannot save a value of type 'tensor<2xi32>' across a barrier}}
+      %t = arith.constant dense<1> : tensor<2xi32>
+      bsgp.yield %t : tensor<2xi32>
+    }
+    bsgp.superstep 2 {
+      %e = "test.use"(%v) : (tensor<2xi32>) -> i32
+    }
+  }
+  return
+}
