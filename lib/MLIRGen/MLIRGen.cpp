@@ -1051,9 +1051,10 @@ void MLIRGen::emitSpawn(bsgp::SpawnStmt *s) {
   if (!n)
     return;
   n = toI32(n, s->getCount()->getType(), l);
-  auto spawn = bsgp::SpawnOp::create(b, l, n);
+  auto spawn = bsgp::SpawnOp::create(b, l, TypeRange{}, n);
   Block *body = new Block();
   spawn.getBody().push_back(body);
+  llvm::DenseMap<VarKey, Value> outer = env;
   OpBuilder::InsertionGuard guard(b);
   b.setInsertionPointToStart(body);
   // Device code cannot return from the host function; loops inside a spawn
@@ -1067,7 +1068,34 @@ void MLIRGen::emitSpawn(bsgp::SpawnStmt *s) {
   std::swap(savedLoops, loops);
   if (failed)
     return;
-  bsgp::YieldOp::create(b, loc(s->getRange().End));
+
+  // Host variables from before the spawn that its require blocks assigned
+  // keep their new values after it: the spawn yields them.
+  SmallVector<VarKey> keys;
+  SmallVector<Value> vals;
+  SmallVector<Type> types;
+  for (VarKey k : effectsOf(s->getBody()).assigned) {
+    if (!outer.count(k))
+      continue;
+    Value v = env.lookup(k);
+    if (v == outer.lookup(k))
+      continue;
+    Operation *def = v.getDefiningOp();
+    if (!def || !isa<bsgp::RequireOp>(def) || def->getBlock() != body)
+      continue;
+    keys.push_back(k);
+    vals.push_back(v);
+    types.push_back(v.getType());
+  }
+  bsgp::YieldOp::create(b, loc(s->getRange().End), vals);
+  env = outer;
+  if (keys.empty())
+    return;
+  b.setInsertionPoint(spawn);
+  auto withResults = bsgp::SpawnOp::create(b, l, types, n);
+  withResults.getBody().takeBody(spawn.getBody());
+  spawn.erase();
+  rebind(keys, withResults.getResults());
 }
 
 void MLIRGen::emitRequire(bsgp::RequireStmt *s) {

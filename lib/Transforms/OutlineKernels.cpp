@@ -211,6 +211,9 @@ LogicalResult SpawnOutliner::run(SpawnOp spawn) {
   }
   if (!tempLists.empty())
     DTempFreeOp::create(b, spawn.getLoc(), tempLists);
+  // The host values the spawn yields are in host code now (its requires
+  // were inlined above).
+  spawn->replaceAllUsesWith(body.getTerminator()->getOperands());
   spawn->erase();
   return success();
 }

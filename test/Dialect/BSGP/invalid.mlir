@@ -49,6 +49,17 @@ func.func @spawn_yields(%n: i32) {
 
 // -----
 
+func.func @spawn_yields_device_value(%n: i32) {
+  // expected-error @+1 {{'bsgp.spawn' op may only yield results of bsgp.require ops of its body (host values)}}
+  %r = bsgp.spawn %n -> i32 {
+    %rk = bsgp.thread_rank : i32
+    bsgp.yield %rk : i32
+  }
+  return
+}
+
+// -----
+
 func.func @spawn_thread_count_type(%n: i64) {
   // expected-error @+1 {{operand #0 must be 32-bit signless integer}}
   "bsgp.spawn"(%n) ({

@@ -9,6 +9,24 @@
 // CHECK: #[[LOCE:loc[0-9]*]] = loc("sort.bsgp":9:1)
 
 // §5 spawn, barrier, thread intrinsics; the implicit yield is elided.
+// A spawn yields the host values its requires computed (Listing 6).
+// CHECK-LABEL: func.func @spawn_results
+// CHECK: %[[R:.*]] = bsgp.spawn %{{.*}} -> !bsgp.ptr<f32> {
+// CHECK:   %[[L:.*]] = bsgp.require -> !bsgp.ptr<f32> {
+// CHECK:   bsgp.yield %[[L]] : !bsgp.ptr<f32>
+// CHECK: return %[[R]] : !bsgp.ptr<f32>
+func.func @spawn_results(%n: i32) -> !bsgp.ptr<f32> {
+  %r = bsgp.spawn %n -> !bsgp.ptr<f32> {
+    %l = bsgp.require -> !bsgp.ptr<f32> {
+      %ts = bsgp.thread_size : i32
+      %p = bsgp.dnew %ts : !bsgp.ptr<f32>
+      bsgp.yield %p : !bsgp.ptr<f32>
+    }
+    bsgp.yield %l : !bsgp.ptr<f32>
+  }
+  return %r : !bsgp.ptr<f32>
+}
+
 // CHECK-LABEL: func.func @spawn_barrier
 // CHECK-SAME: (%[[N:.*]]: i32)
 func.func @spawn_barrier(%n: i32) {

@@ -203,7 +203,20 @@ static void printResultTypes(OpAsmPrinter &p, Operation *, TypeRange types) {
 LogicalResult SpawnOp::verify() {
   if (isInThreadScope(*this))
     return emitOpError("cannot be nested in device code");
-  return verifyYieldTypes(*this, getBody(), {}, "body");
+  if (failed(verifyYieldTypes(*this, getBody(), getResultTypes(), "body")))
+    return failure();
+  // Only host values leave a spawn: what requires compute, or what was
+  // there before it.
+  Block &body = getBody().front();
+  for (Value v : body.getTerminator()->getOperands()) {
+    Operation *def = v.getDefiningOp();
+    if (!def || !(*this)->isProperAncestor(def))
+      continue;
+    if (!isa<RequireOp>(def) || def->getBlock() != &body)
+      return emitOpError("may only yield results of bsgp.require ops of its "
+                         "body (host values)");
+  }
+  return success();
 }
 
 LogicalResult BarrierOp::verify() {

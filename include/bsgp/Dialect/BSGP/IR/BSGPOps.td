@@ -38,6 +38,11 @@ def BSGP_SpawnOp : BSGP_Op<"spawn", [
     turns those uses into kernel parameters when the kernels are outlined, so
     the region is deliberately not `IsolatedFromAbove`.
 
+    Host variables that `bsgp.require` blocks of the body assign are visible
+    after the spawn (Listing 6 returns the list a require allocated): the
+    body yields them, and they are the spawn's results. Only results of
+    requires directly in the body (or values from above) may be yielded.
+
     The thread count is `i32` because `thread.size` and `thread.rank` are C
     `int`s in BSGP; the frontend converts other integer types with the arith
     op that matches their signedness. A spawn may not appear in device code
@@ -51,8 +56,11 @@ def BSGP_SpawnOp : BSGP_Op<"spawn", [
     ```
   }];
   let arguments = (ins I32:$threadCount);
+  let results = (outs Variadic<AnyType>:$results);
   let regions = (region SizedRegion<1>:$body);
-  let assemblyFormat = "$threadCount $body attr-dict";
+  let assemblyFormat = [{
+    $threadCount (`->` custom<ResultTypes>(type($results))^)? $body attr-dict
+  }];
   let hasVerifier = 1;
 }
 
