@@ -91,6 +91,7 @@ int bsgp::runCodegen(ASTContext &Ctx, DiagnosticEngine &Diags,
 
   if (Opts.Action == CodegenOptions::EmitMLIR && !Opts.PrintIRAfterAll) {
     Module->print(Out.os());
+    Out.os() << "\n";
     Out.keep();
     return 0;
   }
@@ -129,6 +130,7 @@ int bsgp::runCodegen(ASTContext &Ctx, DiagnosticEngine &Diags,
   }
   if (Opts.Action == CodegenOptions::EmitLowered) {
     Module->print(Out.os());
+    Out.os() << "\n";
     Out.keep();
     return 0;
   }
