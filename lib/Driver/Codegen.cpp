@@ -12,6 +12,7 @@
 #include "bsgp/Target/EmitObject.h"
 #include "bsgp/Target/Passes.h"
 #include "bsgp/Transforms/Passes.h"
+#include "bsgp/Transforms/SuperstepTable.h"
 
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/MLIRContext.h"
@@ -89,7 +90,8 @@ int bsgp::runCodegen(ASTContext &Ctx, DiagnosticEngine &Diags,
     return 1;
   }
 
-  if (Opts.Action == CodegenOptions::EmitMLIR && !Opts.PrintIRAfterAll) {
+  if (Opts.Action == CodegenOptions::EmitMLIR && !Opts.PrintIRAfterAll &&
+      Opts.PrintSupersteps.empty()) {
     Module->print(Out.os());
     Out.os() << "\n";
     Out.keep();
@@ -104,6 +106,21 @@ int bsgp::runCodegen(ASTContext &Ctx, DiagnosticEngine &Diags,
   if (mlir::failed(prepareHostModule(*Module, Host, Error))) {
     Diags.report(diag::err_codegen) << Error;
     return 1;
+  }
+
+  if (!Opts.PrintSupersteps.empty()) {
+    // The paper's tables (and Fig. 4) describe the superstep form, before
+    // values are bound to streams.
+    mlir::PassManager SPM(&Context);
+    buildBSGPSuperstepPipeline(SPM);
+    if (mlir::failed(SPM.run(*Module)))
+      return 1;
+    if (Opts.PrintSupersteps == "dot")
+      writeSuperstepDot(*Module, Out.os());
+    else
+      printSuperstepTable(*Module, Out.os());
+    Out.keep();
+    return 0;
   }
 
   mlir::PassManager PM(&Context);

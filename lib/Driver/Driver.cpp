@@ -127,6 +127,19 @@ static bool parseCodegenArgs(const llvm::opt::InputArgList &Args,
     }
   }
   CG.CPU = Args.getLastArgValue(OPT_march_EQ).str();
+  if (const llvm::opt::Arg *A =
+          Args.getLastArg(OPT_print_supersteps, OPT_print_supersteps_EQ)) {
+    CG.PrintSupersteps = "table";
+    if (A->getOption().matches(OPT_print_supersteps_EQ)) {
+      CG.PrintSupersteps = A->getValue();
+      if (CG.PrintSupersteps != "table" && CG.PrintSupersteps != "dot") {
+        Diags.report(diag::err_drv_bad_superstep_format) << A->getValue();
+        return false;
+      }
+    }
+    // Printing is an action of its own, like -emit-mlir.
+    CG.Action = CodegenOptions::EmitMLIR;
+  }
   return true;
 }
 
@@ -243,7 +256,7 @@ int bsgp::runDriver(llvm::ArrayRef<const char *> Argv) {
   if (Codegen && !parseCodegenArgs(Args, Diags, CG))
     return 1;
   if (Codegen && !Args.hasArg(OPT_emit_mlir) && !Args.hasArg(OPT_S) &&
-      !Args.hasArg(OPT_c))
+      !Args.hasArg(OPT_c) && CG.PrintSupersteps.empty())
     return compileAndLink(Argv[0], Args, Inputs, Diags, CG);
   if (Inputs.size() > 1) {
     Diags.report(diag::err_drv_too_many_inputs) << Inputs[0] << Inputs[1];

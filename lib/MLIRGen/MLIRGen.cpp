@@ -140,6 +140,9 @@ private:
   Value stringLiteral(StringRef s, Location l);
   uint64_t sizeOf(const bsgp::Type *t);
   bsgp::VarDecl *asVariable(bsgp::Expr *e);
+  /// Gives the op defining `v` the variable's name (a NameLoc around its
+  /// location), so that the paper's tables and diagnostics can say `v0`.
+  void nameValue(Value v, StringRef name);
 
   MLIRContext &ctx;
   bsgp::ASTContext &ast;
@@ -828,6 +831,14 @@ void MLIRGen::emitStmt(bsgp::Stmt *s) {
   }
 }
 
+void MLIRGen::nameValue(Value v, StringRef name) {
+  Operation *def = v.getDefiningOp();
+  if (!def || name.empty() || isa<NameLoc>(def->getLoc()) ||
+      def->hasTrait<OpTrait::ConstantLike>())
+    return;
+  def->setLoc(NameLoc::get(b.getStringAttr(name), def->getLoc()));
+}
+
 void MLIRGen::emitDecl(bsgp::VarDecl *vd) {
   Location l = loc(vd->getLoc());
   Type t = convertType(vd->getType(), vd->getRange());
@@ -838,8 +849,10 @@ void MLIRGen::emitDecl(bsgp::VarDecl *vd) {
     v = emitExpr(init);
   else
     v = zeroOf(t, l);
-  if (v)
+  if (v) {
+    nameValue(v, vd->getName());
     env[vd] = v;
+  }
 }
 
 void MLIRGen::emitReturn(bsgp::ReturnStmt *s) {
@@ -1643,6 +1656,7 @@ Value MLIRGen::emitAssign(bsgp::Expr *target, Value v, Location l) {
       (void)unsupported(target->getRange(), "assigning this");
       return {};
     }
+    nameValue(v, vd->getName());
     env[vd] = v;
     return v;
   }
