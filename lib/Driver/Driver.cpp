@@ -7,10 +7,12 @@
 #include "bsgp/Driver/Driver.h"
 #include "bsgp/Driver/Codegen.h"
 #include "bsgp/Driver/Link.h"
+#include "bsgp/Driver/Outputs.h"
 #include "bsgp/AST/ASTDumper.h"
 #include "bsgp/Parse/Parser.h"
 #include "bsgp/Sema/Sema.h"
 
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/Option/Arg.h"
 #include "llvm/Option/ArgList.h"
 #include "llvm/Option/OptTable.h"
@@ -176,7 +178,7 @@ static int compileAndLink(const char *Argv0, const llvm::opt::InputArgList &Args
     LO.Inputs.push_back(std::string(Obj));
   }
   for (const llvm::opt::Arg *A :
-       Args.filtered(OPT_L, OPT_l, OPT_Wl_COMMA, OPT_pthread)) {
+       Args.filtered(OPT_I, OPT_L, OPT_l, OPT_Wl_COMMA, OPT_pthread)) {
     llvm::opt::ArgStringList Rendered;
     A->render(Args, Rendered);
     for (const char *S : Rendered)
@@ -284,6 +286,39 @@ int bsgp::runDriver(llvm::ArrayRef<const char *> Argv) {
   TranslationUnit *TU = parseAndAnalyze(Inputs[0], Ctx, Diags, Opts);
   if (!TU)
     return 1;
+
+  if (Args.hasArg(OPT_MD) || Args.hasArg(OPT_MF)) {
+    std::string Target = Args.getLastArgValue(OPT_MT, CG.Output).str();
+    std::string DepFile = Args.getLastArgValue(OPT_MF).str();
+    if (DepFile.empty()) {
+      llvm::SmallString<128> P(CG.Output == "-" ? "-" : CG.Output);
+      llvm::sys::path::replace_extension(P, "d");
+      DepFile = std::string(P);
+    }
+    std::error_code EC;
+    llvm::ToolOutputFile DF(DepFile, EC, llvm::sys::fs::OF_Text);
+    if (EC) {
+      Diags.report(diag::err_drv_cannot_open) << DepFile << EC.message();
+      return 1;
+    }
+    writeDependencyFile(Target, Ctx, SM, DF.os());
+    DF.keep();
+  }
+  if (const llvm::opt::Arg *A = Args.getLastArg(OPT_emit_header)) {
+    std::string Header = A->getValue();
+    std::error_code EC;
+    llvm::ToolOutputFile HF(Header, EC, llvm::sys::fs::OF_Text);
+    if (EC) {
+      Diags.report(diag::err_drv_cannot_open) << Header << EC.message();
+      return 1;
+    }
+    std::string Guard = "BSGP_" + llvm::sys::path::filename(Header).upper();
+    for (char &C : Guard)
+      if (!llvm::isAlnum(static_cast<unsigned char>(C)))
+        C = '_';
+    writeHeader(Guard, Ctx, HF.os());
+    HF.keep();
+  }
 
   if (Codegen)
     return runCodegen(Ctx, Diags, CG);

@@ -63,3 +63,13 @@ def pthread : Flag<["-"], "pthread">, HelpText<"Link with POSIX threads">;
 def static_bsgprt : Flag<["-"], "static-bsgprt">,
   HelpText<"Link the runtime statically (libbsgprt.a, with OpenMP)">;
 def v : Flag<["-"], "v">, HelpText<"Show the commands run to compile and link">;
+
+// Build-system side outputs.
+def MD : Flag<["-"], "MD">,
+  HelpText<"Write a make dependency file (<output>.d, or -MF) while compiling">;
+def MF : JoinedOrSeparate<["-"], "MF">, MetaVarName<"<file>">,
+  HelpText<"Write the dependency file to <file>">;
+def MT : JoinedOrSeparate<["-"], "MT">, MetaVarName<"<target>">,
+  HelpText<"Name the target of the dependency rule <target>">;
+def emit_header : Separate<["-"], "emit-header">, MetaVarName<"<file.h>">,
+  HelpText<"Also write a C/C++ header declaring the file's host-callable functions">;

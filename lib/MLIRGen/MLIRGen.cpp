@@ -280,8 +280,10 @@ Value MLIRGen::toIndex(Value v, Location l) {
 OwningOpRef<ModuleOp> MLIRGen::run() {
   auto &tus = ast.getTranslationUnits();
   Location moduleLoc = UnknownLoc::get(&ctx);
-  if (!tus.empty() && tus.front().FileId)
-    moduleLoc = FileLineColLoc::get(&ctx, sm.getFileName(tus.front().FileId),
+  // Imports finish parsing first: the main file is the last unit.
+  size_t mainIndex = tus.empty() ? 0 : tus.size() - 1;
+  if (!tus.empty() && tus.back().FileId)
+    moduleLoc = FileLineColLoc::get(&ctx, sm.getFileName(tus.back().FileId),
                                     0, 0);
   OwningOpRef<ModuleOp> owned = ModuleOp::create(moduleLoc);
   module = *owned;
@@ -291,7 +293,7 @@ OwningOpRef<ModuleOp> MLIRGen::run() {
   for (auto [i, tu] : llvm::enumerate(tus))
     for (bsgp::Decl *d : tu.Decls)
       if (auto *fd = dyn_cast<bsgp::FunctionDecl>(d))
-        declareFunction(fd, /*imported=*/i != 0);
+        declareFunction(fd, /*imported=*/i != mainIndex);
       else if (auto *vd = dyn_cast<bsgp::VarDecl>(d))
         (void)unsupported(vd->getRange(), "a global variable");
   for (auto [i, tu] : llvm::enumerate(tus))

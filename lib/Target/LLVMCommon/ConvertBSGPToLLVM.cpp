@@ -29,9 +29,11 @@
 #include "mlir/Conversion/MathToLibm/MathToLibm.h"
 #include "mlir/Conversion/UBToLLVM/UBToLLVM.h"
 #include "mlir/Conversion/VectorToLLVM/ConvertVectorToLLVM.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Interfaces/DataLayoutInterfaces.h"
 #include "mlir/Transforms/DialectConversion.h"
+#include "llvm/ADT/StringSet.h"
 
 namespace bsgp {
 #define GEN_PASS_DEF_CONVERTBSGPTOLLVM
@@ -429,6 +431,13 @@ void ConvertBSGPToLLVMPass::runOnOperation() {
   if (stray.wasInterrupted())
     return signalPassFailure();
 
+  // Private functions (inline functions, functions of imported files) must
+  // not clash with the same function compiled into another object.
+  llvm::StringSet<> privateFuncs;
+  for (auto fn : module.getOps<func::FuncOp>())
+    if (fn.isPrivate() && !fn.isExternal())
+      privateFuncs.insert(fn.getSymName());
+
   LowerToLLVMOptions options(ctx, DataLayout(module));
   LLVMTypeConverter converter(ctx, options);
   bsgp::addBSGPTypeConversions(converter);
@@ -460,6 +469,10 @@ void ConvertBSGPToLLVMPass::runOnOperation() {
   });
   if (left.wasInterrupted())
     return signalPassFailure();
+
+  for (auto fn : module.getOps<LLVM::LLVMFuncOp>())
+    if (privateFuncs.contains(fn.getSymName()))
+      fn.setLinkage(LLVM::Linkage::Internal);
 
   // bsgp attributes have no meaning in LLVM IR.
   module.walk([](Operation *op) {
