@@ -14,6 +14,7 @@
 #include "bsgp/Transforms/Passes.h"
 #include "bsgp/Transforms/SuperstepTable.h"
 
+#include "mlir/Dialect/LLVMIR/Transforms/Passes.h"
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/Pass/PassManager.h"
@@ -137,8 +138,13 @@ int bsgp::runCodegen(ASTContext &Ctx, DiagnosticEngine &Diags,
         /*printAfterOnlyOnFailure=*/false, Out.os());
   }
   buildBSGPPipeline(PM);
-  if (Opts.Action != CodegenOptions::EmitMLIR)
+  if (Opts.Action != CodegenOptions::EmitMLIR) {
     buildCPUCodegenPipeline(PM);
+    // Line tables from the ops' BSGP source locations: a debugger steps
+    // through kernels and host code line by line.
+    if (Opts.DebugInfo)
+      PM.addPass(mlir::LLVM::createDIScopeForLLVMFuncOpPass());
+  }
   if (mlir::failed(PM.run(*Module)))
     return 1;
   if (Opts.Action == CodegenOptions::EmitMLIR) {

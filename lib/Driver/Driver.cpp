@@ -110,6 +110,7 @@ static bool parseCodegenArgs(const llvm::opt::InputArgList &Args,
   else
     CG.Action = CodegenOptions::EmitObject;
   CG.PrintIRAfterAll = Args.hasArg(OPT_mlir_print_ir_after_all);
+  CG.DebugInfo = Args.hasArg(OPT_g);
   if (const llvm::opt::Arg *A = Args.getLastArg(OPT_O)) {
     llvm::StringRef V = A->getValue();
     unsigned Level = 2;

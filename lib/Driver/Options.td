@@ -73,3 +73,5 @@ def MT : JoinedOrSeparate<["-"], "MT">, MetaVarName<"<target>">,
   HelpText<"Name the target of the dependency rule <target>">;
 def emit_header : Separate<["-"], "emit-header">, MetaVarName<"<file.h>">,
   HelpText<"Also write a C/C++ header declaring the file's host-callable functions">;
+def g : Flag<["-"], "g">,
+  HelpText<"Generate line tables for host code and CPU kernels">;

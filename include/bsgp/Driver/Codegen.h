@@ -35,6 +35,8 @@ struct CodegenOptions {
   std::string Triple;
   std::string CPU;
   bool PrintIRAfterAll = false;
+  /// -g: line tables for host code and CPU kernels.
+  bool DebugInfo = false;
   /// --print-supersteps[=dot]: "" (off), "table" or "dot".
   std::string PrintSupersteps;
 };
