@@ -841,8 +841,57 @@ void MLIRGen::nameValue(Value v, StringRef name) {
   def->setLoc(NameLoc::get(b.getStringAttr(name), def->getLoc()));
 }
 
+/// The scalar element type of a (possibly multi-dimensional) array and its
+/// total number of elements.
+static std::pair<const bsgp::Type *, uint64_t>
+flattenArray(const bsgp::Type *t) {
+  uint64_t count = 1;
+  while (auto *at = dyn_cast<bsgp::ArrayType>(t->getUnqualified())) {
+    count *= at->getSize();
+    t = at->getElementType();
+  }
+  return {t, count};
+}
+
 void MLIRGen::emitDecl(bsgp::VarDecl *vd) {
   Location l = loc(vd->getLoc());
+  if (isa<bsgp::ArrayType>(vd->getType()->getUnqualified())) {
+    // A local array is private memory of the thread (or of the host
+    // function) on the stack; the variable is a pointer to its first
+    // element. It does not outlive its superstep: the CPU target hoists the
+    // slot out of the rank loop, and each kernel has its own.
+    auto [elem, count] = flattenArray(vd->getType());
+    Type et = convertType(elem, vd->getRange());
+    if (!et)
+      return;
+    if (vd->getInit()) {
+      (void)unsupported(vd->getRange(), "an initializer of a local array");
+      return;
+    }
+    // Outside a spawn the slot goes to the function's entry block, where
+    // LLVM treats it as a fixed stack slot even if declared in a loop.
+    OpBuilder::InsertionGuard guard(b);
+    Operation *parent = b.getInsertionBlock()->getParentOp();
+    if (!parent->getParentOfType<bsgp::SpawnOp>() &&
+        !isa<bsgp::SpawnOp>(parent)) {
+      auto fn = isa<func::FuncOp>(parent) ? cast<func::FuncOp>(parent)
+                                          : parent->getParentOfType<func::FuncOp>();
+      b.setInsertionPointToStart(&fn.getBody().front());
+    }
+    Value n = LLVM::ConstantOp::create(b, l, b.getI64Type(),
+                                       static_cast<int64_t>(count));
+    Value slot = LLVM::AllocaOp::create(
+        b, l, LLVM::LLVMPointerType::get(&ctx), isa<bsgp::PtrType>(et)
+                                                    ? Type(LLVM::LLVMPointerType::get(&ctx))
+                                                    : et,
+        n, /*alignment=*/16);
+    Value ptr = UnrealizedConversionCastOp::create(
+                    b, l, bsgp::PtrType::get(&ctx, et), slot)
+                    .getResult(0);
+    nameValue(ptr, vd->getName());
+    env[vd] = ptr;
+    return;
+  }
   Type t = convertType(vd->getType(), vd->getRange());
   if (!t)
     return;
@@ -1400,6 +1449,14 @@ Value MLIRGen::emitExprInner(bsgp::Expr *e) {
     Value idx = emitExpr(ix->getIndex());
     if (!base || !idx)
       return {};
+    // a[i] of `T a[N][M]` is the row a + i*M, still an array.
+    if (auto *at = dyn_cast_or_null<bsgp::ArrayType>(
+            ix->getType() ? ix->getType()->getUnqualified() : nullptr)) {
+      uint64_t row = flattenArray(at).second;
+      Value scaled = arith::MulIOp::create(
+          b, l, idx, constInt(idx.getType(), static_cast<int64_t>(row), l));
+      return bsgp::PtrOffsetOp::create(b, l, base.getType(), base, scaled);
+    }
     if (isa<bsgp::PtrType>(base.getType()))
       return bsgp::PtrLoadOp::create(b, l, cast<bsgp::PtrType>(base.getType()).getElementType(), base, idx);
     if (isa<mlir::VectorType>(base.getType()))
@@ -1428,9 +1485,13 @@ Value MLIRGen::emitExprInner(bsgp::Expr *e) {
       Type t = convertType(c->getType(), e->getRange());
       return t ? bsgp::PtrNullOp::create(b, l, t).getResult() : Value();
     }
-    case bsgp::ImplicitCastExpr::ArrayToPointer:
-      (void)unsupported(e->getRange(), "an array used as a pointer");
-      return {};
+    case bsgp::ImplicitCastExpr::ArrayToPointer: {
+      // Arrays are already pointers to their first element.
+      Type t = convertType(c->getType(), e->getRange());
+      if (t && t != v.getType())
+        return bsgp::PtrCastOp::create(b, l, t, v);
+      return v;
+    }
     default:
       return emitConversion(v, c->getSubExpr()->getType(), c->getType(), l);
     }

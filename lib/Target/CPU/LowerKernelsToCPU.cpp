@@ -22,6 +22,7 @@
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/IRMapping.h"
+#include "mlir/IR/Matchers.h"
 
 namespace bsgp {
 #define GEN_PASS_DEF_LOWERKERNELSTOCPU
@@ -107,6 +108,20 @@ LogicalResult LowerKernelsToCPUPass::lowerKernel(bsgp::KernelOp kernel) {
     if (isa<bsgp::ThreadRankOp, bsgp::ThreadSizeOp, bsgp::ReturnOp>(op))
       toReplace.push_back(op);
   });
+  // Stack slots of local arrays belong to the entry block: inside the rank
+  // loop they would grow the stack with every thread.
+  SmallVector<LLVM::AllocaOp> allocas;
+  region.getRegion().walk([&](LLVM::AllocaOp alloca) {
+    if (matchPattern(alloca.getArraySize(), m_Constant()))
+      allocas.push_back(alloca);
+  });
+  for (LLVM::AllocaOp alloca : allocas) {
+    // The size may be shared with other ops: clone it next to the slot.
+    OpBuilder eb(entry, entry->begin());
+    Operation *size = eb.clone(*alloca.getArraySize().getDefiningOp());
+    alloca.getArraySizeMutable().assign(size->getResult(0));
+    alloca->moveAfter(size);
+  }
   for (Operation *op : toReplace) {
     OpBuilder rb(op);
     if (isa<bsgp::ReturnOp>(op)) {
