@@ -30,7 +30,7 @@ llvm_config.with_system_environment(["HOME", "TMPDIR"])
 llvm_config.use_default_substitutions()
 
 tool_dirs = [config.bsgp_tools_dir, config.llvm_tools_dir]
-tools = ["bsgpc", "bsgp-opt", "FileCheck", "not", "count", "split-file", "llvm-nm", "llvm-dwarfdump",
+tools = ["bsgpc", "bsgp-opt", "FileCheck", "not", "count", "split-file", "llvm-nm", "llvm-dwarfdump", "llvm-objdump", "llvm-strings",
          "mlir-opt", "mlir-translate"]
 llvm_config.add_tool_substitutions(tools, tool_dirs)
 
@@ -41,6 +41,12 @@ if config.ptxas and os.path.exists(config.ptxas):
 if config.spirv_val and os.path.exists(config.spirv_val):
     config.available_features.add("spirv-val")
     config.substitutions.append(("%spirv-val", config.spirv_val))
+# libdevice (device math of the CUDA target) comes with the CUDA toolkit.
+for cuda in [os.environ.get("CUDA_PATH", ""), "/usr/local/cuda"]:
+    if cuda and os.path.exists(
+            os.path.join(cuda, "nvvm", "libdevice", "libdevice.10.bc")):
+        config.available_features.add("cuda-libdevice")
+        break
 if shutil.which("valgrind"):
     config.available_features.add("valgrind")
 if config.fuzzers_enabled and os.path.exists(

@@ -138,8 +138,26 @@ int bsgp::runCodegen(ASTContext &Ctx, DiagnosticEngine &Diags,
         /*printAfterOnlyOnFailure=*/false, Out.os());
   }
   buildBSGPPipeline(PM);
+  CodegenTargets Targets;
+  Targets.cpu = Opts.TargetCPU;
+  Targets.cuda = Opts.TargetCUDA;
+  Targets.cudaChip = Opts.CUDAArch;
+  Targets.cudaPath = Opts.CUDAPath;
+  Targets.lineInfo = Opts.DebugInfo;
+  // `--target=cuda -S` writes the kernels' PTX.
+  bool EmitPTX = Opts.Action == CodegenOptions::EmitAssembly &&
+                 Opts.TargetCUDA && !Opts.TargetCPU;
+  if (EmitPTX) {
+    buildDeviceCodegenPipeline(PM, Targets);
+    if (mlir::failed(PM.run(*Module)))
+      return 1;
+    if (auto Ptx = (*Module)->getAttrOfType<mlir::StringAttr>("bsgp.ptx"))
+      Out.os() << Ptx.getValue();
+    Out.keep();
+    return 0;
+  }
   if (Opts.Action != CodegenOptions::EmitMLIR) {
-    buildCPUCodegenPipeline(PM);
+    buildCodegenPipeline(PM, Targets);
     // Line tables from the ops' BSGP source locations: a debugger steps
     // through kernels and host code line by line.
     if (Opts.DebugInfo)

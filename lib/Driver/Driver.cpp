@@ -123,12 +123,30 @@ static bool parseCodegenArgs(const llvm::opt::InputArgList &Args,
     CG.OptLevel = Level;
   }
   if (const llvm::opt::Arg *A = Args.getLastArg(OPT_target_EQ)) {
-    CG.Target = A->getValue();
-    if (CG.Target != "cpu") {
-      Diags.report(diag::err_drv_unknown_target) << CG.Target;
-      return false;
+    CG.TargetCPU = CG.TargetCUDA = false;
+    llvm::SmallVector<llvm::StringRef> Names;
+    llvm::StringRef(A->getValue()).split(Names, ',');
+    for (llvm::StringRef N : Names) {
+      if (N == "cpu")
+        CG.TargetCPU = true;
+      else if (N == "cuda")
+        CG.TargetCUDA = true;
+      else {
+        Diags.report(diag::err_drv_unknown_target) << N;
+        return false;
+      }
     }
   }
+  if (const llvm::opt::Arg *A = Args.getLastArg(OPT_cuda_arch_EQ)) {
+    llvm::StringRef Arch = A->getValue();
+    unsigned Num;
+    if (!Arch.starts_with("sm_") || Arch.drop_front(3).getAsInteger(10, Num)) {
+      Diags.report(diag::err_drv_bad_cuda_arch) << Arch;
+      return false;
+    }
+    CG.CUDAArch = Arch.str();
+  }
+  CG.CUDAPath = Args.getLastArgValue(OPT_cuda_path_EQ).str();
   CG.CPU = Args.getLastArgValue(OPT_march_EQ).str();
   if (const llvm::opt::Arg *A =
           Args.getLastArg(OPT_print_supersteps, OPT_print_supersteps_EQ)) {

@@ -40,8 +40,12 @@ def c : Flag<["-"], "c">, HelpText<"Compile to an object file">;
 def S : Flag<["-"], "S">, HelpText<"Compile to host assembly">;
 def O : Joined<["-"], "O">, MetaVarName<"<level>">,
   HelpText<"Optimization level 0-3 (default 2)">;
-def target_EQ : Joined<["--"], "target=">, MetaVarName<"<target>">,
-  HelpText<"Device code target: cpu (default)">;
+def target_EQ : Joined<["--"], "target=">, MetaVarName<"<targets>">,
+  HelpText<"Where kernels run: cpu (default), cuda, or cpu,cuda for one object carrying both">;
+def cuda_arch_EQ : Joined<["--"], "cuda-arch=">, MetaVarName<"<sm_XX>">,
+  HelpText<"GPU architecture of the CUDA target (default sm_90)">;
+def cuda_path_EQ : Joined<["--"], "cuda-path=">, MetaVarName<"<dir>">,
+  HelpText<"CUDA toolkit whose libdevice device math links with">;
 def march_EQ : Joined<["-"], "march=">, MetaVarName<"<cpu>">,
   HelpText<"Host CPU to generate code for (native: this machine)">;
 def mlir_print_ir_after_all : Flag<["-"], "mlir-print-ir-after-all">,

@@ -21,6 +21,7 @@
 
 #include "bsgp/AST/AST.h"
 #include "bsgp/AST/ASTContext.h"
+#include "bsgp/AST/MathFunctions.h"
 #include "bsgp/Basic/SourceManager.h"
 #include "bsgp/Dialect/BSGP/IR/BSGPDialect.h"
 #include "bsgp/Dialect/BSGP/IR/BSGPOps.h"
@@ -124,6 +125,9 @@ private:
   Value emitUnary(bsgp::UnaryOperator *e);
   Value emitCall(bsgp::CallExpr *e);
   Value emitBuiltin(bsgp::BuiltinCallExpr *e);
+  /// A call of a C math function as a math-dialect op, so that every target
+  /// lowers it (device code included); null if the arguments do not fit.
+  Value emitMathCall(bsgp::MathFunction f, ArrayRef<Value> args, Location l);
   Value emitMember(bsgp::MemberExpr *e);
   Value emitConstruct(bsgp::ConstructExpr *e);
   Value emitConversion(Value v, const bsgp::Type *from, const bsgp::Type *to,
@@ -985,7 +989,7 @@ void MLIRGen::emitLoop(bsgp::Stmt *s, bsgp::Expr *condExpr, bsgp::Stmt *body,
 
   auto whileOp = scf::WhileOp::create(b, l, types, inits);
   // Every exit path below leaves the builder right after the loop.
-  auto restore = llvm::make_scope_exit([&] { b.setInsertionPointAfter(whileOp); });
+  llvm::scope_exit restore([&] { b.setInsertionPointAfter(whileOp); });
   Block *before = b.createBlock(&whileOp.getBefore(), {}, types,
                                 SmallVector<Location>(types.size(), l));
   Block *after = b.createBlock(&whileOp.getAfter(), {}, types,
@@ -1949,6 +1953,11 @@ Value MLIRGen::emitCall(bsgp::CallExpr *e) {
   if (!ret)
     return {};
 
+  if (fd->isExternC() && args.size() >= 1 &&
+      isa<FloatType>(args[0].getType())) {
+    if (Value v = emitMathCall(bsgp::getMathFunction(fd->getName()), args, l))
+      return v;
+  }
   if (fd->isExternC()) {
     // C calling convention: pointers are plain LLVM pointers, and variadic
     // arguments get C's default promotions.
@@ -2000,6 +2009,53 @@ Value MLIRGen::emitCall(bsgp::CallExpr *e) {
   if (call.getNumResults() == 0)
     return arith::ConstantIntOp::create(b, l, 0, 1);
   return call.getResult(0);
+}
+
+Value MLIRGen::emitMathCall(bsgp::MathFunction f, ArrayRef<Value> a,
+                            Location l) {
+  using MF = bsgp::MathFunction;
+  auto unary = [&](auto tag) -> Value {
+    using Op = decltype(tag);
+    return a.size() == 1 ? Value(Op::create(b, l, a[0])) : Value();
+  };
+  auto binary = [&](auto tag) -> Value {
+    using Op = decltype(tag);
+    return a.size() == 2 && a[0].getType() == a[1].getType()
+               ? Value(Op::create(b, l, a[0], a[1]))
+               : Value();
+  };
+  switch (f) {
+  case MF::None:
+    return {};
+  case MF::Sin: return unary(math::SinOp());
+  case MF::Cos: return unary(math::CosOp());
+  case MF::Tan: return unary(math::TanOp());
+  case MF::Asin: return unary(math::AsinOp());
+  case MF::Acos: return unary(math::AcosOp());
+  case MF::Atan: return unary(math::AtanOp());
+  case MF::Atan2: return binary(math::Atan2Op());
+  case MF::Sinh: return unary(math::SinhOp());
+  case MF::Cosh: return unary(math::CoshOp());
+  case MF::Tanh: return unary(math::TanhOp());
+  case MF::Exp: return unary(math::ExpOp());
+  case MF::Exp2: return unary(math::Exp2Op());
+  case MF::Log: return unary(math::LogOp());
+  case MF::Log2: return unary(math::Log2Op());
+  case MF::Log10: return unary(math::Log10Op());
+  case MF::Sqrt: return unary(math::SqrtOp());
+  case MF::Pow: return binary(math::PowFOp());
+  case MF::Fabs: return unary(math::AbsFOp());
+  case MF::Floor: return unary(math::FloorOp());
+  case MF::Ceil: return unary(math::CeilOp());
+  case MF::Round: return unary(math::RoundOp());
+  case MF::Trunc: return unary(math::TruncOp());
+  // C's fmin/fmax return the other operand when one is NaN.
+  case MF::Fmin: return binary(arith::MinNumFOp());
+  case MF::Fmax: return binary(arith::MaxNumFOp());
+  case MF::Fmod: return binary(arith::RemFOp());
+  case MF::Copysign: return binary(math::CopySignOp());
+  }
+  return {};
 }
 
 Value MLIRGen::emitBuiltin(bsgp::BuiltinCallExpr *e) {

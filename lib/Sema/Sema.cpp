@@ -18,6 +18,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "bsgp/Sema/Sema.h"
+#include "bsgp/AST/MathFunctions.h"
 #include "bsgp/AST/ASTContext.h"
 #include "bsgp/Basic/Diagnostic.h"
 
@@ -247,7 +248,9 @@ void Sema::classify() {
     auto It = Infos.find(F);
     if (Collective.count(F))
       F->setFunctionKind(FunctionDecl::FK_Collective);
-    else if (F->isExternC() || F->getName() == "main" ||
+    else if ((F->isExternC() &&
+              getMathFunction(F->getName()) == MathFunction::None) ||
+             F->getName() == "main" ||
              (It != Infos.end() && It->second.HasSpawn))
       F->setFunctionKind(FunctionDecl::FK_Host);
     else

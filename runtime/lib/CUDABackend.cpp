@@ -18,6 +18,7 @@
 
 #include <dlfcn.h>
 
+#include <cstdlib>
 #include <cstring>
 #include <map>
 #include <mutex>
@@ -63,6 +64,8 @@ struct DriverAPI {
                              unsigned, unsigned, unsigned, unsigned, CUstream,
                              void **, void **);
   CUresult (*cuGetErrorString)(CUresult, const char **);
+  /// Optional: the number of multiprocessors sizes small launches.
+  CUresult (*cuDeviceGetAttribute)(int *, int, CUdevice);
   /// Optional: block size 256 is used without it.
   CUresult (*cuOccupancyMaxPotentialBlockSize)(int *, int *, CUfunction,
                                                CUoccupancyB2DSize, size_t,
@@ -109,6 +112,7 @@ public:
     }
     lookup(lib, "cuOccupancyMaxPotentialBlockSize",
            d.cuOccupancyMaxPotentialBlockSize);
+    lookup(lib, "cuDeviceGetAttribute", d.cuDeviceGetAttribute);
 
     int count = 0;
     if (CUresult r = d.cuInit(0)) {
@@ -128,6 +132,15 @@ public:
       return false;
     }
     d.cuCtxSetCurrent(context);
+    // CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT
+    if (!d.cuDeviceGetAttribute ||
+        d.cuDeviceGetAttribute(&multiprocessors, 16, device) != CUDA_SUCCESS)
+      multiprocessors = 0;
+    if (const char *env = std::getenv("BSGP_BLOCK_SIZE")) {
+      int b = std::atoi(env);
+      if (b >= 32 && b <= 1024 && b % 32 == 0)
+        blockOverride = b;
+    }
     char buf[256] = {0};
     if (d.cuDeviceGetName(buf, sizeof(buf) - 1, device) != CUDA_SUCCESS)
       std::strcpy(buf, "unknown device");
@@ -186,7 +199,13 @@ public:
     LoadedKernel *lk = nullptr;
     if (Status s = getKernel(m, kernel, lk); s.failed())
       return s;
-    uint64_t grid = (n + lk->blockSize - 1) / lk->blockSize;
+    // Small launches use smaller blocks, down to two warps, so that every
+    // multiprocessor gets work.
+    uint64_t block = lk->blockSize;
+    while (!blockOverride && multiprocessors > 0 && block > 64 &&
+           (n + block - 1) / block < 2 * uint64_t(multiprocessors))
+      block /= 2;
+    uint64_t grid = (n + block - 1) / block;
     if (grid > 0x7fffffffu)
       return Status::error(BSGPRT_ERROR_INVALID_VALUE,
                            "launch of " + std::to_string(n) +
@@ -194,7 +213,7 @@ public:
     uint64_t size = n;
     void *params[] = {const_cast<void *>(args), &size};
     CUresult r = api.cuLaunchKernel(lk->function, static_cast<unsigned>(grid),
-                                    1, 1, static_cast<unsigned>(lk->blockSize),
+                                    1, 1, static_cast<unsigned>(block),
                                     1, 1, 0, nullptr, params, nullptr);
     if (r == CUDA_SUCCESS)
       r = api.cuCtxSynchronize();
@@ -254,12 +273,17 @@ private:
         return Status::error(BSGPRT_ERROR_LAUNCH_FAILED,
                              std::string("kernel '") + (kname ? kname : "?") +
                                  "' is not in the module's PTX");
+      // 256 threads (or BSGP_BLOCK_SIZE), fewer if the kernel's registers
+      // do not allow that many. The occupancy API's own choice is often
+      // 1024, which leaves most multiprocessors idle on launches of a few
+      // thousand threads.
       int minGrid = 0, block = 0;
+      lk.blockSize = blockOverride ? blockOverride : DefaultBlockSize;
       if (api.cuOccupancyMaxPotentialBlockSize &&
           api.cuOccupancyMaxPotentialBlockSize(&minGrid, &block, lk.function,
                                                nullptr, 0, 0) ==
               CUDA_SUCCESS &&
-          block > 0)
+          block > 0 && block < lk.blockSize)
         lk.blockSize = block;
       lm.resolved[kernel] = true;
     }
@@ -293,6 +317,8 @@ private:
   void *lib = nullptr;
   DriverAPI api = {};
   CUdevice device = 0;
+  int multiprocessors = 0;
+  int blockOverride = 0;
   CUcontext context = nullptr;
   std::string name;
   std::mutex mutex;

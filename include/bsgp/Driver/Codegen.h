@@ -31,7 +31,11 @@ struct CodegenOptions {
   Action Action = EmitObject;
   std::string Output = "-";
   unsigned OptLevel = 2;
-  std::string Target = "cpu";
+  /// --target=cpu,cuda: the forms kernels are compiled to.
+  bool TargetCPU = true;
+  bool TargetCUDA = false;
+  std::string CUDAArch = "sm_90";
+  std::string CUDAPath;
   std::string Triple;
   std::string CPU;
   bool PrintIRAfterAll = false;

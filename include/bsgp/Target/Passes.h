@@ -9,6 +9,8 @@
 
 #include "mlir/Pass/Pass.h"
 
+#include <string>
+
 namespace mlir {
 class LLVMTypeConverter;
 class OpPassManager;
@@ -24,6 +26,9 @@ class SCFDialect;
 }
 namespace LLVM {
 class LLVMDialect;
+}
+namespace NVVM {
+class NVVMDialect;
 }
 } // namespace mlir
 
@@ -41,15 +46,37 @@ namespace bsgp {
 void populateBSGPToLLVMPatterns(mlir::LLVMTypeConverter &converter,
                                 mlir::RewritePatternSet &patterns);
 
+/// Adds populateBSGPToLLVMPatterns and the upstream patterns for everything
+/// kernels and host code contain (arith, math as LLVM intrinsics, cf, func,
+/// index, ub, vector). Targets add their own (libm, libdevice) around them.
+void populateCodeToLLVMPatterns(mlir::LLVMTypeConverter &converter,
+                                mlir::RewritePatternSet &patterns);
+
 /// Registers the !bsgp.ptr and !bsgp.stream conversions on `converter`:
 /// both become `!llvm.ptr<addressSpace>`.
 void addBSGPTypeConversions(mlir::LLVMTypeConverter &converter,
                             unsigned addressSpace = 0);
 
-/// The pipeline from outlined kernels to an LLVM-dialect module for the host
-/// with CPU kernels: lower-kernels-cpu, lower-launches, scf-to-cf,
-/// convert-to-llvm, reconcile-unrealized-casts.
-void buildCPUCodegenPipeline(mlir::OpPassManager &pm);
+/// Where kernels are compiled for. One object may carry several forms; the
+/// runtime picks one when the program starts.
+struct CodegenTargets {
+  bool cpu = true;
+  bool cuda = false;
+  std::string cudaChip = "sm_90";
+  std::string cudaPath;
+  bool lineInfo = false;
+};
+
+/// The device code passes of `targets`: lower-kernels-nvvm (PTX) and/or
+/// lower-kernels-cpu (native rank loops).
+void buildDeviceCodegenPipeline(mlir::OpPassManager &pm,
+                                const CodegenTargets &targets);
+
+/// From outlined kernels to an LLVM-dialect module for the host: the device
+/// code passes, then lower-launches, scf-to-cf, convert-to-llvm and
+/// reconcile-unrealized-casts.
+void buildCodegenPipeline(mlir::OpPassManager &pm,
+                          const CodegenTargets &targets);
 
 } // namespace bsgp
 

@@ -63,4 +63,32 @@ def ConvertBSGPToLLVM : Pass<"bsgp-convert-to-llvm", "mlir::ModuleOp"> {
   let dependentDialects = ["mlir::LLVM::LLVMDialect"];
 }
 
+def LowerKernelsToNVVM : Pass<"bsgp-lower-kernels-nvvm", "mlir::ModuleOp"> {
+  let summary = "Compile every bsgp.kernel to PTX and attach it to the module";
+  let description = [{
+    Builds a device module holding, for every `bsgp.kernel @k`, an NVVM
+    kernel `@k(args: ptr byval(struct) align 8, size: i64)`: the `.param`
+    layout the runtime's CUDA backend launches with (`{args, &size}`). The
+    thread's rank is `ctaid.x * ntid.x + tid.x`; threads at or past `size`
+    return at once. Device functions the kernels call are cloned in. Device
+    pointers and streams are global (address space 1) pointers. Math
+    functions without a PTX instruction call libdevice, linked from the CUDA
+    toolkit. The module is compiled by LLVM's NVPTX back end and the PTX is
+    stored in the host module's `bsgp.ptx` attribute, which
+    bsgp-lower-launches puts in the module descriptor. The kernels stay for
+    the other targets.
+  }];
+  let options = [
+    Option<"chip", "chip", "std::string", /*default=*/"\"sm_90\"",
+           "The GPU architecture (sm_XX) to compile for">,
+    Option<"cudaPath", "cuda-path", "std::string", /*default=*/"\"\"",
+           "CUDA toolkit root holding nvvm/libdevice (default: found at "
+           "the usual places)">,
+    Option<"lineInfo", "line-info", "bool", /*default=*/"false",
+           "Emit line info so that profilers map PTX to BSGP lines">,
+  ];
+  let dependentDialects = ["mlir::LLVM::LLVMDialect",
+                           "mlir::NVVM::NVVMDialect"];
+}
+
 #endif // BSGP_TARGET_PASSES_TD

@@ -413,6 +413,18 @@ void bsgp::populateBSGPToLLVMPatterns(LLVMTypeConverter &converter,
       converter);
 }
 
+void bsgp::populateCodeToLLVMPatterns(LLVMTypeConverter &converter,
+                                      RewritePatternSet &patterns) {
+  bsgp::populateBSGPToLLVMPatterns(converter, patterns);
+  arith::populateArithToLLVMConversionPatterns(converter, patterns);
+  populateMathToLLVMConversionPatterns(converter, patterns);
+  cf::populateControlFlowToLLVMConversionPatterns(converter, patterns);
+  populateFuncToLLVMConversionPatterns(converter, patterns);
+  index::populateIndexToLLVMConversionPatterns(converter, patterns);
+  ub::populateUBToLLVMConversionPatterns(converter, patterns);
+  populateVectorToLLVMConversionPatterns(converter, patterns);
+}
+
 void ConvertBSGPToLLVMPass::runOnOperation() {
   ModuleOp module = getOperation();
   MLIRContext *ctx = &getContext();
@@ -443,15 +455,8 @@ void ConvertBSGPToLLVMPass::runOnOperation() {
   bsgp::addBSGPTypeConversions(converter);
 
   RewritePatternSet patterns(ctx);
-  bsgp::populateBSGPToLLVMPatterns(converter, patterns);
-  arith::populateArithToLLVMConversionPatterns(converter, patterns);
-  populateMathToLLVMConversionPatterns(converter, patterns);
+  bsgp::populateCodeToLLVMPatterns(converter, patterns);
   populateMathToLibmConversionPatterns(patterns, /*benefit=*/{0});
-  cf::populateControlFlowToLLVMConversionPatterns(converter, patterns);
-  populateFuncToLLVMConversionPatterns(converter, patterns);
-  index::populateIndexToLLVMConversionPatterns(converter, patterns);
-  ub::populateUBToLLVMConversionPatterns(converter, patterns);
-  populateVectorToLLVMConversionPatterns(converter, patterns);
 
   LLVMConversionTarget target(*ctx);
   target.addLegalOp<ModuleOp>();

@@ -1,0 +1,26 @@
+#!/usr/bin/env bash
+#===- build.sh - build the CUDA benchmark for a GPU machine ---------------===#
+#
+# Usage: bench/cuda/build.sh <outdir>
+# Compiles bench/cpu/kernels.bsgp with bsgpc --target=cpu,cuda and
+# bench_cuda.cu with nvcc -O3, and puts the program, libbsgprt and libomp in
+# <outdir>, which can be copied to a machine with an NVIDIA GPU and no LLVM.
+# Run it there as: LD_LIBRARY_PATH=<outdir> <outdir>/bench_cuda [scale]
+#
+#===----------------------------------------------------------------------===#
+set -euo pipefail
+ROOT=$(cd "$(dirname "$0")/../.." && pwd)
+BUILD=${BSGP_BUILD_DIR:-$ROOT/build}
+OUT=${1:?usage: build.sh <outdir>}
+NVCC=${NVCC:-/usr/local/cuda/bin/nvcc}
+mkdir -p "$OUT"
+"$ROOT/scripts/build.sh" bsgpc bsgprt_shared >/dev/null
+"$BUILD/bin/bsgpc" -O3 --target=cpu,cuda -c "$ROOT/bench/cpu/kernels.bsgp" \
+  -o "$OUT/kernels.o"
+"$NVCC" -O3 -arch=sm_90 -I"$BUILD/include" -c "$ROOT/bench/cuda/bench_cuda.cu" \
+  -o "$OUT/bench_cuda.o"
+"$NVCC" -arch=sm_90 "$OUT/bench_cuda.o" "$OUT/kernels.o" -L"$BUILD/lib" \
+  -lbsgprt -Xlinker -rpath,'$ORIGIN' -o "$OUT/bench_cuda"
+cp "$BUILD/lib/libbsgprt.so" "$OUT/"
+cp -L /usr/lib/llvm-22/lib/libomp.so.5 "$OUT/" 2>/dev/null ||
+  cp -L /usr/lib/llvm-22/lib/libomp.so "$OUT/libomp.so.5"

@@ -1,0 +1,303 @@
+//===- LowerKernelsToNVVM.cpp - kernels to PTX ----------------------------===//
+//
+// Part of bsgpc, the BSGP compiler.
+//
+//===----------------------------------------------------------------------===//
+//
+// A superstep kernel runs as one CUDA thread per BSGP thread. The runtime
+// launches it with the packed argument struct as one `.param` aggregate and
+// the thread count as a second parameter; the block size is the runtime's
+// choice, so every kernel checks its rank against the count.
+//
+//===----------------------------------------------------------------------===//
+
+#include "bsgp/Target/CUDA/PTX.h"
+#include "bsgp/Target/KernelABI.h"
+#include "bsgp/Target/Passes.h"
+
+#include "bsgp/Dialect/BSGP/IR/BSGPDialect.h"
+#include "bsgp/Dialect/BSGP/IR/BSGPOps.h"
+
+#include "mlir/Conversion/GPUToNVVM/GPUToNVVMPass.h"
+#include "mlir/Conversion/LLVMCommon/ConversionTarget.h"
+#include "mlir/Conversion/LLVMCommon/Pattern.h"
+#include "mlir/Conversion/LLVMCommon/TypeConverter.h"
+#include "mlir/Conversion/SCFToControlFlow/SCFToControlFlow.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/ControlFlow/IR/ControlFlow.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/IRMapping.h"
+#include "mlir/IR/SymbolTable.h"
+#include "mlir/Transforms/DialectConversion.h"
+
+#include "llvm/ADT/SetVector.h"
+
+namespace bsgp {
+#define GEN_PASS_DEF_LOWERKERNELSTONVVM
+#include "bsgp/Target/Passes.h.inc"
+} // namespace bsgp
+
+using namespace mlir;
+
+/// Device memory is the global address space of NVPTX.
+static constexpr unsigned kGlobalAddressSpace = 1;
+
+namespace {
+
+/// Math that PTX has instructions for stays an LLVM intrinsic, ahead of
+/// libdevice: sqrt.rn.f32 is the IEEE square root that nvcc emits, while
+/// libdevice's __nv_sqrtf follows __nvvm_reflect's default (approximate).
+template <typename MathOp, typename LLVMOp>
+struct NativeMathLowering : public ConvertOpToLLVMPattern<MathOp> {
+  using ConvertOpToLLVMPattern<MathOp>::ConvertOpToLLVMPattern;
+  LogicalResult
+  matchAndRewrite(MathOp op, typename MathOp::Adaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    if (!isa<FloatType>(op.getType()))
+      return failure();
+    rewriter.replaceOpWithNewOp<LLVMOp>(op, op.getType(),
+                                        adaptor.getOperands());
+    return success();
+  }
+};
+
+struct LowerKernelsToNVVMPass
+    : public bsgp::impl::LowerKernelsToNVVMBase<LowerKernelsToNVVMPass> {
+  using LowerKernelsToNVVMBase::LowerKernelsToNVVMBase;
+  void runOnOperation() override;
+
+private:
+  LogicalResult buildKernel(bsgp::KernelOp kernel, OpBuilder &db);
+  LogicalResult lowerDeviceModule(ModuleOp device);
+};
+
+} // namespace
+
+LogicalResult LowerKernelsToNVVMPass::buildKernel(bsgp::KernelOp kernel,
+                                                  OpBuilder &db) {
+  if (kernel.getBody().empty())
+    return kernel.emitOpError("has no body to compile for CUDA");
+  MLIRContext *ctx = kernel.getContext();
+  Location loc = kernel.getLoc();
+  Type i32 = db.getI32Type(), i64 = db.getI64Type();
+  Type ptrTy = LLVM::LLVMPointerType::get(ctx);
+  Type globalPtrTy = LLVM::LLVMPointerType::get(ctx, kGlobalAddressSpace);
+  LLVM::LLVMStructType argsTy = bsgp::getKernelArgsStructType(kernel);
+
+  auto fnType = LLVM::LLVMFunctionType::get(LLVM::LLVMVoidType::get(ctx),
+                                            {ptrTy, i64});
+  auto fn = LLVM::LLVMFuncOp::create(db, loc, kernel.getSymName(), fnType);
+  fn->setAttr(NVVM::NVVMDialect::getKernelFuncAttrName(), db.getUnitAttr());
+  fn->setAttr(bsgp::BSGPDialect::getDeviceAttrName(), db.getUnitAttr());
+  // The argument struct is a `.param` aggregate: byval in LLVM's terms.
+  fn.setArgAttr(0, LLVM::LLVMDialect::getByValAttrName(),
+                TypeAttr::get(argsTy));
+  fn.setArgAttr(0, LLVM::LLVMDialect::getAlignAttrName(),
+                db.getI64IntegerAttr(8));
+  fn.setArgAttr(0, LLVM::LLVMDialect::getNoAliasAttrName(), db.getUnitAttr());
+
+  OpBuilder b(ctx);
+  Block *entry = fn.addEntryBlock(b);
+  b.setInsertionPointToStart(entry);
+  Value args = entry->getArgument(0), size = entry->getArgument(1);
+
+  IRMapping mapping;
+  Block &kernelEntry = kernel.getBody().front();
+  for (auto [i, param] : llvm::enumerate(kernelEntry.getArguments())) {
+    Type storage = argsTy.getBody()[i];
+    Value addr = LLVM::GEPOp::create(
+        b, loc, ptrTy, argsTy, args,
+        ArrayRef<LLVM::GEPArg>{0, static_cast<int32_t>(i)});
+    Value v = LLVM::LoadOp::create(b, loc, storage, addr);
+    if (isa<bsgp::PtrType, bsgp::StreamType>(param.getType())) {
+      // Pointers travel as generic addresses; they all point to device
+      // memory, and saying so lets loads and stores use ld/st.global.
+      v = LLVM::AddrSpaceCastOp::create(b, loc, globalPtrTy, v);
+      v = UnrealizedConversionCastOp::create(b, loc, param.getType(), v)
+              .getResult(0);
+    } else if (storage != param.getType()) {
+      v = UnrealizedConversionCastOp::create(b, loc, param.getType(), v)
+              .getResult(0);
+    }
+    mapping.map(param, v);
+  }
+
+  // rank = ctaid.x * ntid.x + tid.x, in 64 bits so that the bounds check
+  // holds for any grid the runtime launches.
+  Value ctaid = LLVM::ZExtOp::create(b, loc, i64,
+                                     NVVM::BlockIdXOp::create(b, loc, i32));
+  Value ntid = LLVM::ZExtOp::create(b, loc, i64,
+                                    NVVM::BlockDimXOp::create(b, loc, i32));
+  Value tid = LLVM::ZExtOp::create(b, loc, i64,
+                                   NVVM::ThreadIdXOp::create(b, loc, i32));
+  Value rank64 = LLVM::AddOp::create(
+      b, loc, LLVM::MulOp::create(b, loc, ctaid, ntid), tid);
+  Value inRange =
+      LLVM::ICmpOp::create(b, loc, LLVM::ICmpPredicate::ult, rank64, size);
+  Value rank = LLVM::TruncOp::create(b, loc, i32, rank64);
+  Value size32 = LLVM::TruncOp::create(b, loc, i32, size);
+
+  auto guard = scf::IfOp::create(b, loc, TypeRange{}, inRange,
+                                 /*addThenBlock=*/true,
+                                 /*addElseBlock=*/false);
+  b.setInsertionPointToStart(&guard.getThenRegion().front());
+  auto region = scf::ExecuteRegionOp::create(b, loc, TypeRange{});
+  b.cloneRegionBefore(kernel.getBody(), region.getRegion(),
+                      region.getRegion().end(), mapping);
+  scf::YieldOp::create(b, loc);
+  b.setInsertionPointToEnd(entry);
+  LLVM::ReturnOp::create(b, loc, ValueRange{});
+
+  SmallVector<Operation *> toReplace;
+  region.getRegion().walk([&](Operation *op) {
+    if (isa<bsgp::ThreadRankOp, bsgp::ThreadSizeOp, bsgp::ReturnOp>(op))
+      toReplace.push_back(op);
+  });
+  for (Operation *op : toReplace) {
+    OpBuilder rb(op);
+    if (isa<bsgp::ReturnOp>(op)) {
+      scf::YieldOp::create(rb, op->getLoc());
+      op->erase();
+      continue;
+    }
+    op->getResult(0).replaceAllUsesWith(isa<bsgp::ThreadRankOp>(op) ? rank
+                                                                    : size32);
+    op->erase();
+  }
+
+  // Local arrays live in the thread's stack (the local state space), which
+  // device pointers cannot address.
+  WalkResult local = region.getRegion().walk([](LLVM::AllocaOp alloca) {
+    alloca.emitError("local arrays are not supported by the CUDA target "
+                     "yet");
+    return WalkResult::interrupt();
+  });
+  return failure(local.wasInterrupted());
+}
+
+LogicalResult LowerKernelsToNVVMPass::lowerDeviceModule(ModuleOp device) {
+  MLIRContext *ctx = device.getContext();
+  {
+    RewritePatternSet patterns(ctx);
+    populateSCFToControlFlowConversionPatterns(patterns);
+    ConversionTarget target(*ctx);
+    target.addIllegalDialect<scf::SCFDialect>();
+    target.markUnknownOpDynamicallyLegal([](Operation *) { return true; });
+    if (failed(applyPartialConversion(device, target, std::move(patterns))))
+      return failure();
+  }
+
+  LowerToLLVMOptions options(ctx);
+  options.overrideIndexBitwidth(64);
+  LLVMTypeConverter converter(ctx, options);
+  bsgp::addBSGPTypeConversions(converter, kGlobalAddressSpace);
+  RewritePatternSet patterns(ctx);
+  // Math without a PTX instruction goes to libdevice (__nv_sinf, ...).
+  patterns.add<NativeMathLowering<math::SqrtOp, LLVM::SqrtOp>,
+               NativeMathLowering<math::AbsFOp, LLVM::FAbsOp>,
+               NativeMathLowering<math::FloorOp, LLVM::FFloorOp>,
+               NativeMathLowering<math::CeilOp, LLVM::FCeilOp>,
+               NativeMathLowering<math::TruncOp, LLVM::FTruncOp>,
+               NativeMathLowering<math::CopySignOp, LLVM::CopySignOp>>(
+      converter, /*benefit=*/20);
+  populateLibDeviceConversionPatterns(converter, patterns, /*benefit=*/10);
+  bsgp::populateCodeToLLVMPatterns(converter, patterns);
+  LLVMConversionTarget target(*ctx);
+  target.addLegalDialect<NVVM::NVVMDialect>();
+  target.addLegalOp<ModuleOp>();
+  if (failed(applyPartialConversion(device, target, std::move(patterns))))
+    return failure();
+
+  SmallVector<UnrealizedConversionCastOp> casts;
+  device.walk([&](UnrealizedConversionCastOp c) { casts.push_back(c); });
+  SmallVector<UnrealizedConversionCastOp> remaining;
+  reconcileUnrealizedCasts(casts, &remaining);
+  for (UnrealizedConversionCastOp c : remaining)
+    return c.emitError("cannot lower this value for the CUDA target");
+
+  WalkResult left = device.walk([](Operation *op) {
+    if (isa<ModuleOp>(op) ||
+        isa<LLVM::LLVMDialect, NVVM::NVVMDialect>(op->getDialect()))
+      return WalkResult::advance();
+    op->emitError("'") << op->getName()
+                       << "' has no lowering for the CUDA target";
+    return WalkResult::interrupt();
+  });
+  if (left.wasInterrupted())
+    return failure();
+  device.walk([](Operation *op) {
+    SmallVector<StringAttr> names;
+    for (NamedAttribute a : op->getDiscardableAttrs())
+      if (a.getName().getValue().starts_with("bsgp."))
+        names.push_back(a.getName());
+    for (StringAttr n : names)
+      op->removeDiscardableAttr(n);
+  });
+  return success();
+}
+
+void LowerKernelsToNVVMPass::runOnOperation() {
+  ModuleOp host = getOperation();
+  SmallVector<bsgp::KernelOp> kernels(host.getOps<bsgp::KernelOp>());
+  if (kernels.empty())
+    return;
+
+  OwningOpRef<ModuleOp> device = ModuleOp::create(host.getLoc());
+  OpBuilder db = OpBuilder::atBlockEnd(device->getBody());
+
+  // The device functions kernels call, transitively.
+  SymbolTable symbols(host);
+  llvm::SetVector<Operation *> callees;
+  SmallVector<Operation *> work(kernels.begin(), kernels.end());
+  while (!work.empty()) {
+    Operation *op = work.pop_back_val();
+    WalkResult r = op->walk([&](func::CallOp call) {
+      Operation *callee = symbols.lookup(call.getCallee());
+      if (!callee) {
+        call.emitError("call to an unknown function in device code");
+        return WalkResult::interrupt();
+      }
+      if (auto fn = dyn_cast<func::FuncOp>(callee); fn && fn.isExternal()) {
+        call.emitError("device code calls '")
+            << call.getCallee() << "', which has no BSGP definition";
+        return WalkResult::interrupt();
+      }
+      if (callees.insert(callee))
+        work.push_back(callee);
+      return WalkResult::advance();
+    });
+    if (r.wasInterrupted())
+      return signalPassFailure();
+    if (op->walk([](LLVM::CallOp) { return WalkResult::interrupt(); })
+            .wasInterrupted()) {
+      op->emitError("device code cannot call host (extern \"C\") functions");
+      return signalPassFailure();
+    }
+  }
+  for (Operation *callee : callees) {
+    Operation *clone = db.clone(*callee);
+    // Device functions are internal to the PTX module.
+    if (auto fn = dyn_cast<func::FuncOp>(clone))
+      fn.setPrivate();
+  }
+  for (bsgp::KernelOp kernel : kernels)
+    if (failed(buildKernel(kernel, db)))
+      return signalPassFailure();
+  if (failed(lowerDeviceModule(*device)))
+    return signalPassFailure();
+
+  bsgp::PTXOptions ptxOptions;
+  ptxOptions.chip = chip;
+  ptxOptions.cudaPath = cudaPath;
+  ptxOptions.lineInfo = lineInfo;
+  std::string ptx, error;
+  if (failed(bsgp::compileToPTX(*device, ptxOptions, ptx, error))) {
+    host.emitError("CUDA code generation failed: ") << error;
+    return signalPassFailure();
+  }
+  host->setAttr("bsgp.ptx", StringAttr::get(host.getContext(), ptx));
+}

@@ -1,0 +1,33 @@
+//===- CodegenPipeline.cpp - from outlined kernels to LLVM for the host ---===//
+//
+// Part of bsgpc, the BSGP compiler.
+//
+//===----------------------------------------------------------------------===//
+
+#include "bsgp/Target/Passes.h"
+
+#include "mlir/Conversion/ReconcileUnrealizedCasts/ReconcileUnrealizedCasts.h"
+#include "mlir/Conversion/SCFToControlFlow/SCFToControlFlow.h"
+#include "mlir/Pass/PassManager.h"
+
+void bsgp::buildDeviceCodegenPipeline(mlir::OpPassManager &pm,
+                                      const CodegenTargets &targets) {
+  if (targets.cuda) {
+    LowerKernelsToNVVMOptions options;
+    options.chip = targets.cudaChip;
+    options.cudaPath = targets.cudaPath;
+    options.lineInfo = targets.lineInfo;
+    pm.addPass(createLowerKernelsToNVVM(options));
+  }
+  if (targets.cpu)
+    pm.addPass(createLowerKernelsToCPU());
+}
+
+void bsgp::buildCodegenPipeline(mlir::OpPassManager &pm,
+                                const CodegenTargets &targets) {
+  buildDeviceCodegenPipeline(pm, targets);
+  pm.addPass(createLowerLaunches());
+  pm.addPass(mlir::createSCFToControlFlowPass());
+  pm.addPass(createConvertBSGPToLLVM());
+  pm.addPass(mlir::createReconcileUnrealizedCastsPass());
+}
