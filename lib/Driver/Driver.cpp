@@ -64,6 +64,20 @@ TranslationUnit *bsgp::parseAndAnalyzeBuffer(uint32_t FileId, ASTContext &Ctx,
   PS.setAllowImports(Opts.AllowImports);
   size_t First = Ctx.getTranslationUnits().size();
   PS.parseMainFile(FileId);
+  // Implicit imports come after the main file, so the main file stays the
+  // first translation unit and keeps its role in MLIRGen.
+  for (const std::string &Path : Opts.ImplicitImports) {
+    if (Diags.hasFatalError())
+      break;
+    auto Buf = llvm::MemoryBuffer::getFile(Path, /*IsText=*/true);
+    if (!Buf) {
+      Diags.report(diag::err_drv_cannot_open) << Path
+                                              << Buf.getError().message();
+      break;
+    }
+    PS.parseMainFile(
+        Diags.getSourceManager().addBuffer(std::move(*Buf), Path));
+  }
   if (!Opts.ParseOnly && !Diags.hasFatalError())
     analyzeProgram(Ctx, Diags);
   if (Diags.hasErrors())
@@ -87,6 +101,19 @@ TranslationUnit *bsgp::parseAndAnalyze(llvm::StringRef Path, ASTContext &Ctx,
   uint32_t Id = Diags.getSourceManager().addBuffer(
       std::move(*Buf), Path == "-" ? llvm::StringRef("<stdin>") : Path);
   return parseAndAnalyzeBuffer(Id, Ctx, Diags, Opts);
+}
+
+std::string bsgp::findCollectiveLibrary(const char *Argv0) {
+  std::string Exe = llvm::sys::fs::getMainExecutable(
+      Argv0, reinterpret_cast<void *>(&findCollectiveLibrary));
+  if (Exe.empty())
+    return "";
+  llvm::SmallString<256> Path(llvm::sys::path::parent_path(
+      llvm::sys::path::parent_path(Exe)));
+  llvm::sys::path::append(Path, "lib", "bsgp", "collectives.bsgp");
+  if (!llvm::sys::fs::exists(Path))
+    return "";
+  return std::string(Path);
 }
 
 int bsgp::runDriver(llvm::ArrayRef<const char *> Argv) {
@@ -205,6 +232,12 @@ int bsgp::runDriver(llvm::ArrayRef<const char *> Argv) {
   FrontendOptions Opts;
   Opts.IncludePaths = Args.getAllArgValues(OPT_I);
   Opts.ParseOnly = DumpParse;
+  // Only code generation needs the library; AST dumps stay the user's own.
+  if (Codegen && !Args.hasArg(OPT_fno_collectives)) {
+    std::string Lib = findCollectiveLibrary(Argv[0]);
+    if (!Lib.empty())
+      Opts.ImplicitImports.push_back(Lib);
+  }
   ASTContext Ctx;
   TranslationUnit *TU = parseAndAnalyze(Inputs[0], Ctx, Diags, Opts);
   if (!TU)
