@@ -62,13 +62,27 @@ template <typename Fn> void forChunks(uint64_t n, uint64_t chunks, Fn fn) {
 // Reduce and scan
 //===----------------------------------------------------------------------===//
 
+/// Integers wrap around like the device code's arith ops: signed ones are
+/// added and multiplied as unsigned, where overflow is defined.
+template <typename T> struct Wrapping {
+  using type = T;
+};
+template <> struct Wrapping<int32_t> {
+  using type = uint32_t;
+};
+template <> struct Wrapping<int64_t> {
+  using type = uint64_t;
+};
+
 template <typename T> struct Add {
+  using W = typename Wrapping<T>::type;
   static T identity() { return T(0); }
-  static T apply(T a, T b) { return a + b; }
+  static T apply(T a, T b) { return static_cast<T>(W(a) + W(b)); }
 };
 template <typename T> struct Mul {
+  using W = typename Wrapping<T>::type;
   static T identity() { return T(1); }
-  static T apply(T a, T b) { return a * b; }
+  static T apply(T a, T b) { return static_cast<T>(W(a) * W(b)); }
 };
 template <typename T> struct Min {
   static T identity() {
