@@ -67,7 +67,22 @@ TranslationUnit *bsgp::parseAndAnalyzeBuffer(uint32_t FileId, ASTContext &Ctx,
   PS.setIncludePaths(Opts.IncludePaths);
   PS.setAllowImports(Opts.AllowImports);
   size_t First = Ctx.getTranslationUnits().size();
+  Ctx.setMainFileId(FileId);
   PS.parseMainFile(FileId);
+  // The collective library is parsed after the main file (and its
+  // imports); MLIRGen tells the main file by getMainFileId().
+  for (const std::string &Path : Opts.ImplicitImports) {
+    if (Diags.hasFatalError())
+      break;
+    auto Buf = llvm::MemoryBuffer::getFile(Path, /*IsText=*/true);
+    if (!Buf) {
+      Diags.report(diag::err_drv_cannot_open) << Path
+                                              << Buf.getError().message();
+      break;
+    }
+    PS.parseMainFile(
+        Diags.getSourceManager().addBuffer(std::move(*Buf), Path));
+  }
   if (!Opts.ParseOnly && !Diags.hasFatalError())
     analyzeProgram(Ctx, Diags);
   if (Diags.hasErrors())
@@ -172,6 +187,11 @@ static int compileAndLink(const char *Argv0, const llvm::opt::InputArgList &Args
                           DiagnosticEngine &Diags, CodegenOptions CG) {
   FrontendOptions Opts;
   Opts.IncludePaths = Args.getAllArgValues(OPT_I);
+  if (!Args.hasArg(OPT_fno_collectives)) {
+    std::string Lib = findCollectiveLibrary(Argv0);
+    if (!Lib.empty())
+      Opts.ImplicitImports.push_back(Lib);
+  }
   LinkOptions LO;
   std::vector<std::unique_ptr<llvm::FileRemover>> Temporaries;
   for (const std::string &In : Inputs) {
@@ -207,6 +227,19 @@ static int compileAndLink(const char *Argv0, const llvm::opt::InputArgList &Args
   LO.Verbose = Args.hasArg(OPT_v);
   LO.Output = Args.getLastArgValue(OPT_o, "a.out").str();
   return runLink(Argv0, LO, Diags);
+}
+
+std::string bsgp::findCollectiveLibrary(const char *Argv0) {
+  std::string Exe = llvm::sys::fs::getMainExecutable(
+      Argv0, reinterpret_cast<void *>(&findCollectiveLibrary));
+  if (Exe.empty())
+    return "";
+  llvm::SmallString<256> Path(llvm::sys::path::parent_path(
+      llvm::sys::path::parent_path(Exe)));
+  llvm::sys::path::append(Path, "lib", "bsgp", "collectives.bsgp");
+  if (!llvm::sys::fs::exists(Path))
+    return "";
+  return std::string(Path);
 }
 
 int bsgp::runDriver(llvm::ArrayRef<const char *> Argv) {
@@ -301,6 +334,12 @@ int bsgp::runDriver(llvm::ArrayRef<const char *> Argv) {
   FrontendOptions Opts;
   Opts.IncludePaths = Args.getAllArgValues(OPT_I);
   Opts.ParseOnly = Act == Action::ASTDumpParse;
+  // Only code generation needs the library; AST dumps stay the user's own.
+  if (Codegen && !Args.hasArg(OPT_fno_collectives)) {
+    std::string Lib = findCollectiveLibrary(Argv[0]);
+    if (!Lib.empty())
+      Opts.ImplicitImports.push_back(Lib);
+  }
   ASTContext Ctx;
   TranslationUnit *TU = parseAndAnalyze(Inputs[0], Ctx, Diags, Opts);
   if (!TU)

@@ -12,6 +12,8 @@ def version : Flag<["-", "--"], "version">,
   HelpText<"Print the compiler version">;
 def fsyntax_only : Flag<["-"], "fsyntax-only">,
   HelpText<"Parse and check the program, produce no output">;
+def fno_collectives : Flag<["-"], "fno-collectives">,
+  HelpText<"Do not import the collective library (reduce, scan, sortby, ...)">;
 def ast_dump : Flag<["-"], "ast-dump">,
   HelpText<"Print the checked AST">;
 def ast_dump_parse : Flag<["-"], "ast-dump-parse">,

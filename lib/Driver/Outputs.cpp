@@ -41,8 +41,12 @@ void bsgp::writeDependencyFile(llvm::StringRef Target, ASTContext &Ctx,
   OS << escapeForMake(Target) << ":";
   llvm::StringSet<> Seen;
   std::vector<std::string> Files;
-  // The main file is parsed last; list it first, as clang does.
-  for (const TranslationUnit &TU : llvm::reverse(Ctx.getTranslationUnits())) {
+  // The main file first, as clang does, then the imports.
+  if (Ctx.getMainFileId()) {
+    Seen.insert(SM.getFileName(Ctx.getMainFileId()));
+    Files.push_back(SM.getFileName(Ctx.getMainFileId()).str());
+  }
+  for (const TranslationUnit &TU : Ctx.getTranslationUnits()) {
     llvm::StringRef Name = SM.getFileName(TU.FileId);
     if (Seen.insert(Name).second)
       Files.push_back(Name.str());
@@ -99,8 +103,11 @@ bool bsgp::writeHeader(llvm::StringRef Guard, ASTContext &Ctx,
   auto &TUs = Ctx.getTranslationUnits();
   if (TUs.empty())
     return false;
-  // Imports are parsed first: the main file is the last unit.
-  for (Decl *D : TUs.back().Decls) {
+  const TranslationUnit *Main = &TUs.front();
+  for (const TranslationUnit &TU : TUs)
+    if (TU.FileId == Ctx.getMainFileId())
+      Main = &TU;
+  for (Decl *D : Main->Decls) {
     auto *F = llvm::dyn_cast<FunctionDecl>(D);
     // Inline functions are compiled into their callers: no symbol.
     if (!F || !F->isDefinition() || F->isInline() || F->isExternC())

@@ -284,23 +284,25 @@ Value MLIRGen::toIndex(Value v, Location l) {
 OwningOpRef<ModuleOp> MLIRGen::run() {
   auto &tus = ast.getTranslationUnits();
   Location moduleLoc = UnknownLoc::get(&ctx);
-  // Imports finish parsing first: the main file is the last unit.
-  size_t mainIndex = tus.empty() ? 0 : tus.size() - 1;
-  if (!tus.empty() && tus.back().FileId)
-    moduleLoc = FileLineColLoc::get(&ctx, sm.getFileName(tus.back().FileId),
-                                    0, 0);
+  // Everything but the main file is imported (its imports, the collective
+  // library). Without a recorded main file, the first unit is it.
+  uint32_t mainFile = ast.getMainFileId();
+  if (!mainFile && !tus.empty())
+    mainFile = tus.front().FileId;
+  if (mainFile)
+    moduleLoc = FileLineColLoc::get(&ctx, sm.getFileName(mainFile), 0, 0);
   OwningOpRef<ModuleOp> owned = ModuleOp::create(moduleLoc);
   module = *owned;
 
   // Declare every function first: calls may precede definitions, and a
   // function may be declared in one file and defined in another.
-  for (auto [i, tu] : llvm::enumerate(tus))
+  for (bsgp::TranslationUnit &tu : tus)
     for (bsgp::Decl *d : tu.Decls)
       if (auto *fd = dyn_cast<bsgp::FunctionDecl>(d))
-        declareFunction(fd, /*imported=*/i != mainIndex);
+        declareFunction(fd, /*imported=*/tu.FileId != mainFile);
       else if (auto *vd = dyn_cast<bsgp::VarDecl>(d))
         (void)unsupported(vd->getRange(), "a global variable");
-  for (auto [i, tu] : llvm::enumerate(tus))
+  for (bsgp::TranslationUnit &tu : tus)
     for (bsgp::Decl *d : tu.Decls)
       if (auto *fd = dyn_cast<bsgp::FunctionDecl>(d))
         if (fd->isDefinition() &&
@@ -309,6 +311,17 @@ OwningOpRef<ModuleOp> MLIRGen::run() {
 
   if (failed)
     return nullptr;
+  // Private functions nothing calls (most of the collective library, inline
+  // functions of imports) are dropped, so that a module holds only what the
+  // program uses.
+  for (bool changed = true; changed;) {
+    changed = false;
+    for (auto fn : llvm::make_early_inc_range(module.getOps<func::FuncOp>()))
+      if (fn.isPrivate() && SymbolTable::symbolKnownUseEmpty(fn, module)) {
+        fn.erase();
+        changed = true;
+      }
+  }
   if (mlir::failed(verify(module)))
     return nullptr;
   return owned;
@@ -2087,13 +2100,14 @@ Value MLIRGen::emitBuiltin(bsgp::BuiltinCallExpr *e) {
   default:
     break;
   }
-  // Everything else is a function of the collective library, written in
-  // BSGP and inlined by bsgp-inline-collectives: reduce_add_int(x), ...
+  // Everything else is a function of the collective library
+  // (lib/Collectives, imported into every program by the driver), written
+  // in BSGP and inlined by bsgp-inline-collectives. The name mangles the
+  // primitive, the operator and the argument types as BSGP spells them:
+  // reduce(+, x) with int x -> __bsgp_reduce_add_int(int). See
+  // docs/collectives.md.
   std::string name = "__bsgp_";
   name += bsgp::BuiltinCallExpr::getName(e->getBuiltinKind());
-  for (char &c : name)
-    if (c == '.')
-      c = '_';
   if (e->getReduceOp() != BK::None) {
     name += "_";
     StringRef spelled = bsgp::BuiltinCallExpr::getOpSpelling(e->getReduceOp());
@@ -2104,9 +2118,10 @@ Value MLIRGen::emitBuiltin(bsgp::BuiltinCallExpr *e) {
             : spelled == "^" ? "xor"
                              : spelled.str();
   }
-  SmallVector<Type> argTypes;
-  for (auto [a, ex] : llvm::zip(args, e->args())) {
-    argTypes.push_back(a.getType());
+  std::string spelledTypes;
+  for (bsgp::Expr *ex : e->args()) {
+    spelledTypes += spelledTypes.empty() ? "" : ", ";
+    spelledTypes += ex->getType()->getUnqualified()->str();
     name += "_" + ex->getType()->getUnqualified()->str();
   }
   for (char &c : name)
@@ -2115,20 +2130,51 @@ Value MLIRGen::emitBuiltin(bsgp::BuiltinCallExpr *e) {
   Type ret = convertType(e->getType(), e->getRange());
   if (!ret)
     return {};
-  SmallVector<Type> results;
-  if (!isa<NoneType>(ret))
-    results.push_back(ret);
   auto fn = module.lookupSymbol<func::FuncOp>(name);
-  if (!fn) {
-    OpBuilder mb = OpBuilder::atBlockEnd(module.getBody());
-    fn = func::FuncOp::create(mb, l, name, b.getFunctionType(argTypes, results));
-    fn.setPrivate();
-    fn->setAttr(bsgp::BSGPDialect::getCollectiveAttrName(), b.getUnitAttr());
+  if (!fn || fn.isExternal() || fn.getNumArguments() != args.size()) {
+    failed = true;
+    emitError(l) << "'" << bsgp::BuiltinCallExpr::getName(e->getBuiltinKind())
+                 << "' on (" << spelledTypes
+                 << ") is not provided by the collective library (no "
+                    "function '"
+                 << name << "')";
+    return {};
   }
+  for (auto [a, t] : llvm::zip(args, fn.getArgumentTypes()))
+    if (a.getType() != t) {
+      failed = true;
+      emitError(fn.getLoc()) << "collective library function '" << name
+                             << "' does not take (" << spelledTypes << ")";
+      return {};
+    }
   auto call = func::CallOp::create(b, l, fn, args);
-  if (results.empty())
+  if (call.getNumResults() == 0)
     return arith::ConstantIntOp::create(b, l, 0, 1);
-  return call.getResult(0);
+  Value result = call.getResult(0);
+  if (e->getBuiltinKind() != BK::Scan)
+    return result;
+  // scan overwrites its argument with the exclusive scan and returns the
+  // total. For 32-bit types the library returns both as a 2-vector
+  // (scanned, total); where BSGP has no such vector (64-bit types) it
+  // returns the scanned value and the total is a reduce of the same op.
+  if (auto vt = dyn_cast<mlir::VectorType>(result.getType());
+      vt && !isa<mlir::VectorType>(ret)) {
+    Value scanned = vector::ExtractOp::create(b, l, result, int64_t(0));
+    Value total = vector::ExtractOp::create(b, l, result, int64_t(1));
+    emitAssign(e->args()[0], scanned, l);
+    return total;
+  }
+  std::string reduceName = "__bsgp_reduce_" + name.substr(strlen("__bsgp_scan_"));
+  auto reduceFn = module.lookupSymbol<func::FuncOp>(reduceName);
+  if (!reduceFn || reduceFn.isExternal()) {
+    failed = true;
+    emitError(l) << "the collective library has no '" << reduceName
+                 << "' for the total of this scan";
+    return {};
+  }
+  Value total = func::CallOp::create(b, l, reduceFn, args).getResult(0);
+  emitAssign(e->args()[0], result, l);
+  return total;
 }
 
 OwningOpRef<ModuleOp> bsgp::emitMLIR(MLIRContext &context, ASTContext &ast,

@@ -977,7 +977,8 @@ Expr *Sema::checkExprImpl(Expr *E) {
     else if (InRequire && T->getAttr() != ThreadAttrExpr::Size)
       Diags.report(T->getRange(), diag::err_require_device) << Name;
     T->setType(Ctx.getIntType());
-    T->setLValue(T->getAttr() == ThreadAttrExpr::OldRank);
+    T->setLValue(T->getAttr() == ThreadAttrExpr::OldRank ||
+                 (T->getAttr() == ThreadAttrExpr::Size && InRequire));
     return T;
   }
   case Stmt::SK_Index: {
@@ -1131,8 +1132,10 @@ Expr *Sema::checkAssign(BinaryOperator *B) {
     return error(B);
   }
   Expr *LBase = L->ignoreParenImpCasts();
+  // §5: fork and kill adjust thread.size in a require block.
   if (auto *T = dyn_cast<ThreadAttrExpr>(LBase))
-    if (T->getAttr() != ThreadAttrExpr::OldRank) {
+    if (T->getAttr() != ThreadAttrExpr::OldRank &&
+        !(T->getAttr() == ThreadAttrExpr::Size && InRequire)) {
       Diags.report(L->getRange(), diag::err_thread_attr_readonly)
           << ThreadAttrExpr::getName(T->getAttr());
       B->setRHS(R);

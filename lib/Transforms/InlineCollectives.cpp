@@ -36,11 +36,29 @@ constexpr unsigned kMaxInlineRounds = 64;
 /// marked bsgp.collective, so the attribute is the whole test.
 bool isCollective(func::FuncOp func) { return isCollectiveFunction(func); }
 
+/// Collective functions must be inlined, whatever they contain: the
+/// per-dialect legality hooks would refuse ops of dialects without an
+/// inliner interface, such as the llvm.call of an extern "C" list primitive
+/// and its builtin pointer casts in a require of the collective library.
+struct CollectiveInliner : public InlinerInterface {
+  using InlinerInterface::InlinerInterface;
+  bool isLegalToInline(Operation *, Operation *, bool) const override {
+    return true;
+  }
+  bool isLegalToInline(Region *, Region *, bool, IRMapping &) const override {
+    return true;
+  }
+  bool isLegalToInline(Operation *, Region *, bool,
+                       IRMapping &) const override {
+    return true;
+  }
+};
+
 struct InlineCollectivesPass
     : public bsgp::impl::BSGPInlineCollectivesPassBase<InlineCollectivesPass> {
   void runOnOperation() override {
     ModuleOp module = getOperation();
-    InlinerInterface interface(&getContext());
+    CollectiveInliner interface(&getContext());
     auto cloneCallback = [](OpBuilder &, Region *src, Block *inlineBlock,
                             Block *postInsertBlock, IRMapping &mapper,
                             bool shouldCloneInlinedRegion) {
@@ -107,6 +125,11 @@ struct InlineCollectivesPass
         inlined.insert(callee);
       }
     }
+    // Private collectives that were never called go too (most of the
+    // collective library in every program): they cannot be lowered alone.
+    for (auto func : module.getOps<func::FuncOp>())
+      if (func.isPrivate() && isCollective(func))
+        inlined.insert(func);
     for (func::FuncOp func : inlined)
       if (SymbolTable::symbolKnownUseEmpty(func, module))
         func.erase();

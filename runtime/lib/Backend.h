@@ -57,7 +57,57 @@ public:
   virtual Status launch(const bsgprt_module_desc &m, uint32_t kernel,
                         uint64_t n, const void *args) = 0;
   virtual Status synchronize() = 0;
+
+  /// \name List primitives (docs/collectives.md)
+  /// Device-wide operations on lists in device memory, called from the
+  /// require blocks of the collective library. The defaults report that the
+  /// backend has none, so a backend can add them one at a time. `type` is a
+  /// bsgprt_list_type, `op` a bsgprt_list_op; the C ABI has checked both.
+  /// @{
+  /// *result = op-reduction of in[0, n) (the identity when n == 0).
+  virtual Status listReduce(int op, int type, const void *in, uint64_t n,
+                            void *result);
+  /// out[i] = op-reduction of in[0, i); *total = of in[0, n). in may be out.
+  virtual Status listScanExclusive(int op, int type, const void *in,
+                                   void *out, uint64_t n, void *total);
+  /// Stable ascending sort of keys[0, n), permuting values alike.
+  virtual Status listSortPairs(int type, void *keys, uint32_t *values,
+                               uint64_t n);
+  /// Stable partition of the ranks [0, n) by flags[i] != 0: index receives
+  /// the ranks with a zero flag, then the others; *zeros = how many zeros.
+  virtual Status listPartitionIndex(const uint32_t *flags, uint32_t *index,
+                                    uint64_t n, uint64_t *zeros);
+  /// index[0, *kept) = the ranks i with flags[i] != 0, ascending.
+  virtual Status listCompactIndex(const uint32_t *flags, uint32_t *index,
+                                  uint64_t n, uint64_t *kept);
+  /// parent[offsets[i] + j] = i for j < counts[i]: the inverse of an
+  /// exclusive scan of counts (thread.fork).
+  virtual Status listExpandIndex(const uint32_t *offsets,
+                                 const uint32_t *counts, uint32_t *parent,
+                                 uint64_t n);
+  /// @}
 };
+
+/// The backend in use, chosen at first use (Runtime.cpp).
+Backend &currentBackend();
+/// Reports a failed \p s through the user's error handler, as "<what>:
+/// <message>"; does nothing for success.
+void reportStatus(const Status &s, const char *what);
+
+/// The OpenMP implementations of the list primitives (CPUListPrimitives.cpp),
+/// used by the cpu backend.
+namespace cpu {
+Status listReduce(int op, int type, const void *in, uint64_t n, void *result);
+Status listScanExclusive(int op, int type, const void *in, void *out,
+                         uint64_t n, void *total);
+Status listSortPairs(int type, void *keys, uint32_t *values, uint64_t n);
+Status listPartitionIndex(const uint32_t *flags, uint32_t *index, uint64_t n,
+                          uint64_t *zeros);
+Status listCompactIndex(const uint32_t *flags, uint32_t *index, uint64_t n,
+                        uint64_t *kept);
+Status listExpandIndex(const uint32_t *offsets, const uint32_t *counts,
+                       uint32_t *parent, uint64_t n);
+} // namespace cpu
 
 /// Each factory returns null and sets `why` when its device is unusable.
 std::unique_ptr<Backend> createCPUBackend();

@@ -96,6 +96,31 @@ public:
 
   Status synchronize() override { return Status::ok(); }
 
+  Status listReduce(int op, int type, const void *in, uint64_t n,
+                    void *result) override {
+    return cpu::listReduce(op, type, in, n, result);
+  }
+  Status listScanExclusive(int op, int type, const void *in, void *out,
+                           uint64_t n, void *total) override {
+    return cpu::listScanExclusive(op, type, in, out, n, total);
+  }
+  Status listSortPairs(int type, void *keys, uint32_t *values,
+                       uint64_t n) override {
+    return cpu::listSortPairs(type, keys, values, n);
+  }
+  Status listPartitionIndex(const uint32_t *flags, uint32_t *index,
+                            uint64_t n, uint64_t *zeros) override {
+    return cpu::listPartitionIndex(flags, index, n, zeros);
+  }
+  Status listCompactIndex(const uint32_t *flags, uint32_t *index, uint64_t n,
+                          uint64_t *kept) override {
+    return cpu::listCompactIndex(flags, index, n, kept);
+  }
+  Status listExpandIndex(const uint32_t *offsets, const uint32_t *counts,
+                         uint32_t *parent, uint64_t n) override {
+    return cpu::listExpandIndex(offsets, counts, parent, n);
+  }
+
 private:
   static Status copy(void *dst, const void *src, uint64_t bytes) {
     // memmove: a dtod copy inside one list may overlap.

@@ -472,6 +472,14 @@ void printProfile(FILE *out) {
 void printProfileAtExit() { printProfile(stderr); }
 
 } // namespace
+
+Backend &currentBackend() { return backend(); }
+
+void reportStatus(const Status &s, const char *what) {
+  if (s.failed())
+    report(makeError(s.code, nullptr, std::string(what) + ": " + s.message));
+}
+
 } // namespace bsgprt
 
 using namespace bsgprt;

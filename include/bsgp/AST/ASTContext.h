@@ -73,8 +73,12 @@ public:
   /// The one StructType named \p Name, created on first use.
   StructType *getStructType(llvm::StringRef Name);
 
-  /// Source files in the order they were parsed; the first is the main file.
+  /// Source files in the order their parsing finished: a file's imports
+  /// come before it, the collective library after the main file.
   std::vector<TranslationUnit> &getTranslationUnits() { return TUs; }
+  /// The file being compiled (the others are imported); 0 if unknown.
+  uint32_t getMainFileId() const { return MainFile; }
+  void setMainFileId(uint32_t Id) { MainFile = Id; }
 
 private:
   llvm::BumpPtrAllocator Alloc;
@@ -88,6 +92,7 @@ private:
   std::map<std::vector<const void *>, const FunctionType *> Functions;
   llvm::StringMap<StructType *> Structs;
   std::vector<TranslationUnit> TUs;
+  uint32_t MainFile = 0;
 };
 
 } // namespace bsgp

@@ -35,7 +35,15 @@ struct FrontendOptions {
   bool AllowImports = true;
   /// Stop after parsing (no Sema); for parser-only tests.
   bool ParseOnly = false;
+  /// Files parsed after the main file as if it imported them: the
+  /// collective library (docs/collectives.md).
+  std::vector<std::string> ImplicitImports;
 };
+
+/// The collective library bsgpc imports into every program it compiles:
+/// <dir of \p Argv0>/../lib/bsgp/collectives.bsgp (build tree and install
+/// prefix alike). Empty if that file does not exist.
+std::string findCollectiveLibrary(const char *Argv0);
 
 /// Parses \p Path ("-" is stdin) and everything it imports into \p Ctx and
 /// runs Sema over the whole program. Diagnostics go to \p Diags. Returns the

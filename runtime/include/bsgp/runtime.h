@@ -133,6 +133,97 @@ BSGPRT_API void bsgprt_pool_trim(void);
  *  reporting it; on failure the runtime keeps working on the cpu backend. */
 BSGPRT_API int bsgprt_select_device(const char *name);
 
+/*===-- List primitives (docs/collectives.md) -----------------------------===*/
+
+/* Device-wide operations on lists in device memory. The collective library
+ * (reduce, scan, thread.sortby, ...) calls them from require blocks, like
+ * the paper's global_merge (Listing 3). Each runs on the current backend;
+ * a backend without them reports BSGPRT_ERROR_BACKEND. */
+
+/** Operators of reduce and scan. Floats admit the first four only. */
+typedef enum bsgprt_list_op {
+  BSGPRT_LIST_ADD = 0,
+  BSGPRT_LIST_MUL = 1,
+  BSGPRT_LIST_MIN = 2,
+  BSGPRT_LIST_MAX = 3,
+  BSGPRT_LIST_AND = 4,
+  BSGPRT_LIST_OR = 5,
+  BSGPRT_LIST_XOR = 6
+} bsgprt_list_op;
+
+/** Element types: BSGP's int, uint, float, int64, uint64, double. */
+typedef enum bsgprt_list_type {
+  BSGPRT_LIST_I32 = 0,
+  BSGPRT_LIST_U32 = 1,
+  BSGPRT_LIST_F32 = 2,
+  BSGPRT_LIST_I64 = 3,
+  BSGPRT_LIST_U64 = 4,
+  BSGPRT_LIST_F64 = 5
+} bsgprt_list_type;
+
+/** *result = in[0] op ... op in[n-1], or op's identity when n == 0 (0 for
+ *  add/or/xor, 1 for mul, all ones for and, the type's largest/smallest
+ *  value for min/max; +-infinity for floats). */
+BSGPRT_API void bsgprt_list_reduce(int op, int type, const void *in,
+                                   uint64_t n, void *result);
+/** Forward exclusive scan: out[i] = in[0] op ... op in[i-1] (out[0] = the
+ *  identity); *total = the reduction of all n. in may equal out. */
+BSGPRT_API void bsgprt_list_scan_exclusive(int op, int type, const void *in,
+                                           void *out, uint64_t n,
+                                           void *total);
+/** Stable ascending sort of keys[0, n), applying the same permutation to
+ *  values (e.g. ranks). Floats are ordered by value with -0 < +0 and NaNs
+ *  after +infinity (by sign and payload). */
+BSGPRT_API void bsgprt_list_sort_pairs(int type, void *keys,
+                                       uint32_t *values, uint64_t n);
+/** Stable partition of the ranks [0, n): index[] receives the ranks i with
+ *  flags[i] == 0 in ascending order, then those with flags[i] != 0.
+ *  Returns the number of zero flags. */
+BSGPRT_API uint64_t bsgprt_list_partition_index(const uint32_t *flags,
+                                                uint32_t *index, uint64_t n);
+/** index[0, k) = the ranks i with flags[i] != 0, ascending; returns k. */
+BSGPRT_API uint64_t bsgprt_list_compact_index(const uint32_t *flags,
+                                              uint32_t *index, uint64_t n);
+/** parent[offsets[i] + j] = i for every j < counts[i], where offsets is the
+ *  exclusive add-scan of counts (thread.fork's child-to-parent map). */
+BSGPRT_API void bsgprt_list_expand_index(const uint32_t *offsets,
+                                         const uint32_t *counts,
+                                         uint32_t *parent, uint64_t n);
+
+/* Typed forms, one per operator and element type, e.g.
+ *   int32_t bsgprt_list_reduce_add_i32(const int32_t *in, uint64_t n);
+ *   int32_t bsgprt_list_scan_exclusive_add_i32(const int32_t *in,
+ *                                              int32_t *out, uint64_t n);
+ *   void bsgprt_list_sort_pairs_i32(int32_t *keys, uint32_t *values,
+ *                                   uint64_t n);
+ * The scan returns the total. Suffixes: i32 u32 f32 i64 u64 f64; operators
+ * add mul min max for every type, and or xor for the integer ones. */
+#define BSGPRT_LIST_DECLARE_OP(OP, SUFFIX, T)                                  \
+  BSGPRT_API T bsgprt_list_reduce_##OP##_##SUFFIX(const T *in, uint64_t n);    \
+  BSGPRT_API T bsgprt_list_scan_exclusive_##OP##_##SUFFIX(const T *in, T *out, \
+                                                          uint64_t n);
+#define BSGPRT_LIST_DECLARE_TYPE(SUFFIX, T)                                    \
+  BSGPRT_LIST_DECLARE_OP(add, SUFFIX, T)                                       \
+  BSGPRT_LIST_DECLARE_OP(mul, SUFFIX, T)                                       \
+  BSGPRT_LIST_DECLARE_OP(min, SUFFIX, T)                                       \
+  BSGPRT_LIST_DECLARE_OP(max, SUFFIX, T)                                       \
+  BSGPRT_API void bsgprt_list_sort_pairs_##SUFFIX(T *keys, uint32_t *values,   \
+                                                  uint64_t n);
+#define BSGPRT_LIST_DECLARE_INT_TYPE(SUFFIX, T)                                \
+  BSGPRT_LIST_DECLARE_TYPE(SUFFIX, T)                                          \
+  BSGPRT_LIST_DECLARE_OP(and, SUFFIX, T)                                       \
+  BSGPRT_LIST_DECLARE_OP(or, SUFFIX, T)                                        \
+  BSGPRT_LIST_DECLARE_OP(xor, SUFFIX, T)
+BSGPRT_LIST_DECLARE_INT_TYPE(i32, int32_t)
+BSGPRT_LIST_DECLARE_INT_TYPE(u32, uint32_t)
+BSGPRT_LIST_DECLARE_TYPE(f32, float)
+BSGPRT_LIST_DECLARE_INT_TYPE(i64, int64_t)
+BSGPRT_LIST_DECLARE_INT_TYPE(u64, uint64_t)
+BSGPRT_LIST_DECLARE_TYPE(f64, double)
+#undef BSGPRT_LIST_DECLARE_INT_TYPE
+#undef BSGPRT_LIST_DECLARE_TYPE
+#undef BSGPRT_LIST_DECLARE_OP
+
 #ifdef __cplusplus
 } /* extern "C" */
 #endif

@@ -1,0 +1,60 @@
+#===- GenerateCollectives.cmake - expand the collective library ----------===#
+#
+# cmake -DSRC=<lib/Collectives> -DOUT=<file> -P GenerateCollectives.cmake
+#
+# BSGP has no templates, so each typed part of the library is written once
+# with @T@ (the BSGP type), @S@ (the list primitive suffix) and @OP@ (the
+# operator as MLIRGen mangles it) and expanded here for every type.
+#
+#===----------------------------------------------------------------------===#
+
+# BSGP type, list primitive suffix, whether a 2-vector of it exists.
+set(types
+  int:i32:1 uint:u32:1 float:f32:1 int64:i64:0 uint64:u64:0 double:f64:0)
+set(arith_ops add mul min max)
+set(bit_ops and or xor)
+
+file(READ "${SRC}/collectives.bsgp.in" main)
+file(READ "${SRC}/extern-op.bsgp.in" extern_op)
+file(READ "${SRC}/reduce-scan.bsgp.in" reduce)
+file(READ "${SRC}/scan-vector.bsgp.in" scan_vector)
+file(READ "${SRC}/scan-scalar.bsgp.in" scan_scalar)
+file(READ "${SRC}/typed.bsgp.in" typed)
+
+function(expand out text type suffix op)
+  string(REPLACE "@T@" "${type}" text "${text}")
+  string(REPLACE "@S@" "${suffix}" text "${text}")
+  string(REPLACE "@OP@" "${op}" text "${text}")
+  set(${out} "${text}" PARENT_SCOPE)
+endfunction()
+
+set(externs "")
+set(body "")
+foreach(entry IN LISTS types)
+  string(REPLACE ":" ";" fields "${entry}")
+  list(GET fields 0 type)
+  list(GET fields 1 suffix)
+  list(GET fields 2 has_vector)
+  set(ops ${arith_ops})
+  if(NOT type MATCHES "float|double")
+    list(APPEND ops ${bit_ops})
+  endif()
+  if(has_vector)
+    set(scan "${scan_vector}")
+  else()
+    set(scan "${scan_scalar}")
+  endif()
+  expand(part "${typed}" ${type} ${suffix} "")
+  string(APPEND body "${part}")
+  foreach(op IN LISTS ops)
+    expand(part "${extern_op}" ${type} ${suffix} ${op})
+    string(APPEND externs "${part}")
+    expand(part "${reduce}${scan}" ${type} ${suffix} ${op})
+    string(APPEND body "${part}")
+  endforeach()
+endforeach()
+
+string(REPLACE "@BODY@" "${externs}\n${body}" main "${main}")
+file(WRITE "${OUT}.tmp" "${main}")
+file(COPY_FILE "${OUT}.tmp" "${OUT}" ONLY_IF_DIFFERENT)
+file(REMOVE "${OUT}.tmp")

@@ -1,0 +1,180 @@
+//===- ListPrimitives.cpp - C ABI of the list primitives --------*- C++ -*-===//
+//
+// Part of bsgpc, a compiler for BSGP (Bulk-Synchronous GPU Programming).
+//
+//===----------------------------------------------------------------------===//
+//
+// The entry points the collective library calls from require blocks. They
+// check the operator and element type, hand the work to the current backend
+// and report failures through the runtime's error handler. The typed forms
+// (bsgprt_list_reduce_add_i32, ...) exist so that BSGP code can declare them
+// with its own types and get the result as a return value.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Backend.h"
+
+#include <string>
+
+namespace bsgprt {
+
+namespace {
+Status unsupported(const Backend &b) {
+  return Status::error(BSGPRT_ERROR_BACKEND,
+                       std::string("the ") + b.deviceName() +
+                           " backend has no list primitives");
+}
+} // namespace
+
+Status Backend::listReduce(int, int, const void *, uint64_t, void *) {
+  return unsupported(*this);
+}
+Status Backend::listScanExclusive(int, int, const void *, void *, uint64_t,
+                                  void *) {
+  return unsupported(*this);
+}
+Status Backend::listSortPairs(int, void *, uint32_t *, uint64_t) {
+  return unsupported(*this);
+}
+Status Backend::listPartitionIndex(const uint32_t *, uint32_t *, uint64_t,
+                                   uint64_t *) {
+  return unsupported(*this);
+}
+Status Backend::listCompactIndex(const uint32_t *, uint32_t *, uint64_t,
+                                 uint64_t *) {
+  return unsupported(*this);
+}
+Status Backend::listExpandIndex(const uint32_t *, const uint32_t *,
+                                uint32_t *, uint64_t) {
+  return unsupported(*this);
+}
+
+} // namespace bsgprt
+
+using namespace bsgprt;
+
+namespace {
+
+bool isFloatType(int type) {
+  return type == BSGPRT_LIST_F32 || type == BSGPRT_LIST_F64;
+}
+
+/// Reports and returns false when \p op or \p type is out of range, or \p op
+/// is a bitwise operator on floats.
+bool checkOpType(int op, int type, const char *what) {
+  std::string why;
+  if (type < BSGPRT_LIST_I32 || type > BSGPRT_LIST_F64)
+    why = "unknown element type " + std::to_string(type);
+  else if (op < BSGPRT_LIST_ADD || op > BSGPRT_LIST_XOR)
+    why = "unknown operator " + std::to_string(op);
+  else if (op > BSGPRT_LIST_MAX && isFloatType(type))
+    why = "bitwise operator on floating-point elements";
+  if (why.empty())
+    return true;
+  reportStatus(Status::error(BSGPRT_ERROR_INVALID_VALUE, why), what);
+  return false;
+}
+
+bool checkNull(const void *p, uint64_t n, const char *what) {
+  if (p || !n)
+    return true;
+  reportStatus(Status::error(BSGPRT_ERROR_INVALID_POINTER, "null list"),
+               what);
+  return false;
+}
+
+} // namespace
+
+extern "C" {
+
+void bsgprt_list_reduce(int op, int type, const void *in, uint64_t n,
+                        void *result) {
+  const char *what = "bsgprt_list_reduce";
+  if (!checkOpType(op, type, what) || !checkNull(in, n, what))
+    return;
+  reportStatus(currentBackend().listReduce(op, type, in, n, result), what);
+}
+
+void bsgprt_list_scan_exclusive(int op, int type, const void *in, void *out,
+                                uint64_t n, void *total) {
+  const char *what = "bsgprt_list_scan_exclusive";
+  if (!checkOpType(op, type, what) || !checkNull(in, n, what) ||
+      !checkNull(out, n, what))
+    return;
+  reportStatus(
+      currentBackend().listScanExclusive(op, type, in, out, n, total), what);
+}
+
+void bsgprt_list_sort_pairs(int type, void *keys, uint32_t *values,
+                            uint64_t n) {
+  const char *what = "bsgprt_list_sort_pairs";
+  if (!checkOpType(BSGPRT_LIST_ADD, type, what) ||
+      !checkNull(keys, n, what) || !checkNull(values, n, what))
+    return;
+  reportStatus(currentBackend().listSortPairs(type, keys, values, n), what);
+}
+
+uint64_t bsgprt_list_partition_index(const uint32_t *flags, uint32_t *index,
+                                     uint64_t n) {
+  const char *what = "bsgprt_list_partition_index";
+  uint64_t zeros = 0;
+  if (checkNull(flags, n, what) && checkNull(index, n, what))
+    reportStatus(currentBackend().listPartitionIndex(flags, index, n, &zeros),
+                 what);
+  return zeros;
+}
+
+uint64_t bsgprt_list_compact_index(const uint32_t *flags, uint32_t *index,
+                                   uint64_t n) {
+  const char *what = "bsgprt_list_compact_index";
+  uint64_t kept = 0;
+  if (checkNull(flags, n, what) && checkNull(index, n, what))
+    reportStatus(currentBackend().listCompactIndex(flags, index, n, &kept),
+                 what);
+  return kept;
+}
+
+void bsgprt_list_expand_index(const uint32_t *offsets, const uint32_t *counts,
+                              uint32_t *parent, uint64_t n) {
+  const char *what = "bsgprt_list_expand_index";
+  if (checkNull(offsets, n, what) && checkNull(counts, n, what))
+    reportStatus(currentBackend().listExpandIndex(offsets, counts, parent, n),
+                 what);
+}
+
+// The typed forms. A failed call returns zero (after reporting).
+#define BSGPRT_LIST_DEFINE_OP(OP, ENUMOP, SUFFIX, ENUMTYPE, T)                 \
+  T bsgprt_list_reduce_##OP##_##SUFFIX(const T *in, uint64_t n) {              \
+    T r{};                                                                     \
+    bsgprt_list_reduce(ENUMOP, ENUMTYPE, in, n, &r);                           \
+    return r;                                                                  \
+  }                                                                            \
+  T bsgprt_list_scan_exclusive_##OP##_##SUFFIX(const T *in, T *out,            \
+                                               uint64_t n) {                   \
+    T r{};                                                                     \
+    bsgprt_list_scan_exclusive(ENUMOP, ENUMTYPE, in, out, n, &r);              \
+    return r;                                                                  \
+  }
+#define BSGPRT_LIST_DEFINE_TYPE(SUFFIX, ENUMTYPE, T)                           \
+  BSGPRT_LIST_DEFINE_OP(add, BSGPRT_LIST_ADD, SUFFIX, ENUMTYPE, T)             \
+  BSGPRT_LIST_DEFINE_OP(mul, BSGPRT_LIST_MUL, SUFFIX, ENUMTYPE, T)             \
+  BSGPRT_LIST_DEFINE_OP(min, BSGPRT_LIST_MIN, SUFFIX, ENUMTYPE, T)             \
+  BSGPRT_LIST_DEFINE_OP(max, BSGPRT_LIST_MAX, SUFFIX, ENUMTYPE, T)             \
+  void bsgprt_list_sort_pairs_##SUFFIX(T *keys, uint32_t *values,              \
+                                       uint64_t n) {                           \
+    bsgprt_list_sort_pairs(ENUMTYPE, keys, values, n);                         \
+  }
+#define BSGPRT_LIST_DEFINE_INT_TYPE(SUFFIX, ENUMTYPE, T)                       \
+  BSGPRT_LIST_DEFINE_TYPE(SUFFIX, ENUMTYPE, T)                                 \
+  BSGPRT_LIST_DEFINE_OP(and, BSGPRT_LIST_AND, SUFFIX, ENUMTYPE, T)             \
+  BSGPRT_LIST_DEFINE_OP(or, BSGPRT_LIST_OR, SUFFIX, ENUMTYPE, T)               \
+  BSGPRT_LIST_DEFINE_OP(xor, BSGPRT_LIST_XOR, SUFFIX, ENUMTYPE, T)
+
+BSGPRT_LIST_DEFINE_INT_TYPE(i32, BSGPRT_LIST_I32, int32_t)
+BSGPRT_LIST_DEFINE_INT_TYPE(u32, BSGPRT_LIST_U32, uint32_t)
+BSGPRT_LIST_DEFINE_TYPE(f32, BSGPRT_LIST_F32, float)
+BSGPRT_LIST_DEFINE_INT_TYPE(i64, BSGPRT_LIST_I64, int64_t)
+BSGPRT_LIST_DEFINE_INT_TYPE(u64, BSGPRT_LIST_U64, uint64_t)
+BSGPRT_LIST_DEFINE_TYPE(f64, BSGPRT_LIST_F64, double)
+
+} // extern "C"
