@@ -33,7 +33,7 @@ for e in saxpy sgemv stencil mandelbrot; do
 done
 build listing5 "$ROOT/examples/paper/listing5-memory-test.bsgp" \
   "$ROOT/test/Execution/examples/Inputs/listing5-main.cpp"
-for t in control-flow spawn-results math; do
+for t in control-flow spawn-results math local-arrays; do
   build "$t" "$ROOT/test/Execution/language/Inputs/$t.bsgp"
 done
 

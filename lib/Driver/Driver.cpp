@@ -11,6 +11,7 @@
 #include "bsgp/AST/ASTDumper.h"
 #include "bsgp/Parse/Parser.h"
 #include "bsgp/Sema/Sema.h"
+#include "bsgp/Target/CUDA/PTX.h"
 
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Option/Arg.h"
@@ -154,8 +155,7 @@ static bool parseCodegenArgs(const llvm::opt::InputArgList &Args,
   }
   if (const llvm::opt::Arg *A = Args.getLastArg(OPT_cuda_arch_EQ)) {
     llvm::StringRef Arch = A->getValue();
-    unsigned Num;
-    if (!Arch.starts_with("sm_") || Arch.drop_front(3).getAsInteger(10, Num)) {
+    if (!Arch.starts_with("sm_") || !bsgp::isKnownCUDAArch(Arch)) {
       Diags.report(diag::err_drv_bad_cuda_arch) << Arch;
       return false;
     }

@@ -31,6 +31,7 @@
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/IRMapping.h"
+#include "mlir/IR/Matchers.h"
 #include "mlir/IR/SymbolTable.h"
 #include "mlir/Transforms/DialectConversion.h"
 
@@ -45,6 +46,13 @@ using namespace mlir;
 
 /// Device memory is the global address space of NVPTX.
 static constexpr unsigned kGlobalAddressSpace = 1;
+
+/// BSGP pointers are generic addresses in device code: a pointer may point to
+/// device memory or to a local array on the thread's stack, and device
+/// functions take both. Pointers that come from the host are marked global
+/// where they enter the kernel, and LLVM's address space inference carries
+/// that to their loads and stores.
+static constexpr unsigned kGenericAddressSpace = 0;
 
 namespace {
 
@@ -112,14 +120,21 @@ LogicalResult LowerKernelsToNVVMPass::buildKernel(bsgp::KernelOp kernel,
     Value addr = LLVM::GEPOp::create(
         b, loc, ptrTy, argsTy, args,
         ArrayRef<LLVM::GEPArg>{0, static_cast<int32_t>(i)});
-    Value v = LLVM::LoadOp::create(b, loc, storage, addr);
+    Value v;
     if (isa<bsgp::PtrType, bsgp::StreamType>(param.getType())) {
-      // Pointers travel as generic addresses; they all point to device
-      // memory, and saying so lets loads and stores use ld/st.global.
+      // Pointers from the host are generic addresses of device memory.
+      // Converting them to global addresses (cvta.to.global) and back says
+      // so, and lets their loads and stores use ld/st.global.
+      v = LLVM::LoadOp::create(b, loc, ptrTy, addr);
       v = LLVM::AddrSpaceCastOp::create(b, loc, globalPtrTy, v);
+      v = LLVM::AddrSpaceCastOp::create(b, loc, ptrTy, v);
       v = UnrealizedConversionCastOp::create(b, loc, param.getType(), v)
               .getResult(0);
-    } else if (storage != param.getType()) {
+      mapping.map(param, v);
+      continue;
+    }
+    v = LLVM::LoadOp::create(b, loc, storage, addr);
+    if (storage != param.getType()) {
       v = UnrealizedConversionCastOp::create(b, loc, param.getType(), v)
               .getResult(0);
     }
@@ -169,14 +184,22 @@ LogicalResult LowerKernelsToNVVMPass::buildKernel(bsgp::KernelOp kernel,
     op->erase();
   }
 
-  // Local arrays live in the thread's stack (the local state space), which
-  // device pointers cannot address.
-  WalkResult local = region.getRegion().walk([](LLVM::AllocaOp alloca) {
-    alloca.emitError("local arrays are not supported by the CUDA target "
-                     "yet");
-    return WalkResult::interrupt();
+  // Local arrays are stack slots of the entry block: LLVM promotes those to
+  // registers or keeps them in the local state space, where a slot in a
+  // branch would be a dynamic allocation.
+  SmallVector<LLVM::AllocaOp> allocas;
+  region.getRegion().walk([&](LLVM::AllocaOp alloca) {
+    if (matchPattern(alloca.getArraySize(), m_Constant()))
+      allocas.push_back(alloca);
   });
-  return failure(local.wasInterrupted());
+  for (LLVM::AllocaOp alloca : allocas) {
+    // The size may be shared with other ops: clone it next to the slot.
+    OpBuilder eb(entry, entry->begin());
+    Operation *count = eb.clone(*alloca.getArraySize().getDefiningOp());
+    alloca.getArraySizeMutable().assign(count->getResult(0));
+    alloca->moveAfter(count);
+  }
+  return success();
 }
 
 LogicalResult LowerKernelsToNVVMPass::lowerDeviceModule(ModuleOp device) {
@@ -194,7 +217,7 @@ LogicalResult LowerKernelsToNVVMPass::lowerDeviceModule(ModuleOp device) {
   LowerToLLVMOptions options(ctx);
   options.overrideIndexBitwidth(64);
   LLVMTypeConverter converter(ctx, options);
-  bsgp::addBSGPTypeConversions(converter, kGlobalAddressSpace);
+  bsgp::addBSGPTypeConversions(converter, kGenericAddressSpace);
   RewritePatternSet patterns(ctx);
   // Math without a PTX instruction goes to libdevice (__nv_sinf, ...).
   patterns.add<NativeMathLowering<math::SqrtOp, LLVM::SqrtOp>,

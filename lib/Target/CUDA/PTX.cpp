@@ -19,6 +19,7 @@
 #include "llvm/IR/Verifier.h"
 #include "llvm/IRReader/IRReader.h"
 #include "llvm/Linker/Linker.h"
+#include "llvm/MC/MCSubtargetInfo.h"
 #include "llvm/MC/TargetRegistry.h"
 #include "llvm/Passes/PassBuilder.h"
 #include "llvm/Support/FileSystem.h"
@@ -48,12 +49,34 @@ static std::string findLibDevice(const bsgp::PTXOptions &options) {
   return "";
 }
 
-LogicalResult bsgp::compileToPTX(ModuleOp device, const PTXOptions &options,
-                                 std::string &ptx, std::string &error) {
+static void initializeNVPTX() {
   LLVMInitializeNVPTXTargetInfo();
   LLVMInitializeNVPTXTarget();
   LLVMInitializeNVPTXTargetMC();
   LLVMInitializeNVPTXAsmPrinter();
+}
+
+bool bsgp::isKnownCUDAArch(llvm::StringRef chip) {
+  initializeNVPTX();
+  llvm::Triple triple("nvptx64-nvidia-cuda");
+  std::string error;
+  const llvm::Target *target = llvm::TargetRegistry::lookupTarget(triple, error);
+  if (!target)
+    return false;
+  // Made for the default chip: made for an unknown one, it would complain
+  // on stderr.
+  std::unique_ptr<llvm::MCSubtargetInfo> sti(
+      target->createMCSubtargetInfo(triple, "", ""));
+  return sti && sti->isCPUStringValid(chip);
+}
+
+LogicalResult bsgp::compileToPTX(ModuleOp device, const PTXOptions &options,
+                                 std::string &ptx, std::string &error) {
+  initializeNVPTX();
+  if (!isKnownCUDAArch(options.chip)) {
+    error = "unknown CUDA architecture '" + options.chip + "'";
+    return failure();
+  }
 
   if (options.lineInfo) {
     // Line tables from the ops' BSGP locations: profilers map each PTX

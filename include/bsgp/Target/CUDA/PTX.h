@@ -25,6 +25,9 @@ struct PTXOptions {
   bool lineInfo = false;
 };
 
+/// Whether LLVM's NVPTX back end knows the architecture `chip` (sm_XX).
+bool isKnownCUDAArch(llvm::StringRef chip);
+
 /// Translates a device module (LLVM and NVVM dialects only) to LLVM IR,
 /// links libdevice if the module calls it, optimizes it and compiles it
 /// with LLVM's NVPTX back end.
