@@ -15,38 +15,98 @@
 #include "Backend.h"
 
 #include <string>
+#include <vector>
 
 namespace bsgprt {
 
+// The defaults bring the lists to the host, run the cpu implementations and
+// copy the results back: correct on every backend, and what a backend
+// without device implementations (cuda for now) uses.
+
 namespace {
-Status unsupported(const Backend &b) {
-  return Status::error(BSGPRT_ERROR_BACKEND,
-                       std::string("the ") + b.deviceName() +
-                           " backend has no list primitives");
+size_t elementSize(int type) {
+  return type == BSGPRT_LIST_I64 || type == BSGPRT_LIST_U64 ||
+                 type == BSGPRT_LIST_F64
+             ? 8
+             : 4;
 }
 } // namespace
 
-Status Backend::listReduce(int, int, const void *, uint64_t, void *) {
-  return unsupported(*this);
+Status Backend::listReduce(int op, int type, const void *in, uint64_t n,
+                           void *result) {
+  std::vector<char> h(n * elementSize(type));
+  if (n)
+    if (Status s = copyDeviceToHost(h.data(), in, h.size()); s.failed())
+      return s;
+  return cpu::listReduce(op, type, h.data(), n, result);
 }
-Status Backend::listScanExclusive(int, int, const void *, void *, uint64_t,
-                                  void *) {
-  return unsupported(*this);
+Status Backend::listScanExclusive(int op, int type, const void *in, void *out,
+                                  uint64_t n, void *total) {
+  std::vector<char> h(n * elementSize(type));
+  if (n)
+    if (Status s = copyDeviceToHost(h.data(), in, h.size()); s.failed())
+      return s;
+  if (Status s = cpu::listScanExclusive(op, type, h.data(), h.data(), n,
+                                        total);
+      s.failed())
+    return s;
+  return n ? copyHostToDevice(out, h.data(), h.size()) : Status::ok();
 }
-Status Backend::listSortPairs(int, void *, uint32_t *, uint64_t) {
-  return unsupported(*this);
+Status Backend::listSortPairs(int type, void *keys, uint32_t *values,
+                              uint64_t n) {
+  if (!n)
+    return Status::ok();
+  std::vector<char> k(n * elementSize(type));
+  std::vector<uint32_t> v(n);
+  if (Status s = copyDeviceToHost(k.data(), keys, k.size()); s.failed())
+    return s;
+  if (Status s = copyDeviceToHost(v.data(), values, n * 4); s.failed())
+    return s;
+  if (Status s = cpu::listSortPairs(type, k.data(), v.data(), n); s.failed())
+    return s;
+  if (Status s = copyHostToDevice(keys, k.data(), k.size()); s.failed())
+    return s;
+  return copyHostToDevice(values, v.data(), n * 4);
 }
-Status Backend::listPartitionIndex(const uint32_t *, uint32_t *, uint64_t,
-                                   uint64_t *) {
-  return unsupported(*this);
+Status Backend::listPartitionIndex(const uint32_t *flags, uint32_t *index,
+                                   uint64_t n, uint64_t *zeros) {
+  std::vector<uint32_t> f(n), i(n);
+  if (n)
+    if (Status s = copyDeviceToHost(f.data(), flags, n * 4); s.failed())
+      return s;
+  if (Status s = cpu::listPartitionIndex(f.data(), i.data(), n, zeros);
+      s.failed())
+    return s;
+  return n ? copyHostToDevice(index, i.data(), n * 4) : Status::ok();
 }
-Status Backend::listCompactIndex(const uint32_t *, uint32_t *, uint64_t,
-                                 uint64_t *) {
-  return unsupported(*this);
+Status Backend::listCompactIndex(const uint32_t *flags, uint32_t *index,
+                                 uint64_t n, uint64_t *kept) {
+  std::vector<uint32_t> f(n), i(n);
+  if (n)
+    if (Status s = copyDeviceToHost(f.data(), flags, n * 4); s.failed())
+      return s;
+  if (Status s = cpu::listCompactIndex(f.data(), i.data(), n, kept);
+      s.failed())
+    return s;
+  return *kept ? copyHostToDevice(index, i.data(), *kept * 4) : Status::ok();
 }
-Status Backend::listExpandIndex(const uint32_t *, const uint32_t *,
-                                uint32_t *, uint64_t) {
-  return unsupported(*this);
+Status Backend::listExpandIndex(const uint32_t *offsets,
+                                const uint32_t *counts, uint32_t *parent,
+                                uint64_t n) {
+  if (!n)
+    return Status::ok();
+  std::vector<uint32_t> o(n), c(n);
+  if (Status s = copyDeviceToHost(o.data(), offsets, n * 4); s.failed())
+    return s;
+  if (Status s = copyDeviceToHost(c.data(), counts, n * 4); s.failed())
+    return s;
+  uint64_t total = uint64_t(o[n - 1]) + c[n - 1];
+  std::vector<uint32_t> p(total);
+  if (Status s = cpu::listExpandIndex(o.data(), c.data(), p.data(), n);
+      s.failed())
+    return s;
+  return total ? copyHostToDevice(parent, p.data(), total * 4)
+               : Status::ok();
 }
 
 } // namespace bsgprt
