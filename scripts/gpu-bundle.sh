@@ -33,6 +33,11 @@ for e in saxpy sgemv stencil mandelbrot; do
 done
 build listing5 "$ROOT/examples/paper/listing5-memory-test.bsgp" \
   "$ROOT/test/Execution/examples/Inputs/listing5-main.cpp"
+for t in find-faces get-numbers par-sort-idx reduce-scan thread-manipulation; do
+  main=("$ROOT"/test/Execution/Inputs/$t-main.cpp)
+  [ -f "${main[0]}" ] || main=()
+  build "$t" "$ROOT/test/Execution/$t.bsgp" "${main[@]}"
+done
 for t in control-flow spawn-results math local-arrays; do
   build "$t" "$ROOT/test/Execution/language/Inputs/$t.bsgp"
 done
