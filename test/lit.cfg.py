@@ -47,8 +47,14 @@ for cuda in [os.environ.get("CUDA_PATH", ""), "/usr/local/cuda"]:
             os.path.join(cuda, "nvvm", "libdevice", "libdevice.10.bc")):
         config.available_features.add("cuda-libdevice")
         break
+# Execution tests run their programs under %valgrind: memcheck with a
+# non-zero exit on any error where valgrind is installed, nothing otherwise.
 if shutil.which("valgrind"):
     config.available_features.add("valgrind")
+    config.substitutions.append(
+        ("%valgrind", "valgrind --error-exitcode=1 -q"))
+else:
+    config.substitutions.append(("%valgrind", ""))
 if config.fuzzers_enabled and os.path.exists(
         os.path.join(config.bsgp_tools_dir, "bsgp-frontend-fuzzer")):
     config.available_features.add("fuzzer")
