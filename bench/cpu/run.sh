@@ -13,7 +13,7 @@ BUILD=${BSGP_BUILD_DIR:-$ROOT/build}
 OUT=$(mktemp -d)
 trap 'rm -rf "$OUT"' EXIT
 "$BUILD/bin/bsgpc" -O3 -c "$ROOT/bench/cpu/kernels.bsgp" -o "$OUT/kernels.o"
-clang++-22 -O3 -fopenmp -I"$BUILD/include" -c "$ROOT/bench/cpu/bench_cpu.cpp" \
+clang++-22 -O3 -fopenmp -Wno-deprecated-declarations -I"$BUILD/include" -c "$ROOT/bench/cpu/bench_cpu.cpp" \
   -o "$OUT/bench_cpu.o"
 clang++-22 "$OUT/kernels.o" "$OUT/bench_cpu.o" -fopenmp -L"$BUILD/lib" -lbsgprt \
   -Wl,-rpath,"$BUILD/lib" -o "$OUT/bench_cpu"
