@@ -28,7 +28,7 @@ build() { # name sources...
   BSGP_DEVICE=cpu "$OUT/$name" > "$OUT/expected/$name.txt"
   programs+=("$name")
 }
-for e in saxpy sgemv stencil mandelbrot poly3 find-faces; do
+for e in saxpy sgemv stencil mandelbrot poly3 find-faces memory-test par-sort; do
   build "$e" "$ROOT/examples/$e.bsgp"
 done
 build listing5 "$ROOT/examples/paper/listing5-memory-test.bsgp" \
