@@ -206,6 +206,8 @@ static int compileAndLink(const char *Argv0, const llvm::opt::InputArgList &Args
       return 1;
     }
     Temporaries.push_back(std::make_unique<llvm::FileRemover>(Obj));
+    if (Args.hasArg(OPT_v))
+      llvm::errs() << "bsgpc: compiling " << In << " to " << Obj << "\n";
     ASTContext Ctx;
     TranslationUnit *TU = parseAndAnalyze(In, Ctx, Diags, Opts);
     if (!TU)
