@@ -13,6 +13,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "bsgp/Target/KernelABI.h"
+#include "bsgp/Target/KernelBody.h"
 #include "bsgp/Target/Passes.h"
 
 #include "bsgp/Dialect/BSGP/IR/BSGPDialect.h"
@@ -22,7 +23,6 @@
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/IRMapping.h"
-#include "mlir/IR/Matchers.h"
 
 namespace bsgp {
 #define GEN_PASS_DEF_LOWERKERNELSTOCPU
@@ -95,47 +95,9 @@ LogicalResult LowerKernelsToCPUPass::lowerKernel(bsgp::KernelOp kernel) {
   auto loop = scf::ForOp::create(b, loc, begin32, end32, one);
   b.setInsertionPointToStart(loop.getBody());
   Value rank = loop.getInductionVar();
-  auto region = scf::ExecuteRegionOp::create(b, loc, TypeRange{});
-  b.cloneRegionBefore(kernel.getBody(), region.getRegion(),
-                      region.getRegion().end(), mapping);
+  bsgp::cloneKernelBody(kernel, b, mapping, rank, size32, entry);
   b.setInsertionPointToEnd(entry);
   LLVM::ReturnOp::create(b, loc, ValueRange{});
-
-  // Rank and size are per-iteration values now; a kernel's return ends this
-  // thread's iteration only.
-  SmallVector<Operation *> toReplace;
-  region.getRegion().walk([&](Operation *op) {
-    if (isa<bsgp::ThreadRankOp, bsgp::ThreadSizeOp, bsgp::ReturnOp>(op))
-      toReplace.push_back(op);
-  });
-  // Stack slots of local arrays belong to the entry block: inside the rank
-  // loop they would grow the stack with every thread.
-  SmallVector<LLVM::AllocaOp> allocas;
-  region.getRegion().walk([&](LLVM::AllocaOp alloca) {
-    if (matchPattern(alloca.getArraySize(), m_Constant()))
-      allocas.push_back(alloca);
-  });
-  for (LLVM::AllocaOp alloca : allocas) {
-    // The size may be shared with other ops: clone it next to the slot.
-    OpBuilder eb(entry, entry->begin());
-    Operation *size = eb.clone(*alloca.getArraySize().getDefiningOp());
-    alloca.getArraySizeMutable().assign(size->getResult(0));
-    alloca->moveAfter(size);
-  }
-  for (Operation *op : toReplace) {
-    OpBuilder rb(op);
-    if (isa<bsgp::ReturnOp>(op)) {
-      scf::YieldOp::create(rb, op->getLoc());
-      op->erase();
-      continue;
-    }
-    Value v = isa<bsgp::ThreadRankOp>(op) ? rank : size32;
-    if (v.getType() != op->getResult(0).getType())
-      v = arith::IndexCastOp::create(rb, op->getLoc(),
-                                     op->getResult(0).getType(), v);
-    op->getResult(0).replaceAllUsesWith(v);
-    op->erase();
-  }
   return success();
 }
 

@@ -13,6 +13,7 @@
 
 #include "bsgp/Target/CUDA/PTX.h"
 #include "bsgp/Target/KernelABI.h"
+#include "bsgp/Target/KernelBody.h"
 #include "bsgp/Target/Passes.h"
 
 #include "bsgp/Dialect/BSGP/IR/BSGPDialect.h"
@@ -160,45 +161,10 @@ LogicalResult LowerKernelsToNVVMPass::buildKernel(bsgp::KernelOp kernel,
                                  /*addThenBlock=*/true,
                                  /*addElseBlock=*/false);
   b.setInsertionPointToStart(&guard.getThenRegion().front());
-  auto region = scf::ExecuteRegionOp::create(b, loc, TypeRange{});
-  b.cloneRegionBefore(kernel.getBody(), region.getRegion(),
-                      region.getRegion().end(), mapping);
+  bsgp::cloneKernelBody(kernel, b, mapping, rank, size32, entry);
   scf::YieldOp::create(b, loc);
   b.setInsertionPointToEnd(entry);
   LLVM::ReturnOp::create(b, loc, ValueRange{});
-
-  SmallVector<Operation *> toReplace;
-  region.getRegion().walk([&](Operation *op) {
-    if (isa<bsgp::ThreadRankOp, bsgp::ThreadSizeOp, bsgp::ReturnOp>(op))
-      toReplace.push_back(op);
-  });
-  for (Operation *op : toReplace) {
-    OpBuilder rb(op);
-    if (isa<bsgp::ReturnOp>(op)) {
-      scf::YieldOp::create(rb, op->getLoc());
-      op->erase();
-      continue;
-    }
-    op->getResult(0).replaceAllUsesWith(isa<bsgp::ThreadRankOp>(op) ? rank
-                                                                    : size32);
-    op->erase();
-  }
-
-  // Local arrays are stack slots of the entry block: LLVM promotes those to
-  // registers or keeps them in the local state space, where a slot in a
-  // branch would be a dynamic allocation.
-  SmallVector<LLVM::AllocaOp> allocas;
-  region.getRegion().walk([&](LLVM::AllocaOp alloca) {
-    if (matchPattern(alloca.getArraySize(), m_Constant()))
-      allocas.push_back(alloca);
-  });
-  for (LLVM::AllocaOp alloca : allocas) {
-    // The size may be shared with other ops: clone it next to the slot.
-    OpBuilder eb(entry, entry->begin());
-    Operation *count = eb.clone(*alloca.getArraySize().getDefiningOp());
-    alloca.getArraySizeMutable().assign(count->getResult(0));
-    alloca->moveAfter(count);
-  }
   return success();
 }
 
@@ -252,14 +218,7 @@ LogicalResult LowerKernelsToNVVMPass::lowerDeviceModule(ModuleOp device) {
   });
   if (left.wasInterrupted())
     return failure();
-  device.walk([](Operation *op) {
-    SmallVector<StringAttr> names;
-    for (NamedAttribute a : op->getDiscardableAttrs())
-      if (a.getName().getValue().starts_with("bsgp."))
-        names.push_back(a.getName());
-    for (StringAttr n : names)
-      op->removeDiscardableAttr(n);
-  });
+  bsgp::stripBSGPAttributes(device);
   return success();
 }
 

@@ -13,6 +13,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "bsgp/Target/Passes.h"
+#include "bsgp/Target/KernelBody.h"
 #include "bsgp/Target/RuntimeAPI.h"
 
 #include "bsgp/Dialect/BSGP/IR/BSGPDialect.h"
@@ -479,13 +480,5 @@ void ConvertBSGPToLLVMPass::runOnOperation() {
     if (privateFuncs.contains(fn.getSymName()))
       fn.setLinkage(LLVM::Linkage::Internal);
 
-  // bsgp attributes have no meaning in LLVM IR.
-  module.walk([](Operation *op) {
-    SmallVector<StringAttr> names;
-    for (NamedAttribute a : op->getDiscardableAttrs())
-      if (a.getName().getValue().starts_with("bsgp."))
-        names.push_back(a.getName());
-    for (StringAttr n : names)
-      op->removeDiscardableAttr(n);
-  });
+  bsgp::stripBSGPAttributes(module);
 }

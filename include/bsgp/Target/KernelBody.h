@@ -1,0 +1,45 @@
+//===- KernelBody.h - a kernel's body inside a target's entry ---*- C++ -*-===//
+//
+// Part of bsgpc, the BSGP compiler.
+//
+//===----------------------------------------------------------------------===//
+///
+/// \file
+/// Every target wraps a bsgp.kernel's body in its own entry point (a rank
+/// loop on the CPU, a bounds-checked thread on a GPU). What happens to the
+/// body itself is the same everywhere, and lives here.
+///
+//===----------------------------------------------------------------------===//
+
+#ifndef BSGP_TARGET_KERNELBODY_H
+#define BSGP_TARGET_KERNELBODY_H
+
+#include "mlir/IR/Value.h"
+
+namespace mlir {
+class Block;
+class IRMapping;
+class OpBuilder;
+class Operation;
+} // namespace mlir
+
+namespace bsgp {
+class KernelOp;
+
+/// Clones `kernel`'s body into a new scf.execute_region at `b`'s insertion
+/// point, its parameters replaced as `mapping` says. In the copy,
+/// bsgp.thread_rank and bsgp.thread_size become `rank` and `size`,
+/// bsgp.return ends the thread's work (scf.yield), and stack slots of
+/// constant size move to `entry`, the entry block of the target's function,
+/// so that a slot inside a loop or a branch is not a dynamic allocation.
+void cloneKernelBody(KernelOp kernel, mlir::OpBuilder &b,
+                     mlir::IRMapping &mapping, mlir::Value rank,
+                     mlir::Value size, mlir::Block *entry);
+
+/// Removes every `bsgp.*` discardable attribute below `root`: they mean
+/// nothing to LLVM IR.
+void stripBSGPAttributes(mlir::Operation *root);
+
+} // namespace bsgp
+
+#endif // BSGP_TARGET_KERNELBODY_H

@@ -1,0 +1,68 @@
+//===- KernelBody.cpp - a kernel's body inside a target's entry -----------===//
+//
+// Part of bsgpc, the BSGP compiler.
+//
+//===----------------------------------------------------------------------===//
+
+#include "bsgp/Target/KernelBody.h"
+
+#include "bsgp/Dialect/BSGP/IR/BSGPDialect.h"
+#include "bsgp/Dialect/BSGP/IR/BSGPOps.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/IRMapping.h"
+#include "mlir/IR/Matchers.h"
+
+using namespace mlir;
+
+void bsgp::cloneKernelBody(KernelOp kernel, OpBuilder &b, IRMapping &mapping,
+                           Value rank, Value size, Block *entry) {
+  Location loc = kernel.getLoc();
+  auto region = scf::ExecuteRegionOp::create(b, loc, TypeRange{});
+  b.cloneRegionBefore(kernel.getBody(), region.getRegion(),
+                      region.getRegion().end(), mapping);
+
+  SmallVector<Operation *> toReplace;
+  SmallVector<LLVM::AllocaOp> allocas;
+  region.getRegion().walk([&](Operation *op) {
+    if (isa<ThreadRankOp, ThreadSizeOp, ReturnOp>(op))
+      toReplace.push_back(op);
+    if (auto alloca = dyn_cast<LLVM::AllocaOp>(op))
+      if (matchPattern(alloca.getArraySize(), m_Constant()))
+        allocas.push_back(alloca);
+  });
+  for (Operation *op : toReplace) {
+    OpBuilder rb(op);
+    if (isa<ReturnOp>(op)) {
+      scf::YieldOp::create(rb, op->getLoc());
+      op->erase();
+      continue;
+    }
+    Value v = isa<ThreadRankOp>(op) ? rank : size;
+    if (v.getType() != op->getResult(0).getType())
+      v = arith::IndexCastOp::create(rb, op->getLoc(),
+                                     op->getResult(0).getType(), v);
+    op->getResult(0).replaceAllUsesWith(v);
+    op->erase();
+  }
+  for (LLVM::AllocaOp alloca : allocas) {
+    // The size may be shared with other ops: clone it next to the slot.
+    OpBuilder eb(entry, entry->begin());
+    Operation *count = eb.clone(*alloca.getArraySize().getDefiningOp());
+    alloca.getArraySizeMutable().assign(count->getResult(0));
+    alloca->moveAfter(count);
+  }
+}
+
+void bsgp::stripBSGPAttributes(Operation *root) {
+  root->walk([](Operation *op) {
+    SmallVector<StringAttr> names;
+    for (NamedAttribute a : op->getDiscardableAttrs())
+      if (a.getName().getValue().starts_with("bsgp."))
+        names.push_back(a.getName());
+    for (StringAttr n : names)
+      op->removeDiscardableAttr(n);
+  });
+}
