@@ -193,7 +193,7 @@ struct PtrStoreToSPIRV : BSGPToSPIRVPattern<bsgp::PtrStoreOp> {
     Value v = adaptor.getValue();
     if (op.getValue().getType().isInteger(1)) {
       Type memTy = getTypeConverter()->convertType(rewriter.getI8Type());
-      v = arith::ExtUIOp::create(rewriter, loc, memTy, op.getValue());
+      v = arith::ExtUIOp::create(rewriter, loc, memTy, v);
     }
     ElementInfo info = getElementInfo(op.getPtr().getType());
     Value addr = addressOf(rewriter, loc, adaptor.getPtr(), adaptor.getIndex(),
@@ -365,12 +365,8 @@ struct SaveToSPIRV : BSGPToSPIRVPattern<bsgp::SaveOp> {
                   ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
     SmallVector<Value> words;
-    // Integer and float code works on the unconverted value; the conversion
-    // of the new arith ops joins both sides again.
-    Value v = isa<bsgp::PtrType, bsgp::StreamType>(op.getValue().getType())
-                  ? adaptor.getValue()
-                  : op.getValue();
-    if (failed(splitWords(rewriter, loc, v, op.getValue().getType(), words)))
+    if (failed(splitWords(rewriter, loc, adaptor.getValue(),
+                          op.getValue().getType(), words)))
       return op.emitOpError("value has no word layout on the SPIR-V target");
     if (words.size() != adaptor.getStreams().size())
       return op.emitOpError("value has ")
@@ -666,7 +662,8 @@ void LowerKernelsToSPIRVPass::runOnOperation() {
     WalkResult local = op->walk([](Operation *inner) {
       if (inner->getName().getStringRef() != "llvm.alloca")
         return WalkResult::advance();
-      inner->emitError("local arrays are not supported by the SPIR-V target");
+      emitError(inner->getLoc(),
+                "local arrays are not supported by the SPIR-V target");
       return WalkResult::interrupt();
     });
     if (local.wasInterrupted())
