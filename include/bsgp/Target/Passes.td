@@ -99,8 +99,9 @@ def LowerKernelsToSPIRV : Pass<"bsgp-lower-kernels-spirv", "mlir::ModuleOp"> {
     workgroup for every `bsgp.kernel @k`. Each entry point reads the push
     constants `{uint64 args_address; uint64 size}`, loads its parameters
     from the packed argument struct at `args_address` (KernelABI.h layout,
-    a PhysicalStorageBuffer), takes `GlobalInvocationId.x` as its rank and
-    returns at once when the rank is not below `size`. Pointers and streams
+    a PhysicalStorageBuffer), takes the linear invocation index
+    `GlobalInvocationId.x + GlobalInvocationId.y * NumWorkgroups.x * 256` as
+    its rank and returns at once when the rank is not below `size`. Pointers and streams
     are 64-bit device addresses, dereferenced as PhysicalStorageBuffer
     pointers. Device functions the kernels call are cloned in. The binary is
     stored in the host module's `bsgp.spirv` attribute, which

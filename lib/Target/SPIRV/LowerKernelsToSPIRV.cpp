@@ -413,7 +413,7 @@ private:
   LogicalResult structurize(spirv::ModuleOp device);
   LogicalResult convert(spirv::ModuleOp device, const DataLayout &layout);
 
-  spirv::GlobalVariableOp invocationId, pushConstants;
+  spirv::GlobalVariableOp invocationId, numWorkgroups, pushConstants;
 };
 
 } // namespace
@@ -468,13 +468,26 @@ LogicalResult LowerKernelsToSPIRVPass::buildKernel(bsgp::KernelOp kernel,
     offset += layout.getTypeSize(storage).getFixedValue();
   }
 
-  // rank = GlobalInvocationID.x; ranks at or past `size` return at once.
+  // rank = GlobalInvocationId.x + GlobalInvocationId.y * (NumWorkgroups.x *
+  // 256), in 64 bits: a launch of more than 65535 workgroups is dispatched
+  // as a 2D grid. Ranks at or past `size` return at once.
   Value gid = spirv::LoadOp::create(
       b, loc, spirv::AddressOfOp::create(b, loc, invocationId));
-  Value rank = spirv::CompositeExtractOp::create(b, loc, gid, {0});
-  Value inRange = arith::CmpIOp::create(
-      b, loc, arith::CmpIPredicate::ult,
-      arith::ExtUIOp::create(b, loc, i64, rank), size);
+  Value groups = spirv::LoadOp::create(
+      b, loc, spirv::AddressOfOp::create(b, loc, numWorkgroups));
+  auto component = [&](Value v, int32_t i) -> Value {
+    return arith::ExtUIOp::create(
+        b, loc, i64, spirv::CompositeExtractOp::create(b, loc, v, {i}));
+  };
+  Value rowWidth = arith::MulIOp::create(
+      b, loc, component(groups, 0),
+      arith::ConstantIntOp::create(b, loc, i64, bsgp::kSPIRVWorkgroupSize));
+  Value rank64 = arith::AddIOp::create(
+      b, loc, component(gid, 0),
+      arith::MulIOp::create(b, loc, component(gid, 1), rowWidth));
+  Value inRange =
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, rank64, size);
+  Value rank = arith::TruncIOp::create(b, loc, i32, rank64);
   Value size32 = arith::TruncIOp::create(b, loc, i32, size);
 
   auto guard = scf::IfOp::create(b, loc, TypeRange{}, inRange,
@@ -632,6 +645,11 @@ void LowerKernelsToSPIRVPass::runOnOperation() {
       {i64, i64}, {0, 8}, {},
       {spirv::StructType::StructDecorationInfo(spirv::Decoration::Block,
                                                UnitAttr::get(ctx))});
+  numWorkgroups = spirv::GlobalVariableOp::create(
+      db, loc,
+      spirv::PointerType::get(VectorType::get({3}, i32),
+                              spirv::StorageClass::Input),
+      "bsgp_num_workgroups", spirv::BuiltIn::NumWorkgroups);
   pushConstants = spirv::GlobalVariableOp::create(
       db, loc,
       spirv::PointerType::get(pcStruct, spirv::StorageClass::PushConstant),
@@ -683,6 +701,7 @@ void LowerKernelsToSPIRVPass::runOnOperation() {
   db.setInsertionPointToEnd(device->getBody());
   SmallVector<Attribute> iface = {
       SymbolRefAttr::get(invocationId.getSymNameAttr()),
+      SymbolRefAttr::get(numWorkgroups.getSymNameAttr()),
       SymbolRefAttr::get(pushConstants.getSymNameAttr())};
   for (bsgp::KernelOp kernel : kernels) {
     auto fn = device->lookupSymbol<spirv::FuncOp>(kernel.getSymName());
