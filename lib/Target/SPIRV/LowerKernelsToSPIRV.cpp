@@ -15,7 +15,6 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "bsgp/Target/KernelABI.h"
 #include "bsgp/Target/Passes.h"
 #include "bsgp/Target/SPIRV/SPIRV.h"
 
@@ -44,7 +43,6 @@
 #include "mlir/IR/Dominance.h"
 #include "mlir/IR/IRMapping.h"
 #include "mlir/IR/SymbolTable.h"
-#include "mlir/Interfaces/DataLayoutInterfaces.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Target/SPIRV/Serialization.h"
 #include "mlir/Transforms/CFGToSCF.h"
@@ -139,26 +137,52 @@ Value addressOf(OpBuilder &b, Location loc, Value base, Value index,
   return arith::AddIOp::create(b, loc, base, scaled);
 }
 
-/// Size and alignment of what a `!bsgp.ptr<T>` points to, under the host's
-/// data layout (the one the host and the other targets use).
+/// Size and alignment of a value in memory.
 struct ElementInfo {
   uint64_t size;
   uint64_t align;
 };
 
+/// The natural C layout of a BSGP value in memory, as LLVM lays it out on
+/// the 64-bit hosts and GPUs the other targets use (the packed argument
+/// struct is built by the host with LLVM's layout): scalars and pointers are
+/// aligned to their size, vectors to their size rounded up to a power of
+/// two. MLIR's default data layout differs (i64 aligned to 4), so it is not
+/// used here.
+std::optional<ElementInfo> getNaturalLayout(Type t) {
+  if (isa<bsgp::PtrType, bsgp::StreamType>(t) || t.isIndex())
+    return ElementInfo{8, 8};
+  if (isa<IntegerType, FloatType>(t)) {
+    uint64_t bytes =
+        llvm::PowerOf2Ceil(llvm::divideCeil(t.getIntOrFloatBitWidth(), 8));
+    return ElementInfo{bytes, bytes};
+  }
+  if (auto vt = dyn_cast<VectorType>(t)) {
+    if (vt.getRank() != 1 || vt.isScalable())
+      return std::nullopt;
+    std::optional<ElementInfo> elt = getNaturalLayout(vt.getElementType());
+    if (!elt)
+      return std::nullopt;
+    uint64_t bytes = elt->size * vt.getNumElements();
+    uint64_t align = llvm::PowerOf2Ceil(bytes);
+    return ElementInfo{llvm::alignTo(bytes, align), align};
+  }
+  return std::nullopt;
+}
+
 template <typename Op>
 struct BSGPToSPIRVPattern : public OpConversionPattern<Op> {
-  BSGPToSPIRVPattern(const TypeConverter &converter, MLIRContext *ctx,
-                     const DataLayout &layout)
-      : OpConversionPattern<Op>(converter, ctx), layout(layout) {}
+  using OpConversionPattern<Op>::OpConversionPattern;
 
-  ElementInfo getElementInfo(bsgp::PtrType ptr) const {
-    Type storage = bsgp::getKernelParamStorageType(ptr.getElementType());
-    return {layout.getTypeSize(storage).getFixedValue(),
-            layout.getTypeABIAlignment(storage)};
+  /// The layout of what `ptr` points to; reports `op` when it has none.
+  static FailureOr<ElementInfo> getElementInfo(Operation *op,
+                                               bsgp::PtrType ptr) {
+    std::optional<ElementInfo> info = getNaturalLayout(ptr.getElementType());
+    if (!info)
+      return op->emitOpError("element type ")
+             << ptr.getElementType() << " has no SPIR-V memory layout";
+    return *info;
   }
-
-  const DataLayout &layout;
 };
 
 struct PtrLoadToSPIRV : BSGPToSPIRVPattern<bsgp::PtrLoadOp> {
@@ -171,10 +195,12 @@ struct PtrLoadToSPIRV : BSGPToSPIRVPattern<bsgp::PtrLoadOp> {
     Type memTy = getTypeConverter()->convertType(getMemoryType(elem));
     if (!memTy)
       return rewriter.notifyMatchFailure(op, "element has no SPIR-V type");
-    ElementInfo info = getElementInfo(op.getPtr().getType());
+    FailureOr<ElementInfo> info = getElementInfo(op, op.getPtr().getType());
+    if (failed(info))
+      return failure();
     Value addr = addressOf(rewriter, loc, adaptor.getPtr(), adaptor.getIndex(),
-                           info.size);
-    Value v = loadPSB(rewriter, loc, memTy, addr, info.align);
+                           info->size);
+    Value v = loadPSB(rewriter, loc, memTy, addr, info->align);
     if (elem.isInteger(1))
       v = arith::CmpIOp::create(
           rewriter, loc, arith::CmpIPredicate::ne, v,
@@ -195,10 +221,12 @@ struct PtrStoreToSPIRV : BSGPToSPIRVPattern<bsgp::PtrStoreOp> {
       Type memTy = getTypeConverter()->convertType(rewriter.getI8Type());
       v = arith::ExtUIOp::create(rewriter, loc, memTy, v);
     }
-    ElementInfo info = getElementInfo(op.getPtr().getType());
+    FailureOr<ElementInfo> info = getElementInfo(op, op.getPtr().getType());
+    if (failed(info))
+      return failure();
     Value addr = addressOf(rewriter, loc, adaptor.getPtr(), adaptor.getIndex(),
-                           info.size);
-    storePSB(rewriter, loc, v, addr, info.align);
+                           info->size);
+    storePSB(rewriter, loc, v, addr, info->align);
     rewriter.eraseOp(op);
     return success();
   }
@@ -209,9 +237,11 @@ struct PtrOffsetToSPIRV : BSGPToSPIRVPattern<bsgp::PtrOffsetOp> {
   LogicalResult
   matchAndRewrite(bsgp::PtrOffsetOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    ElementInfo info = getElementInfo(op.getPtr().getType());
+    FailureOr<ElementInfo> info = getElementInfo(op, op.getPtr().getType());
+    if (failed(info))
+      return failure();
     rewriter.replaceOp(op, addressOf(rewriter, op.getLoc(), adaptor.getPtr(),
-                                     adaptor.getIndex(), info.size));
+                                     adaptor.getIndex(), info->size));
     return success();
   }
 };
@@ -254,13 +284,15 @@ struct PtrDiffToSPIRV : BSGPToSPIRVPattern<bsgp::PtrDiffOp> {
   matchAndRewrite(bsgp::PtrDiffOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
-    ElementInfo info = getElementInfo(op.getLhs().getType());
+    FailureOr<ElementInfo> info = getElementInfo(op, op.getLhs().getType());
+    if (failed(info))
+      return failure();
     Value bytes =
         arith::SubIOp::create(rewriter, loc, adaptor.getLhs(), adaptor.getRhs());
     rewriter.replaceOpWithNewOp<arith::DivSIOp>(
         op, bytes,
         arith::ConstantIntOp::create(rewriter, loc, rewriter.getI64Type(),
-                                     info.size));
+                                     info->size));
     return success();
   }
 };
@@ -408,10 +440,9 @@ struct LowerKernelsToSPIRVPass
   void runOnOperation() override;
 
 private:
-  LogicalResult buildKernel(bsgp::KernelOp kernel, OpBuilder &db,
-                            const DataLayout &layout);
+  LogicalResult buildKernel(bsgp::KernelOp kernel, OpBuilder &db);
   LogicalResult structurize(spirv::ModuleOp device);
-  LogicalResult convert(spirv::ModuleOp device, const DataLayout &layout);
+  LogicalResult convert(spirv::ModuleOp device);
 
   spirv::GlobalVariableOp invocationId, numWorkgroups, pushConstants;
 };
@@ -419,8 +450,7 @@ private:
 } // namespace
 
 LogicalResult LowerKernelsToSPIRVPass::buildKernel(bsgp::KernelOp kernel,
-                                                   OpBuilder &db,
-                                                   const DataLayout &layout) {
+                                                   OpBuilder &db) {
   if (kernel.getBody().empty())
     return kernel.emitOpError("has no body to compile for SPIR-V");
   MLIRContext *ctx = kernel.getContext();
@@ -448,13 +478,13 @@ LogicalResult LowerKernelsToSPIRVPass::buildKernel(bsgp::KernelOp kernel,
   Block &kernelEntry = kernel.getBody().front();
   uint64_t offset = 0;
   for (BlockArgument param : kernelEntry.getArguments()) {
-    Type storage = bsgp::getKernelParamStorageType(param.getType());
-    uint64_t align = layout.getTypeABIAlignment(storage);
-    offset = llvm::alignTo(offset, align);
-    Type memTy = getMemoryType(param.getType());
-    if (!isa<IntegerType, FloatType, VectorType>(memTy))
+    std::optional<ElementInfo> info = getNaturalLayout(param.getType());
+    if (!info)
       return kernel.emitOpError("parameter of type ")
              << param.getType() << " is not supported by the SPIR-V target";
+    uint64_t align = info->align;
+    offset = llvm::alignTo(offset, align);
+    Type memTy = getMemoryType(param.getType());
     Value addr = arith::AddIOp::create(
         b, loc, args, arith::ConstantIntOp::create(b, loc, i64, offset));
     Value v = loadPSB(b, loc, memTy, addr, align);
@@ -465,7 +495,7 @@ LogicalResult LowerKernelsToSPIRVPass::buildKernel(bsgp::KernelOp kernel,
       v = UnrealizedConversionCastOp::create(b, loc, param.getType(), v)
               .getResult(0);
     mapping.map(param, v);
-    offset += layout.getTypeSize(storage).getFixedValue();
+    offset += info->size;
   }
 
   // rank = GlobalInvocationId.x + GlobalInvocationId.y * (NumWorkgroups.x *
@@ -561,8 +591,7 @@ LogicalResult LowerKernelsToSPIRVPass::structurize(spirv::ModuleOp device) {
   return success();
 }
 
-LogicalResult LowerKernelsToSPIRVPass::convert(spirv::ModuleOp device,
-                                               const DataLayout &layout) {
+LogicalResult LowerKernelsToSPIRVPass::convert(spirv::ModuleOp device) {
   MLIRContext *ctx = device.getContext();
   spirv::TargetEnvAttr env = spirv::lookupTargetEnvOrDefault(device);
   SPIRVConversionOptions options;
@@ -593,7 +622,7 @@ LogicalResult LowerKernelsToSPIRVPass::convert(spirv::ModuleOp device,
   ub::populateUBToSPIRVConversionPatterns(converter, patterns);
   patterns.add<PtrLoadToSPIRV, PtrStoreToSPIRV, PtrOffsetToSPIRV,
                PtrNullToSPIRV, PtrCastToSPIRV, PtrCmpToSPIRV, PtrDiffToSPIRV,
-               SaveToSPIRV, LoadToSPIRV>(converter, ctx, layout);
+               SaveToSPIRV, LoadToSPIRV>(converter, ctx);
 
   std::unique_ptr<ConversionTarget> target = SPIRVConversionTarget::get(env);
   target->addLegalOp<UnrealizedConversionCastOp>();
@@ -625,7 +654,6 @@ void LowerKernelsToSPIRVPass::runOnOperation() {
   if (kernels.empty())
     return;
   Location loc = host.getLoc();
-  DataLayout layout = DataLayout::closest(host);
 
   OpBuilder mb(ctx);
   OwningOpRef<spirv::ModuleOp> device = spirv::ModuleOp::create(
@@ -691,9 +719,9 @@ void LowerKernelsToSPIRVPass::runOnOperation() {
   for (Operation *callee : callees)
     cast<func::FuncOp>(db.clone(*callee)).setPublic();
   for (bsgp::KernelOp kernel : kernels)
-    if (failed(buildKernel(kernel, db, layout)))
+    if (failed(buildKernel(kernel, db)))
       return signalPassFailure();
-  if (failed(structurize(*device)) || failed(convert(*device, layout)))
+  if (failed(structurize(*device)) || failed(convert(*device)))
     return signalPassFailure();
 
   // Entry points: one per kernel, 256 threads per workgroup (the runtime
