@@ -11,6 +11,7 @@
 #include "bsgp/MLIRGen/MLIRGen.h"
 #include "bsgp/Target/EmitObject.h"
 #include "bsgp/Target/Passes.h"
+#include "bsgp/Target/SPIRV/SPIRV.h"
 #include "bsgp/Transforms/Passes.h"
 #include "bsgp/Transforms/SuperstepTable.h"
 
@@ -82,7 +83,8 @@ int bsgp::runCodegen(ASTContext &Ctx, DiagnosticEngine &Diags,
 
   std::error_code EC;
   bool Binary = Opts.Action == CodegenOptions::EmitObject ||
-                Opts.Action == CodegenOptions::EmitBitcode;
+                Opts.Action == CodegenOptions::EmitBitcode ||
+                Opts.Action == CodegenOptions::EmitSPIRV;
   llvm::ToolOutputFile Out(Opts.Output, EC,
                            Binary ? llvm::sys::fs::OF_None
                                   : llvm::sys::fs::OF_Text);
@@ -141,6 +143,7 @@ int bsgp::runCodegen(ASTContext &Ctx, DiagnosticEngine &Diags,
   CodegenTargets Targets;
   Targets.cpu = Opts.TargetCPU;
   Targets.cuda = Opts.TargetCUDA;
+  Targets.spirv = Opts.TargetSPIRV;
   Targets.cudaChip = Opts.CUDAArch;
   Targets.cudaPath = Opts.CUDAPath;
   Targets.lineInfo = Opts.DebugInfo;
@@ -153,6 +156,30 @@ int bsgp::runCodegen(ASTContext &Ctx, DiagnosticEngine &Diags,
       return 1;
     if (auto Ptx = (*Module)->getAttrOfType<mlir::StringAttr>("bsgp.ptx"))
       Out.os() << Ptx.getValue();
+    Out.keep();
+    return 0;
+  }
+  // `--target=spirv -S` prints the SPIR-V module (as the MLIR SPIR-V
+  // dialect, read back from the binary); -emit-spirv writes the binary.
+  bool EmitSPIRVText = Opts.Action == CodegenOptions::EmitAssembly &&
+                       Opts.TargetSPIRV && !Opts.TargetCPU &&
+                       !Opts.TargetCUDA;
+  if (EmitSPIRVText || Opts.Action == CodegenOptions::EmitSPIRV) {
+    CodegenTargets Device;
+    Device.cpu = false;
+    Device.spirv = true;
+    buildDeviceCodegenPipeline(PM, Device);
+    if (mlir::failed(PM.run(*Module)))
+      return 1;
+    llvm::StringRef Bytes;
+    if (auto Spirv =
+            (*Module)->getAttrOfType<mlir::StringAttr>(kSPIRVAttrName))
+      Bytes = Spirv.getValue();
+    if (Opts.Action == CodegenOptions::EmitSPIRV)
+      Out.os() << Bytes;
+    else if (!Bytes.empty() &&
+             mlir::failed(printSPIRV(Bytes, &Context, Out.os())))
+      return 1;
     Out.keep();
     return 0;
   }

@@ -114,7 +114,9 @@ TranslationUnit *bsgp::parseAndAnalyze(llvm::StringRef Path, ASTContext &Ctx,
 static bool parseCodegenArgs(const llvm::opt::InputArgList &Args,
                              DiagnosticEngine &Diags, CodegenOptions &CG) {
   bool EmitLLVM = Args.hasArg(OPT_emit_llvm);
-  if (Args.hasArg(OPT_emit_mlir))
+  if (Args.hasArg(OPT_emit_spirv))
+    CG.Action = CodegenOptions::EmitSPIRV;
+  else if (Args.hasArg(OPT_emit_mlir))
     CG.Action = Args.hasArg(OPT_lower_mlir) ? CodegenOptions::EmitLowered
                                             : CodegenOptions::EmitMLIR;
   else if (Args.hasArg(OPT_S))
@@ -139,7 +141,7 @@ static bool parseCodegenArgs(const llvm::opt::InputArgList &Args,
     CG.OptLevel = Level;
   }
   if (const llvm::opt::Arg *A = Args.getLastArg(OPT_target_EQ)) {
-    CG.TargetCPU = CG.TargetCUDA = false;
+    CG.TargetCPU = CG.TargetCUDA = CG.TargetSPIRV = false;
     llvm::SmallVector<llvm::StringRef> Names;
     llvm::StringRef(A->getValue()).split(Names, ',');
     for (llvm::StringRef N : Names) {
@@ -147,6 +149,8 @@ static bool parseCodegenArgs(const llvm::opt::InputArgList &Args,
         CG.TargetCPU = true;
       else if (N == "cuda")
         CG.TargetCUDA = true;
+      else if (N == "spirv")
+        CG.TargetSPIRV = true;
       else {
         Diags.report(diag::err_drv_unknown_target) << N;
         return false;
@@ -161,6 +165,8 @@ static bool parseCodegenArgs(const llvm::opt::InputArgList &Args,
     }
     CG.CUDAArch = Arch.str();
   }
+  if (CG.Action == CodegenOptions::EmitSPIRV)
+    CG.TargetSPIRV = true;
   CG.CUDAPath = Args.getLastArgValue(OPT_cuda_path_EQ).str();
   CG.CPU = Args.getLastArgValue(OPT_march_EQ).str();
   if (const llvm::opt::Arg *A =
@@ -312,7 +318,8 @@ int bsgp::runDriver(llvm::ArrayRef<const char *> Argv) {
   if (Codegen && !parseCodegenArgs(Args, Diags, CG))
     return 1;
   if (Codegen && !Args.hasArg(OPT_emit_mlir) && !Args.hasArg(OPT_S) &&
-      !Args.hasArg(OPT_c) && CG.PrintSupersteps.empty())
+      !Args.hasArg(OPT_c) && !Args.hasArg(OPT_emit_spirv) &&
+      CG.PrintSupersteps.empty())
     return compileAndLink(Argv[0], Args, Inputs, Diags, CG);
   if (Inputs.size() > 1) {
     Diags.report(diag::err_drv_too_many_inputs) << Inputs[0] << Inputs[1];
@@ -322,11 +329,13 @@ int bsgp::runDriver(llvm::ArrayRef<const char *> Argv) {
     std::string Default = "-";
     if (CG.Action == CodegenOptions::EmitObject ||
         CG.Action == CodegenOptions::EmitBitcode ||
-        CG.Action == CodegenOptions::EmitAssembly) {
+        CG.Action == CodegenOptions::EmitAssembly ||
+        CG.Action == CodegenOptions::EmitSPIRV) {
       // Like clang: dir/a.bsgp -c writes a.o in the current directory.
       llvm::StringRef Stem = llvm::sys::path::stem(Inputs[0]);
       Default = (Stem + (CG.Action == CodegenOptions::EmitObject    ? ".o"
                          : CG.Action == CodegenOptions::EmitBitcode ? ".bc"
+                         : CG.Action == CodegenOptions::EmitSPIRV   ? ".spv"
                                                                     : ".s"))
                     .str();
     }

@@ -38,12 +38,14 @@ def emit_llvm : Flag<["-"], "emit-llvm">,
   HelpText<"With -S write LLVM IR, with -c LLVM bitcode">;
 def lower_mlir : Flag<["-"], "lower-mlir">,
   HelpText<"With -emit-mlir, write the module after the whole MLIR pipeline">;
+def emit_spirv : Flag<["-"], "emit-spirv">,
+  HelpText<"Write the kernels' SPIR-V binary (implies --target=spirv)">;
 def c : Flag<["-"], "c">, HelpText<"Compile to an object file">;
 def S : Flag<["-"], "S">, HelpText<"Compile to host assembly">;
 def O : Joined<["-"], "O">, MetaVarName<"<level>">,
   HelpText<"Optimization level 0-3 (default 2)">;
 def target_EQ : Joined<["--"], "target=">, MetaVarName<"<targets>">,
-  HelpText<"Where kernels run: cpu (default), cuda, or cpu,cuda for one object carrying both">;
+  HelpText<"Where kernels run: cpu (default), cuda, spirv (Vulkan), or a list such as cpu,cuda,spirv for one object carrying several">;
 def cuda_arch_EQ : Joined<["--"], "cuda-arch=">, MetaVarName<"<sm_XX>">,
   HelpText<"GPU architecture of the CUDA target (default sm_90)">;
 def cuda_path_EQ : Joined<["--"], "cuda-path=">, MetaVarName<"<dir>">,

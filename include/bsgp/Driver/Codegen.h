@@ -27,13 +27,15 @@ struct CodegenOptions {
     EmitBitcode,  ///< -emit-llvm -c: LLVM bitcode.
     EmitAssembly, ///< -S: host assembly.
     EmitObject,   ///< -c: an object file.
+    EmitSPIRV,    ///< -emit-spirv: the kernels' SPIR-V binary.
   };
   Action Action = EmitObject;
   std::string Output = "-";
   unsigned OptLevel = 2;
-  /// --target=cpu,cuda: the forms kernels are compiled to.
+  /// --target=cpu,cuda,spirv: the forms kernels are compiled to.
   bool TargetCPU = true;
   bool TargetCUDA = false;
+  bool TargetSPIRV = false;
   std::string CUDAArch = "sm_90";
   std::string CUDAPath;
   std::string Triple;

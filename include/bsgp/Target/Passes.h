@@ -30,6 +30,15 @@ class LLVMDialect;
 namespace NVVM {
 class NVVMDialect;
 }
+namespace spirv {
+class SPIRVDialect;
+}
+namespace cf {
+class ControlFlowDialect;
+}
+namespace ub {
+class UBDialect;
+}
 } // namespace mlir
 
 namespace bsgp {
@@ -62,13 +71,14 @@ void addBSGPTypeConversions(mlir::LLVMTypeConverter &converter,
 struct CodegenTargets {
   bool cpu = true;
   bool cuda = false;
+  bool spirv = false;
   std::string cudaChip = "sm_90";
   std::string cudaPath;
   bool lineInfo = false;
 };
 
-/// The device code passes of `targets`: lower-kernels-nvvm (PTX) and/or
-/// lower-kernels-cpu (native rank loops).
+/// The device code passes of `targets`: lower-kernels-nvvm (PTX),
+/// lower-kernels-spirv (SPIR-V) and/or lower-kernels-cpu (native rank loops).
 void buildDeviceCodegenPipeline(mlir::OpPassManager &pm,
                                 const CodegenTargets &targets);
 

@@ -91,4 +91,28 @@ def LowerKernelsToNVVM : Pass<"bsgp-lower-kernels-nvvm", "mlir::ModuleOp"> {
                            "mlir::NVVM::NVVMDialect"];
 }
 
+def LowerKernelsToSPIRV : Pass<"bsgp-lower-kernels-spirv", "mlir::ModuleOp"> {
+  let summary = "Compile every bsgp.kernel to one SPIR-V module for Vulkan";
+  let description = [{
+    Builds one `spirv.module PhysicalStorageBuffer64 GLSL450` (SPIR-V 1.6,
+    Vulkan 1.3) with a GLCompute entry point `@k` of 256 threads per
+    workgroup for every `bsgp.kernel @k`. Each entry point reads the push
+    constants `{uint64 args_address; uint64 size}`, loads its parameters
+    from the packed argument struct at `args_address` (KernelABI.h layout,
+    a PhysicalStorageBuffer), takes the linear invocation index
+    `GlobalInvocationId.x + GlobalInvocationId.y * NumWorkgroups.x * 256` as
+    its rank and returns at once when the rank is not below `size`. Pointers and streams
+    are 64-bit device addresses, dereferenced as PhysicalStorageBuffer
+    pointers. Device functions the kernels call are cloned in. The binary is
+    stored in the host module's `bsgp.spirv` attribute, which
+    bsgp-lower-launches puts in the module descriptor. The kernels stay for
+    the other targets.
+  }];
+  let dependentDialects = ["mlir::spirv::SPIRVDialect",
+                           "mlir::scf::SCFDialect",
+                           "mlir::cf::ControlFlowDialect",
+                           "mlir::ub::UBDialect",
+                           "mlir::arith::ArithDialect"];
+}
+
 #endif // BSGP_TARGET_PASSES_TD

@@ -19,6 +19,8 @@ void bsgp::buildDeviceCodegenPipeline(mlir::OpPassManager &pm,
     options.lineInfo = targets.lineInfo;
     pm.addPass(createLowerKernelsToNVVM(options));
   }
+  if (targets.spirv)
+    pm.addPass(createLowerKernelsToSPIRV());
   if (targets.cpu)
     pm.addPass(createLowerKernelsToCPU());
 }
