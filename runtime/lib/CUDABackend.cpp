@@ -136,6 +136,10 @@ public:
     if (!d.cuDeviceGetAttribute ||
         d.cuDeviceGetAttribute(&multiprocessors, 16, device) != CUDA_SUCCESS)
       multiprocessors = 0;
+    // BSGP_SYNC=1 waits for every kernel, so that a fault is reported at
+    // the launch that caused it (the profile waits too, to time kernels).
+    if (const char *env = std::getenv("BSGP_SYNC"))
+      syncEachLaunch = std::atoi(env) != 0;
     if (const char *env = std::getenv("BSGP_BLOCK_SIZE")) {
       int b = std::atoi(env);
       if (b >= 32 && b <= 1024 && b % 32 == 0)
@@ -159,6 +163,10 @@ public:
   }
   void deallocate(void *p) override {
     makeCurrent();
+    // A kernel still running may use the memory.
+    if (pending)
+      api.cuCtxSynchronize();
+    pending = false;
     api.cuMemFree(ptr(p));
   }
 
@@ -212,11 +220,19 @@ public:
                                " ranks exceeds the CUDA grid limit");
     uint64_t size = n;
     void *params[] = {const_cast<void *>(args), &size};
+    // Launches are asynchronous: the default stream keeps supersteps in
+    // order, and the host waits only where it needs results (copies,
+    // frees, bsgprt_synchronize). The argument struct is copied at launch.
     CUresult r = api.cuLaunchKernel(lk->function, static_cast<unsigned>(grid),
                                     1, 1, static_cast<unsigned>(block),
                                     1, 1, 0, nullptr, params, nullptr);
-    if (r == CUDA_SUCCESS)
+    if (r == CUDA_SUCCESS && syncEachLaunch)
       r = api.cuCtxSynchronize();
+    if (r == CUDA_SUCCESS) {
+      pending = true;
+      lastLaunch = std::string(k.name) + "' (" + (k.srcloc ? k.srcloc : "?") +
+                   ")";
+    }
     if (r != CUDA_SUCCESS)
       return Status::error(BSGPRT_ERROR_LAUNCH_FAILED,
                            std::string("launch of kernel '") + k.name +
@@ -308,10 +324,19 @@ private:
   Status check(CUresult r, const char *what) const {
     if (r == CUDA_SUCCESS)
       return Status::ok();
+    std::string message = std::string(what) + " failed: " + errorString(r);
+    // A fault of an asynchronous kernel (illegal address 700, timeout 702,
+    // hardware stack 714, illegal instruction 715, misaligned address 716,
+    // invalid pc 718, launch failure 719) shows up at the next call that
+    // waits; name the kernel most likely to blame.
+    bool kernelFault = r == 700 || r == 702 || (r >= 714 && r <= 719);
+    if (kernelFault && !lastLaunch.empty())
+      message += " (after the launch of kernel '" + lastLaunch + ")";
     return Status::error(r == CUDA_ERROR_OUT_OF_MEMORY
                              ? BSGPRT_ERROR_OUT_OF_MEMORY
-                             : BSGPRT_ERROR_BACKEND,
-                         std::string(what) + " failed: " + errorString(r));
+                         : kernelFault ? BSGPRT_ERROR_LAUNCH_FAILED
+                                       : BSGPRT_ERROR_BACKEND,
+                         message);
   }
 
   void *lib = nullptr;
@@ -319,6 +344,11 @@ private:
   CUdevice device = 0;
   int multiprocessors = 0;
   int blockOverride = 0;
+  bool syncEachLaunch = false;
+  /// Kernels were launched since the host last waited.
+  bool pending = false;
+  /// "name' (srcloc)" of the latest launch, for late-reported faults.
+  std::string lastLaunch;
   CUcontext context = nullptr;
   std::string name;
   std::mutex mutex;

@@ -515,6 +515,9 @@ void bsgprt_launch(const bsgprt_module_desc *m, uint32_t kernel,
   if (nthreads) {
     auto start = std::chrono::steady_clock::now();
     s = b.launch(*m, kernel, nthreads, args);
+    // Asynchronous backends are timed to the kernel's end.
+    if (profiling && !s.failed())
+      s = b.synchronize();
     auto stop = std::chrono::steady_clock::now();
     ms = std::chrono::duration<double, std::milli>(stop - start).count();
   }
