@@ -12,6 +12,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "../Timing.h"
 #include "bsgp/runtime.h"
 
 #include <algorithm>
@@ -29,19 +30,6 @@ void saxpy(int n, float a, float *x, float *y);
 void sgemv(int m, int n, float *a, float *x, float *y);
 void stencil(int w, int h, float *src, float *dst);
 void findFaces(int *pf, int *hd, int *ib, int n);
-}
-
-static double medianSeconds(const std::function<void()> &f, int reps) {
-  f();
-  std::vector<double> t;
-  for (int r = 0; r < reps; ++r) {
-    auto b = std::chrono::steady_clock::now();
-    f();
-    auto e = std::chrono::steady_clock::now();
-    t.push_back(std::chrono::duration<double>(e - b).count());
-  }
-  std::sort(t.begin(), t.end());
-  return t[t.size() / 2];
 }
 
 static void report(const char *name, double bsgp, double omp, bool same) {

@@ -14,6 +14,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "../Timing.h"
 #include "bsgp/runtime.h"
 
 #include <algorithm>
@@ -56,19 +57,6 @@ __global__ void stencilKernel(int w, int h, const float *src, float *dst) {
   if (x > 0 && x < w - 1 && y > 0 && y < h - 1)
     v = 0.25f * (src[i - 1] + src[i + 1] + src[i - w] + src[i + w]);
   dst[i] = v;
-}
-
-static double medianSeconds(const std::function<void()> &f, int reps) {
-  f();
-  std::vector<double> t;
-  for (int r = 0; r < reps; ++r) {
-    auto b = std::chrono::steady_clock::now();
-    f();
-    auto e = std::chrono::steady_clock::now();
-    t.push_back(std::chrono::duration<double>(e - b).count());
-  }
-  std::sort(t.begin(), t.end());
-  return t[t.size() / 2];
 }
 
 static bool close(const std::vector<float> &a, const std::vector<float> &b) {

@@ -16,11 +16,17 @@
 
 #include "mlir/IR/Value.h"
 
+#include "mlir/Support/LLVM.h"
+
 namespace mlir {
 class Block;
 class IRMapping;
+class ModuleOp;
 class OpBuilder;
 class Operation;
+namespace func {
+class FuncOp;
+}
 } // namespace mlir
 
 namespace bsgp {
@@ -35,6 +41,13 @@ class KernelOp;
 void cloneKernelBody(KernelOp kernel, mlir::OpBuilder &b,
                      mlir::IRMapping &mapping, mlir::Value rank,
                      mlir::Value size, mlir::Block *entry);
+
+/// The device functions `kernels` call, transitively, in a stable order.
+/// Reports (and fails on) a call to a function without a BSGP definition
+/// and a call to a host (`extern "C"`) function from device code.
+mlir::LogicalResult
+collectDeviceFunctions(mlir::ModuleOp host, llvm::ArrayRef<KernelOp> kernels,
+                       llvm::SmallVectorImpl<mlir::func::FuncOp> &functions);
 
 /// Removes every `bsgp.*` discardable attribute below `root`: they mean
 /// nothing to LLVM IR.

@@ -33,10 +33,8 @@
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/IRMapping.h"
 #include "mlir/IR/Matchers.h"
-#include "mlir/IR/SymbolTable.h"
 #include "mlir/Transforms/DialectConversion.h"
 
-#include "llvm/ADT/SetVector.h"
 
 namespace bsgp {
 #define GEN_PASS_DEF_LOWERKERNELSTONVVM
@@ -232,40 +230,12 @@ void LowerKernelsToNVVMPass::runOnOperation() {
   OpBuilder db = OpBuilder::atBlockEnd(device->getBody());
 
   // The device functions kernels call, transitively.
-  SymbolTable symbols(host);
-  llvm::SetVector<Operation *> callees;
-  SmallVector<Operation *> work(kernels.begin(), kernels.end());
-  while (!work.empty()) {
-    Operation *op = work.pop_back_val();
-    WalkResult r = op->walk([&](func::CallOp call) {
-      Operation *callee = symbols.lookup(call.getCallee());
-      if (!callee) {
-        call.emitError("call to an unknown function in device code");
-        return WalkResult::interrupt();
-      }
-      if (auto fn = dyn_cast<func::FuncOp>(callee); fn && fn.isExternal()) {
-        call.emitError("device code calls '")
-            << call.getCallee() << "', which has no BSGP definition";
-        return WalkResult::interrupt();
-      }
-      if (callees.insert(callee))
-        work.push_back(callee);
-      return WalkResult::advance();
-    });
-    if (r.wasInterrupted())
-      return signalPassFailure();
-    if (op->walk([](LLVM::CallOp) { return WalkResult::interrupt(); })
-            .wasInterrupted()) {
-      op->emitError("device code cannot call host (extern \"C\") functions");
-      return signalPassFailure();
-    }
-  }
-  for (Operation *callee : callees) {
-    Operation *clone = db.clone(*callee);
-    // Device functions are internal to the PTX module.
-    if (auto fn = dyn_cast<func::FuncOp>(clone))
-      fn.setPrivate();
-  }
+  SmallVector<func::FuncOp> callees;
+  if (failed(bsgp::collectDeviceFunctions(host, kernels, callees)))
+    return signalPassFailure();
+  // Device functions are internal to the PTX module.
+  for (func::FuncOp callee : callees)
+    cast<func::FuncOp>(db.clone(*callee)).setPrivate();
   for (bsgp::KernelOp kernel : kernels)
     if (failed(buildKernel(kernel, db)))
       return signalPassFailure();

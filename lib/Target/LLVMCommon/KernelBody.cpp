@@ -10,10 +10,14 @@
 #include "bsgp/Dialect/BSGP/IR/BSGPOps.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/IRMapping.h"
 #include "mlir/IR/Matchers.h"
+#include "mlir/IR/SymbolTable.h"
+
+#include "llvm/ADT/SetVector.h"
 
 using namespace mlir;
 
@@ -65,4 +69,36 @@ void bsgp::stripBSGPAttributes(Operation *root) {
     for (StringAttr n : names)
       op->removeDiscardableAttr(n);
   });
+}
+
+LogicalResult
+bsgp::collectDeviceFunctions(ModuleOp host, ArrayRef<KernelOp> kernels,
+                             SmallVectorImpl<func::FuncOp> &functions) {
+  SymbolTable symbols(host);
+  llvm::SetVector<Operation *> seen;
+  SmallVector<Operation *> work(kernels.begin(), kernels.end());
+  while (!work.empty()) {
+    Operation *op = work.pop_back_val();
+    WalkResult r = op->walk([&](func::CallOp call) {
+      auto fn = dyn_cast_or_null<func::FuncOp>(
+          symbols.lookup(call.getCallee()));
+      if (!fn || fn.isExternal()) {
+        call.emitError("device code calls '")
+            << call.getCallee() << "', which has no BSGP definition";
+        return WalkResult::interrupt();
+      }
+      if (seen.insert(fn))
+        work.push_back(fn);
+      return WalkResult::advance();
+    });
+    if (r.wasInterrupted())
+      return failure();
+    if (op->walk([](LLVM::CallOp) { return WalkResult::interrupt(); })
+            .wasInterrupted())
+      return op->emitError(
+          "device code cannot call host (extern \"C\") functions");
+  }
+  for (Operation *op : seen)
+    functions.push_back(cast<func::FuncOp>(op));
+  return success();
 }

@@ -16,6 +16,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "bsgp/Target/Passes.h"
+#include "bsgp/Target/KernelBody.h"
 #include "bsgp/Target/SPIRV/SPIRV.h"
 
 #include "bsgp/Dialect/BSGP/IR/BSGPDialect.h"
@@ -33,6 +34,7 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/ControlFlow/IR/ControlFlow.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/SPIRV/IR/SPIRVDialect.h"
 #include "mlir/Dialect/SPIRV/IR/SPIRVOps.h"
@@ -42,13 +44,11 @@
 #include "mlir/Dialect/UB/IR/UBOps.h"
 #include "mlir/IR/Dominance.h"
 #include "mlir/IR/IRMapping.h"
-#include "mlir/IR/SymbolTable.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Target/SPIRV/Serialization.h"
 #include "mlir/Transforms/CFGToSCF.h"
 #include "mlir/Transforms/DialectConversion.h"
 
-#include "llvm/ADT/SetVector.h"
 #include "llvm/Support/MathExtras.h"
 
 namespace bsgp {
@@ -684,39 +684,23 @@ void LowerKernelsToSPIRVPass::runOnOperation() {
       "bsgp_push_constants");
 
   // The device functions kernels call, transitively.
-  SymbolTable symbols(host);
-  llvm::SetVector<Operation *> callees;
-  SmallVector<Operation *> work(kernels.begin(), kernels.end());
-  while (!work.empty()) {
-    Operation *op = work.pop_back_val();
-    WalkResult r = op->walk([&](func::CallOp call) {
-      Operation *callee = symbols.lookup(call.getCallee());
-      auto fn = dyn_cast_or_null<func::FuncOp>(callee);
-      if (!fn || fn.isExternal()) {
-        call.emitError("device code calls '")
-            << call.getCallee() << "', which has no BSGP definition";
-        return WalkResult::interrupt();
-      }
-      if (callees.insert(callee))
-        work.push_back(callee);
-      return WalkResult::advance();
-    });
-    if (r.wasInterrupted())
-      return signalPassFailure();
-    // Local arrays are stack slots with addresses; SPIR-V has no addresses
-    // for Function variables.
-    WalkResult local = op->walk([](Operation *inner) {
-      if (inner->getName().getStringRef() != "llvm.alloca")
-        return WalkResult::advance();
-      emitError(inner->getLoc(),
-                "local arrays are not supported by the SPIR-V target");
+  SmallVector<func::FuncOp> callees;
+  if (failed(bsgp::collectDeviceFunctions(host, kernels, callees)))
+    return signalPassFailure();
+  // Local arrays are stack slots with addresses; SPIR-V has no addresses
+  // for Function variables.
+  SmallVector<Operation *> deviceCode(kernels.begin(), kernels.end());
+  deviceCode.append(callees.begin(), callees.end());
+  for (Operation *op : deviceCode) {
+    WalkResult local = op->walk([](LLVM::AllocaOp alloca) {
+      alloca.emitError("local arrays are not supported by the SPIR-V target");
       return WalkResult::interrupt();
     });
     if (local.wasInterrupted())
       return signalPassFailure();
   }
   // SPIR-V functions have no visibility: the module holds nothing else.
-  for (Operation *callee : callees)
+  for (func::FuncOp callee : callees)
     cast<func::FuncOp>(db.clone(*callee)).setPublic();
   for (bsgp::KernelOp kernel : kernels)
     if (failed(buildKernel(kernel, db)))
