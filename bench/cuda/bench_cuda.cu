@@ -8,14 +8,18 @@
 // cuda target and launched by libbsgprt, against the same algorithms written
 // by hand in CUDA C++ (nvcc -O3), on the same device buffers in the same
 // run. Prints the median time of each, the ratio cuda_time / bsgp_time
-// (above 1: BSGP is faster), the achieved bandwidth and whether the results
-// agree. Both sides wait for the GPU after every call (BSGP launches are
-// asynchronous).
+// (above 1: BSGP is faster), the achieved bandwidth, whether the results
+// agree, and the device memory each side needs beyond the inputs and
+// outputs (BSGP: the runtime's peak, from bsgprt_memory_stats; CUDA: what
+// the hand-written code allocates). Both sides wait for the GPU after every
+// call (BSGP launches are asynchronous).
 //
 //===----------------------------------------------------------------------===//
 
 #include "../Timing.h"
 #include "bsgp/runtime.h"
+
+#include <cub/device/device_radix_sort.cuh>
 
 #include <algorithm>
 #include <chrono>
@@ -29,6 +33,7 @@ extern "C" {
 void saxpy(int n, float a, float *x, float *y);
 void sgemv(int m, int n, float *a, float *x, float *y);
 void stencil(int w, int h, float *src, float *dst);
+void findFaces(int *pf, int *hd, int *ib, int n);
 }
 
 __global__ void saxpyKernel(int n, float a, const float *x, float *y) {
@@ -79,13 +84,90 @@ static std::vector<float> download(const float *d, size_t n) {
   return h;
 }
 
+// The paper's Listing 2 with CUB's radix sort in place of cudppSort. The
+// 16-bit packing of (vertex, face) into one key limits Listing 2 to 65536
+// faces, so the vertex is the key and the corner the value of a pair sort,
+// which is stable as cudppSort's was. The temporaries are allocated once,
+// outside the timed calls: the strongest form of the hand-written code.
+__global__ void beforeSort(unsigned *key, unsigned *corner, const int *ib,
+                           int n3) {
+  int rk = blockIdx.x * blockDim.x + threadIdx.x;
+  if (rk < n3) {
+    key[rk] = unsigned(ib[rk]);
+    corner[rk] = unsigned(rk);
+  }
+}
+
+__global__ void afterSort(int *pf, const unsigned *corner, int n3) {
+  int rk = blockIdx.x * blockDim.x + threadIdx.x;
+  if (rk < n3)
+    pf[rk] = int(corner[rk] / 3);
+}
+
+__global__ void makeHead(int *hd, const unsigned *owner, int n3) {
+  int rk = blockIdx.x * blockDim.x + threadIdx.x;
+  if (rk < n3) {
+    unsigned v = owner[rk];
+    if (rk == 0 || v != owner[rk - 1])
+      hd[v] = rk;
+  }
+}
+
+struct FindFacesCUB {
+  int n3 = 0, endBit = 0;
+  unsigned *key = nullptr, *sorted = nullptr, *corner = nullptr,
+           *sortedCorner = nullptr;
+  void *temp = nullptr;
+  size_t tempBytes = 0;
+
+  FindFacesCUB(int n, int numVertices) : n3(n * 3) {
+    while (endBit < 32 && (1u << endBit) < unsigned(numVertices))
+      ++endBit;
+    cudaMalloc(&key, n3 * 4);
+    cudaMalloc(&sorted, n3 * 4);
+    cudaMalloc(&corner, n3 * 4);
+    cudaMalloc(&sortedCorner, n3 * 4);
+    cub::DeviceRadixSort::SortPairs(nullptr, tempBytes, key, sorted, corner,
+                                    sortedCorner, n3, 0, endBit);
+    cudaMalloc(&temp, tempBytes);
+  }
+  ~FindFacesCUB() {
+    cudaFree(key);
+    cudaFree(sorted);
+    cudaFree(corner);
+    cudaFree(sortedCorner);
+    cudaFree(temp);
+  }
+  size_t bytes() const { return 4 * size_t(n3) * 4 + tempBytes; }
+  void run(int *pf, int *hd, const int *ib) {
+    int block = 256, grid = (n3 + block - 1) / block;
+    beforeSort<<<grid, block>>>(key, corner, ib, n3);
+    cub::DeviceRadixSort::SortPairs(temp, tempBytes, key, sorted, corner,
+                                    sortedCorner, n3, 0, endBit);
+    afterSort<<<grid, block>>>(pf, sortedCorner, n3);
+    makeHead<<<grid, block>>>(hd, sorted, n3);
+  }
+};
+
+/// Device memory the runtime needed during `f` beyond what was live before.
+static double bsgpExtraMiB(const std::function<void()> &f) {
+  bsgprt_pool_trim();
+  bsgprt_memory_reset_peak();
+  bsgprt_memory_stats_t before, after;
+  bsgprt_memory_stats(&before);
+  f();
+  bsgprt_synchronize();
+  bsgprt_memory_stats(&after);
+  return double(after.peak_device_bytes - before.device_bytes) / (1 << 20);
+}
+
 static void report(const char *name, double bsgp, double cuda, double bytes,
-                   bool same) {
+                   bool same, double bsgpMiB, double cudaMiB) {
   std::printf("%-8s bsgp %8.3f ms (%6.0f GB/s)   cuda %8.3f ms (%6.0f GB/s)   "
-              "ratio %.2f   %s\n",
+              "ratio %.2f   %s   extra memory: bsgp %.1f MiB, cuda %.1f MiB\n",
               name, bsgp * 1e3, bytes / bsgp / 1e9, cuda * 1e3,
               bytes / cuda / 1e9, cuda / bsgp,
-              same ? "results agree" : "RESULTS DIFFER");
+              same ? "results agree" : "RESULTS DIFFER", bsgpMiB, cudaMiB);
 }
 
 int main(int argc, char **argv) {
@@ -134,7 +216,8 @@ int main(int argc, char **argv) {
         reps);
     bool same = close(download(dyb, n), download(dyc, n));
     ok &= same;
-    report("saxpy", tb, tc, 12.0 * n, same);
+    double mem = bsgpExtraMiB([&] { saxpy(n, 1.0001f, dx, dyb); });
+    report("saxpy", tb, tc, 12.0 * n, same, mem, 0);
   }
   {
     int m = 16384, n = int(16384 * scale);
@@ -159,7 +242,8 @@ int main(int argc, char **argv) {
         reps);
     bool same = close(download(dyb, m), download(dyc, m));
     ok &= same;
-    report("sgemv", tb, tc, 4.0 * m * n, same);
+    double mem = bsgpExtraMiB([&] { sgemv(m, n, da, dx, dyb); });
+    report("sgemv", tb, tc, 4.0 * m * n, same, mem, 0);
   }
   {
     int w = 8192, h = int(8192 * scale);
@@ -182,7 +266,56 @@ int main(int argc, char **argv) {
         reps);
     bool same = close(download(db, g.size()), download(dc, g.size()));
     ok &= same;
-    report("stencil", tb, tc, 8.0 * w * h, same);
+    double mem = bsgpExtraMiB([&] { stencil(w, h, ds, db); });
+    report("stencil", tb, tc, 8.0 * w * h, same, mem, 0);
+  }
+  {
+    // Listing 1 against Listing 2 on a grid of 2*k*k triangles, as in
+    // bench/cpu. Bandwidth counts reading ib and writing pf and hd.
+    int k = int(1024 * std::sqrt(scale));
+    int nv = (k + 1) * (k + 1), nf = 2 * k * k;
+    std::vector<int> ib;
+    ib.reserve(size_t(nf) * 3);
+    for (int y = 0; y < k; ++y)
+      for (int x = 0; x < k; ++x) {
+        int a = y * (k + 1) + x, b = a + 1, c = a + k + 1, d = c + 1;
+        ib.insert(ib.end(), {a, b, c, b, d, c});
+      }
+    int *dib, *dpfb, *dpfc, *dhdb, *dhdc;
+    cudaMalloc(&dib, ib.size() * 4);
+    cudaMemcpy(dib, ib.data(), ib.size() * 4, cudaMemcpyHostToDevice);
+    cudaMalloc(&dpfb, ib.size() * 4);
+    cudaMalloc(&dpfc, ib.size() * 4);
+    cudaMalloc(&dhdb, size_t(nv) * 4);
+    cudaMalloc(&dhdc, size_t(nv) * 4);
+    double tb = medianSeconds(
+        [&] {
+          findFaces(dpfb, dhdb, dib, nf);
+          bsgprt_synchronize();
+        },
+        reps);
+    FindFacesCUB cub(nf, nv);
+    double tc = medianSeconds(
+        [&] {
+          cub.run(dpfc, dhdc, dib);
+          cudaDeviceSynchronize();
+        },
+        reps);
+    std::vector<int> pfb(ib.size()), pfc(ib.size()), hdb(nv), hdc(nv);
+    cudaMemcpy(pfb.data(), dpfb, ib.size() * 4, cudaMemcpyDeviceToHost);
+    cudaMemcpy(pfc.data(), dpfc, ib.size() * 4, cudaMemcpyDeviceToHost);
+    cudaMemcpy(hdb.data(), dhdb, size_t(nv) * 4, cudaMemcpyDeviceToHost);
+    cudaMemcpy(hdc.data(), dhdc, size_t(nv) * 4, cudaMemcpyDeviceToHost);
+    bool same = pfb == pfc && hdb == hdc;
+    ok &= same;
+    double mem = bsgpExtraMiB([&] { findFaces(dpfb, dhdb, dib, nf); });
+    report("faces", tb, tc, 4.0 * (2 * ib.size() + nv), same, mem,
+           double(cub.bytes()) / (1 << 20));
+    cudaFree(dib);
+    cudaFree(dpfb);
+    cudaFree(dpfc);
+    cudaFree(dhdb);
+    cudaFree(dhdc);
   }
   return ok ? 0 : 1;
 }

@@ -17,6 +17,7 @@
 
 #include <memory>
 #include <string>
+#include <vector>
 
 namespace bsgprt {
 
@@ -57,6 +58,28 @@ public:
   virtual Status launch(const bsgprt_module_desc &m, uint32_t kernel,
                         uint64_t n, const void *args) = 0;
   virtual Status synchronize() = 0;
+
+  /// \name Device timing (BSGP_PROFILE)
+  /// A backend that times kernels on the device without making the host
+  /// wait (CUDA events) says so in hasDeviceTimer; the runtime then
+  /// launches through launchTimed while profiling and later collects the
+  /// kernel times in launch order. Others are timed on the host around a
+  /// launch followed by synchronize.
+  /// @{
+  virtual bool hasDeviceTimer() const { return false; }
+  /// As launch, and records the kernel's device time for collectTimes.
+  virtual Status launchTimed(const bsgprt_module_desc &m, uint32_t kernel,
+                             uint64_t n, const void *args) {
+    return launch(m, kernel, n, args);
+  }
+  /// Appends to `ms` the times of the oldest timed launches not collected
+  /// yet, in launch order: those that have finished, or all when `wait`.
+  virtual Status collectTimes(bool wait, std::vector<double> &ms) {
+    (void)wait;
+    (void)ms;
+    return Status::ok();
+  }
+  /// @}
 
   /// \name List primitives (docs/collectives.md)
   /// Device-wide operations on lists in device memory, called from the

@@ -20,6 +20,7 @@
 
 #include <cstdlib>
 #include <cstring>
+#include <deque>
 #include <map>
 #include <mutex>
 #include <vector>
@@ -34,10 +35,12 @@ using CUcontext = struct CUctx_st *;
 using CUmodule = struct CUmod_st *;
 using CUfunction = struct CUfunc_st *;
 using CUstream = struct CUstream_st *;
+using CUevent = struct CUevent_st *;
 using CUoccupancyB2DSize = size_t (*)(int);
 
 constexpr CUresult CUDA_SUCCESS = 0;
 constexpr CUresult CUDA_ERROR_OUT_OF_MEMORY = 2;
+constexpr CUresult CUDA_ERROR_NOT_READY = 600;
 constexpr int CU_JIT_ERROR_LOG_BUFFER = 5;
 constexpr int CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES = 6;
 
@@ -66,6 +69,12 @@ struct DriverAPI {
   CUresult (*cuGetErrorString)(CUresult, const char **);
   /// Optional: the number of multiprocessors sizes small launches.
   CUresult (*cuDeviceGetAttribute)(int *, int, CUdevice);
+  /// Optional, all five: BSGP_PROFILE times kernels with events.
+  CUresult (*cuEventCreate)(CUevent *, unsigned);
+  CUresult (*cuEventRecord)(CUevent, CUstream);
+  CUresult (*cuEventQuery)(CUevent);
+  CUresult (*cuEventSynchronize)(CUevent);
+  CUresult (*cuEventElapsedTime)(float *, CUevent, CUevent);
   /// Optional: block size 256 is used without it.
   CUresult (*cuOccupancyMaxPotentialBlockSize)(int *, int *, CUfunction,
                                                CUoccupancyB2DSize, size_t,
@@ -113,6 +122,11 @@ public:
     lookup(lib, "cuOccupancyMaxPotentialBlockSize",
            d.cuOccupancyMaxPotentialBlockSize);
     lookup(lib, "cuDeviceGetAttribute", d.cuDeviceGetAttribute);
+    hasEvents = lookup(lib, "cuEventCreate", d.cuEventCreate) &&
+                lookup(lib, "cuEventRecord", d.cuEventRecord) &&
+                lookup(lib, "cuEventQuery", d.cuEventQuery) &&
+                lookup(lib, "cuEventSynchronize", d.cuEventSynchronize) &&
+                lookup(lib, "cuEventElapsedTime", d.cuEventElapsedTime);
 
     int count = 0;
     if (CUresult r = d.cuInit(0)) {
@@ -245,7 +259,69 @@ public:
     return check(api.cuCtxSynchronize(), "cuCtxSynchronize");
   }
 
+  bool hasDeviceTimer() const override { return hasEvents; }
+
+  Status launchTimed(const bsgprt_module_desc &m, uint32_t kernel, uint64_t n,
+                     const void *args) override {
+    makeCurrent();
+    EventPair e;
+    if (Status s = takeEvent(e.start); s.failed())
+      return s;
+    if (Status s = takeEvent(e.stop); s.failed()) {
+      freeEvents.push_back(e.start);
+      return s;
+    }
+    api.cuEventRecord(e.start, nullptr);
+    Status s = launch(m, kernel, n, args);
+    if (s.failed()) {
+      freeEvents.push_back(e.start);
+      freeEvents.push_back(e.stop);
+      return s;
+    }
+    api.cuEventRecord(e.stop, nullptr);
+    timed.push_back(e);
+    return Status::ok();
+  }
+
+  Status collectTimes(bool wait, std::vector<double> &ms) override {
+    makeCurrent();
+    Status result;
+    while (!timed.empty()) {
+      EventPair e = timed.front();
+      CUresult r = wait ? api.cuEventSynchronize(e.stop)
+                        : api.cuEventQuery(e.stop);
+      if (r == CUDA_ERROR_NOT_READY)
+        break;
+      float t = 0;
+      if (r == CUDA_SUCCESS)
+        r = api.cuEventElapsedTime(&t, e.start, e.stop);
+      timed.pop_front();
+      freeEvents.push_back(e.start);
+      freeEvents.push_back(e.stop);
+      if (r != CUDA_SUCCESS) {
+        result = check(r, "cuEventElapsedTime");
+        break;
+      }
+      ms.push_back(t);
+    }
+    return result;
+  }
+
 private:
+  struct EventPair {
+    CUevent start = nullptr, stop = nullptr;
+  };
+
+  Status takeEvent(CUevent &e) {
+    if (!freeEvents.empty()) {
+      e = freeEvents.back();
+      freeEvents.pop_back();
+      return Status::ok();
+    }
+    return check(api.cuEventCreate(&e, /*CU_EVENT_DEFAULT=*/0),
+                 "cuEventCreate");
+  }
+
   struct LoadedKernel {
     CUfunction function = nullptr;
     int blockSize = DefaultBlockSize;
@@ -347,6 +423,12 @@ private:
   bool syncEachLaunch = false;
   /// Kernels were launched since the host last waited.
   bool pending = false;
+  bool hasEvents = false;
+  /// Launches timed by launchTimed whose times are not collected yet, in
+  /// launch order; events are recycled, never destroyed while the
+  /// context lives.
+  std::deque<EventPair> timed;
+  std::vector<CUevent> freeEvents;
   /// "name' (srcloc)" of the latest launch, for late-reported faults.
   std::string lastLaunch;
   CUcontext context = nullptr;

@@ -23,6 +23,7 @@
 #include <cinttypes>
 #include <cstdlib>
 #include <cstring>
+#include <deque>
 #include <map>
 #include <mutex>
 #include <string>
@@ -71,6 +72,12 @@ struct State {
   uint64_t poolCached = 0;
   uint64_t poolLimit = DefaultPoolLimit;
 
+  /// Bytes held from the backend (live allocations' capacities plus the
+  /// pool) and bytes the program asked for that are live, with their
+  /// peaks since start or the last bsgprt_memory_reset_peak.
+  uint64_t deviceBytes = 0, peakDeviceBytes = 0;
+  uint64_t liveBytes = 0, peakLiveBytes = 0;
+
   bsgprt_error_handler handler = nullptr;
   void *handlerUser = nullptr;
   int lastError = BSGPRT_SUCCESS;
@@ -78,6 +85,11 @@ struct State {
 
   bool profiling = false;
   std::map<std::pair<const void *, uint32_t>, KernelStats> stats;
+  /// Launches timed on the device whose times are not collected yet, in
+  /// launch order. Guarded by timingMutex, which is held across a timed
+  /// launch so that this order is the backend's.
+  std::deque<std::pair<const void *, uint32_t>> timedLaunches;
+  std::mutex timingMutex;
 
   State();
 };
@@ -273,9 +285,25 @@ uint64_t sizeClass(uint64_t bytes) {
   return (bytes + granule - 1) & ~(granule - 1);
 }
 
+/// Every device allocation and free of the runtime goes through these two,
+/// so that the memory statistics see them all.
+void *backendAllocateLocked(State &st, uint64_t capacity) {
+  void *p = st.backend->allocate(capacity);
+  if (p) {
+    st.deviceBytes += capacity;
+    st.peakDeviceBytes = std::max(st.peakDeviceBytes, st.deviceBytes);
+  }
+  return p;
+}
+
+void backendDeallocateLocked(State &st, void *p, uint64_t capacity) {
+  st.backend->deallocate(p);
+  st.deviceBytes -= std::min(st.deviceBytes, capacity);
+}
+
 void trimPoolLocked(State &st) {
   for (auto &entry : st.pool)
-    st.backend->deallocate(entry.second);
+    backendDeallocateLocked(st, entry.second, entry.first);
   st.pool.clear();
   st.poolCached = 0;
 }
@@ -284,7 +312,7 @@ void shrinkPoolLocked(State &st) {
   // Largest buffers go first: they free the most memory per driver call.
   while (st.poolCached > st.poolLimit && !st.pool.empty()) {
     auto last = std::prev(st.pool.end());
-    st.backend->deallocate(last->second);
+    backendDeallocateLocked(st, last->second, last->first);
     st.poolCached -= last->first;
     st.pool.erase(last);
   }
@@ -292,7 +320,7 @@ void shrinkPoolLocked(State &st) {
 
 void *allocate(uint64_t bytes, const char *srcloc, AllocKind kind) {
   State &st = state();
-  Backend &b = backend();
+  backend(); // chooses the backend on first use
   Pending err;
   void *p = nullptr;
   {
@@ -310,16 +338,18 @@ void *allocate(uint64_t bytes, const char *srcloc, AllocKind kind) {
       }
     }
     if (!p) {
-      p = b.allocate(capacity);
+      p = backendAllocateLocked(st, capacity);
       if (!p && !st.pool.empty()) {
         trimPoolLocked(st);
-        p = b.allocate(capacity);
+        p = backendAllocateLocked(st, capacity);
       }
     }
-    if (p)
+    if (p) {
       st.allocations[reinterpret_cast<uintptr_t>(p)] = {
           bytes, capacity, kind, srcloc ? srcloc : ""};
-    else
+      st.liveBytes += bytes;
+      st.peakLiveBytes = std::max(st.peakLiveBytes, st.liveBytes);
+    } else
       err = makeError(BSGPRT_ERROR_OUT_OF_MEMORY, srcloc,
                       "out of device memory allocating " +
                           std::to_string(bytes) + " bytes for " +
@@ -352,7 +382,7 @@ void release(void *p, AllocKind kind) {
   if (!p)
     return;
   State &st = state();
-  Backend &b = backend();
+  backend(); // chooses the backend on first use
   Pending err;
   const char *fn = kind == AllocKind::DNew ? "dfree" : "temp_free";
   {
@@ -369,13 +399,14 @@ void release(void *p, AllocKind kind) {
               " here");
     } else {
       uint64_t capacity = it->second.capacity;
+      st.liveBytes -= std::min(st.liveBytes, it->second.size);
       st.allocations.erase(it);
       if (kind == AllocKind::Temp && capacity <= st.poolLimit) {
         st.pool.emplace(capacity, p);
         st.poolCached += capacity;
         shrinkPoolLocked(st);
       } else {
-        b.deallocate(p);
+        backendDeallocateLocked(st, p, capacity);
       }
     }
   }
@@ -435,15 +466,47 @@ void copy(void *dst, const void *src, uint64_t bytes, CopyKind kind) {
   report(err);
 }
 
+/// Adds the device times of finished timed launches (all when `wait`) to
+/// the statistics.
+void collectDeviceTimes(bool wait) {
+  State &st = state();
+  std::lock_guard<std::mutex> timing(st.timingMutex);
+  Backend *b;
+  {
+    std::lock_guard<std::mutex> lock(st.mutex);
+    b = st.backend.get();
+    if (!b || st.timedLaunches.empty())
+      return;
+  }
+  std::vector<double> ms;
+  Status s = b->collectTimes(wait, ms);
+  std::lock_guard<std::mutex> lock(st.mutex);
+  for (double t : ms) {
+    if (st.timedLaunches.empty())
+      break;
+    auto it = st.stats.find(st.timedLaunches.front());
+    if (it != st.stats.end())
+      it->second.totalMs += t;
+    st.timedLaunches.pop_front();
+  }
+  // Times that cannot be had (a failed kernel) are dropped, not waited for.
+  if (s.failed())
+    st.timedLaunches.clear();
+}
+
 void printProfile(FILE *out) {
   State &st = state();
+  collectDeviceTimes(/*wait=*/true);
   std::vector<KernelStats> rows;
   std::string device;
+  uint64_t peakDevice, peakLive;
   {
     std::lock_guard<std::mutex> lock(st.mutex);
     for (auto &entry : st.stats)
       rows.push_back(entry.second);
     device = st.backend ? st.backend->deviceName() : "none";
+    peakDevice = st.peakDeviceBytes;
+    peakLive = st.peakLiveBytes;
   }
   std::sort(rows.begin(), rows.end(),
             [](const KernelStats &a, const KernelStats &b) {
@@ -466,6 +529,10 @@ void printProfile(FILE *out) {
                  lw, r.srcloc.c_str(), nw, r.name.c_str(), r.launches,
                  r.totalMs, r.launches ? r.totalMs / r.launches : 0.0,
                  r.elements);
+  std::fprintf(out,
+               "peak device memory: %" PRIu64 " bytes held (%" PRIu64
+               " bytes in live lists and temporaries)\n",
+               peakDevice, peakLive);
   std::fflush(out);
 }
 
@@ -512,16 +579,8 @@ void bsgprt_launch(const bsgprt_module_desc *m, uint32_t kernel,
   }
   Status s;
   double ms = 0;
-  if (nthreads) {
-    auto start = std::chrono::steady_clock::now();
-    s = b.launch(*m, kernel, nthreads, args);
-    // Asynchronous backends are timed to the kernel's end.
-    if (profiling && !s.failed())
-      s = b.synchronize();
-    auto stop = std::chrono::steady_clock::now();
-    ms = std::chrono::duration<double, std::milli>(stop - start).count();
-  }
-  if (profiling) {
+  bool deviceTimed = profiling && nthreads && b.hasDeviceTimer();
+  auto record = [&] {
     std::lock_guard<std::mutex> lock(st.mutex);
     KernelStats &ks = st.stats[{m, kernel}];
     if (!ks.launches) {
@@ -531,6 +590,34 @@ void bsgprt_launch(const bsgprt_module_desc *m, uint32_t kernel,
     ++ks.launches;
     ks.totalMs += ms;
     ks.elements += nthreads;
+    if (deviceTimed && !s.failed())
+      st.timedLaunches.push_back({m, kernel});
+  };
+  if (deviceTimed) {
+    // Timed by the device: the host does not wait, so the profile shows
+    // the kernels as they run in the program, overlapped with host work.
+    size_t backlog;
+    {
+      std::lock_guard<std::mutex> timing(st.timingMutex);
+      s = b.launchTimed(*m, kernel, nthreads, args);
+      record();
+      std::lock_guard<std::mutex> lock(st.mutex);
+      backlog = st.timedLaunches.size();
+    }
+    if (backlog >= 1024)
+      collectDeviceTimes(/*wait=*/false);
+  } else {
+    if (nthreads) {
+      auto start = std::chrono::steady_clock::now();
+      s = b.launch(*m, kernel, nthreads, args);
+      // Asynchronous backends are timed to the kernel's end.
+      if (profiling && !s.failed())
+        s = b.synchronize();
+      auto stop = std::chrono::steady_clock::now();
+      ms = std::chrono::duration<double, std::milli>(stop - start).count();
+    }
+    if (profiling)
+      record();
   }
   if (s.failed())
     report(makeError(s.code, k.srcloc, s.message));
@@ -622,8 +709,27 @@ void bsgprt_profile_enable(int on) {
 
 void bsgprt_profile_reset(void) {
   State &st = state();
+  collectDeviceTimes(/*wait=*/true);
   std::lock_guard<std::mutex> lock(st.mutex);
   st.stats.clear();
+}
+
+void bsgprt_memory_stats(bsgprt_memory_stats_t *out) {
+  if (!out)
+    return;
+  State &st = state();
+  std::lock_guard<std::mutex> lock(st.mutex);
+  out->device_bytes = st.deviceBytes;
+  out->peak_device_bytes = st.peakDeviceBytes;
+  out->live_bytes = st.liveBytes;
+  out->peak_live_bytes = st.peakLiveBytes;
+}
+
+void bsgprt_memory_reset_peak(void) {
+  State &st = state();
+  std::lock_guard<std::mutex> lock(st.mutex);
+  st.peakDeviceBytes = st.deviceBytes;
+  st.peakLiveBytes = st.liveBytes;
 }
 
 void bsgprt_set_pool_limit(uint64_t bytes) {

@@ -13,7 +13,9 @@
 
 #include "RuntimeTestUtil.h"
 
+#include <cstdio>
 #include <cstring>
+#include <string>
 
 using bsgp::test::RuntimeTest;
 
@@ -130,6 +132,49 @@ TEST_F(CUDATest, MemsetAndDeviceCopies) {
     EXPECT_EQ(out[i], i < 32 ? 0x5c : 0) << "byte " << i;
   bsgprt_dfree(a);
   bsgprt_dfree(b);
+  EXPECT_TRUE(errors.empty());
+}
+
+TEST_F(CUDATest, ProfileTimesKernelsWithEventsWithoutWaiting) {
+  const uint64_t n = 1 << 24;
+  auto *dx = static_cast<float *>(bsgprt_dnew(n * sizeof(float), "x"));
+  auto *dy = static_cast<float *>(bsgprt_dnew(n * sizeof(float), "y"));
+  bsgprt_memset_d(dx, 0, n * sizeof(float));
+  bsgprt_memset_d(dy, 0, n * sizeof(float));
+  bsgprt_profile_reset();
+  bsgprt_profile_enable(1);
+  SaxpyArgs args{2, dx, dy};
+  for (int i = 0; i < 5; ++i)
+    bsgprt_launch(&module, 0, n, &args);
+  bsgprt_profile_enable(0);
+  FILE *f = std::tmpfile();
+  bsgprt_profile_report(f);
+  std::rewind(f);
+  std::string text;
+  char buf[512];
+  while (size_t got = std::fread(buf, 1, sizeof(buf), f))
+    text.append(buf, got);
+  std::fclose(f);
+  bsgprt_profile_reset();
+  bsgprt_dfree(dx);
+  bsgprt_dfree(dy);
+  // One row: 5 launches of 2^24 ranks, each a few tens of microseconds
+  // of device time at least.
+  size_t row = text.find("saxpy.bsgp:4:3-6:5");
+  ASSERT_NE(row, std::string::npos) << text;
+  char loc[64], name[64];
+  unsigned long long launches = 0, elements = 0;
+  double total = 0, mean = 0;
+  ASSERT_EQ(std::sscanf(text.c_str() + row, "%63s %63s %llu %lf %lf %llu",
+                        loc, name, &launches, &total, &mean, &elements),
+            6)
+      << text;
+  EXPECT_EQ(launches, 5u);
+  EXPECT_EQ(elements, 5ull * n);
+  // 2^24 ranks read 128 MiB and write 64 MiB: far above 0.01 ms each on
+  // any GPU, and far below a second.
+  EXPECT_GT(mean, 0.01) << text;
+  EXPECT_LT(mean, 1000.0) << text;
   EXPECT_TRUE(errors.empty());
 }
 

@@ -118,6 +118,24 @@ BSGPRT_API void bsgprt_profile_enable(int on);
 /** Forgets the collected launch statistics. */
 BSGPRT_API void bsgprt_profile_reset(void);
 
+/** Device memory of the runtime, in bytes. `device_bytes` is what the
+ *  runtime holds from the device (live lists and temporaries at their
+ *  allocated capacity, plus the pool of freed temporaries kept for reuse);
+ *  `live_bytes` is what the program asked for and has not freed (dnew
+ *  lists, dtempnew lists, the compiler's temporary streams). The peaks are
+ *  the largest values since start or bsgprt_memory_reset_peak. Memory the
+ *  backend uses internally (the list primitives' scratch, argument
+ *  buffers) is not counted. */
+typedef struct bsgprt_memory_stats_t {
+  uint64_t device_bytes;
+  uint64_t peak_device_bytes;
+  uint64_t live_bytes;
+  uint64_t peak_live_bytes;
+} bsgprt_memory_stats_t;
+BSGPRT_API void bsgprt_memory_stats(bsgprt_memory_stats_t *out);
+/** Sets both peaks to the current values. */
+BSGPRT_API void bsgprt_memory_reset_peak(void);
+
 /** Bytes of freed temporaries the pool keeps for reuse at most
  *  (BSGP_POOL_LIMIT). Lowering it releases the excess at once. */
 BSGPRT_API void bsgprt_set_pool_limit(uint64_t bytes);
