@@ -21,6 +21,13 @@ mkdir -p "$OUT"
   -o "$OUT/bench_cuda.o"
 "$NVCC" -arch=sm_90 "$OUT/bench_cuda.o" "$OUT/kernels.o" -L"$BUILD/lib" \
   -lbsgprt -Xlinker -rpath,'$ORIGIN' -o "$OUT/bench_cuda"
+# The collectives against CUB.
+"$BUILD/bin/bsgpc" -O3 --target=cpu,cuda -c "$ROOT/bench/cuda/collectives.bsgp" \
+  -o "$OUT/collectives.o"
+"$NVCC" -O3 -arch=sm_90 -I"$BUILD/include" -I"$ROOT/runtime/include" \
+  -c "$ROOT/bench/cuda/bench_collectives.cu" -o "$OUT/bench_collectives.o"
+"$NVCC" -arch=sm_90 "$OUT/bench_collectives.o" "$OUT/collectives.o" \
+  -L"$BUILD/lib" -lbsgprt -Xlinker -rpath,'$ORIGIN' -o "$OUT/bench_collectives"
 cp "$BUILD/lib/libbsgprt.so" "$OUT/"
 cp -L /usr/lib/llvm-22/lib/libomp.so.5 "$OUT/" 2>/dev/null ||
   cp -L /usr/lib/llvm-22/lib/libomp.so "$OUT/libomp.so.5"

@@ -3,8 +3,10 @@
 # cmake -DSRC=<lib/Collectives> -DOUT=<file> -P GenerateCollectives.cmake
 #
 # BSGP has no templates, so each typed part of the library is written once
-# with @T@ (the BSGP type), @S@ (the list primitive suffix) and @OP@ (the
-# operator as MLIRGen mangles it) and expanded here for every type.
+# with @T@ (the BSGP type), @S@ (the list primitive suffix), @OP@ (the
+# operator as MLIRGen mangles it) and @COMBINE@ (the operator applied to a
+# and b, as the cpu backend's list primitives apply it) and expanded here
+# for every type.
 #
 #===----------------------------------------------------------------------===#
 
@@ -13,6 +15,13 @@ set(types
   int:i32:1 uint:u32:1 float:f32:1 int64:i64:0 uint64:u64:0 double:f64:0)
 set(arith_ops add mul min max)
 set(bit_ops and or xor)
+set(combine_add "a + b")
+set(combine_mul "a * b")
+set(combine_min "b < a ? b : a")
+set(combine_max "a < b ? b : a")
+set(combine_and "a & b")
+set(combine_or "a | b")
+set(combine_xor "a ^ b")
 
 file(READ "${SRC}/collectives.bsgp.in" main)
 file(READ "${SRC}/extern-op.bsgp.in" extern_op)
@@ -20,15 +29,20 @@ file(READ "${SRC}/reduce-scan.bsgp.in" reduce)
 file(READ "${SRC}/scan-vector.bsgp.in" scan_vector)
 file(READ "${SRC}/scan-scalar.bsgp.in" scan_scalar)
 file(READ "${SRC}/typed.bsgp.in" typed)
+file(READ "${SRC}/list-device.bsgp.in" list_device)
 
 function(expand out text type suffix op)
   string(REPLACE "@T@" "${type}" text "${text}")
   string(REPLACE "@S@" "${suffix}" text "${text}")
   string(REPLACE "@OP@" "${op}" text "${text}")
+  if(op)
+    string(REPLACE "@COMBINE@" "${combine_${op}}" text "${text}")
+  endif()
   set(${out} "${text}" PARENT_SCOPE)
 endfunction()
 
 set(externs "")
+set(devices "")
 set(body "")
 foreach(entry IN LISTS types)
   string(REPLACE ":" ";" fields "${entry}")
@@ -49,12 +63,15 @@ foreach(entry IN LISTS types)
   foreach(op IN LISTS ops)
     expand(part "${extern_op}" ${type} ${suffix} ${op})
     string(APPEND externs "${part}")
+    expand(part "${list_device}" ${type} ${suffix} ${op})
+    string(APPEND devices "${part}")
     expand(part "${reduce}${scan}" ${type} ${suffix} ${op})
     string(APPEND body "${part}")
   endforeach()
 endforeach()
 
-string(REPLACE "@BODY@" "${externs}\n${body}" main "${main}")
+# The list primitives come first: every typed part may use the uint scan.
+string(REPLACE "@BODY@" "${externs}${devices}\n${body}" main "${main}")
 file(WRITE "${OUT}.tmp" "${main}")
 file(COPY_FILE "${OUT}.tmp" "${OUT}" ONLY_IF_DIFFERENT)
 file(REMOVE "${OUT}.tmp")

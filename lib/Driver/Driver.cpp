@@ -81,8 +81,9 @@ TranslationUnit *bsgp::parseAndAnalyzeBuffer(uint32_t FileId, ASTContext &Ctx,
                                               << Buf.getError().message();
       break;
     }
-    PS.parseMainFile(
-        Diags.getSourceManager().addBuffer(std::move(*Buf), Path));
+    uint32_t LibId = Diags.getSourceManager().addBuffer(std::move(*Buf), Path);
+    Ctx.addLibraryFileId(LibId);
+    PS.parseMainFile(LibId);
   }
   if (!Opts.ParseOnly && !Diags.hasFatalError())
     analyzeProgram(Ctx, Diags);

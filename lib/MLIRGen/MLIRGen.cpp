@@ -89,7 +89,7 @@ private:
   LogicalResult unsupported(bsgp::SourceRange r, const Twine &what);
 
   //===--- Declarations ---------------------------------------------------===//
-  void declareFunction(bsgp::FunctionDecl *fd, bool imported);
+  void declareFunction(bsgp::FunctionDecl *fd, bool imported, bool library);
   void emitFunctionBody(bsgp::FunctionDecl *fd);
 
   //===--- Statements -----------------------------------------------------===//
@@ -299,7 +299,8 @@ OwningOpRef<ModuleOp> MLIRGen::run() {
   for (bsgp::TranslationUnit &tu : tus)
     for (bsgp::Decl *d : tu.Decls)
       if (auto *fd = dyn_cast<bsgp::FunctionDecl>(d))
-        declareFunction(fd, /*imported=*/tu.FileId != mainFile);
+        declareFunction(fd, /*imported=*/tu.FileId != mainFile,
+                        /*library=*/ast.isLibraryFile(tu.FileId));
       else if (auto *vd = dyn_cast<bsgp::VarDecl>(d))
         (void)unsupported(vd->getRange(), "a global variable");
   for (bsgp::TranslationUnit &tu : tus)
@@ -327,7 +328,8 @@ OwningOpRef<ModuleOp> MLIRGen::run() {
   return owned;
 }
 
-void MLIRGen::declareFunction(bsgp::FunctionDecl *fd, bool imported) {
+void MLIRGen::declareFunction(bsgp::FunctionDecl *fd, bool imported,
+                              bool library) {
   // One symbol per name: a prototype and its definition share it.
   if (fd->isExternC()) {
     // Host library functions keep C's calling convention, varargs included,
@@ -370,8 +372,9 @@ void MLIRGen::declareFunction(bsgp::FunctionDecl *fd, bool imported) {
     return;
 
   // Imported host functions are defined by their own object file; inline
-  // and device functions are compiled into every user.
-  bool defineHere = !imported || fd->isInline() ||
+  // and device functions, and the collective library's host functions
+  // (it has no object file), are compiled into every user.
+  bool defineHere = !imported || library || fd->isInline() ||
                     fd->getFunctionKind() != bsgp::FunctionDecl::FK_Host;
   if (!defineHere)
     return;

@@ -41,6 +41,10 @@ public:
   /// "cpu", "cuda: <name>", "vulkan: <name>".
   virtual const char *deviceName() const = 0;
 
+  /// The device's memory in bytes, or 0 when it has none of its own (the
+  /// cpu backend); sizes the pool of temporaries.
+  virtual uint64_t memoryBytes() const { return 0; }
+
   /// Returns null when the device is out of memory.
   virtual void *allocate(uint64_t bytes) = 0;
   virtual void deallocate(void *p) = 0;
@@ -80,6 +84,12 @@ public:
     return Status::ok();
   }
   /// @}
+
+  /// True when the list primitives below run on the backend's own device
+  /// (the cpu backend's OpenMP versions). The collective library then calls
+  /// them; otherwise it runs its own BSGP versions of those it has, which
+  /// run on the device instead of the defaults' host round trips.
+  virtual bool nativeListPrimitives() const { return false; }
 
   /// \name List primitives (docs/collectives.md)
   /// Device-wide operations on lists in device memory, called from the

@@ -32,6 +32,7 @@ constexpr size_t Alignment = 256;
 class CPUBackend final : public Backend {
 public:
   const char *deviceName() const override { return "cpu"; }
+  bool nativeListPrimitives() const override { return true; }
 
   void *allocate(uint64_t bytes) override {
     if (bytes > SIZE_MAX - Alignment)

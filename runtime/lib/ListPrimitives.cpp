@@ -14,6 +14,7 @@
 
 #include "Backend.h"
 
+#include <cstdlib>
 #include <string>
 #include <vector>
 
@@ -200,6 +201,16 @@ void bsgprt_list_expand_index(const uint32_t *offsets, const uint32_t *counts,
   if (checkNull(offsets, n, what) && checkNull(counts, n, what))
     reportStatus(currentBackend().listExpandIndex(offsets, counts, parent, n),
                  what);
+}
+
+int bsgprt_list_primitives_native(void) {
+  // BSGP_LIST_PRIMITIVES=bsgp makes the cpu backend run the collective
+  // library's BSGP versions too, so that they are tested without a GPU.
+  static const bool forceBSGP = [] {
+    const char *v = std::getenv("BSGP_LIST_PRIMITIVES");
+    return v && std::string(v) == "bsgp";
+  }();
+  return !forceBSGP && currentBackend().nativeListPrimitives();
 }
 
 // The typed forms. A failed call returns zero (after reporting).

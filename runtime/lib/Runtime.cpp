@@ -71,6 +71,8 @@ struct State {
   std::multimap<uint64_t, void *> pool;
   uint64_t poolCached = 0;
   uint64_t poolLimit = DefaultPoolLimit;
+  /// BSGP_POOL_LIMIT or bsgprt_set_pool_limit chose poolLimit.
+  bool poolLimitChosen = false;
 
   /// Bytes held from the backend (live allocations' capacities plus the
   /// pool) and bytes the program asked for that are live, with their
@@ -137,6 +139,7 @@ bool parseByteCount(const char *s, uint64_t &out) {
 
 State::State() {
   if (const char *limit = std::getenv("BSGP_POOL_LIMIT")) {
+    poolLimitChosen = true;
     if (!parseByteCount(limit, poolLimit)) {
       std::fprintf(stderr,
                    "bsgprt: warning: ignoring BSGP_POOL_LIMIT='%s' (expected "
@@ -256,6 +259,15 @@ Pending chooseBackendLocked(State &st, const std::string &request,
                        "using the cpu backend");
 }
 
+/// Unless the user chose one, the pool may keep a quarter of a GPU's
+/// memory: a program whose temporaries are larger than a fixed limit would
+/// otherwise allocate and free them at every spawn (cuMemFree waits for
+/// the device).
+void applyDefaultPoolLimitLocked(State &st) {
+  if (!st.poolLimitChosen && st.backend)
+    st.poolLimit = std::max(DefaultPoolLimit, st.backend->memoryBytes() / 4);
+}
+
 /// The current backend, chosen on first use.
 Backend &backend() {
   State &st = state();
@@ -266,6 +278,7 @@ Backend &backend() {
     if (!st.backendChosen) {
       const char *env = std::getenv("BSGP_DEVICE");
       p = chooseBackendLocked(st, env ? env : "", "BSGP_DEVICE=");
+      applyDefaultPoolLimitLocked(st);
     }
     b = st.backend.get();
   }
@@ -737,6 +750,7 @@ void bsgprt_set_pool_limit(uint64_t bytes) {
   backend();
   std::lock_guard<std::mutex> lock(st.mutex);
   st.poolLimit = bytes;
+  st.poolLimitChosen = true;
   shrinkPoolLocked(st);
 }
 
@@ -773,9 +787,11 @@ int bsgprt_select_device(const char *name) {
                           " runtime allocations are live");
     } else if (name) {
       err = chooseBackendLocked(st, name, "device ");
+      applyDefaultPoolLimitLocked(st);
     } else {
       const char *env = std::getenv("BSGP_DEVICE");
       err = chooseBackendLocked(st, env ? env : "", "BSGP_DEVICE=");
+      applyDefaultPoolLimitLocked(st);
     }
   }
   report(err);

@@ -155,3 +155,13 @@ TEST_F(ListPrimitivesTest, BadArgumentsAreReported) {
 }
 
 } // namespace
+
+namespace {
+// The collective library asks before choosing its own BSGP versions.
+TEST(ListPrimitivesNativeTest, CpuBackendRunsThemNatively) {
+  ASSERT_EQ(bsgprt_select_device("cpu"), BSGPRT_SUCCESS);
+  const char *forced = std::getenv("BSGP_LIST_PRIMITIVES");
+  bool bsgp = forced && std::string(forced) == "bsgp";
+  EXPECT_EQ(bsgprt_list_primitives_native(), bsgp ? 0 : 1);
+}
+} // namespace

@@ -15,6 +15,7 @@
 #include "llvm/ADT/StringMap.h"
 #include "llvm/Support/Allocator.h"
 
+#include <algorithm>
 #include <map>
 #include <vector>
 
@@ -79,6 +80,14 @@ public:
   /// The file being compiled (the others are imported); 0 if unknown.
   uint32_t getMainFileId() const { return MainFile; }
   void setMainFileId(uint32_t Id) { MainFile = Id; }
+  /// Files imported implicitly (the collective library). Unlike other
+  /// imports, which are compiled to objects of their own, their host
+  /// functions are compiled into every program that calls them.
+  void addLibraryFileId(uint32_t Id) { LibraryFiles.push_back(Id); }
+  bool isLibraryFile(uint32_t Id) const {
+    return std::find(LibraryFiles.begin(), LibraryFiles.end(), Id) !=
+           LibraryFiles.end();
+  }
 
 private:
   llvm::BumpPtrAllocator Alloc;
@@ -93,6 +102,7 @@ private:
   llvm::StringMap<StructType *> Structs;
   std::vector<TranslationUnit> TUs;
   uint32_t MainFile = 0;
+  std::vector<uint32_t> LibraryFiles;
 };
 
 } // namespace bsgp

@@ -158,6 +158,13 @@ BSGPRT_API int bsgprt_select_device(const char *name);
  * the paper's global_merge (Listing 3). Each runs on the current backend;
  * a backend without them reports BSGPRT_ERROR_BACKEND. */
 
+/** 1 when the current backend runs these primitives on its own device
+ *  (the cpu backend), 0 when they would go through host round trips (the
+ *  defaults of GPU backends). The collective library asks, and runs its
+ *  own BSGP versions on the device in the second case. BSGP_LIST_PRIMITIVES=
+ *  bsgp makes it 0 on every backend. */
+BSGPRT_API int bsgprt_list_primitives_native(void);
+
 /** Operators of reduce and scan. Floats admit the first four only. */
 typedef enum bsgprt_list_op {
   BSGPRT_LIST_ADD = 0,
