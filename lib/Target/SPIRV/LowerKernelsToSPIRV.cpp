@@ -443,6 +443,8 @@ private:
   LogicalResult buildKernel(bsgp::KernelOp kernel, OpBuilder &db);
   LogicalResult structurize(spirv::ModuleOp device);
   LogicalResult convert(spirv::ModuleOp device);
+  LogicalResult validateAndOptimize(ModuleOp host,
+                                    std::vector<uint32_t> &words);
 
   spirv::GlobalVariableOp invocationId, numWorkgroups, pushConstants;
 };
@@ -647,6 +649,33 @@ LogicalResult LowerKernelsToSPIRVPass::convert(spirv::ModuleOp device) {
   return failure(left.wasInterrupted());
 }
 
+/// Runs SPIRV-Tools' validator (and optimizer) on the serialized module.
+/// Invalid SPIR-V is a bug of this pass, not of the program; the error
+/// points at the kernel or function the validator names, when it names one.
+LogicalResult
+LowerKernelsToSPIRVPass::validateAndOptimize(ModuleOp host,
+                                             std::vector<uint32_t> &words) {
+  bsgp::SPIRVToolsError error;
+  if (succeeded(bsgp::validateAndOptimizeSPIRV(words, optLevel, error)))
+    return success();
+  Location loc = host.getLoc();
+  if (!error.function.empty())
+    if (Operation *sym = host.lookupSymbol(error.function))
+      loc = sym->getLoc();
+  InFlightDiagnostic diag = emitError(loc)
+                            << "internal compiler error: the SPIR-V module ";
+  if (error.optimizerFailed)
+    diag << "cannot be optimized by SPIRV-Tools";
+  else if (error.optimized)
+    diag << "after SPIRV-Tools' optimizer fails Vulkan 1.3 validation";
+  else
+    diag << "fails Vulkan 1.3 validation";
+  if (!error.function.empty())
+    diag << " in function '" << error.function << "'";
+  diag << ": " << error.message;
+  return failure();
+}
+
 void LowerKernelsToSPIRVPass::runOnOperation() {
   ModuleOp host = getOperation();
   MLIRContext *ctx = host.getContext();
@@ -758,11 +787,14 @@ void LowerKernelsToSPIRVPass::runOnOperation() {
   device->setVceTripleAttr(
       spirv::VerCapExtAttr::get(spirv::Version::V_1_6, caps, exts, ctx));
 
-  SmallVector<uint32_t> words;
-  if (failed(spirv::serialize(*device, words))) {
+  SmallVector<uint32_t> serialized;
+  if (failed(spirv::serialize(*device, serialized))) {
     host.emitError("SPIR-V serialization failed");
     return signalPassFailure();
   }
+  std::vector<uint32_t> words(serialized.begin(), serialized.end());
+  if (failed(validateAndOptimize(host, words)))
+    return signalPassFailure();
   host->setAttr(bsgp::kSPIRVAttrName,
                 StringAttr::get(ctx, StringRef(reinterpret_cast<const char *>(
                                                    words.data()),
