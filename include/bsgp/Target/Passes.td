@@ -110,7 +110,8 @@ def LowerKernelsToSPIRV : Pass<"bsgp-lower-kernels-spirv", "mlir::ModuleOp"> {
     `GlobalInvocationId.x + GlobalInvocationId.y * NumWorkgroups.x * 256` as
     its rank and returns at once when the rank is not below `size`. Pointers and streams
     are 64-bit device addresses, dereferenced as PhysicalStorageBuffer
-    pointers. Device functions the kernels call are cloned in. The binary is
+    pointers; local arrays are Function variables. Device functions the
+    kernels call are cloned in. The binary is
     stored in the host module's `bsgp.spirv` attribute, which
     bsgp-lower-launches puts in the module descriptor. The kernels stay for
     the other targets. The binary is validated for Vulkan 1.3 with

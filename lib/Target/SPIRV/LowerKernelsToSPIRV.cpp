@@ -18,6 +18,7 @@
 #include "bsgp/Target/Passes.h"
 #include "bsgp/Target/KernelBody.h"
 #include "bsgp/Target/SPIRV/SPIRV.h"
+#include "LocalArrays.h"
 
 #include "bsgp/Dialect/BSGP/IR/BSGPDialect.h"
 #include "bsgp/Dialect/BSGP/IR/BSGPOps.h"
@@ -34,7 +35,6 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/ControlFlow/IR/ControlFlow.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
-#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/SPIRV/IR/SPIRVDialect.h"
 #include "mlir/Dialect/SPIRV/IR/SPIRVOps.h"
@@ -716,23 +716,16 @@ void LowerKernelsToSPIRVPass::runOnOperation() {
   SmallVector<func::FuncOp> callees;
   if (failed(bsgp::collectDeviceFunctions(host, kernels, callees)))
     return signalPassFailure();
-  // Local arrays are stack slots with addresses; SPIR-V has no addresses
-  // for Function variables.
-  SmallVector<Operation *> deviceCode(kernels.begin(), kernels.end());
-  deviceCode.append(callees.begin(), callees.end());
-  for (Operation *op : deviceCode) {
-    WalkResult local = op->walk([](LLVM::AllocaOp alloca) {
-      alloca.emitError("local arrays are not supported by the SPIR-V target");
-      return WalkResult::interrupt();
-    });
-    if (local.wasInterrupted())
-      return signalPassFailure();
-  }
   // SPIR-V functions have no visibility: the module holds nothing else.
   for (func::FuncOp callee : callees)
     cast<func::FuncOp>(db.clone(*callee)).setPublic();
   for (bsgp::KernelOp kernel : kernels)
     if (failed(buildKernel(kernel, db)))
+      return signalPassFailure();
+  // Local arrays while pointers still have their element types and before
+  // the CFG round trip, which would hide where a pointer comes from.
+  for (func::FuncOp fn : device->getOps<func::FuncOp>())
+    if (failed(bsgp::lowerLocalArraysToSPIRV(fn)))
       return signalPassFailure();
   if (failed(structurize(*device)) || failed(convert(*device)))
     return signalPassFailure();
