@@ -57,8 +57,8 @@ struct Messages {
 } // namespace
 
 /// The name (OpName) of the function holding instruction number
-/// `instruction` (counting from 0 after the header), or "" outside
-/// functions. The validator reports positions as instruction numbers.
+/// `instruction`, or "" outside functions. The validator reports positions
+/// as instruction numbers counted from 1 after the header.
 static std::string findFunctionName(ArrayRef<uint32_t> words,
                                     size_t instruction) {
   constexpr uint32_t kOpName = 5, kOpFunction = 54, kOpFunctionEnd = 56;
@@ -75,7 +75,7 @@ static std::string findFunctionName(ArrayRef<uint32_t> words,
     } else if (opcode == kOpFunction && count >= 3) {
       current = words[i + 2];
     }
-    if (n == instruction)
+    if (n + 1 == instruction)
       return current ? names.lookup(current) : std::string();
     if (opcode == kOpFunctionEnd)
       current = 0;
