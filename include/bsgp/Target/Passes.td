@@ -76,15 +76,8 @@ def LowerKernelsToNVVM : Pass<"bsgp-lower-kernels-nvvm", "mlir::ModuleOp"> {
     toolkit. The module is compiled by LLVM's NVPTX back end and the PTX is
     stored in the host module's `bsgp.ptx` attribute, which
     bsgp-lower-launches puts in the module descriptor. The kernels stay for
-    the other targets. The binary is validated for Vulkan 1.3 with
-    SPIRV-Tools and, at `opt-level` 1 and above, optimized with SPIRV-Tools'
-    performance passes and validated again; a module that fails is a
-    compiler bug, reported as an error.
+    the other targets.
   }];
-  let options = [
-    Option<"optLevel", "opt-level", "unsigned", /*default=*/"2",
-           "0: no SPIR-V optimization; 1-3: SPIRV-Tools' performance passes">
-  ];
   let options = [
     Option<"chip", "chip", "std::string", /*default=*/"\"sm_90\"",
            "The GPU architecture (sm_XX) to compile for">,
