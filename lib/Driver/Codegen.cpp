@@ -147,6 +147,7 @@ int bsgp::runCodegen(ASTContext &Ctx, DiagnosticEngine &Diags,
   Targets.cudaChip = Opts.CUDAArch;
   Targets.cudaPath = Opts.CUDAPath;
   Targets.lineInfo = Opts.DebugInfo;
+  Targets.spirvOptLevel = Opts.OptLevel;
   // `--target=cuda -S` writes the kernels' PTX.
   bool EmitPTX = Opts.Action == CodegenOptions::EmitAssembly &&
                  Opts.TargetCUDA && !Opts.TargetCPU;
@@ -159,15 +160,20 @@ int bsgp::runCodegen(ASTContext &Ctx, DiagnosticEngine &Diags,
     Out.keep();
     return 0;
   }
-  // `--target=spirv -S` prints the SPIR-V module (as the MLIR SPIR-V
-  // dialect, read back from the binary); -emit-spirv writes the binary.
-  bool EmitSPIRVText = Opts.Action == CodegenOptions::EmitAssembly &&
-                       Opts.TargetSPIRV && !Opts.TargetCPU &&
-                       !Opts.TargetCUDA;
-  if (EmitSPIRVText || Opts.Action == CodegenOptions::EmitSPIRV) {
+  // `--target=spirv -S` prints the SPIR-V module as spirv-dis does;
+  // `--target=spirv -emit-mlir -lower-mlir` prints it as the MLIR SPIR-V
+  // dialect (read back from the binary); -emit-spirv writes the binary.
+  bool SPIRVOnly = Opts.TargetSPIRV && !Opts.TargetCPU && !Opts.TargetCUDA;
+  bool EmitSPIRVText =
+      SPIRVOnly && Opts.Action == CodegenOptions::EmitAssembly;
+  bool EmitSPIRVDialect = SPIRVOnly && !Opts.PrintIRAfterAll &&
+                          Opts.Action == CodegenOptions::EmitLowered;
+  if (EmitSPIRVText || EmitSPIRVDialect ||
+      Opts.Action == CodegenOptions::EmitSPIRV) {
     CodegenTargets Device;
     Device.cpu = false;
     Device.spirv = true;
+    Device.spirvOptLevel = Opts.OptLevel;
     buildDeviceCodegenPipeline(PM, Device);
     if (mlir::failed(PM.run(*Module)))
       return 1;
@@ -175,11 +181,20 @@ int bsgp::runCodegen(ASTContext &Ctx, DiagnosticEngine &Diags,
     if (auto Spirv =
             (*Module)->getAttrOfType<mlir::StringAttr>(kSPIRVAttrName))
       Bytes = Spirv.getValue();
-    if (Opts.Action == CodegenOptions::EmitSPIRV)
+    if (Opts.Action == CodegenOptions::EmitSPIRV) {
       Out.os() << Bytes;
-    else if (!Bytes.empty() &&
-             mlir::failed(printSPIRV(Bytes, &Context, Out.os())))
-      return 1;
+    } else if (EmitSPIRVDialect) {
+      if (!Bytes.empty() &&
+          mlir::failed(printSPIRV(Bytes, &Context, Out.os())))
+        return 1;
+    } else if (!Bytes.empty()) {
+      std::string Text;
+      if (mlir::failed(disassembleSPIRV(Bytes, Text, Error))) {
+        Diags.report(diag::err_codegen) << Error;
+        return 1;
+      }
+      Out.os() << Text;
+    }
     Out.keep();
     return 0;
   }

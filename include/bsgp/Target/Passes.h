@@ -75,6 +75,8 @@ struct CodegenTargets {
   std::string cudaChip = "sm_90";
   std::string cudaPath;
   bool lineInfo = false;
+  /// The -O level; 0 keeps the SPIR-V module as generated.
+  unsigned spirvOptLevel = 2;
 };
 
 /// The device code passes of `targets`: lower-kernels-nvvm (PTX),

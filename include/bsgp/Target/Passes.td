@@ -103,11 +103,19 @@ def LowerKernelsToSPIRV : Pass<"bsgp-lower-kernels-spirv", "mlir::ModuleOp"> {
     `GlobalInvocationId.x + GlobalInvocationId.y * NumWorkgroups.x * 256` as
     its rank and returns at once when the rank is not below `size`. Pointers and streams
     are 64-bit device addresses, dereferenced as PhysicalStorageBuffer
-    pointers. Device functions the kernels call are cloned in. The binary is
+    pointers; local arrays are Function variables. Device functions the
+    kernels call are cloned in. The binary is
     stored in the host module's `bsgp.spirv` attribute, which
     bsgp-lower-launches puts in the module descriptor. The kernels stay for
-    the other targets.
+    the other targets. The binary is validated for Vulkan 1.3 with
+    SPIRV-Tools and, at `opt-level` 1 and above, optimized with SPIRV-Tools'
+    performance passes and validated again; a module that fails is a
+    compiler bug, reported as an error.
   }];
+  let options = [
+    Option<"optLevel", "opt-level", "unsigned", /*default=*/"2",
+           "0: no SPIR-V optimization; 1-3: SPIRV-Tools' performance passes">
+  ];
   let dependentDialects = ["mlir::spirv::SPIRVDialect",
                            "mlir::scf::SCFDialect",
                            "mlir::cf::ControlFlowDialect",

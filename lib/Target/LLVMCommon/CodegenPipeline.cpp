@@ -19,8 +19,11 @@ void bsgp::buildDeviceCodegenPipeline(mlir::OpPassManager &pm,
     options.lineInfo = targets.lineInfo;
     pm.addPass(createLowerKernelsToNVVM(options));
   }
-  if (targets.spirv)
-    pm.addPass(createLowerKernelsToSPIRV());
+  if (targets.spirv) {
+    LowerKernelsToSPIRVOptions options;
+    options.optLevel = targets.spirvOptLevel;
+    pm.addPass(createLowerKernelsToSPIRV(options));
+  }
   if (targets.cpu)
     pm.addPass(createLowerKernelsToCPU());
 }

@@ -18,6 +18,7 @@
 #include "bsgp/Target/Passes.h"
 #include "bsgp/Target/KernelBody.h"
 #include "bsgp/Target/SPIRV/SPIRV.h"
+#include "LocalArrays.h"
 
 #include "bsgp/Dialect/BSGP/IR/BSGPDialect.h"
 #include "bsgp/Dialect/BSGP/IR/BSGPOps.h"
@@ -34,7 +35,6 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/ControlFlow/IR/ControlFlow.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
-#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/SPIRV/IR/SPIRVDialect.h"
 #include "mlir/Dialect/SPIRV/IR/SPIRVOps.h"
@@ -443,6 +443,8 @@ private:
   LogicalResult buildKernel(bsgp::KernelOp kernel, OpBuilder &db);
   LogicalResult structurize(spirv::ModuleOp device);
   LogicalResult convert(spirv::ModuleOp device);
+  LogicalResult validateAndOptimize(ModuleOp host,
+                                    std::vector<uint32_t> &words);
 
   spirv::GlobalVariableOp invocationId, numWorkgroups, pushConstants;
 };
@@ -647,6 +649,33 @@ LogicalResult LowerKernelsToSPIRVPass::convert(spirv::ModuleOp device) {
   return failure(left.wasInterrupted());
 }
 
+/// Runs SPIRV-Tools' validator (and optimizer) on the serialized module.
+/// Invalid SPIR-V is a bug of this pass, not of the program; the error
+/// points at the kernel or function the validator names, when it names one.
+LogicalResult
+LowerKernelsToSPIRVPass::validateAndOptimize(ModuleOp host,
+                                             std::vector<uint32_t> &words) {
+  bsgp::SPIRVToolsError error;
+  if (succeeded(bsgp::validateAndOptimizeSPIRV(words, optLevel, error)))
+    return success();
+  Location loc = host.getLoc();
+  if (!error.function.empty())
+    if (Operation *sym = host.lookupSymbol(error.function))
+      loc = sym->getLoc();
+  InFlightDiagnostic diag = emitError(loc)
+                            << "internal compiler error: the SPIR-V module ";
+  if (error.optimizerFailed)
+    diag << "cannot be optimized by SPIRV-Tools";
+  else if (error.optimized)
+    diag << "after SPIRV-Tools' optimizer fails Vulkan 1.3 validation";
+  else
+    diag << "fails Vulkan 1.3 validation";
+  if (!error.function.empty())
+    diag << " in function '" << error.function << "'";
+  diag << ": " << error.message;
+  return failure();
+}
+
 void LowerKernelsToSPIRVPass::runOnOperation() {
   ModuleOp host = getOperation();
   MLIRContext *ctx = host.getContext();
@@ -687,23 +716,16 @@ void LowerKernelsToSPIRVPass::runOnOperation() {
   SmallVector<func::FuncOp> callees;
   if (failed(bsgp::collectDeviceFunctions(host, kernels, callees)))
     return signalPassFailure();
-  // Local arrays are stack slots with addresses; SPIR-V has no addresses
-  // for Function variables.
-  SmallVector<Operation *> deviceCode(kernels.begin(), kernels.end());
-  deviceCode.append(callees.begin(), callees.end());
-  for (Operation *op : deviceCode) {
-    WalkResult local = op->walk([](LLVM::AllocaOp alloca) {
-      alloca.emitError("local arrays are not supported by the SPIR-V target");
-      return WalkResult::interrupt();
-    });
-    if (local.wasInterrupted())
-      return signalPassFailure();
-  }
   // SPIR-V functions have no visibility: the module holds nothing else.
   for (func::FuncOp callee : callees)
     cast<func::FuncOp>(db.clone(*callee)).setPublic();
   for (bsgp::KernelOp kernel : kernels)
     if (failed(buildKernel(kernel, db)))
+      return signalPassFailure();
+  // Local arrays while pointers still have their element types and before
+  // the CFG round trip, which would hide where a pointer comes from.
+  for (func::FuncOp fn : device->getOps<func::FuncOp>())
+    if (failed(bsgp::lowerLocalArraysToSPIRV(fn)))
       return signalPassFailure();
   if (failed(structurize(*device)) || failed(convert(*device)))
     return signalPassFailure();
@@ -758,11 +780,14 @@ void LowerKernelsToSPIRVPass::runOnOperation() {
   device->setVceTripleAttr(
       spirv::VerCapExtAttr::get(spirv::Version::V_1_6, caps, exts, ctx));
 
-  SmallVector<uint32_t> words;
-  if (failed(spirv::serialize(*device, words))) {
+  SmallVector<uint32_t> serialized;
+  if (failed(spirv::serialize(*device, serialized))) {
     host.emitError("SPIR-V serialization failed");
     return signalPassFailure();
   }
+  std::vector<uint32_t> words(serialized.begin(), serialized.end());
+  if (failed(validateAndOptimize(host, words)))
+    return signalPassFailure();
   host->setAttr(bsgp::kSPIRVAttrName,
                 StringAttr::get(ctx, StringRef(reinterpret_cast<const char *>(
                                                    words.data()),
