@@ -75,7 +75,8 @@ spirv::TargetEnvAttr getVulkanTargetEnv(MLIRContext *ctx) {
               C::Float64,
               C::StorageBuffer8BitAccess,
               C::StorageBuffer16BitAccess,
-              C::PhysicalStorageBufferAddresses};
+              C::PhysicalStorageBufferAddresses,
+              C::Int64Atomics};
   auto vce = spirv::VerCapExtAttr::get(spirv::Version::V_1_6, caps,
                                        ArrayRef<spirv::Extension>{}, ctx);
   return spirv::TargetEnvAttr::get(vce, spirv::getDefaultResourceLimits(ctx),
@@ -434,6 +435,138 @@ struct LoadToSPIRV : BSGPToSPIRVPattern<bsgp::LoadOp> {
   }
 };
 
+/// A pointer to `memTy` in the physical storage buffer at address `addr`.
+Value psbPointer(OpBuilder &b, Location loc, Type memTy, Value addr) {
+  return spirv::ConvertUToPtrOp::create(
+      b, loc, spirv::PointerType::get(memTy, kPSB), addr);
+}
+
+/// `bsgp.atomic_rmw` as the SPIR-V atomic of its kind, relaxed, at device
+/// scope. Float exchange goes through the integer bits; float add must
+/// have been expanded into a compare-exchange loop (expandFloatAtomicAdds).
+struct AtomicRMWToSPIRV : BSGPToSPIRVPattern<bsgp::AtomicRMWOp> {
+  using BSGPToSPIRVPattern::BSGPToSPIRVPattern;
+  LogicalResult
+  matchAndRewrite(bsgp::AtomicRMWOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    using K = arith::AtomicRMWKind;
+    Location loc = op.getLoc();
+    Type t = op.getType();
+    Value v = adaptor.getValue();
+    Type intTy = t;
+    if (auto ft = dyn_cast<FloatType>(t)) {
+      if (op.getKind() != K::assign)
+        return rewriter.notifyMatchFailure(op, "float atomic not expanded");
+      intTy = rewriter.getIntegerType(ft.getWidth());
+      v = spirv::BitcastOp::create(rewriter, loc, intTy, v);
+    }
+    Value p = psbPointer(rewriter, loc, intTy, adaptor.getPtr());
+    auto scope = spirv::Scope::Device;
+    auto sem = spirv::MemorySemantics::None;
+    Value old;
+    switch (op.getKind()) {
+    case K::addi:
+      old = spirv::AtomicIAddOp::create(rewriter, loc, intTy, p, scope, sem, v);
+      break;
+    case K::mins:
+      old = spirv::AtomicSMinOp::create(rewriter, loc, intTy, p, scope, sem, v);
+      break;
+    case K::minu:
+      old = spirv::AtomicUMinOp::create(rewriter, loc, intTy, p, scope, sem, v);
+      break;
+    case K::maxs:
+      old = spirv::AtomicSMaxOp::create(rewriter, loc, intTy, p, scope, sem, v);
+      break;
+    case K::maxu:
+      old = spirv::AtomicUMaxOp::create(rewriter, loc, intTy, p, scope, sem, v);
+      break;
+    case K::andi:
+      old = spirv::AtomicAndOp::create(rewriter, loc, intTy, p, scope, sem, v);
+      break;
+    case K::ori:
+      old = spirv::AtomicOrOp::create(rewriter, loc, intTy, p, scope, sem, v);
+      break;
+    case K::xori:
+      old = spirv::AtomicXorOp::create(rewriter, loc, intTy, p, scope, sem, v);
+      break;
+    case K::assign:
+      old = spirv::AtomicExchangeOp::create(rewriter, loc, intTy, p, scope, sem,
+                                            v);
+      break;
+    default:
+      return rewriter.notifyMatchFailure(op, "no SPIR-V atomic for this kind");
+    }
+    if (intTy != t)
+      old = spirv::BitcastOp::create(rewriter, loc, t, old);
+    rewriter.replaceOp(op, old);
+    return success();
+  }
+};
+
+/// `bsgp.atomic_cas` as OpAtomicCompareExchange (relaxed, device scope);
+/// floats are compared bit for bit.
+struct AtomicCASToSPIRV : BSGPToSPIRVPattern<bsgp::AtomicCASOp> {
+  using BSGPToSPIRVPattern::BSGPToSPIRVPattern;
+  LogicalResult
+  matchAndRewrite(bsgp::AtomicCASOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    Type t = op.getType();
+    Value expected = adaptor.getExpected(), desired = adaptor.getDesired();
+    Type intTy = t;
+    if (auto ft = dyn_cast<FloatType>(t)) {
+      intTy = rewriter.getIntegerType(ft.getWidth());
+      expected = spirv::BitcastOp::create(rewriter, loc, intTy, expected);
+      desired = spirv::BitcastOp::create(rewriter, loc, intTy, desired);
+    }
+    Value p = psbPointer(rewriter, loc, intTy, adaptor.getPtr());
+    Value old = spirv::AtomicCompareExchangeOp::create(
+        rewriter, loc, intTy, p, spirv::Scope::Device,
+        spirv::MemorySemantics::None, spirv::MemorySemantics::None, desired,
+        expected);
+    if (intTy != t)
+      old = spirv::BitcastOp::create(rewriter, loc, t, old);
+    rewriter.replaceOp(op, old);
+    return success();
+  }
+};
+
+/// SPIR-V has no float atomic add without an extension: each
+/// `bsgp.atomic_rmw addf` becomes a compare-exchange loop on the bits,
+///   old = *p; while ((seen = cas(p, old, old + v)) != old) old = seen;
+/// whose result, the value the successful exchange replaced, is the old
+/// value the op returns.
+void expandFloatAtomicAdds(Operation *root) {
+  SmallVector<bsgp::AtomicRMWOp> adds;
+  root->walk([&](bsgp::AtomicRMWOp op) {
+    if (op.getKind() == arith::AtomicRMWKind::addf)
+      adds.push_back(op);
+  });
+  for (bsgp::AtomicRMWOp op : adds) {
+    OpBuilder b(op);
+    Location loc = op.getLoc();
+    Type t = op.getType();
+    Type intTy = b.getIntegerType(t.getIntOrFloatBitWidth());
+    Value zero = arith::ConstantIntOp::create(b, loc, b.getI32Type(), 0);
+    Value init = bsgp::PtrLoadOp::create(b, loc, t, op.getPtr(), zero);
+    auto loop = scf::WhileOp::create(b, loc, TypeRange{t}, ValueRange{init});
+    Block *before = b.createBlock(&loop.getBefore(), {}, {t}, {loc});
+    Value old = before->getArgument(0);
+    Value sum = arith::AddFOp::create(b, loc, old, op.getValue());
+    Value seen = bsgp::AtomicCASOp::create(b, loc, t, op.getPtr(), old, sum);
+    // Bits, not float equality: a NaN or -0.0 in memory must still end it.
+    Value differ = arith::CmpIOp::create(
+        b, loc, arith::CmpIPredicate::ne,
+        arith::BitcastOp::create(b, loc, intTy, seen),
+        arith::BitcastOp::create(b, loc, intTy, old));
+    scf::ConditionOp::create(b, loc, differ, ValueRange{seen});
+    Block *after = b.createBlock(&loop.getAfter(), {}, {t}, {loc});
+    scf::YieldOp::create(b, loc, after->getArgument(0));
+    op.getResult().replaceAllUsesWith(loop.getResult(0));
+    op.erase();
+  }
+}
+
 struct LowerKernelsToSPIRVPass
     : public bsgp::impl::LowerKernelsToSPIRVBase<LowerKernelsToSPIRVPass> {
   using LowerKernelsToSPIRVBase::LowerKernelsToSPIRVBase;
@@ -623,6 +756,7 @@ LogicalResult LowerKernelsToSPIRVPass::convert(spirv::ModuleOp device) {
   patterns.add<PtrLoadToSPIRV, PtrStoreToSPIRV, PtrOffsetToSPIRV,
                PtrNullToSPIRV, PtrCastToSPIRV, PtrCmpToSPIRV, PtrDiffToSPIRV,
                SaveToSPIRV, LoadToSPIRV>(converter, ctx);
+  patterns.add<AtomicRMWToSPIRV, AtomicCASToSPIRV>(converter, ctx);
 
   std::unique_ptr<ConversionTarget> target = SPIRVConversionTarget::get(env);
   target->addLegalOp<UnrealizedConversionCastOp>();
@@ -687,24 +821,23 @@ void LowerKernelsToSPIRVPass::runOnOperation() {
   SmallVector<func::FuncOp> callees;
   if (failed(bsgp::collectDeviceFunctions(host, kernels, callees)))
     return signalPassFailure();
-  // Local arrays are stack slots with addresses; SPIR-V has no addresses
-  // for Function variables.
-  SmallVector<Operation *> deviceCode(kernels.begin(), kernels.end());
-  deviceCode.append(callees.begin(), callees.end());
-  for (Operation *op : deviceCode) {
-    WalkResult local = op->walk([](LLVM::AllocaOp alloca) {
-      alloca.emitError("local arrays are not supported by the SPIR-V target");
-      return WalkResult::interrupt();
-    });
-    if (local.wasInterrupted())
-      return signalPassFailure();
-  }
   // SPIR-V functions have no visibility: the module holds nothing else.
   for (func::FuncOp callee : callees)
     cast<func::FuncOp>(db.clone(*callee)).setPublic();
   for (bsgp::KernelOp kernel : kernels)
     if (failed(buildKernel(kernel, db)))
       return signalPassFailure();
+  // Before any check or conversion: code for the other targets goes away.
+  bsgp::foldTargetQueries(*device, "spirv");
+  expandFloatAtomicAdds(*device);
+  // Local arrays are stack slots with addresses; SPIR-V has no addresses
+  // for Function variables.
+  WalkResult local = device->walk([](LLVM::AllocaOp alloca) {
+    alloca.emitError("local arrays are not supported by the SPIR-V target");
+    return WalkResult::interrupt();
+  });
+  if (local.wasInterrupted())
+    return signalPassFailure();
   if (failed(structurize(*device)) || failed(convert(*device)))
     return signalPassFailure();
 
