@@ -567,6 +567,18 @@ void expandFloatAtomicAdds(Operation *root) {
   }
 }
 
+/// True if a SPIR-V atomic of `module` acts on a 64-bit integer.
+bool usesInt64Atomics(spirv::ModuleOp module) {
+  WalkResult found = module.walk([](Operation *op) {
+    if (!op->getName().getStringRef().starts_with("spirv.Atomic") ||
+        op->getNumResults() != 1)
+      return WalkResult::advance();
+    return op->getResult(0).getType().isInteger(64) ? WalkResult::interrupt()
+                                                    : WalkResult::advance();
+  });
+  return found.wasInterrupted();
+}
+
 struct LowerKernelsToSPIRVPass
     : public bsgp::impl::LowerKernelsToSPIRVBase<LowerKernelsToSPIRVPass> {
   using LowerKernelsToSPIRVBase::LowerKernelsToSPIRVBase;
@@ -883,6 +895,9 @@ void LowerKernelsToSPIRVPass::runOnOperation() {
   SmallVector<spirv::Capability> caps;
   for (spirv::Capability c : vce.getCapabilities())
     caps.push_back(c);
+  // spirv-update-vce does not derive Int64Atomics from the atomics' type.
+  if (usesInt64Atomics(*device))
+    caps.push_back(spirv::Capability::Int64Atomics);
   SmallVector<spirv::Extension> exts;
   for (spirv::Extension e : vce.getExtensions())
     if (e != spirv::Extension::SPV_EXT_physical_storage_buffer &&
