@@ -1,4 +1,4 @@
-//===- atomics-main.cpp - checks atomics.bsgp -----------------------------===//
+//===- atomics-main.cpp - checks atomics.test -----------------------------===//
 //
 // Part of bsgpc, a compiler for BSGP (Bulk-Synchronous GPU Programming).
 //
