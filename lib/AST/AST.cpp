@@ -99,6 +99,18 @@ const char *ThreadAttrExpr::getName(Attr A) {
   return Names[A];
 }
 
+const char *TargetQueryExpr::getName(Target T) {
+  static const char *Names[] = {"cpu", "cuda", "spirv"};
+  return Names[T];
+}
+
+const char *AtomicExpr::getName(AtomicOp Op) {
+  static const char *Names[] = {"atomicAdd", "atomicSub", "atomicMin",
+                                "atomicMax", "atomicAnd", "atomicOr",
+                                "atomicXor", "atomicExch", "atomicCAS"};
+  return Names[Op];
+}
+
 const char *ImplicitCastExpr::getCastKindName(CastKind K) {
   static const char *Names[] = {
       "IntegralCast",  "IntegralToFloating", "FloatingToIntegral",
@@ -209,6 +221,10 @@ void bsgp::forEachChild(Stmt *S, llvm::function_ref<void(Stmt *)> F) {
     break;
   case Stmt::SK_New:
     C(llvm::cast<NewExpr>(S)->getCount());
+    break;
+  case Stmt::SK_Atomic:
+    for (Expr *A : llvm::cast<AtomicExpr>(S)->args())
+      C(A);
     break;
   default:
     break;

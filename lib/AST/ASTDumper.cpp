@@ -475,6 +475,21 @@ void Dumper::dumpStmt(const Stmt *S) {
     Kids.push_back(stmt(N->getCount()));
     break;
   }
+  case Stmt::SK_TargetQuery:
+    Head("TargetQueryExpr");
+    ExprTail();
+    OS << " target."
+       << TargetQueryExpr::getName(llvm::cast<TargetQueryExpr>(S)->getTarget());
+    break;
+  case Stmt::SK_Atomic: {
+    auto *A = llvm::cast<AtomicExpr>(S);
+    Head("AtomicExpr");
+    ExprTail();
+    OS << ' ' << AtomicExpr::getName(A->getOp());
+    for (Expr *X : A->args())
+      Kids.push_back(stmt(X));
+    break;
+  }
   }
   OS << '\n';
   children(Kids);

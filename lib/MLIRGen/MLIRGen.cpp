@@ -130,6 +130,7 @@ private:
   Value emitMathCall(bsgp::MathFunction f, ArrayRef<Value> args, Location l);
   Value emitMember(bsgp::MemberExpr *e);
   Value emitConstruct(bsgp::ConstructExpr *e);
+  Value emitAtomic(bsgp::AtomicExpr *e);
   Value emitConversion(Value v, const bsgp::Type *from, const bsgp::Type *to,
                        Location l);
   Value emitToBool(Value v, Location l);
@@ -591,6 +592,10 @@ void MLIRGen::collectEffects(bsgp::Stmt *s, Effects &e, bool inLoop) {
         break;
       case bsgp::Stmt::SK_New:
         work.push_back(cast<bsgp::NewExpr>(x)->getCount());
+        break;
+      case bsgp::Stmt::SK_Atomic:
+        for (bsgp::Expr *a : cast<bsgp::AtomicExpr>(x)->args())
+          work.push_back(a);
         break;
       default:
         break;
@@ -1452,6 +1457,13 @@ Value MLIRGen::emitExprInner(bsgp::Expr *e) {
     return emitCall(cast<bsgp::CallExpr>(e));
   case bsgp::Stmt::SK_BuiltinCall:
     return emitBuiltin(cast<bsgp::BuiltinCallExpr>(e));
+  case bsgp::Stmt::SK_TargetQuery:
+    return bsgp::TargetIsOp::create(
+        b, l, b.getI1Type(),
+        bsgp::TargetQueryExpr::getName(
+            cast<bsgp::TargetQueryExpr>(e)->getTarget()));
+  case bsgp::Stmt::SK_Atomic:
+    return emitAtomic(cast<bsgp::AtomicExpr>(e));
   case bsgp::Stmt::SK_ThreadAttr:
     switch (cast<bsgp::ThreadAttrExpr>(e)->getAttr()) {
     case bsgp::ThreadAttrExpr::Rank:
@@ -2187,4 +2199,55 @@ OwningOpRef<ModuleOp> bsgp::emitMLIR(MLIRContext &context, ASTContext &ast,
                       scf::SCFDialect, ub::UBDialect, vector::VectorDialect>();
   MLIRGen gen(context, ast, sources);
   return gen.run();
+}
+
+/// atomicSub(p, v) is an atomic add of -v (the old value is the same); min
+/// and max take their signedness from the pointee type.
+Value MLIRGen::emitAtomic(bsgp::AtomicExpr *e) {
+  using AO = bsgp::AtomicExpr;
+  using K = arith::AtomicRMWKind;
+  Location l = loc(e->getRange());
+  SmallVector<Value, 3> args;
+  for (bsgp::Expr *a : e->args()) {
+    Value v = emitExpr(a);
+    if (!v)
+      return {};
+    args.push_back(v);
+  }
+  if (e->getOp() == AO::CAS)
+    return bsgp::AtomicCASOp::create(b, l, args[1].getType(), args[0],
+                                     args[1], args[2]);
+  Value v = args[1];
+  bool isFloat = isa<FloatType>(v.getType());
+  bool isSigned = e->getType()->isSignedInteger();
+  K kind = K::addi;
+  switch (e->getOp()) {
+  case AO::Add:
+    kind = isFloat ? K::addf : K::addi;
+    break;
+  case AO::Sub:
+    v = arith::SubIOp::create(b, l, zeroOf(v.getType(), l), v);
+    break;
+  case AO::Min:
+    kind = isSigned ? K::mins : K::minu;
+    break;
+  case AO::Max:
+    kind = isSigned ? K::maxs : K::maxu;
+    break;
+  case AO::And:
+    kind = K::andi;
+    break;
+  case AO::Or:
+    kind = K::ori;
+    break;
+  case AO::Xor:
+    kind = K::xori;
+    break;
+  case AO::Exch:
+    kind = K::assign;
+    break;
+  case AO::CAS:
+    break;
+  }
+  return bsgp::AtomicRMWOp::create(b, l, v.getType(), kind, v, args[0]);
 }

@@ -154,6 +154,7 @@ private:
   Expr *parsePostfix(Expr *E);
   Expr *parsePrimary();
   Expr *parseThread();
+  Expr *parseTargetQuery();
   Expr *parseCollective(BuiltinCallExpr::BuiltinKind K, SourceLocation Begin);
   bool parseArgs(llvm::SmallVectorImpl<Expr *> &Args);
   Expr *parseIntLiteral();
@@ -1355,6 +1356,31 @@ Expr *Parser::parseThread() {
   return parseCollective(BuiltinCallExpr::BuiltinKind(K), Begin);
 }
 
+/// `target.cpu`, `target.cuda`, `target.spirv`. `target` is an ordinary
+/// identifier elsewhere; followed by '.', it always starts a target query.
+Expr *Parser::parseTargetQuery() {
+  SourceLocation Begin = Tok.Loc;
+  consume(); // target
+  consume(); // .
+  if (Tok.isNot(tok::identifier)) {
+    Diags.report(Tok.getRange(), diag::err_expected) << "a target name";
+    return nullptr;
+  }
+  Token M = Tok;
+  consume();
+  int T = llvm::StringSwitch<int>(M.Text)
+              .Case("cpu", TargetQueryExpr::CPU)
+              .Case("cuda", TargetQueryExpr::CUDA)
+              .Case("spirv", TargetQueryExpr::SPIRV)
+              .Default(-1);
+  if (T < 0) {
+    Diags.report(M.getRange(), diag::err_bad_target_query) << M.Text;
+    return nullptr;
+  }
+  return new (Ctx)
+      TargetQueryExpr(rangeFrom(Begin), TargetQueryExpr::Target(T));
+}
+
 Expr *Parser::parsePrimary() {
   SourceLocation Begin = Tok.Loc;
   switch (Tok.Kind) {
@@ -1426,6 +1452,29 @@ Expr *Parser::parsePrimary() {
   }
   case tok::identifier: {
     Token Name = Tok;
+    if (Name.Text == "target" && Next.is(tok::period))
+      return parseTargetQuery();
+    if (Next.is(tok::l_paren) && !Functions.count(Name.Text)) {
+      int A = llvm::StringSwitch<int>(Name.Text)
+                  .Case("atomicAdd", AtomicExpr::Add)
+                  .Case("atomicSub", AtomicExpr::Sub)
+                  .Case("atomicMin", AtomicExpr::Min)
+                  .Case("atomicMax", AtomicExpr::Max)
+                  .Case("atomicAnd", AtomicExpr::And)
+                  .Case("atomicOr", AtomicExpr::Or)
+                  .Case("atomicXor", AtomicExpr::Xor)
+                  .Case("atomicExch", AtomicExpr::Exch)
+                  .Case("atomicCAS", AtomicExpr::CAS)
+                  .Default(-1);
+      if (A >= 0) {
+        consume();
+        llvm::SmallVector<Expr *, 3> Args;
+        if (!parseArgs(Args))
+          return nullptr;
+        return new (Ctx) AtomicExpr(rangeFrom(Begin), AtomicExpr::AtomicOp(A),
+                                    Ctx.copyArray<Expr *>(Args));
+      }
+    }
     if (Next.is(tok::l_paren) && !Functions.count(Name.Text)) {
       int K = llvm::StringSwitch<int>(Name.Text)
                   .Case("reduce", BuiltinCallExpr::Reduce)

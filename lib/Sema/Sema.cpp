@@ -80,6 +80,7 @@ private:
   Expr *checkBuiltin(BuiltinCallExpr *B);
   Expr *checkMember(MemberExpr *M);
   Expr *checkConstruct(ConstructExpr *C);
+  Expr *checkAtomic(AtomicExpr *A);
 
   // Conversions.
   Expr *rvalue(Expr *E);
@@ -557,6 +558,9 @@ bool Sema::isThreadDependent(Expr *E) {
   // return per-thread values.
   if (auto *B = dyn_cast<BuiltinCallExpr>(E))
     return B->getBuiltinKind() != BuiltinCallExpr::Reduce;
+  // Each thread sees a different old value.
+  if (isa<AtomicExpr>(E))
+    return true;
   bool Dep = false;
   forEachChild(E, [&](Stmt *S) {
     if (!Dep)
@@ -1080,6 +1084,13 @@ Expr *Sema::checkExprImpl(Expr *E) {
     N->setType(Ctx.getPointerType(N->getElementType()));
     return N;
   }
+  case Stmt::SK_TargetQuery:
+    // Allowed everywhere: a constant in device code, a constant or a
+    // runtime query in host code (docs/language.md).
+    E->setType(Ctx.getBoolType());
+    return E;
+  case Stmt::SK_Atomic:
+    return checkAtomic(cast<AtomicExpr>(E));
   default:
     return error(E);
   }
@@ -1132,6 +1143,12 @@ Expr *Sema::checkAssign(BinaryOperator *B) {
     return error(B);
   }
   Expr *LBase = L->ignoreParenImpCasts();
+  if (auto *T = dyn_cast<TargetQueryExpr>(LBase)) {
+    Diags.report(L->getRange(), diag::err_target_query_readonly)
+        << TargetQueryExpr::getName(T->getTarget());
+    B->setRHS(R);
+    return error(B);
+  }
   // §5: fork and kill adjust thread.size in a require block.
   if (auto *T = dyn_cast<ThreadAttrExpr>(LBase))
     if (T->getAttr() != ThreadAttrExpr::OldRank &&
@@ -1338,6 +1355,11 @@ Expr *Sema::checkUnary(UnaryOperator *U) {
     return U;
   }
   case UO::AddrOf:
+    if (auto *TQ = dyn_cast<TargetQueryExpr>(S->ignoreParenImpCasts())) {
+      Diags.report(U->getRange(), diag::err_target_query_addrof)
+          << TargetQueryExpr::getName(TQ->getTarget());
+      return error(U);
+    }
     if (!S->isLValue()) {
       Diags.report(U->getRange(), diag::err_addrof_rvalue)
           << S->getType()->str();
@@ -1562,6 +1584,73 @@ Expr *Sema::checkBuiltin(BuiltinCallExpr *B) {
   }
   }
   return error(B);
+}
+
+/// atomicAdd(p, v) ... atomicCAS(p, expected, desired): device code only,
+/// `p` a pointer to a non-const 32- or 64-bit integer (or float for Add,
+/// Exch and CAS); the other arguments are converted to the pointee type,
+/// which is also the result type (the old value).
+Expr *Sema::checkAtomic(AtomicExpr *A) {
+  const char *Name = AtomicExpr::getName(A->getOp());
+  bool DeviceFn = CurFn && !InRequire && SpawnDepth == 0 &&
+                  CurFn->getFunctionKind() == FunctionDecl::FK_Device;
+  if (!inDevice() && !DeviceFn)
+    Diags.report(A->getRange(), diag::err_atomic_in_host) << Name;
+  for (Expr *&X : A->args())
+    X = rvalue(checkExpr(X));
+  unsigned Want = A->getOp() == AtomicExpr::CAS ? 3 : 2;
+  if (A->args().size() != Want) {
+    Diags.report(A->getRange(), diag::err_atomic_arity)
+        << Name << Want << unsigned(A->args().size());
+    return error(A);
+  }
+  for (Expr *X : A->args())
+    if (X->getType()->isError())
+      return error(A);
+  Expr *P = A->args()[0];
+  auto *PT = dyn_cast<PointerType>(P->getType()->getUnqualified());
+  if (!PT) {
+    Diags.report(P->getRange(), diag::err_atomic_not_pointer)
+        << Name << P->getType()->str();
+    return error(A);
+  }
+  const Type *Pointee = PT->getPointee();
+  if (Pointee->isConst()) {
+    Diags.report(P->getRange(), diag::err_atomic_const)
+        << Name << P->getType()->str();
+    return error(A);
+  }
+  const Type *T = Pointee->getUnqualified();
+  bool FloatOk = A->getOp() == AtomicExpr::Add ||
+                 A->getOp() == AtomicExpr::Exch ||
+                 A->getOp() == AtomicExpr::CAS;
+  bool Ok = false;
+  if (auto *BT = dyn_cast<BuiltinType>(T)) {
+    switch (BT->getBuiltinKind()) {
+    case BuiltinType::Int:
+    case BuiltinType::UInt:
+    case BuiltinType::Int64:
+    case BuiltinType::UInt64:
+      Ok = true;
+      break;
+    case BuiltinType::Float:
+      Ok = FloatOk;
+      break;
+    default:
+      break;
+    }
+  }
+  if (!Ok) {
+    Diags.report(P->getRange(), diag::err_atomic_type)
+        << Name << P->getType()->str()
+        << (FloatOk ? "a pointer to int, uint, int64, uint64 or float"
+                    : "a pointer to int, uint, int64 or uint64");
+    return error(A);
+  }
+  for (Expr *&X : A->args().drop_front())
+    X = convert(X, T);
+  A->setType(T);
+  return A;
 }
 
 Expr *Sema::checkMember(MemberExpr *M) {

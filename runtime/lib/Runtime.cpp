@@ -686,6 +686,16 @@ void bsgprt_synchronize(void) {
 
 const char *bsgprt_device_name(void) { return backend().deviceName(); }
 
+int bsgprt_target(void) {
+  // deviceName() is "cpu", "cuda: <name>" or "vulkan: <name>".
+  const char *name = backend().deviceName();
+  if (std::strncmp(name, "cuda", 4) == 0)
+    return BSGPRT_TARGET_CUDA;
+  if (std::strncmp(name, "vulkan", 6) == 0)
+    return BSGPRT_TARGET_VULKAN;
+  return BSGPRT_TARGET_CPU;
+}
+
 void bsgprt_set_error_handler(bsgprt_error_handler h, void *user) {
   State &st = state();
   std::lock_guard<std::mutex> lock(st.mutex);

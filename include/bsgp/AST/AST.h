@@ -25,7 +25,8 @@
 ///    ThreadAttrExpr (thread.rank/size/oldrank), IndexExpr, MemberExpr
 ///    (struct fields and vector components/swizzles), CastExpr,
 ///    ImplicitCastExpr, ConstructExpr (`float4(...)`, `int(x)`), SizeofExpr,
-///    NewExpr (dnew / dtempnew).
+///    NewExpr (dnew / dtempnew), TargetQueryExpr (target.cpu/cuda/spirv),
+///    AtomicExpr (atomicAdd, ..., atomicCAS).
 ///
 /// What Sema guarantees when bsgp::parseAndAnalyze() succeeds (no error):
 ///  - Every Expr has a non-null getType(), never the ErrorType. Types are
@@ -319,7 +320,9 @@ public:
     SK_Construct,
     SK_Sizeof,
     SK_New,
-    SK_LastExpr = SK_New,
+    SK_TargetQuery,
+    SK_Atomic,
+    SK_LastExpr = SK_Atomic,
   };
   StmtKind getKind() const { return Kind; }
   SourceRange getRange() const { return Range; }
@@ -922,6 +925,42 @@ private:
   bool Temp;
   Expr *Count;
   const Type *Elem;
+};
+
+/// `target.cpu`, `target.cuda`, `target.spirv`: a bool rvalue that is true
+/// when the code runs on that target. Constant per target in device code;
+/// see docs/language.md for when host code knows it.
+class TargetQueryExpr : public Expr {
+public:
+  enum Target { CPU, CUDA, SPIRV };
+  TargetQueryExpr(SourceRange R, Target T) : Expr(SK_TargetQuery, R), T(T) {}
+  Target getTarget() const { return T; }
+  /// The name after `target.`; also the name the bsgp dialect uses.
+  static const char *getName(Target T);
+  static bool classof(const Stmt *S) { return S->getKind() == SK_TargetQuery; }
+
+private:
+  Target T;
+};
+
+/// A CUDA-style atomic on device memory: `atomicAdd(p, v)` and friends, and
+/// `atomicCAS(p, expected, desired)`. Returns the old value of `*p`. After
+/// Sema, args()[0] is a pointer and the other arguments have its pointee
+/// type (unqualified).
+class AtomicExpr : public Expr {
+public:
+  enum AtomicOp { Add, Sub, Min, Max, And, Or, Xor, Exch, CAS };
+  AtomicExpr(SourceRange R, AtomicOp Op, llvm::MutableArrayRef<Expr *> Args)
+      : Expr(SK_Atomic, R), Op(Op), Args(Args) {}
+  AtomicOp getOp() const { return Op; }
+  llvm::MutableArrayRef<Expr *> args() const { return Args; }
+  /// The builtin's name, e.g. "atomicAdd".
+  static const char *getName(AtomicOp Op);
+  static bool classof(const Stmt *S) { return S->getKind() == SK_Atomic; }
+
+private:
+  AtomicOp Op;
+  llvm::MutableArrayRef<Expr *> Args;
 };
 
 /// Calls \p F on every direct child statement or expression of \p S (null

@@ -49,6 +49,13 @@ mlir::LogicalResult
 collectDeviceFunctions(mlir::ModuleOp host, llvm::ArrayRef<KernelOp> kernels,
                        llvm::SmallVectorImpl<mlir::func::FuncOp> &functions);
 
+/// Replaces every bsgp.target_is below `root` by its value on `target`
+/// ("cpu", "cuda" or "spirv"), then canonicalizes the functions and kernels
+/// that held one, so that the branches for other targets are gone before
+/// the target's conversion sees them. Each target's kernel lowering calls
+/// this first.
+void foldTargetQueries(mlir::Operation *root, llvm::StringRef target);
+
 /// Removes every `bsgp.*` discardable attribute below `root`: they mean
 /// nothing to LLVM IR.
 void stripBSGPAttributes(mlir::Operation *root);

@@ -51,15 +51,19 @@ namespace bsgp {
 
 /// Adds the patterns that lower bsgp pointer, stream and allocation ops to
 /// the LLVM dialect. Targets whose device pointers live in another address
-/// space configure `converter` accordingly before calling this.
+/// space configure `converter` accordingly before calling this. Atomics
+/// get `atomicSyncScope` as their LLVM syncscope ("" is the whole system;
+/// NVPTX takes "device" for CUDA's device scope).
 void populateBSGPToLLVMPatterns(mlir::LLVMTypeConverter &converter,
-                                mlir::RewritePatternSet &patterns);
+                                mlir::RewritePatternSet &patterns,
+                                llvm::StringRef atomicSyncScope = "");
 
 /// Adds populateBSGPToLLVMPatterns and the upstream patterns for everything
 /// kernels and host code contain (arith, math as LLVM intrinsics, cf, func,
 /// index, ub, vector). Targets add their own (libm, libdevice) around them.
 void populateCodeToLLVMPatterns(mlir::LLVMTypeConverter &converter,
-                                mlir::RewritePatternSet &patterns);
+                                mlir::RewritePatternSet &patterns,
+                                llvm::StringRef atomicSyncScope = "");
 
 /// Registers the !bsgp.ptr and !bsgp.stream conversions on `converter`:
 /// both become `!llvm.ptr<addressSpace>`.

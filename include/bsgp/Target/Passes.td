@@ -123,4 +123,29 @@ def LowerKernelsToSPIRV : Pass<"bsgp-lower-kernels-spirv", "mlir::ModuleOp"> {
                            "mlir::arith::ArithDialect"];
 }
 
+def ResolveTargetQueries : Pass<"bsgp-resolve-target-queries",
+                                "mlir::ModuleOp"> {
+  let summary = "Resolve target.cpu/cuda/spirv in host code";
+  let description = [{
+    Replaces every `bsgp.target_is` of host code (outside `bsgp.kernel`
+    ops and, when the object has a CPU target, outside functions marked
+    `bsgp.device` or `bsgp.collective`, which the CPU kernels share) by its
+    value. With exactly one target the value is a constant; in an object for
+    several targets the host runs with whichever backend the runtime picked,
+    so the query becomes `bsgprt_target() == BSGPRT_TARGET_<X>`. Device code
+    is left to each target's kernel lowering, which folds the queries to its
+    own constants.
+  }];
+  let options = [
+    Option<"cpu", "cpu", "bool", /*default=*/"true",
+           "The object carries CPU kernels">,
+    Option<"cuda", "cuda", "bool", /*default=*/"false",
+           "The object carries PTX kernels">,
+    Option<"spirv", "spirv", "bool", /*default=*/"false",
+           "The object carries SPIR-V kernels">,
+  ];
+  let dependentDialects = ["mlir::arith::ArithDialect",
+                           "mlir::func::FuncDialect"];
+}
+
 #endif // BSGP_TARGET_PASSES_TD

@@ -102,6 +102,9 @@ LogicalResult LowerKernelsToCPUPass::lowerKernel(bsgp::KernelOp kernel) {
 }
 
 void LowerKernelsToCPUPass::runOnOperation() {
+  // The other targets have cloned what they need, so the kernels and the
+  // device functions they share with host code are folded in place.
+  bsgp::foldTargetQueries(getOperation(), "cpu");
   SmallVector<bsgp::KernelOp> kernels;
   getOperation().walk([&](bsgp::KernelOp k) { kernels.push_back(k); });
   for (bsgp::KernelOp k : kernels)

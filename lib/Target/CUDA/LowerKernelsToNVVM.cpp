@@ -192,7 +192,9 @@ LogicalResult LowerKernelsToNVVMPass::lowerDeviceModule(ModuleOp device) {
                NativeMathLowering<math::CopySignOp, LLVM::CopySignOp>>(
       converter, /*benefit=*/20);
   populateLibDeviceConversionPatterns(converter, patterns, /*benefit=*/10);
-  bsgp::populateCodeToLLVMPatterns(converter, patterns);
+  // CUDA's atomic* functions are atomic at device (.gpu) scope.
+  bsgp::populateCodeToLLVMPatterns(converter, patterns,
+                                   /*atomicSyncScope=*/"device");
   LLVMConversionTarget target(*ctx);
   target.addLegalDialect<NVVM::NVVMDialect>();
   target.addLegalOp<ModuleOp>();
@@ -239,6 +241,8 @@ void LowerKernelsToNVVMPass::runOnOperation() {
   for (bsgp::KernelOp kernel : kernels)
     if (failed(buildKernel(kernel, db)))
       return signalPassFailure();
+  // Before any conversion: code for the other targets goes away.
+  bsgp::foldTargetQueries(*device, "cuda");
   if (failed(lowerDeviceModule(*device)))
     return signalPassFailure();
 

@@ -24,6 +24,15 @@ void bsgp::buildDeviceCodegenPipeline(mlir::OpPassManager &pm,
     options.optLevel = targets.spirvOptLevel;
     pm.addPass(createLowerKernelsToSPIRV(options));
   }
+  // Each kernel lowering folds the target queries of the device code it
+  // compiles to its own constants. The GPU targets fold their copies; then
+  // host code is resolved, and the CPU target, last, folds the kernels and
+  // device functions in place.
+  ResolveTargetQueriesOptions queries;
+  queries.cpu = targets.cpu;
+  queries.cuda = targets.cuda;
+  queries.spirv = targets.spirv;
+  pm.addPass(createResolveTargetQueries(queries));
   if (targets.cpu)
     pm.addPass(createLowerKernelsToCPU());
 }

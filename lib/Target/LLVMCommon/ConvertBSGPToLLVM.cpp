@@ -400,8 +400,77 @@ void bsgp::addBSGPTypeConversions(LLVMTypeConverter &converter,
   });
 }
 
+/// `bsgp.atomic_rmw` as `llvm.atomicrmw` and `bsgp.atomic_cas` as
+/// `llvm.cmpxchg`: relaxed (monotonic) ordering, as CUDA's atomic*, in the
+/// target's device scope. CPU ranks run on OpenMP threads, so these are real
+/// atomics there too.
+template <typename Op>
+struct AtomicPattern : BSGPPattern<Op> {
+  AtomicPattern(LLVMTypeConverter &converter, StringRef syncScope)
+      : BSGPPattern<Op>(converter), syncScope(syncScope.str()) {}
+  std::string syncScope;
+};
+
+struct AtomicRMWLowering : AtomicPattern<bsgp::AtomicRMWOp> {
+  using AtomicPattern::AtomicPattern;
+  LogicalResult
+  matchAndRewrite(bsgp::AtomicRMWOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    using K = arith::AtomicRMWKind;
+    using B = LLVM::AtomicBinOp;
+    std::optional<B> bin;
+    switch (op.getKind()) {
+    case K::addi: bin = B::add; break;
+    case K::addf: bin = B::fadd; break;
+    case K::assign: bin = B::xchg; break;
+    case K::mins: bin = B::min; break;
+    case K::minu: bin = B::umin; break;
+    case K::maxs: bin = B::max; break;
+    case K::maxu: bin = B::umax; break;
+    case K::andi: bin = B::_and; break;
+    case K::ori: bin = B::_or; break;
+    case K::xori: bin = B::_xor; break;
+    default: break;
+    }
+    if (!bin)
+      return rewriter.notifyMatchFailure(op, "not a BSGP atomic kind");
+    rewriter.replaceOpWithNewOp<LLVM::AtomicRMWOp>(
+        op, *bin, adaptor.getPtr(), adaptor.getValue(),
+        LLVM::AtomicOrdering::monotonic, syncScope);
+    return success();
+  }
+};
+
+struct AtomicCASLowering : AtomicPattern<bsgp::AtomicCASOp> {
+  using AtomicPattern::AtomicPattern;
+  LogicalResult
+  matchAndRewrite(bsgp::AtomicCASOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    Value expected = adaptor.getExpected(), desired = adaptor.getDesired();
+    Type t = expected.getType();
+    // cmpxchg takes integers: floats are compared bit for bit.
+    Type bits = t;
+    if (auto ft = dyn_cast<FloatType>(t)) {
+      bits = rewriter.getIntegerType(ft.getWidth());
+      expected = LLVM::BitcastOp::create(rewriter, loc, bits, expected);
+      desired = LLVM::BitcastOp::create(rewriter, loc, bits, desired);
+    }
+    Value pair = LLVM::AtomicCmpXchgOp::create(
+        rewriter, loc, adaptor.getPtr(), expected, desired,
+        LLVM::AtomicOrdering::monotonic, LLVM::AtomicOrdering::monotonic,
+        syncScope);
+    Value old = LLVM::ExtractValueOp::create(rewriter, loc, pair, 0);
+    if (bits != t)
+      old = LLVM::BitcastOp::create(rewriter, loc, t, old);
+    rewriter.replaceOp(op, old);
+    return success();
+  }
+};
+
 void bsgp::populateBSGPToLLVMPatterns(LLVMTypeConverter &converter,
-                                      RewritePatternSet &patterns) {
+                                      RewritePatternSet &patterns,
+                                      StringRef atomicSyncScope) {
   patterns.add<PtrLoadLowering, PtrStoreLowering, PtrOffsetLowering,
                PtrNullLowering, PtrCastLowering, PtrCmpLowering,
                PtrDiffLowering, SaveLowering, LoadLowering,
@@ -412,11 +481,14 @@ void bsgp::populateBSGPToLLVMPatterns(LLVMTypeConverter &converter,
                FreeLowering<bsgp::DTempFreeOp, RuntimeFn::TempFree>,
                FreeLowering<bsgp::StreamFreeOp, RuntimeFn::TempFree>>(
       converter);
+  patterns.add<AtomicRMWLowering, AtomicCASLowering>(converter,
+                                                     atomicSyncScope);
 }
 
 void bsgp::populateCodeToLLVMPatterns(LLVMTypeConverter &converter,
-                                      RewritePatternSet &patterns) {
-  bsgp::populateBSGPToLLVMPatterns(converter, patterns);
+                                      RewritePatternSet &patterns,
+                                      StringRef atomicSyncScope) {
+  bsgp::populateBSGPToLLVMPatterns(converter, patterns, atomicSyncScope);
   arith::populateArithToLLVMConversionPatterns(converter, patterns);
   populateMathToLLVMConversionPatterns(converter, patterns);
   cf::populateControlFlowToLLVMConversionPatterns(converter, patterns);

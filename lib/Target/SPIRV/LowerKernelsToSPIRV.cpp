@@ -75,7 +75,8 @@ spirv::TargetEnvAttr getVulkanTargetEnv(MLIRContext *ctx) {
               C::Float64,
               C::StorageBuffer8BitAccess,
               C::StorageBuffer16BitAccess,
-              C::PhysicalStorageBufferAddresses};
+              C::PhysicalStorageBufferAddresses,
+              C::Int64Atomics};
   auto vce = spirv::VerCapExtAttr::get(spirv::Version::V_1_6, caps,
                                        ArrayRef<spirv::Extension>{}, ctx);
   return spirv::TargetEnvAttr::get(vce, spirv::getDefaultResourceLimits(ctx),
@@ -434,6 +435,150 @@ struct LoadToSPIRV : BSGPToSPIRVPattern<bsgp::LoadOp> {
   }
 };
 
+/// A pointer to `memTy` in the physical storage buffer at address `addr`.
+Value psbPointer(OpBuilder &b, Location loc, Type memTy, Value addr) {
+  return spirv::ConvertUToPtrOp::create(
+      b, loc, spirv::PointerType::get(memTy, kPSB), addr);
+}
+
+/// `bsgp.atomic_rmw` as the SPIR-V atomic of its kind, relaxed, at device
+/// scope. Float exchange goes through the integer bits; float add must
+/// have been expanded into a compare-exchange loop (expandFloatAtomicAdds).
+struct AtomicRMWToSPIRV : BSGPToSPIRVPattern<bsgp::AtomicRMWOp> {
+  using BSGPToSPIRVPattern::BSGPToSPIRVPattern;
+  LogicalResult
+  matchAndRewrite(bsgp::AtomicRMWOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    using K = arith::AtomicRMWKind;
+    Location loc = op.getLoc();
+    Type t = op.getType();
+    Value v = adaptor.getValue();
+    Type intTy = t;
+    if (auto ft = dyn_cast<FloatType>(t)) {
+      if (op.getKind() != K::assign)
+        return rewriter.notifyMatchFailure(op, "float atomic not expanded");
+      intTy = rewriter.getIntegerType(ft.getWidth());
+      v = spirv::BitcastOp::create(rewriter, loc, intTy, v);
+    }
+    Value p = psbPointer(rewriter, loc, intTy, adaptor.getPtr());
+    auto scope = spirv::Scope::Device;
+    auto sem = spirv::MemorySemantics::None;
+    Value old;
+    switch (op.getKind()) {
+    case K::addi:
+      old = spirv::AtomicIAddOp::create(rewriter, loc, intTy, p, scope, sem, v);
+      break;
+    case K::mins:
+      old = spirv::AtomicSMinOp::create(rewriter, loc, intTy, p, scope, sem, v);
+      break;
+    case K::minu:
+      old = spirv::AtomicUMinOp::create(rewriter, loc, intTy, p, scope, sem, v);
+      break;
+    case K::maxs:
+      old = spirv::AtomicSMaxOp::create(rewriter, loc, intTy, p, scope, sem, v);
+      break;
+    case K::maxu:
+      old = spirv::AtomicUMaxOp::create(rewriter, loc, intTy, p, scope, sem, v);
+      break;
+    case K::andi:
+      old = spirv::AtomicAndOp::create(rewriter, loc, intTy, p, scope, sem, v);
+      break;
+    case K::ori:
+      old = spirv::AtomicOrOp::create(rewriter, loc, intTy, p, scope, sem, v);
+      break;
+    case K::xori:
+      old = spirv::AtomicXorOp::create(rewriter, loc, intTy, p, scope, sem, v);
+      break;
+    case K::assign:
+      old = spirv::AtomicExchangeOp::create(rewriter, loc, intTy, p, scope, sem,
+                                            v);
+      break;
+    default:
+      return rewriter.notifyMatchFailure(op, "no SPIR-V atomic for this kind");
+    }
+    if (intTy != t)
+      old = spirv::BitcastOp::create(rewriter, loc, t, old);
+    rewriter.replaceOp(op, old);
+    return success();
+  }
+};
+
+/// `bsgp.atomic_cas` as OpAtomicCompareExchange (relaxed, device scope);
+/// floats are compared bit for bit.
+struct AtomicCASToSPIRV : BSGPToSPIRVPattern<bsgp::AtomicCASOp> {
+  using BSGPToSPIRVPattern::BSGPToSPIRVPattern;
+  LogicalResult
+  matchAndRewrite(bsgp::AtomicCASOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    Type t = op.getType();
+    Value expected = adaptor.getExpected(), desired = adaptor.getDesired();
+    Type intTy = t;
+    if (auto ft = dyn_cast<FloatType>(t)) {
+      intTy = rewriter.getIntegerType(ft.getWidth());
+      expected = spirv::BitcastOp::create(rewriter, loc, intTy, expected);
+      desired = spirv::BitcastOp::create(rewriter, loc, intTy, desired);
+    }
+    Value p = psbPointer(rewriter, loc, intTy, adaptor.getPtr());
+    Value old = spirv::AtomicCompareExchangeOp::create(
+        rewriter, loc, intTy, p, spirv::Scope::Device,
+        spirv::MemorySemantics::None, spirv::MemorySemantics::None, desired,
+        expected);
+    if (intTy != t)
+      old = spirv::BitcastOp::create(rewriter, loc, t, old);
+    rewriter.replaceOp(op, old);
+    return success();
+  }
+};
+
+/// SPIR-V has no float atomic add without an extension: each
+/// `bsgp.atomic_rmw addf` becomes a compare-exchange loop on the bits,
+///   old = *p; while ((seen = cas(p, old, old + v)) != old) old = seen;
+/// whose result, the value the successful exchange replaced, is the old
+/// value the op returns.
+void expandFloatAtomicAdds(Operation *root) {
+  SmallVector<bsgp::AtomicRMWOp> adds;
+  root->walk([&](bsgp::AtomicRMWOp op) {
+    if (op.getKind() == arith::AtomicRMWKind::addf)
+      adds.push_back(op);
+  });
+  for (bsgp::AtomicRMWOp op : adds) {
+    OpBuilder b(op);
+    Location loc = op.getLoc();
+    Type t = op.getType();
+    Type intTy = b.getIntegerType(t.getIntOrFloatBitWidth());
+    Value zero = arith::ConstantIntOp::create(b, loc, b.getI32Type(), 0);
+    Value init = bsgp::PtrLoadOp::create(b, loc, t, op.getPtr(), zero);
+    auto loop = scf::WhileOp::create(b, loc, TypeRange{t}, ValueRange{init});
+    Block *before = b.createBlock(&loop.getBefore(), {}, {t}, {loc});
+    Value old = before->getArgument(0);
+    Value sum = arith::AddFOp::create(b, loc, old, op.getValue());
+    Value seen = bsgp::AtomicCASOp::create(b, loc, t, op.getPtr(), old, sum);
+    // Bits, not float equality: a NaN or -0.0 in memory must still end it.
+    Value differ = arith::CmpIOp::create(
+        b, loc, arith::CmpIPredicate::ne,
+        arith::BitcastOp::create(b, loc, intTy, seen),
+        arith::BitcastOp::create(b, loc, intTy, old));
+    scf::ConditionOp::create(b, loc, differ, ValueRange{seen});
+    Block *after = b.createBlock(&loop.getAfter(), {}, {t}, {loc});
+    scf::YieldOp::create(b, loc, after->getArgument(0));
+    op.getResult().replaceAllUsesWith(loop.getResult(0));
+    op.erase();
+  }
+}
+
+/// True if a SPIR-V atomic of `module` acts on a 64-bit integer.
+bool usesInt64Atomics(spirv::ModuleOp module) {
+  WalkResult found = module.walk([](Operation *op) {
+    if (!op->getName().getStringRef().starts_with("spirv.Atomic") ||
+        op->getNumResults() != 1)
+      return WalkResult::advance();
+    return op->getResult(0).getType().isInteger(64) ? WalkResult::interrupt()
+                                                    : WalkResult::advance();
+  });
+  return found.wasInterrupted();
+}
+
 struct LowerKernelsToSPIRVPass
     : public bsgp::impl::LowerKernelsToSPIRVBase<LowerKernelsToSPIRVPass> {
   using LowerKernelsToSPIRVBase::LowerKernelsToSPIRVBase;
@@ -625,6 +770,7 @@ LogicalResult LowerKernelsToSPIRVPass::convert(spirv::ModuleOp device) {
   patterns.add<PtrLoadToSPIRV, PtrStoreToSPIRV, PtrOffsetToSPIRV,
                PtrNullToSPIRV, PtrCastToSPIRV, PtrCmpToSPIRV, PtrDiffToSPIRV,
                SaveToSPIRV, LoadToSPIRV>(converter, ctx);
+  patterns.add<AtomicRMWToSPIRV, AtomicCASToSPIRV>(converter, ctx);
 
   std::unique_ptr<ConversionTarget> target = SPIRVConversionTarget::get(env);
   target->addLegalOp<UnrealizedConversionCastOp>();
@@ -722,6 +868,9 @@ void LowerKernelsToSPIRVPass::runOnOperation() {
   for (bsgp::KernelOp kernel : kernels)
     if (failed(buildKernel(kernel, db)))
       return signalPassFailure();
+  // Before any check or conversion: code for the other targets goes away.
+  bsgp::foldTargetQueries(*device, "spirv");
+  expandFloatAtomicAdds(*device);
   // Local arrays while pointers still have their element types and before
   // the CFG round trip, which would hide where a pointer comes from.
   for (func::FuncOp fn : device->getOps<func::FuncOp>())
@@ -772,6 +921,9 @@ void LowerKernelsToSPIRVPass::runOnOperation() {
   SmallVector<spirv::Capability> caps;
   for (spirv::Capability c : vce.getCapabilities())
     caps.push_back(c);
+  // spirv-update-vce does not derive Int64Atomics from the atomics' type.
+  if (usesInt64Atomics(*device))
+    caps.push_back(spirv::Capability::Int64Atomics);
   SmallVector<spirv::Extension> exts;
   for (spirv::Extension e : vce.getExtensions())
     if (e != spirv::Extension::SPV_EXT_physical_storage_buffer &&

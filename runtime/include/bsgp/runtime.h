@@ -82,6 +82,16 @@ BSGPRT_API void bsgprt_synchronize(void);
 /** "cpu", "cuda: <name>" or "vulkan: <name>". */
 BSGPRT_API const char *bsgprt_device_name(void);
 
+/** The backend that runs kernels, as one of the constants below. Host code
+ *  of an object compiled for several targets reads `target.cpu`,
+ *  `target.cuda` and `target.spirv` through it. */
+enum {
+  BSGPRT_TARGET_CPU = 1,
+  BSGPRT_TARGET_CUDA = 2,
+  BSGPRT_TARGET_VULKAN = 3
+};
+BSGPRT_API int bsgprt_target(void);
+
 /*===-- Errors ------------------------------------------------------------===*/
 
 enum {

@@ -284,6 +284,60 @@ LogicalResult ParOp::verify() {
 
 LogicalResult ThreadRankOp::verify() { return verifyDeviceCode(*this); }
 
+LogicalResult TargetIsOp::verify() {
+  StringRef t = getTarget();
+  if (t != "cpu" && t != "cuda" && t != "spirv")
+    return emitOpError("unknown target '") << t
+                                           << "'; expected cpu, cuda or spirv";
+  return success();
+}
+
+/// Atomics act on 32- and 64-bit integers, and on f32 where `allowFloat`.
+static LogicalResult verifyAtomicType(Operation *op, Type t, bool allowFloat,
+                                      bool allowInt) {
+  if (allowInt && (t.isSignlessInteger(32) || t.isSignlessInteger(64)))
+    return success();
+  if (allowFloat && t.isF32())
+    return success();
+  return op->emitOpError("element type ")
+         << t << " is not supported by this atomic operation";
+}
+
+LogicalResult AtomicRMWOp::verify() {
+  if (failed(verifyDeviceCode(*this)))
+    return failure();
+  using K = arith::AtomicRMWKind;
+  switch (getKind()) {
+  case K::addi:
+  case K::mins:
+  case K::minu:
+  case K::maxs:
+  case K::maxu:
+  case K::andi:
+  case K::ori:
+  case K::xori:
+    return verifyAtomicType(*this, getType(), /*allowFloat=*/false,
+                            /*allowInt=*/true);
+  case K::addf:
+    return verifyAtomicType(*this, getType(), /*allowFloat=*/true,
+                            /*allowInt=*/false);
+  case K::assign:
+    return verifyAtomicType(*this, getType(), /*allowFloat=*/true,
+                            /*allowInt=*/true);
+  default:
+    return emitOpError("kind '")
+           << arith::stringifyAtomicRMWKind(getKind())
+           << "' is not a BSGP atomic";
+  }
+}
+
+LogicalResult AtomicCASOp::verify() {
+  if (failed(verifyDeviceCode(*this)))
+    return failure();
+  return verifyAtomicType(*this, getType(), /*allowFloat=*/true,
+                          /*allowInt=*/true);
+}
+
 LogicalResult ThreadSizeOp::verify() {
   if (!isInThreadScope(*this))
     return emitOpError("must be in a bsgp.spawn, a bsgp.kernel or a "

@@ -597,4 +597,89 @@ def BSGP_LaunchOp : BSGP_Op<"launch", [
   let hasVerifier = 1;
 }
 
+//===----------------------------------------------------------------------===//
+// Target queries and atomics
+//===----------------------------------------------------------------------===//
+
+def BSGP_TargetIsOp : BSGP_Op<"target_is", [Pure]> {
+  let summary = "`target.cpu`, `target.cuda`, `target.spirv`";
+  let description = [{
+    True when the code runs on `target` (`"cpu"`, `"cuda"` or `"spirv"`).
+    In device code each target's kernel lowering replaces it by its constant
+    before anything else and removes the branches that become dead, so code
+    under `if (!target.spirv)` never reaches the SPIR-V conversion. In host
+    code `bsgp-resolve-target-queries` replaces it by a constant when the
+    object has one target, or by a comparison of `bsgprt_target()` with the
+    target's number in a fat object.
+
+    ```mlir
+    %on_cpu = bsgp.target_is "cpu" : i1
+    ```
+  }];
+  let arguments = (ins StrAttr:$target);
+  let results = (outs I1:$result);
+  let assemblyFormat = "$target attr-dict `:` type($result)";
+  let hasVerifier = 1;
+}
+
+def BSGP_AtomicRMWOp : BSGP_Op<"atomic_rmw", [
+    TypesMatchWith<"value type is the pointer's element type", "ptr",
+                   "value",
+                   "::llvm::cast<::bsgp::PtrType>($_self).getElementType()">,
+    TypesMatchWith<"result type is the pointer's element type", "ptr",
+                   "result",
+                   "::llvm::cast<::bsgp::PtrType>($_self).getElementType()">]> {
+  let summary = "atomic read-modify-write of `*ptr` (`atomicAdd`, ...)";
+  let description = [{
+    Atomically replaces `*ptr` by `*ptr kind value` and returns the old
+    value, with relaxed (monotonic) ordering at device scope, as CUDA's
+    `atomic*` functions. `kind` is one of the `arith` atomic kinds `addi`,
+    `addf`, `mins`, `minu`, `maxs`, `maxu`, `andi`, `ori`, `xori` and
+    `assign` (exchange); the element type is a 32- or 64-bit integer, or
+    `f32` for `addf` and `assign`. `atomicSub(p, v)` is `addi` of `-v`.
+    Device code only.
+
+    ```mlir
+    %old = bsgp.atomic_rmw addi %one, %p : !bsgp.ptr<i32>
+    ```
+  }];
+  let arguments = (ins AtomicRMWKindAttr:$kind, AnyType:$value,
+                       Arg<BSGP_AnyPtr, "", [MemRead, MemWrite]>:$ptr);
+  let results = (outs AnyType:$result);
+  let assemblyFormat = [{
+    $kind $value `,` $ptr attr-dict `:` qualified(type($ptr))
+  }];
+  let hasVerifier = 1;
+}
+
+def BSGP_AtomicCASOp : BSGP_Op<"atomic_cas", [
+    TypesMatchWith<"expected type is the pointer's element type", "ptr",
+                   "expected",
+                   "::llvm::cast<::bsgp::PtrType>($_self).getElementType()">,
+    TypesMatchWith<"desired type is the pointer's element type", "ptr",
+                   "desired",
+                   "::llvm::cast<::bsgp::PtrType>($_self).getElementType()">,
+    TypesMatchWith<"result type is the pointer's element type", "ptr",
+                   "result",
+                   "::llvm::cast<::bsgp::PtrType>($_self).getElementType()">]> {
+  let summary = "atomic compare-and-swap of `*ptr` (`atomicCAS`)";
+  let description = [{
+    Atomically: `old = *ptr; if (old == expected) *ptr = desired;` and
+    returns `old` (relaxed ordering, device scope). The element type is a
+    32- or 64-bit integer or `f32`; floats are compared bit for bit.
+    Device code only.
+
+    ```mlir
+    %old = bsgp.atomic_cas %p, %expected, %desired : !bsgp.ptr<i32>
+    ```
+  }];
+  let arguments = (ins Arg<BSGP_AnyPtr, "", [MemRead, MemWrite]>:$ptr,
+                       AnyType:$expected, AnyType:$desired);
+  let results = (outs AnyType:$result);
+  let assemblyFormat = [{
+    $ptr `,` $expected `,` $desired attr-dict `:` qualified(type($ptr))
+  }];
+  let hasVerifier = 1;
+}
+
 #endif // BSGP_DIALECT_BSGP_IR_BSGPOPS_TD

@@ -1,0 +1,134 @@
+//===- TargetQueries.cpp - target.cpu/cuda/spirv to constants -------------===//
+//
+// Part of bsgpc, the BSGP compiler.
+//
+//===----------------------------------------------------------------------===//
+//
+// `target.X` is a constant wherever the compiler knows which target runs the
+// code: in device code, once a target's lowering takes a kernel, and in host
+// code of an object with one target. Only host code of a fat object asks the
+// runtime, which picks the backend when the program starts.
+//
+//===----------------------------------------------------------------------===//
+
+#include "bsgp/Target/KernelBody.h"
+#include "bsgp/Target/Passes.h"
+
+#include "bsgp/Dialect/BSGP/IR/BSGPDialect.h"
+#include "bsgp/Dialect/BSGP/IR/BSGPOps.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/PatternMatch.h"
+#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
+
+#include "llvm/ADT/SetVector.h"
+
+namespace bsgp {
+#define GEN_PASS_DEF_RESOLVETARGETQUERIES
+#include "bsgp/Target/Passes.h.inc"
+} // namespace bsgp
+
+using namespace mlir;
+
+void bsgp::foldTargetQueries(Operation *root, StringRef target) {
+  SmallVector<bsgp::TargetIsOp> queries;
+  root->walk([&](bsgp::TargetIsOp q) { queries.push_back(q); });
+  if (queries.empty())
+    return;
+  llvm::SetVector<Operation *> owners;
+  for (bsgp::TargetIsOp q : queries) {
+    if (Operation *owner =
+            q->getParentWithTrait<OpTrait::IsIsolatedFromAbove>())
+      owners.insert(owner);
+    OpBuilder b(q);
+    Value c = arith::ConstantIntOp::create(b, q.getLoc(),
+                                           q.getTarget() == target ? 1 : 0, 1);
+    q.getResult().replaceAllUsesWith(c);
+    q.erase();
+  }
+  // The canonicalizer's patterns, but only on the functions and kernels that
+  // held a query: an scf.if on a constant keeps just the branch taken.
+  MLIRContext *ctx = root->getContext();
+  RewritePatternSet patterns(ctx);
+  for (Dialect *d : ctx->getLoadedDialects())
+    d->getCanonicalizationPatterns(patterns);
+  for (RegisteredOperationName op : ctx->getRegisteredOperations())
+    op.getCanonicalizationPatterns(patterns, ctx);
+  FrozenRewritePatternSet frozen(std::move(patterns));
+  for (Operation *owner : owners)
+    for (Region &r : owner->getRegions())
+      (void)applyPatternsGreedily(r, frozen);
+}
+
+namespace {
+
+struct ResolveTargetQueriesPass
+    : public bsgp::impl::ResolveTargetQueriesBase<ResolveTargetQueriesPass> {
+  using ResolveTargetQueriesBase::ResolveTargetQueriesBase;
+  void runOnOperation() override;
+};
+
+} // namespace
+
+/// True where the query is left to the kernel lowerings: kernels, and the
+/// device functions that CPU kernels share with host code.
+static bool isDeviceQuery(Operation *op, bool hasCPU) {
+  for (Operation *p = op->getParentOp(); p; p = p->getParentOp()) {
+    if (isa<bsgp::KernelOp>(p))
+      return true;
+    if (hasCPU && isa<FunctionOpInterface>(p) &&
+        (p->hasAttr(bsgp::BSGPDialect::getDeviceAttrName()) ||
+         p->hasAttr(bsgp::BSGPDialect::getCollectiveAttrName())))
+      return true;
+  }
+  return false;
+}
+
+void ResolveTargetQueriesPass::runOnOperation() {
+  ModuleOp module = getOperation();
+  SmallVector<bsgp::TargetIsOp> queries;
+  module.walk([&](bsgp::TargetIsOp q) {
+    if (!isDeviceQuery(q, cpu))
+      queries.push_back(q);
+  });
+  if (queries.empty())
+    return;
+
+  unsigned numTargets = unsigned(cpu) + unsigned(cuda) + unsigned(spirv);
+  MLIRContext *ctx = module.getContext();
+  Type i32 = IntegerType::get(ctx, 32);
+  func::FuncOp runtimeTarget;
+  if (numTargets != 1) {
+    // int bsgprt_target(void) from runtime/include/bsgp/runtime.h.
+    constexpr StringLiteral name = "bsgprt_target";
+    runtimeTarget = module.lookupSymbol<func::FuncOp>(name);
+    if (!runtimeTarget) {
+      OpBuilder b = OpBuilder::atBlockEnd(module.getBody());
+      runtimeTarget = func::FuncOp::create(b, module.getLoc(), name,
+                                           FunctionType::get(ctx, {}, {i32}));
+      runtimeTarget.setPrivate();
+    }
+  }
+  for (bsgp::TargetIsOp q : queries) {
+    OpBuilder b(q);
+    Location loc = q.getLoc();
+    StringRef t = q.getTarget();
+    bool inObject = (t == "cpu" && cpu) || (t == "cuda" && cuda) ||
+                    (t == "spirv" && spirv);
+    Value v;
+    if (numTargets == 1 || !inObject) {
+      // A target without kernels in the object never runs its host code.
+      v = arith::ConstantIntOp::create(b, loc, inObject ? 1 : 0, 1);
+    } else {
+      // BSGPRT_TARGET_CPU, _CUDA, _VULKAN.
+      int64_t id = t == "cpu" ? 1 : t == "cuda" ? 2 : 3;
+      Value got = func::CallOp::create(b, loc, runtimeTarget, ValueRange{})
+                      .getResult(0);
+      v = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, got,
+                                arith::ConstantIntOp::create(b, loc, i32, id));
+    }
+    q.getResult().replaceAllUsesWith(v);
+    q.erase();
+  }
+}
