@@ -307,7 +307,10 @@ public:
     ici.pApplicationInfo = &app;
     if (VkResult r = api.vkCreateInstance(&ici, nullptr, &instance)) {
       instance = VK_NULL_HANDLE;
-      why = "vkCreateInstance failed: " + resultString(r);
+      why = r == VK_ERROR_INCOMPATIBLE_DRIVER
+                ? "no Vulkan driver is installed (vkCreateInstance: "
+                  "VK_ERROR_INCOMPATIBLE_DRIVER)"
+                : "vkCreateInstance failed: " + resultString(r);
       return false;
     }
 #define X(name)                                                                \
@@ -392,9 +395,11 @@ public:
                    hexPointer(p).c_str());
       return;
     }
-    // Recorded or running work may still use the buffer.
+    // Recorded work may still use the buffer. A failure cannot be reported
+    // from here; the next call that waits reports it.
     if (hasWork)
-      (void)flush();
+      if (Status s = flush(); s.failed() && !deferred.failed())
+        deferred = s;
     destroyBuffer(it->second);
     buffers.erase(it);
   }
@@ -969,6 +974,13 @@ private:
   /// Submits what is recorded and waits for it; then the argument ring and
   /// the staging buffers of recorded copies are free again.
   Status flush() {
+    Status earlier = deferred;
+    deferred = Status::ok();
+    Status s = submitAndWait();
+    return earlier.failed() ? earlier : s;
+  }
+
+  Status submitAndWait() {
     if (!hasWork)
       return Status::ok();
     // Device writes become visible to the host after the fence.
@@ -1208,6 +1220,8 @@ private:
   uint64_t argsUsed = 0;
   /// Staging buffers of recorded copies, freed after the submission.
   std::vector<Buffer> retired;
+  /// A failed submission of deallocate(), reported by the next flush().
+  Status deferred;
   /// "name' (srcloc)" of the latest launch, for a device lost later.
   std::string lastLaunch;
 
