@@ -60,6 +60,10 @@ constexpr uint64_t WorkgroupSize = 256;
 constexpr uint64_t ArgsAlignment = 64;
 constexpr uint64_t InitialArgsRing = uint64_t(1) << 20;
 constexpr uint64_t AllocationAlignment = 256;
+/// Copies from the host up to this size are staged in the argument ring.
+constexpr uint64_t SmallCopy = 64 * 1024;
+/// Staging buffers waiting for a submission before one is forced.
+constexpr size_t MaxRetired = 64;
 
 // Entry points, fetched by name. Instance-level ones first.
 #define BSGP_VK_INSTANCE_FUNCTIONS(X)                                          \
@@ -419,8 +423,24 @@ public:
       std::memcpy(static_cast<char *>(b->mapped) + offset, src, bytes);
       return Status::ok();
     }
-    // Through a staging buffer, in order with the recorded launches; the
-    // staging buffer lives until the next submission completes.
+    // Through a staging buffer, in order with the recorded launches. Small
+    // copies are staged in the argument ring; larger ones get a buffer of
+    // their own, which lives until the next submission completes (and not
+    // too many of them: drivers limit the number of allocations).
+    if (bytes <= SmallCopy) {
+      uint64_t at = 0;
+      if (Status s = placeArgs(src, bytes, at); s.failed())
+        return s;
+      if (Status s = begin(); s.failed())
+        return s;
+      VkBufferCopy region = {at - argsRing.address, b->offset + offset, bytes};
+      api.vkCmdCopyBuffer(commandBuffer, argsRing.buffer, b->buffer, 1,
+                          &region);
+      return syncEachLaunch ? flush() : Status::ok();
+    }
+    if (retired.size() >= MaxRetired)
+      if (Status s = flush(); s.failed())
+        return s;
     Buffer staging;
     if (std::string e = createBuffer(bytes, hostMemoryType, true, staging);
         !e.empty())
@@ -1030,7 +1050,8 @@ private:
                          message);
   }
 
-  /// Copies the launch arguments into the ring; a full ring is emptied by
+  /// Copies the launch arguments (or a small copy's bytes) into the ring,
+  /// returning their device address; a full ring is emptied by
   /// waiting for the submission that reads it, or grown when one struct is
   /// larger than all of it.
   Status placeArgs(const void *args, uint64_t size, uint64_t &addr) {
