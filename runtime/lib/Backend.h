@@ -145,7 +145,11 @@ Status listExpandIndex(const uint32_t *offsets, const uint32_t *counts,
 /// Each factory returns null and sets `why` when its device is unusable.
 std::unique_ptr<Backend> createCPUBackend();
 std::unique_ptr<Backend> createCUDABackend(std::string &why);
-std::unique_ptr<Backend> createVulkanBackend(std::string &why);
+/// With \p allowCPUDevice false, a Vulkan implementation on the CPU
+/// (lavapipe) does not count as a device: the default order prefers the cpu
+/// backend to it.
+std::unique_ptr<Backend> createVulkanBackend(std::string &why,
+                                             bool allowCPUDevice = true);
 
 } // namespace bsgprt
 

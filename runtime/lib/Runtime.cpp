@@ -232,8 +232,11 @@ Pending chooseBackendLocked(State &st, const std::string &request,
   st.backendChosen = true;
   st.backend.reset();
   if (request.empty()) {
-    // Vulkan is skipped until it can launch; cuda then cpu.
+    // cuda, then vulkan on a GPU (a Vulkan implementation on the CPU is
+    // slower than the native cpu backend), then cpu.
     st.backend = createCUDABackend(why);
+    if (!st.backend)
+      st.backend = createVulkanBackend(why, /*allowCPUDevice=*/false);
     if (!st.backend)
       st.backend = createCPUBackend();
     return {};

@@ -1,0 +1,61 @@
+#===- per_backend.py - run each execution test once per backend ------------===#
+#
+# The test format of test/Execution (lit.local.cfg says how it is used). It
+# lives in a module rather than in lit.local.cfg because lit sends tests to
+# its worker processes with pickle, which must find the classes by name.
+#
+#===----------------------------------------------------------------------===#
+import copy
+
+import lit.formats
+import lit.Test
+
+
+def with_backend(cfg, device, targets, run, extra_feature=None):
+    c = copy.copy(cfg)
+    c.environment = dict(cfg.environment, BSGP_DEVICE=device)
+    c.substitutions = [("%bsgp_targets", targets), ("%run", run)] + list(
+        cfg.substitutions)
+    c.available_features = set(cfg.available_features)
+    if extra_feature:
+        c.available_features.add(extra_feature)
+    return c
+
+
+class BackendCopy(lit.Test.Test):
+    """The same test file run under another name and configuration."""
+
+    def __init__(self, suite, path_in_suite, cfg, source, requires):
+        super().__init__(suite, path_in_suite, cfg)
+        self._source = source
+        self.requires = list(requires)
+
+    def getSourcePath(self):
+        return self._source
+
+
+class PerBackendShTest(lit.formats.ShTest):
+    def __init__(self, execute_external, valgrind):
+        super().__init__(execute_external)
+        self.valgrind = valgrind
+
+    def getTestsForPath(self, testSuite, path_in_suite, litConfig,
+                        localConfig):
+        cpu = with_backend(localConfig, "cpu", "--target=cpu",
+                            ("env BSGP_DEVICE=cpu " + self.valgrind).strip())
+        vulkan = with_backend(localConfig, "vulkan", "--target=cpu,spirv",
+                               "env BSGP_DEVICE=vulkan", "vulkan-run")
+        for test in super().getTestsForPath(testSuite, path_in_suite,
+                                            litConfig, localConfig):
+            test.config = cpu
+            yield test
+            source = test.getSourcePath()
+            with open(source, encoding="utf-8") as f:
+                if "%run" not in f.read():
+                    continue
+            yield BackendCopy(testSuite,
+                               path_in_suite[:-1] +
+                               (path_in_suite[-1] + ".vulkan",),
+                               vulkan, source, ["vulkan"])
+
+
