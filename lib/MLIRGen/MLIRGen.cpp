@@ -316,14 +316,28 @@ OwningOpRef<ModuleOp> MLIRGen::run() {
   // Private functions nothing calls (most of the collective library, inline
   // functions of imports) are dropped, so that a module holds only what the
   // program uses.
-  for (bool changed = true; changed;) {
-    changed = false;
-    for (auto fn : llvm::make_early_inc_range(module.getOps<func::FuncOp>()))
-      if (fn.isPrivate() && SymbolTable::symbolKnownUseEmpty(fn, module)) {
-        fn.erase();
-        changed = true;
-      }
+  // Reachability from the public functions, not use counts: a recursive
+  // function (the library's scan) uses itself.
+  llvm::SmallPtrSet<Operation *, 32> live;
+  SmallVector<func::FuncOp> work;
+  for (auto fn : module.getOps<func::FuncOp>())
+    if (!fn.isPrivate() && live.insert(fn).second)
+      work.push_back(fn);
+  while (!work.empty()) {
+    func::FuncOp fn = work.pop_back_val();
+    std::optional<SymbolTable::UseRange> uses = SymbolTable::getSymbolUses(fn);
+    if (!uses)
+      continue;
+    for (const SymbolTable::SymbolUse &use : *uses) {
+      auto callee = dyn_cast_or_null<func::FuncOp>(
+          SymbolTable::lookupSymbolIn(module, use.getSymbolRef()));
+      if (callee && live.insert(callee).second)
+        work.push_back(callee);
+    }
   }
+  for (auto fn : llvm::make_early_inc_range(module.getOps<func::FuncOp>()))
+    if (fn.isPrivate() && !live.contains(fn))
+      fn.erase();
   if (mlir::failed(verify(module)))
     return nullptr;
   return owned;

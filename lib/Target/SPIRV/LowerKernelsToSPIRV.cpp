@@ -878,6 +878,14 @@ void LowerKernelsToSPIRVPass::runOnOperation() {
       return signalPassFailure();
   if (failed(structurize(*device)) || failed(convert(*device)))
     return signalPassFailure();
+  // Vulkan drivers may fuse or reassociate float arithmetic unless told not
+  // to; BSGP promises the IEEE results of the cpu and cuda targets (no FMA
+  // contraction), so every float operation carries NoContraction.
+  device.get()->walk([](Operation *op) {
+    if (isa<spirv::FAddOp, spirv::FSubOp, spirv::FMulOp, spirv::FDivOp,
+            spirv::FRemOp, spirv::FModOp, spirv::FNegateOp>(op))
+      op->setAttr("no_contraction", UnitAttr::get(op->getContext()));
+  });
 
   // Entry points: one per kernel, 256 threads per workgroup (the runtime
   // dispatches ceil(size / 256) workgroups).
