@@ -99,6 +99,30 @@ const char *ThreadAttrExpr::getName(Attr A) {
   return Names[A];
 }
 
+bool GroupExpr::isQuery(GroupOp Op) {
+  switch (Op) {
+  case GroupRank:
+  case GroupSize:
+  case GroupId:
+  case GroupCount:
+  case SubgroupRank:
+  case SubgroupSize:
+    return true;
+  default:
+    return false;
+  }
+}
+
+const char *GroupExpr::getName(GroupOp Op) {
+  static const char *Names[] = {
+      "group.rank",           "group.size",          "group.id",
+      "group.count",          "group.barrier",       "subgroup.rank",
+      "subgroup.size",        "subgroup.shuffle",    "subgroup.shuffle_xor",
+      "subgroup.shuffle_up",  "subgroup.shuffle_down", "subgroup.any",
+      "subgroup.all",         "subgroup.ballot"};
+  return Names[Op];
+}
+
 const char *ImplicitCastExpr::getCastKindName(CastKind K) {
   static const char *Names[] = {
       "IntegralCast",  "IntegralToFloating", "FloatingToIntegral",
@@ -209,6 +233,10 @@ void bsgp::forEachChild(Stmt *S, llvm::function_ref<void(Stmt *)> F) {
     break;
   case Stmt::SK_New:
     C(llvm::cast<NewExpr>(S)->getCount());
+    break;
+  case Stmt::SK_Group:
+    for (Expr *A : llvm::cast<GroupExpr>(S)->args())
+      C(A);
     break;
   default:
     break;
