@@ -2226,9 +2226,8 @@ Value MLIRGen::emitGroup(bsgp::GroupExpr *e) {
     args.push_back(v);
   }
   auto shuffle = [&](StringRef mode) -> Value {
-    return bsgp::SubgroupShuffleOp::create(b, l, args[0].getType(),
-                                           b.getStringAttr(mode), args[0],
-                                           args[1]);
+    return bsgp::SubgroupShuffleOp::create(
+        b, l, args[0].getType(), b.getStringAttr(mode), args[0], args[1]);
   };
   auto vote = [&](StringRef mode, Type t) -> Value {
     return bsgp::SubgroupVoteOp::create(b, l, t, b.getStringAttr(mode),

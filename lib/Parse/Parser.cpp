@@ -1442,8 +1442,7 @@ Expr *Parser::parseGroup() {
     Diags.report(Open.getRange(), diag::note_matching) << "(";
     return nullptr;
   }
-  return new (Ctx)
-      GroupExpr(rangeFrom(Begin), K, Ctx.copyArray<Expr *>(Args));
+  return new (Ctx) GroupExpr(rangeFrom(Begin), K, Ctx.copyArray<Expr *>(Args));
 }
 
 Expr *Parser::parsePrimary() {

@@ -1790,9 +1790,8 @@ Expr *Sema::checkGroup(GroupExpr *G) {
     if (!Args[0]->getType()->isScalar())
       return ArgErr(0, "a scalar condition");
     Args[0] = toBool(Args[0]);
-    G->setType(K == GE::Ballot
-                   ? Ctx.getBuiltinType(BuiltinType::UInt64)
-                   : (const Type *)Ctx.getBoolType());
+    G->setType(K == GE::Ballot ? Ctx.getBuiltinType(BuiltinType::UInt64)
+                               : (const Type *)Ctx.getBoolType());
     return G;
   default:
     G->setType(Ctx.getIntType());

@@ -75,8 +75,7 @@ bool usesGroupOps(func::FuncOp func) {
 /// Functions left without callers are erased, since they cannot be
 /// compiled on their own.
 template <typename CloneCallback>
-LogicalResult inlineGroupFunctions(ModuleOp module,
-                                   InlinerInterface &interface,
+LogicalResult inlineGroupFunctions(ModuleOp module, InlinerInterface &interface,
                                    CloneCallback cloneCallback) {
   llvm::SetVector<func::FuncOp> inlined;
   for (unsigned round = 0;; ++round) {
@@ -98,8 +97,7 @@ LogicalResult inlineGroupFunctions(ModuleOp module,
           failed(inlineCall(interface, cloneCallback, call, callee,
                             &callee.getBody())))
         return call.emitError("cannot inline function '")
-               << callee.getSymName()
-               << "', which uses work-group operations";
+               << callee.getSymName() << "', which uses work-group operations";
       call.erase();
       inlined.insert(callee);
     }

@@ -314,12 +314,13 @@ private:
                                    CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK,
                                    lk.function) == CUDA_SUCCESS &&
             maxThreads > 0 && maxThreads < lk.blockSize)
-          return Status::error(
-              BSGPRT_ERROR_LAUNCH_FAILED,
-              std::string("kernel '") + kname + "' uses work-group "
-                  "operations and needs blocks of " +
-                  std::to_string(groupSize) + " threads, but its registers "
-                  "allow only " + std::to_string(maxThreads));
+          return Status::error(BSGPRT_ERROR_LAUNCH_FAILED,
+                               std::string("kernel '") + kname +
+                                   "' uses work-group operations and needs "
+                                   "blocks of " +
+                                   std::to_string(groupSize) +
+                                   " threads, but its registers allow only " +
+                                   std::to_string(maxThreads));
         lm.resolved[kernel] = true;
         out = &lk;
         return Status::ok();

@@ -53,8 +53,8 @@ static void lowerGroupOpsForCPU(Operation *root, Value rank, Value size,
   root->walk([&](Operation *op) {
     if (isa<bsgp::GroupRankOp, bsgp::GroupSizeOp, bsgp::GroupIdOp,
             bsgp::GroupCountOp, bsgp::SubgroupRankOp, bsgp::SubgroupSizeOp,
-            bsgp::GroupBarrierOp, bsgp::GroupLocalOp,
-            bsgp::SubgroupShuffleOp, bsgp::SubgroupVoteOp>(op))
+            bsgp::GroupBarrierOp, bsgp::GroupLocalOp, bsgp::SubgroupShuffleOp,
+            bsgp::SubgroupVoteOp>(op))
       ops.push_back(op);
   });
   MLIRContext *ctx = root->getContext();

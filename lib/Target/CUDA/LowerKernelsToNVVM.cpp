@@ -93,8 +93,8 @@ static Value shuffleWord(OpBuilder &b, Location loc, NVVM::ShflKind kind,
                          Value word, Value lane) {
   Type i32 = b.getI32Type();
   Value mask = LLVM::ConstantOp::create(b, loc, i32, -1);
-  Value clamp = LLVM::ConstantOp::create(
-      b, loc, i32, kind == NVVM::ShflKind::up ? 0 : 0x1f);
+  Value clamp = LLVM::ConstantOp::create(b, loc, i32,
+                                         kind == NVVM::ShflKind::up ? 0 : 0x1f);
   return NVVM::ShflOp::create(b, loc, word.getType(), mask, word, lane, clamp,
                               kind, UnitAttr());
 }
@@ -105,13 +105,14 @@ static Value shuffleWord(OpBuilder &b, Location loc, NVVM::ShflKind kind,
 /// array and kernel. Threads past the thread count have already left
 /// (the rank check), which bar.sync and the .sync warp operations allow:
 /// they wait only for threads that have not exited.
-static void lowerGroupOpsForNVVM(LLVM::LLVMFuncOp fn, OpBuilder &moduleBuilder) {
+static void lowerGroupOpsForNVVM(LLVM::LLVMFuncOp fn,
+                                 OpBuilder &moduleBuilder) {
   SmallVector<Operation *> ops;
   fn.walk([&](Operation *op) {
     if (isa<bsgp::GroupRankOp, bsgp::GroupSizeOp, bsgp::GroupIdOp,
             bsgp::GroupCountOp, bsgp::SubgroupRankOp, bsgp::SubgroupSizeOp,
-            bsgp::GroupBarrierOp, bsgp::GroupLocalOp,
-            bsgp::SubgroupShuffleOp, bsgp::SubgroupVoteOp>(op))
+            bsgp::GroupBarrierOp, bsgp::GroupLocalOp, bsgp::SubgroupShuffleOp,
+            bsgp::SubgroupVoteOp>(op))
       ops.push_back(op);
   });
   MLIRContext *ctx = fn.getContext();
@@ -147,8 +148,7 @@ static void lowerGroupOpsForNVVM(LLVM::LLVMFuncOp fn, OpBuilder &moduleBuilder) 
         v = shuffleWord(b, loc, kind, x, lane);
       } else {
         // Two 32-bit shuffles from the same lane, low word first.
-        Value bits = t.isF64() ? LLVM::BitcastOp::create(b, loc, i64, x)
-                               : x;
+        Value bits = t.isF64() ? LLVM::BitcastOp::create(b, loc, i64, x) : x;
         Value lo = LLVM::TruncOp::create(b, loc, i32, bits);
         Value hi = LLVM::TruncOp::create(
             b, loc, i32,
@@ -183,9 +183,8 @@ static void lowerGroupOpsForNVVM(LLVM::LLVMFuncOp fn, OpBuilder &moduleBuilder) 
       if (isa<bsgp::PtrType>(elem))
         elem = LLVM::LLVMPointerType::get(ctx);
       auto arrayTy = LLVM::LLVMArrayType::get(elem, local.getCount());
-      std::string name = ("__bsgp_local_" + fn.getSymName() + "_" +
-                          Twine(numLocals++))
-                             .str();
+      std::string name =
+          ("__bsgp_local_" + fn.getSymName() + "_" + Twine(numLocals++)).str();
       auto global = LLVM::GlobalOp::create(
           moduleBuilder, loc, arrayTy, /*isConstant=*/false,
           LLVM::Linkage::Internal, name, Attribute(), /*alignment=*/16,

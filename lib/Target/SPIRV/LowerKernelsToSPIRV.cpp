@@ -656,10 +656,9 @@ static LogicalResult rejectGroupOps(ArrayRef<bsgp::KernelOp> kernels) {
   for (bsgp::KernelOp kernel : kernels) {
     WalkResult r = kernel.walk([](Operation *op) {
       if (!isa<bsgp::GroupRankOp, bsgp::GroupSizeOp, bsgp::GroupIdOp,
-               bsgp::GroupCountOp, bsgp::SubgroupRankOp,
-               bsgp::SubgroupSizeOp, bsgp::GroupBarrierOp,
-               bsgp::GroupLocalOp, bsgp::SubgroupShuffleOp,
-               bsgp::SubgroupVoteOp>(op))
+               bsgp::GroupCountOp, bsgp::SubgroupRankOp, bsgp::SubgroupSizeOp,
+               bsgp::GroupBarrierOp, bsgp::GroupLocalOp,
+               bsgp::SubgroupShuffleOp, bsgp::SubgroupVoteOp>(op))
         return WalkResult::advance();
       op->emitError("work-group and subgroup operations (group.*, "
                     "subgroup.*, local arrays) are not supported by the "

@@ -513,9 +513,8 @@ LogicalResult SubgroupVoteOp::verify() {
     return emitOpError("mode must be any, all or ballot, not '")
            << getMode() << "'";
   bool ballot = getMode() == "ballot";
-  if (getResult().getType().isInteger(ballot ? 64 : 1) == false)
-    return emitOpError("result must be ") << (ballot ? "i64" : "i1")
-                                          << " for " << getMode();
+  if (!getResult().getType().isInteger(ballot ? 64 : 1))
+    return emitOpError("result must be ")
+           << (ballot ? "i64" : "i1") << " for " << getMode();
   return verifyDeviceCode(*this);
 }
-
