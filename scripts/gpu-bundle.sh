@@ -5,11 +5,13 @@
 #
 # The GPU machine has the NVIDIA driver but no LLVM, so everything is built
 # here: the examples and the execution tests' programs with
-# --target=cpu,cuda, the CUDA benchmark (bench/cuda), and libbsgprt with its
-# OpenMP. For each program the bundle records the output of a CPU run made
-# here; <outdir>/run.sh, run on the GPU machine, runs every program on the
-# GPU and checks that it prints exactly what it printed on the CPU, then
-# runs the benchmark.
+# --target=cpu,cuda,spirv (cpu,cuda for those using work-group operations,
+# which the SPIR-V target does not compile yet), the CUDA benchmarks
+# (bench/cuda), and libbsgprt with its OpenMP. For each program the bundle
+# records the output of a CPU run made here; <outdir>/run.sh, run on the GPU
+# machine, runs every program on each backend named in $BACKENDS (default
+# "cuda"; "cuda vulkan" needs a Vulkan loader there) and checks that it
+# prints exactly what it printed on the CPU, then runs the benchmarks.
 #
 #===----------------------------------------------------------------------===#
 set -euo pipefail
@@ -18,47 +20,57 @@ BUILD=${BSGP_BUILD_DIR:-$ROOT/build}
 OUT=${1:?usage: gpu-bundle.sh <outdir>}
 mkdir -p "$OUT/expected"
 "$ROOT/scripts/build.sh" bsgpc bsgprt_shared >/dev/null
-BSGPC=("$BUILD/bin/bsgpc" --target=cpu,cuda -O2 -Wl,-rpath,'$ORIGIN')
+BSGPC=("$BUILD/bin/bsgpc" -O2 -Wl,-rpath,'$ORIGIN')
 
 programs=()
-build() { # name sources...
-  local name=$1
-  shift
-  "${BSGPC[@]}" "$@" -o "$OUT/$name"
+build() { # targets name sources...
+  local targets=$1 name=$2
+  shift 2
+  "${BSGPC[@]}" --target="$targets" "$@" -o "$OUT/$name"
   BSGP_DEVICE=cpu "$OUT/$name" > "$OUT/expected/$name.txt"
-  programs+=("$name")
+  programs+=("$name:$targets")
 }
+ALL=cpu,cuda,spirv
 for e in saxpy sgemv stencil mandelbrot poly3 find-faces memory-test par-sort; do
-  build "$e" "$ROOT/examples/$e.bsgp"
+  build $ALL "$e" "$ROOT/examples/$e.bsgp"
 done
-build listing5 "$ROOT/examples/paper/listing5-memory-test.bsgp" \
+build $ALL listing5 "$ROOT/examples/paper/listing5-memory-test.bsgp" \
   "$ROOT/test/Execution/examples/Inputs/listing5-main.cpp"
 for t in find-faces get-numbers par-sort-idx reduce-scan thread-manipulation; do
   main=("$ROOT"/test/Execution/Inputs/$t-main.cpp)
   [ -f "${main[0]}" ] || main=()
-  build "$t" "$ROOT/test/Execution/$t.bsgp" "${main[@]}"
+  build $ALL "$t" "$ROOT/test/Execution/$t.bsgp" "${main[@]}"
 done
-for t in control-flow spawn-results math local-arrays; do
-  build "$t" "$ROOT/test/Execution/language/Inputs/$t.bsgp"
+for t in control-flow spawn-results math local-arrays atomics-barrier; do
+  build $ALL "$t" "$ROOT/test/Execution/language/Inputs/$t.bsgp"
 done
+build $ALL atomics "$ROOT/test/Execution/language/Inputs/atomics.bsgp" \
+  "$ROOT/test/Execution/language/Inputs/atomics-main.cpp"
+build cpu,cuda group-ops "$ROOT/test/Execution/language/Inputs/group-ops.bsgp"
 
 "$ROOT/bench/cuda/build.sh" "$OUT" >/dev/null
 rm -f "$OUT"/*.o
 
 cat > "$OUT/run.sh" <<RUN
 #!/usr/bin/env bash
-# Runs every program on the GPU and compares with its CPU output.
+# Runs every program on each backend of \$BACKENDS and compares with its
+# CPU output; then the benchmarks (scale \$1, default 1).
 cd "\$(dirname "\$0")"
 export LD_LIBRARY_PATH=\$PWD
 failed=0
-for p in ${programs[*]}; do
-  if BSGP_DEVICE=cuda ./\$p > \$p.gpu.txt 2>&1 && cmp -s \$p.gpu.txt expected/\$p.txt; then
-    echo "PASS \$p"
-  else
-    echo "FAIL \$p"; diff expected/\$p.txt \$p.gpu.txt | head -5; failed=1
-  fi
+for entry in ${programs[*]}; do
+  p=\${entry%%:*} targets=\${entry#*:}
+  for b in \${BACKENDS:-cuda}; do
+    [ \$b = vulkan ] && [[ \$targets != *spirv* ]] && continue
+    if BSGP_DEVICE=\$b ./\$p > \$p.\$b.txt 2>&1 && cmp -s \$p.\$b.txt expected/\$p.txt; then
+      echo "PASS \$p (\$b)"
+    else
+      echo "FAIL \$p (\$b)"; diff expected/\$p.txt \$p.\$b.txt | head -5; failed=1
+    fi
+  done
 done
 ./bench_cuda "\${1:-1}"
+./bench_collectives "\${1:-1}"
 exit \$failed
 RUN
 chmod +x "$OUT/run.sh"

@@ -111,6 +111,30 @@ const char *AtomicExpr::getName(AtomicOp Op) {
   return Names[Op];
 }
 
+bool GroupExpr::isQuery(GroupOp Op) {
+  switch (Op) {
+  case GroupRank:
+  case GroupSize:
+  case GroupId:
+  case GroupCount:
+  case SubgroupRank:
+  case SubgroupSize:
+    return true;
+  default:
+    return false;
+  }
+}
+
+const char *GroupExpr::getName(GroupOp Op) {
+  static const char *Names[] = {
+      "group.rank",           "group.size",          "group.id",
+      "group.count",          "group.barrier",       "subgroup.rank",
+      "subgroup.size",        "subgroup.shuffle",    "subgroup.shuffle_xor",
+      "subgroup.shuffle_up",  "subgroup.shuffle_down", "subgroup.any",
+      "subgroup.all",         "subgroup.ballot"};
+  return Names[Op];
+}
+
 const char *ImplicitCastExpr::getCastKindName(CastKind K) {
   static const char *Names[] = {
       "IntegralCast",  "IntegralToFloating", "FloatingToIntegral",
@@ -224,6 +248,10 @@ void bsgp::forEachChild(Stmt *S, llvm::function_ref<void(Stmt *)> F) {
     break;
   case Stmt::SK_Atomic:
     for (Expr *A : llvm::cast<AtomicExpr>(S)->args())
+      C(A);
+    break;
+  case Stmt::SK_Group:
+    for (Expr *A : llvm::cast<GroupExpr>(S)->args())
       C(A);
     break;
   default:

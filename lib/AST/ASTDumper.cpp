@@ -105,6 +105,8 @@ void Dumper::dumpDecl(const Decl *D) {
       OS << (V->isHost() ? " host" : " thread-local");
     if (V->isRequireDecl())
       OS << " require";
+    if (V->isGroupLocal())
+      OS << " group-local";
     OS << '\n';
     if (V->getInit() && !V->isImplicit())
       Kids.push_back(stmt(V->getInit()));
@@ -488,6 +490,15 @@ void Dumper::dumpStmt(const Stmt *S) {
     OS << ' ' << AtomicExpr::getName(A->getOp());
     for (Expr *X : A->args())
       Kids.push_back(stmt(X));
+    break;
+  }
+  case Stmt::SK_Group: {
+    auto *G = llvm::cast<GroupExpr>(S);
+    Head("GroupExpr");
+    ExprTail();
+    OS << ' ' << GroupExpr::getName(G->getGroupOp());
+    for (Expr *A : G->args())
+      Kids.push_back(stmt(A));
     break;
   }
   }

@@ -125,6 +125,8 @@ private:
   Value emitUnary(bsgp::UnaryOperator *e);
   Value emitCall(bsgp::CallExpr *e);
   Value emitBuiltin(bsgp::BuiltinCallExpr *e);
+  Value emitGroup(bsgp::GroupExpr *e);
+  void emitGroupLocalDecl(bsgp::VarDecl *vd);
   /// A call of a C math function as a math-dialect op, so that every target
   /// lowers it (device code included); null if the arguments do not fit.
   Value emitMathCall(bsgp::MathFunction f, ArrayRef<Value> args, Location l);
@@ -611,6 +613,10 @@ void MLIRGen::collectEffects(bsgp::Stmt *s, Effects &e, bool inLoop) {
         for (bsgp::Expr *a : cast<bsgp::AtomicExpr>(x)->args())
           work.push_back(a);
         break;
+      case bsgp::Stmt::SK_Group:
+        for (bsgp::Expr *a : cast<bsgp::GroupExpr>(x)->args())
+          work.push_back(a);
+        break;
       default:
         break;
       }
@@ -893,6 +899,8 @@ flattenArray(const bsgp::Type *t) {
 }
 
 void MLIRGen::emitDecl(bsgp::VarDecl *vd) {
+  if (vd->isGroupLocal())
+    return emitGroupLocalDecl(vd);
   Location l = loc(vd->getLoc());
   if (isa<bsgp::ArrayType>(vd->getType()->getUnqualified())) {
     // A local array is private memory of the thread (or of the host
@@ -1471,6 +1479,8 @@ Value MLIRGen::emitExprInner(bsgp::Expr *e) {
     return emitCall(cast<bsgp::CallExpr>(e));
   case bsgp::Stmt::SK_BuiltinCall:
     return emitBuiltin(cast<bsgp::BuiltinCallExpr>(e));
+  case bsgp::Stmt::SK_Group:
+    return emitGroup(cast<bsgp::GroupExpr>(e));
   case bsgp::Stmt::SK_TargetQuery:
     return bsgp::TargetIsOp::create(
         b, l, b.getI1Type(),
@@ -2264,4 +2274,75 @@ Value MLIRGen::emitAtomic(bsgp::AtomicExpr *e) {
     break;
   }
   return bsgp::AtomicRMWOp::create(b, l, v.getType(), kind, v, args[0]);
+}
+
+//===----------------------------------------------------------------------===//
+// Work groups and subgroups
+//===----------------------------------------------------------------------===//
+
+void MLIRGen::emitGroupLocalDecl(bsgp::VarDecl *vd) {
+  Location l = loc(vd->getLoc());
+  auto [elem, count] = flattenArray(vd->getType());
+  Type et = convertType(elem, vd->getRange());
+  if (!et)
+    return;
+  // One array per work group and kernel; the variable is a pointer to its
+  // first element, like a private local array's.
+  Value ptr = bsgp::GroupLocalOp::create(b, l, bsgp::PtrType::get(&ctx, et),
+                                         static_cast<int64_t>(count));
+  nameValue(ptr, vd->getName());
+  env[vd] = ptr;
+}
+
+Value MLIRGen::emitGroup(bsgp::GroupExpr *e) {
+  using GE = bsgp::GroupExpr;
+  Location l = loc(e->getRange());
+  Type i32 = b.getI32Type();
+  SmallVector<Value, 2> args;
+  for (bsgp::Expr *a : e->args()) {
+    Value v = emitExpr(a);
+    if (!v)
+      return {};
+    args.push_back(v);
+  }
+  auto shuffle = [&](StringRef mode) -> Value {
+    return bsgp::SubgroupShuffleOp::create(
+        b, l, args[0].getType(), b.getStringAttr(mode), args[0], args[1]);
+  };
+  auto vote = [&](StringRef mode, Type t) -> Value {
+    return bsgp::SubgroupVoteOp::create(b, l, t, b.getStringAttr(mode),
+                                        args[0]);
+  };
+  switch (e->getGroupOp()) {
+  case GE::GroupRank:
+    return bsgp::GroupRankOp::create(b, l, i32);
+  case GE::GroupSize:
+    return bsgp::GroupSizeOp::create(b, l, i32);
+  case GE::GroupId:
+    return bsgp::GroupIdOp::create(b, l, i32);
+  case GE::GroupCount:
+    return bsgp::GroupCountOp::create(b, l, i32);
+  case GE::SubgroupRank:
+    return bsgp::SubgroupRankOp::create(b, l, i32);
+  case GE::SubgroupSize:
+    return bsgp::SubgroupSizeOp::create(b, l, i32);
+  case GE::GroupBarrier:
+    bsgp::GroupBarrierOp::create(b, l);
+    return {};
+  case GE::Shuffle:
+    return shuffle("idx");
+  case GE::ShuffleXor:
+    return shuffle("xor");
+  case GE::ShuffleUp:
+    return shuffle("up");
+  case GE::ShuffleDown:
+    return shuffle("down");
+  case GE::Any:
+    return vote("any", b.getI1Type());
+  case GE::All:
+    return vote("all", b.getI1Type());
+  case GE::Ballot:
+    return vote("ballot", b.getI64Type());
+  }
+  return {};
 }

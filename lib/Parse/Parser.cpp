@@ -154,6 +154,7 @@ private:
   Expr *parsePostfix(Expr *E);
   Expr *parsePrimary();
   Expr *parseThread();
+  Expr *parseGroup();
   Expr *parseTargetQuery();
   Expr *parseCollective(BuiltinCallExpr::BuiltinKind K, SourceLocation Begin);
   bool parseArgs(llvm::SmallVectorImpl<Expr *> &Args);
@@ -934,6 +935,19 @@ Stmt *Parser::parseStatement() {
     return nullptr;
   case tok::kw_auto:
     return parseDeclStmt();
+  case tok::kw_local: {
+    consume();
+    if (!startsDecl()) {
+      Diags.report(Tok.getRange(), diag::err_local_expected_decl);
+      skipToStmtEnd();
+      return nullptr;
+    }
+    Stmt *S = parseDeclStmt();
+    if (auto *D = llvm::dyn_cast_or_null<DeclStmt>(S))
+      for (VarDecl *V : D->decls())
+        V->setGroupLocal(true);
+    return S;
+  }
   default:
     break;
   }
@@ -1381,6 +1395,82 @@ Expr *Parser::parseTargetQuery() {
       TargetQueryExpr(rangeFrom(Begin), TargetQueryExpr::Target(T));
 }
 
+Expr *Parser::parseGroup() {
+  SourceLocation Begin = Tok.Loc;
+  bool Sub = Tok.is(tok::kw_subgroup);
+  llvm::StringRef Base = Sub ? "subgroup" : "group";
+  consume();
+  if (!expect(tok::period, Sub ? "'.' after 'subgroup'" : "'.' after 'group'"))
+    return nullptr;
+  // `barrier` is a keyword of its own.
+  if (Tok.isNot(tok::identifier) && Tok.isNot(tok::kw_barrier)) {
+    Diags.report(Tok.getRange(), diag::err_expected)
+        << (Sub ? "a subgroup attribute or operation"
+                : "a group attribute or operation");
+    return nullptr;
+  }
+  Token M = Tok;
+  consume();
+  using GE = GroupExpr;
+  int Op = Sub ? llvm::StringSwitch<int>(M.Text)
+                     .Case("rank", GE::SubgroupRank)
+                     .Case("size", GE::SubgroupSize)
+                     .Case("shuffle", GE::Shuffle)
+                     .Case("shuffle_xor", GE::ShuffleXor)
+                     .Case("shuffle_up", GE::ShuffleUp)
+                     .Case("shuffle_down", GE::ShuffleDown)
+                     .Case("any", GE::Any)
+                     .Case("all", GE::All)
+                     .Case("ballot", GE::Ballot)
+                     .Default(-1)
+               : llvm::StringSwitch<int>(M.Text)
+                     .Case("rank", GE::GroupRank)
+                     .Case("size", GE::GroupSize)
+                     .Case("id", GE::GroupId)
+                     .Case("count", GE::GroupCount)
+                     .Case("barrier", GE::GroupBarrier)
+                     .Default(-1);
+  if (Op < 0) {
+    Diags.report(M.getRange(), diag::err_bad_group_member)
+        << Base << M.Text
+        << (Sub ? "rank, size, shuffle, shuffle_xor, shuffle_up, "
+                  "shuffle_down, any, all or ballot"
+                : "rank, size, id, count or barrier");
+    return nullptr;
+  }
+  auto K = GE::GroupOp(Op);
+  if (GE::isQuery(K)) {
+    if (Tok.is(tok::l_paren)) {
+      Diags.report(M.getRange(), diag::err_group_attr_call) << GE::getName(K);
+      return nullptr;
+    }
+    return new (Ctx) GroupExpr(rangeFrom(Begin), K, {});
+  }
+  if (Tok.isNot(tok::l_paren)) {
+    Diags.report(M.getRange(), diag::err_group_op_no_call) << GE::getName(K);
+    return nullptr;
+  }
+  Token Open = Tok;
+  consume();
+  llvm::SmallVector<Expr *, 2> Args;
+  if (Tok.isNot(tok::r_paren)) {
+    for (;;) {
+      Expr *A = parseAssignment();
+      if (!A)
+        return nullptr;
+      Args.push_back(A);
+      if (!tryConsume(tok::comma))
+        break;
+    }
+  }
+  if (!tryConsume(tok::r_paren)) {
+    Diags.report(Tok.getRange(), diag::err_expected) << "')'";
+    Diags.report(Open.getRange(), diag::note_matching) << "(";
+    return nullptr;
+  }
+  return new (Ctx) GroupExpr(rangeFrom(Begin), K, Ctx.copyArray<Expr *>(Args));
+}
+
 Expr *Parser::parsePrimary() {
   SourceLocation Begin = Tok.Loc;
   switch (Tok.Kind) {
@@ -1423,6 +1513,9 @@ Expr *Parser::parsePrimary() {
     return new (Ctx) NullLiteral(rangeFrom(Begin));
   case tok::kw_thread:
     return parseThread();
+  case tok::kw_group:
+  case tok::kw_subgroup:
+    return parseGroup();
   case tok::kw_dnew:
   case tok::kw_dtempnew: {
     bool Temp = Tok.is(tok::kw_dtempnew);

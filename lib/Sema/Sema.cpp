@@ -78,6 +78,8 @@ private:
   Expr *checkUnary(UnaryOperator *U);
   Expr *checkCall(CallExpr *C);
   Expr *checkBuiltin(BuiltinCallExpr *B);
+  Expr *checkGroup(GroupExpr *G);
+  void checkGroupLocalDecl(VarDecl *V);
   Expr *checkMember(MemberExpr *M);
   Expr *checkConstruct(ConstructExpr *C);
   Expr *checkAtomic(AtomicExpr *A);
@@ -430,6 +432,8 @@ void Sema::checkVarDecl(VarDecl *V) {
           << V->getName() << V->getType()->str();
   V->setHost(!inDevice());
   V->setRequireDecl(InRequire);
+  if (V->isGroupLocal())
+    checkGroupLocalDecl(V);
   if (V->getStorage() != VarDecl::Global || Scopes.size() == 1)
     declare(V);
 }
@@ -558,6 +562,13 @@ bool Sema::isThreadDependent(Expr *E) {
   // return per-thread values.
   if (auto *B = dyn_cast<BuiltinCallExpr>(E))
     return B->getBuiltinKind() != BuiltinCallExpr::Reduce;
+  // The sizes and the group count are the same in every thread; ranks, ids
+  // and subgroup results are not.
+  if (auto *G = dyn_cast<GroupExpr>(E))
+    if (G->getGroupOp() == GroupExpr::GroupSize ||
+        G->getGroupOp() == GroupExpr::GroupCount ||
+        G->getGroupOp() == GroupExpr::SubgroupSize)
+      return false;
   // Each thread sees a different old value.
   if (isa<AtomicExpr>(E))
     return true;
@@ -972,6 +983,8 @@ Expr *Sema::checkExprImpl(Expr *E) {
     return checkCall(cast<CallExpr>(E));
   case Stmt::SK_BuiltinCall:
     return checkBuiltin(cast<BuiltinCallExpr>(E));
+  case Stmt::SK_Group:
+    return checkGroup(cast<GroupExpr>(E));
   case Stmt::SK_ThreadAttr: {
     auto *T = cast<ThreadAttrExpr>(E);
     std::string Name = std::string("thread.") +
@@ -1774,4 +1787,103 @@ bool bsgp::analyzeProgram(ASTContext &Ctx, DiagnosticEngine &Diags) {
   Sema S(Ctx, Diags);
   S.run();
   return Diags.getNumErrors() == Before;
+}
+
+//===----------------------------------------------------------------------===//
+// Work groups and subgroups
+//===----------------------------------------------------------------------===//
+
+void Sema::checkGroupLocalDecl(VarDecl *V) {
+  const Type *T = V->getType();
+  if (!T || T->isError())
+    return;
+  if (!isa<ArrayType>(T->getUnqualified())) {
+    Diags.report(SourceRange(V->getLoc()), diag::err_local_not_array)
+        << V->getName() << T->str();
+    return;
+  }
+  if (V->getInit())
+    Diags.report(V->getInit()->getRange(), diag::err_local_init)
+        << V->getName();
+  // Inline functions may be called outside a spawn's top-level kernel code
+  // (as device functions); only a spawn body is known to become kernels.
+  else if (SpawnDepth == 0 || InRequire)
+    Diags.report(SourceRange(V->getLoc()), diag::err_local_outside_spawn)
+        << V->getName();
+}
+
+Expr *Sema::checkGroup(GroupExpr *G) {
+  using GE = GroupExpr;
+  GE::GroupOp K = G->getGroupOp();
+  const char *Name = GE::getName(K);
+  if (!inParallel())
+    Diags.report(G->getRange(), diag::err_group_outside_spawn) << Name;
+  else if (InRequire)
+    Diags.report(G->getRange(), diag::err_require_device) << Name;
+
+  auto Args = G->args();
+  for (Expr *&A : Args)
+    A = rvalue(checkExpr(A));
+  unsigned Want = 0;
+  switch (K) {
+  case GE::Shuffle:
+  case GE::ShuffleXor:
+  case GE::ShuffleUp:
+  case GE::ShuffleDown:
+    Want = 2;
+    break;
+  case GE::Any:
+  case GE::All:
+  case GE::Ballot:
+    Want = 1;
+    break;
+  default:
+    break;
+  }
+  if (Args.size() != Want) {
+    Diags.report(G->getRange(), diag::err_builtin_arity)
+        << Name << Want << unsigned(Args.size());
+    return error(G);
+  }
+  for (Expr *A : Args)
+    if (A->getType()->isError())
+      return error(G);
+  auto ArgErr = [&](unsigned I, const char *What) {
+    Diags.report(Args[I]->getRange(), diag::err_builtin_arg)
+        << (I + 1) << Name << What << Args[I]->getType()->str();
+    return error(G);
+  };
+  switch (K) {
+  case GE::GroupBarrier:
+    G->setType(Ctx.getVoidType());
+    return G;
+  case GE::Shuffle:
+  case GE::ShuffleXor:
+  case GE::ShuffleUp:
+  case GE::ShuffleDown: {
+    // The hardware moves 32-bit words; 64-bit values take two shuffles.
+    const auto *T = dyn_cast<BuiltinType>(Args[0]->getType()->getUnqualified());
+    if (!T || !T->isArithmetic() ||
+        (T->getBitWidth() != 32 && T->getBitWidth() != 64))
+      return ArgErr(0, "a 32-bit or 64-bit scalar (int, uint, int64, uint64, "
+                       "float or double)");
+    if (!Args[1]->getType()->isInteger())
+      return ArgErr(1, "an integer");
+    Args[1] = convert(Args[1], Ctx.getIntType());
+    G->setType(T);
+    return G;
+  }
+  case GE::Any:
+  case GE::All:
+  case GE::Ballot:
+    if (!Args[0]->getType()->isScalar())
+      return ArgErr(0, "a scalar condition");
+    Args[0] = toBool(Args[0]);
+    G->setType(K == GE::Ballot ? Ctx.getBuiltinType(BuiltinType::UInt64)
+                               : (const Type *)Ctx.getBoolType());
+    return G;
+  default:
+    G->setType(Ctx.getIntType());
+    return G;
+  }
 }

@@ -40,11 +40,58 @@ void pruneResults(SpawnOp spawn) {
   }
 }
 
+/// The `local` array that `value`, a pointer, points into, if any: a work
+/// group's array lives for one kernel, so it cannot be a saved value.
+GroupLocalOp findGroupLocal(Value value) {
+  for (unsigned depth = 0; value && depth < 64; ++depth) {
+    Operation *def = value.getDefiningOp();
+    if (!def)
+      return nullptr;
+    if (auto local = dyn_cast<GroupLocalOp>(def))
+      return local;
+    if (auto offset = dyn_cast<PtrOffsetOp>(def))
+      value = offset.getPtr();
+    else if (auto cast = dyn_cast<PtrCastOp>(def))
+      value = cast.getPtr();
+    else
+      return nullptr;
+  }
+  return nullptr;
+}
+
+LogicalResult checkGroupLocals(SpawnOp spawn) {
+  LogicalResult result = success();
+  for (SuperstepOp step : ssutil::getSupersteps(spawn)) {
+    auto yield = cast<YieldOp>(step.getBody().front().getTerminator());
+    for (auto [saved, yielded] :
+         llvm::zip(step.getResults(), yield.getValues())) {
+      GroupLocalOp local = findGroupLocal(yielded);
+      if (!local)
+        continue;
+      Operation *user = *saved.getUsers().begin();
+      InFlightDiagnostic diag =
+          user->emitError("a 'local' array is used after a barrier that ends "
+                          "the superstep declaring it; 'local' arrays live "
+                          "for one superstep (use group.barrier() inside a "
+                          "superstep, or global memory across barriers)");
+      diag.attachNote(local.getLoc()) << "the 'local' array is declared here";
+      result = failure();
+    }
+  }
+  return result;
+}
+
 struct FindSavedValuesPass
     : public bsgp::impl::BSGPFindSavedValuesPassBase<FindSavedValuesPass> {
   using Base::Base;
   void runOnOperation() override {
-    getOperation()->walk([&](SpawnOp spawn) { pruneResults(spawn); });
+    bool failed = false;
+    getOperation()->walk([&](SpawnOp spawn) {
+      pruneResults(spawn);
+      failed |= mlir::failed(checkGroupLocals(spawn));
+    });
+    if (failed)
+      return signalPassFailure();
     if (!printTable && !printDot)
       return;
     auto module = dyn_cast<ModuleOp>(getOperation());

@@ -17,6 +17,7 @@
 #include "mlir/IR/IRMapping.h"
 #include "mlir/IR/SymbolTable.h"
 #include "mlir/Transforms/InliningUtils.h"
+#include "llvm/ADT/SetVector.h"
 
 namespace bsgp {
 #define GEN_PASS_DEF_BSGPINLINECOLLECTIVESPASS
@@ -53,6 +54,59 @@ struct CollectiveInliner : public InlinerInterface {
     return true;
   }
 };
+
+/// True if `func` itself uses a work-group or subgroup op: the targets
+/// lower those only inside kernels, where the work group is known.
+bool usesGroupOps(func::FuncOp func) {
+  return func
+      .walk([](Operation *op) {
+        if (isa<GroupRankOp, GroupSizeOp, GroupIdOp, GroupCountOp,
+                SubgroupRankOp, SubgroupSizeOp, GroupBarrierOp,
+                SubgroupShuffleOp, SubgroupVoteOp>(op))
+          return WalkResult::interrupt();
+        return WalkResult::advance();
+      })
+      .wasInterrupted();
+}
+
+/// Inlines every call of an (inline) function that uses work-group ops, at
+/// any depth of control flow, until no call is left: unlike collectives,
+/// such functions need no superstep level, only a kernel around them.
+/// Functions left without callers are erased, since they cannot be
+/// compiled on their own.
+template <typename CloneCallback>
+LogicalResult inlineGroupFunctions(ModuleOp module, InlinerInterface &interface,
+                                   CloneCallback cloneCallback) {
+  llvm::SetVector<func::FuncOp> inlined;
+  for (unsigned round = 0;; ++round) {
+    SmallVector<std::pair<func::CallOp, func::FuncOp>> calls;
+    module.walk([&](func::CallOp call) {
+      auto callee = SymbolTable::lookupNearestSymbolFrom<func::FuncOp>(
+          call, call.getCalleeAttr());
+      if (callee && !callee.isExternal() && usesGroupOps(callee))
+        calls.emplace_back(call, callee);
+    });
+    if (calls.empty())
+      break;
+    if (round == kMaxInlineRounds)
+      return calls.front().first.emitError(
+          "recursive function using work-group operations cannot be "
+          "inlined");
+    for (auto [call, callee] : calls) {
+      if (!callee.getBody().hasOneBlock() ||
+          failed(inlineCall(interface, cloneCallback, call, callee,
+                            &callee.getBody())))
+        return call.emitError("cannot inline function '")
+               << callee.getSymName() << "', which uses work-group operations";
+      call.erase();
+      inlined.insert(callee);
+    }
+  }
+  for (func::FuncOp func : inlined)
+    if (func.isPrivate() && SymbolTable::symbolKnownUseEmpty(func, module))
+      func.erase();
+  return success();
+}
 
 struct InlineCollectivesPass
     : public bsgp::impl::BSGPInlineCollectivesPassBase<InlineCollectivesPass> {
@@ -133,6 +187,8 @@ struct InlineCollectivesPass
     for (func::FuncOp func : inlined)
       if (SymbolTable::symbolKnownUseEmpty(func, module))
         func.erase();
+    if (failed(inlineGroupFunctions(module, interface, cloneCallback)))
+      return signalPassFailure();
   }
 };
 

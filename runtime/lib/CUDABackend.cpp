@@ -45,6 +45,7 @@ constexpr int CU_JIT_ERROR_LOG_BUFFER = 5;
 constexpr int CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES = 6;
 
 constexpr int DefaultBlockSize = 256;
+constexpr int CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK = 0;
 
 struct DriverAPI {
   CUresult (*cuInit)(unsigned);
@@ -81,6 +82,8 @@ struct DriverAPI {
   CUresult (*cuOccupancyMaxPotentialBlockSize)(int *, int *, CUfunction,
                                                CUoccupancyB2DSize, size_t,
                                                int);
+  /// Optional: checks that a fixed work-group size fits the kernel.
+  CUresult (*cuFuncGetAttribute)(int *, int, CUfunction);
 };
 
 template <class Fn> bool lookup(void *lib, const char *name, Fn &fn) {
@@ -124,6 +127,7 @@ public:
     lookup(lib, "cuOccupancyMaxPotentialBlockSize",
            d.cuOccupancyMaxPotentialBlockSize);
     lookup(lib, "cuDeviceGetAttribute", d.cuDeviceGetAttribute);
+    lookup(lib, "cuFuncGetAttribute", d.cuFuncGetAttribute);
     lookup(lib, "cuDeviceTotalMem_v2", d.cuDeviceTotalMem);
     hasEvents = lookup(lib, "cuEventCreate", d.cuEventCreate) &&
                 lookup(lib, "cuEventRecord", d.cuEventRecord) &&
@@ -235,7 +239,8 @@ public:
     // Small launches use smaller blocks, down to two warps, so that every
     // multiprocessor gets work.
     uint64_t block = lk->blockSize;
-    while (!blockOverride && multiprocessors > 0 && block > 64 &&
+    while (!lk->fixedBlock && !blockOverride && multiprocessors > 0 &&
+           block > 64 &&
            (n + block - 1) / block < 2 * uint64_t(multiprocessors))
       block /= 2;
     uint64_t grid = (n + block - 1) / block;
@@ -341,6 +346,9 @@ private:
   struct LoadedKernel {
     CUfunction function = nullptr;
     int blockSize = DefaultBlockSize;
+    /// The kernel was compiled for work groups of exactly blockSize
+    /// threads (bsgprt_kernel_desc::group_size): no heuristic may change it.
+    bool fixedBlock = false;
   };
   struct LoadedModule {
     CUmodule module = nullptr;
@@ -386,6 +394,29 @@ private:
       // 1024, which leaves most multiprocessors idle on launches of a few
       // thousand threads.
       int minGrid = 0, block = 0;
+      uint32_t groupSize = m.kernels[kernel].group_size;
+      if (groupSize != 0) {
+        // Work-group operations (group.*, local arrays) were compiled for
+        // this block size; BSGP_BLOCK_SIZE does not apply.
+        lk.blockSize = static_cast<int>(groupSize);
+        lk.fixedBlock = true;
+        int maxThreads = 0;
+        if (api.cuFuncGetAttribute &&
+            api.cuFuncGetAttribute(&maxThreads,
+                                   CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK,
+                                   lk.function) == CUDA_SUCCESS &&
+            maxThreads > 0 && maxThreads < lk.blockSize)
+          return Status::error(BSGPRT_ERROR_LAUNCH_FAILED,
+                               std::string("kernel '") + kname +
+                                   "' uses work-group operations and needs "
+                                   "blocks of " +
+                                   std::to_string(groupSize) +
+                                   " threads, but its registers allow only " +
+                                   std::to_string(maxThreads));
+        lm.resolved[kernel] = true;
+        out = &lk;
+        return Status::ok();
+      }
       lk.blockSize = blockOverride ? blockOverride : DefaultBlockSize;
       if (api.cuOccupancyMaxPotentialBlockSize &&
           api.cuOccupancyMaxPotentialBlockSize(&minGrid, &block, lk.function,

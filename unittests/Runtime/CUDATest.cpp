@@ -61,6 +61,33 @@ const char saxpyPTX[] = R"(
 DONE:
   ret;
 }
+
+.visible .entry blockdim(
+  .param .align 8 .b8 args[8],
+  .param .u64 size
+)
+{
+  .reg .pred %p<2>;
+  .reg .b32 %r<4>;
+  .reg .b64 %rd<8>;
+
+  ld.param.u64 %rd1, [size];
+  mov.u32 %r1, %ctaid.x;
+  mov.u32 %r2, %ntid.x;
+  mov.u32 %r3, %tid.x;
+  mul.wide.u32 %rd2, %r1, %r2;
+  cvt.u64.u32 %rd3, %r3;
+  add.u64 %rd4, %rd2, %rd3;
+  setp.ge.u64 %p1, %rd4, %rd1;
+  @%p1 bra BLOCKDIM_DONE;
+  ld.param.u64 %rd5, [args];
+  cvta.to.global.u64 %rd5, %rd5;
+  shl.b64 %rd6, %rd4, 2;
+  add.u64 %rd7, %rd5, %rd6;
+  st.global.u32 [%rd7], %r2;
+BLOCKDIM_DONE:
+  ret;
+}
 )";
 
 struct SaxpyArgs {
@@ -73,9 +100,11 @@ static_assert(sizeof(SaxpyArgs) == 24, "matches args[24] in the PTX");
 const bsgprt_kernel_desc kernels[] = {
     {"saxpy", nullptr, "saxpy.bsgp:4:3-6:5", sizeof(SaxpyArgs), 0},
     {"missing", nullptr, "missing.bsgp:1:1-1:9", 0, 0},
+    // Compiled for work groups of 256 threads (group.*, local arrays).
+    {"blockdim", nullptr, "blockdim.bsgp:1:1-1:9", 8, 256},
 };
 const bsgprt_module_desc module = {
-    BSGPRT_ABI_VERSION, 2,       kernels, saxpyPTX, sizeof(saxpyPTX),
+    BSGPRT_ABI_VERSION, 3,       kernels, saxpyPTX, sizeof(saxpyPTX),
     nullptr,            0,       "saxpy.bsgp"};
 
 class CUDATest : public RuntimeTest {
@@ -115,6 +144,21 @@ TEST_F(CUDATest, SaxpyMatchesSequentialLoop) {
     bsgprt_dfree(dx);
     bsgprt_temp_free(dy);
     EXPECT_EQ(got, expected) << "n = " << n;
+  }
+  EXPECT_TRUE(errors.empty()) << errors[0].message;
+}
+
+// A kernel that needs work groups of 256 threads gets blocks of 256 even
+// where the launch is small enough for the runtime to shrink its blocks.
+TEST_F(CUDATest, FixedGroupSizeIsHonoured) {
+  for (uint64_t n : {1ull, 100ull, 1000ull, 70001ull}) {
+    auto *d = static_cast<uint32_t *>(bsgprt_dnew(n * 4, "d"));
+    void *args[] = {d};
+    bsgprt_launch(&module, 2, n, args);
+    std::vector<uint32_t> got(n, 0);
+    bsgprt_memcpy_dtoh(got.data(), d, n * 4);
+    bsgprt_dfree(d);
+    EXPECT_EQ(got, std::vector<uint32_t>(n, 256)) << "n = " << n;
   }
   EXPECT_TRUE(errors.empty()) << errors[0].message;
 }

@@ -157,6 +157,10 @@ public:
   void setRequireDecl(bool V) { IsRequire = V; }
   bool isRead() const { return IsRead; }
   void setRead() { IsRead = true; }
+  /// Declared `local T a[N];`: one array shared by the threads of a work
+  /// group (CUDA __shared__), not a private array.
+  bool isGroupLocal() const { return IsGroupLocal; }
+  void setGroupLocal(bool V) { IsGroupLocal = V; }
 
   static bool classof(const Decl *D) { return D->getKind() == DK_Var; }
 
@@ -165,7 +169,7 @@ private:
   Expr *Init;
   StorageKind Storage;
   bool IsAuto = false, IsImplicit = false, IsHost = true, IsRequire = false,
-       IsRead = false;
+       IsRead = false, IsGroupLocal = false;
 };
 
 class FunctionDecl : public Decl {
@@ -322,7 +326,8 @@ public:
     SK_New,
     SK_TargetQuery,
     SK_Atomic,
-    SK_LastExpr = SK_Atomic,
+    SK_Group,
+    SK_LastExpr = SK_Group,
   };
   StmtKind getKind() const { return Kind; }
   SourceRange getRange() const { return Range; }
@@ -786,6 +791,32 @@ public:
 
 private:
   Attr A;
+};
+
+/// The work-group and subgroup queries and operations: group.rank,
+/// group.size, group.id, group.count, group.barrier(), subgroup.rank,
+/// subgroup.size, subgroup.shuffle*(x, n), subgroup.any/all/ballot(c).
+class GroupExpr : public Expr {
+public:
+  enum GroupOp {
+    GroupRank, GroupSize, GroupId, GroupCount, GroupBarrier,
+    SubgroupRank, SubgroupSize, Shuffle, ShuffleXor, ShuffleUp, ShuffleDown,
+    Any, All, Ballot
+  };
+  GroupExpr(SourceRange R, GroupOp Op, llvm::MutableArrayRef<Expr *> Args)
+      : Expr(SK_Group, R), Op(Op), Args(Args) {}
+  GroupOp getGroupOp() const { return Op; }
+  /// The arguments of the calls; empty for the queries.
+  llvm::MutableArrayRef<Expr *> args() const { return Args; }
+  /// The queries are written without parentheses, the others are calls.
+  static bool isQuery(GroupOp Op);
+  /// The name as written, e.g. "subgroup.shuffle_xor".
+  static const char *getName(GroupOp Op);
+  static bool classof(const Stmt *S) { return S->getKind() == SK_Group; }
+
+private:
+  GroupOp Op;
+  llvm::MutableArrayRef<Expr *> Args;
 };
 
 class IndexExpr : public Expr {

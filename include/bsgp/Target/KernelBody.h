@@ -60,6 +60,15 @@ void foldTargetQueries(mlir::Operation *root, llvm::StringRef target);
 /// nothing to LLVM IR.
 void stripBSGPAttributes(mlir::Operation *root);
 
+/// Work-group size of the CUDA target for kernels that use work-group
+/// operations (group.*, local arrays): such kernels are launched with
+/// exactly this many threads per block.
+constexpr unsigned kCUDAGroupSize = 256;
+
+/// True if `kernel`'s body uses a work-group or subgroup op or a `local`
+/// array, so that the size of its work groups matters.
+bool usesGroupOps(KernelOp kernel);
+
 } // namespace bsgp
 
 #endif // BSGP_TARGET_KERNELBODY_H

@@ -17,7 +17,9 @@ def BSGPInlineCollectivesPass
     Inlines every `func.call` whose callee carries `bsgp.collective` (the
     only functions that may contain a `bsgp.barrier`), transitively, so that the barriers of
     collective functions land in the spawn body. A call to such a function
-    inside control flow, or a recursive collective, is an error.
+    inside control flow, or a recursive collective, is an error. Calls of
+    functions using work-group or subgroup ops are inlined too, at any
+    depth of control flow.
   }];
   let dependentDialects = ["::mlir::func::FuncDialect"];
 }

@@ -43,6 +43,59 @@ private:
 
 } // namespace
 
+/// The CPU target runs every rank on its own (OpenMP threads over ranges of
+/// ranks), so a work group and a subgroup are one thread: group.rank is 0,
+/// group.id the rank, group.barrier() has nothing to wait for, a `local`
+/// array is private, and a shuffle or a vote sees only the thread itself.
+static void lowerGroupOpsForCPU(Operation *root, Value rank, Value size,
+                                Block *entry) {
+  SmallVector<Operation *> ops;
+  root->walk([&](Operation *op) {
+    if (isa<bsgp::GroupRankOp, bsgp::GroupSizeOp, bsgp::GroupIdOp,
+            bsgp::GroupCountOp, bsgp::SubgroupRankOp, bsgp::SubgroupSizeOp,
+            bsgp::GroupBarrierOp, bsgp::GroupLocalOp, bsgp::SubgroupShuffleOp,
+            bsgp::SubgroupVoteOp>(op))
+      ops.push_back(op);
+  });
+  MLIRContext *ctx = root->getContext();
+  for (Operation *op : ops) {
+    OpBuilder b(op);
+    Location loc = op->getLoc();
+    Value v;
+    if (isa<bsgp::GroupRankOp, bsgp::SubgroupRankOp>(op)) {
+      v = arith::ConstantIntOp::create(b, loc, b.getI32Type(), 0);
+    } else if (isa<bsgp::GroupSizeOp, bsgp::SubgroupSizeOp>(op)) {
+      v = arith::ConstantIntOp::create(b, loc, b.getI32Type(), 1);
+    } else if (isa<bsgp::GroupIdOp>(op)) {
+      v = rank;
+    } else if (isa<bsgp::GroupCountOp>(op)) {
+      v = size;
+    } else if (auto shuffle = dyn_cast<bsgp::SubgroupShuffleOp>(op)) {
+      v = shuffle.getValue();
+    } else if (auto vote = dyn_cast<bsgp::SubgroupVoteOp>(op)) {
+      v = vote.getPredicate();
+      if (vote.getMode() == "ballot")
+        v = arith::ExtUIOp::create(b, loc, b.getI64Type(), v);
+    } else if (auto local = dyn_cast<bsgp::GroupLocalOp>(op)) {
+      // A stack slot of the entry block, like a private local array.
+      OpBuilder eb(entry, entry->begin());
+      Type elem = cast<bsgp::PtrType>(local.getType()).getElementType();
+      if (isa<bsgp::PtrType>(elem))
+        elem = LLVM::LLVMPointerType::get(ctx);
+      Value count = LLVM::ConstantOp::create(
+          eb, loc, eb.getI64Type(), static_cast<int64_t>(local.getCount()));
+      Value slot = LLVM::AllocaOp::create(
+          eb, loc, LLVM::LLVMPointerType::get(ctx), elem, count,
+          /*alignment=*/16);
+      v = UnrealizedConversionCastOp::create(b, loc, local.getType(), slot)
+              .getResult(0);
+    }
+    if (op->getNumResults() == 1)
+      op->getResult(0).replaceAllUsesWith(v);
+    op->erase();
+  }
+}
+
 LogicalResult LowerKernelsToCPUPass::lowerKernel(bsgp::KernelOp kernel) {
   if (kernel.getBody().empty())
     return kernel.emitOpError("has no body to compile for the CPU");
@@ -96,6 +149,7 @@ LogicalResult LowerKernelsToCPUPass::lowerKernel(bsgp::KernelOp kernel) {
   b.setInsertionPointToStart(loop.getBody());
   Value rank = loop.getInductionVar();
   bsgp::cloneKernelBody(kernel, b, mapping, rank, size32, entry);
+  lowerGroupOpsForCPU(loop, rank, size32, entry);
   b.setInsertionPointToEnd(entry);
   LLVM::ReturnOp::create(b, loc, ValueRange{});
   return success();

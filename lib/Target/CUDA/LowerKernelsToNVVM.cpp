@@ -46,6 +46,9 @@ using namespace mlir;
 /// Device memory is the global address space of NVPTX.
 static constexpr unsigned kGlobalAddressSpace = 1;
 
+/// `local` arrays live in shared memory.
+static constexpr unsigned kSharedAddressSpace = 3;
+
 /// BSGP pointers are generic addresses in device code: a pointer may point to
 /// device memory or to a local array on the thread's stack, and device
 /// functions take both. Pointers that come from the host are marked global
@@ -83,6 +86,120 @@ private:
 };
 
 } // namespace
+
+/// Shuffles one 32-bit word (i32 or f32) across the warp. `clamp` is the
+/// shfl.sync `c` operand CUDA uses for a whole warp: 0x1f, or 0 for `up`.
+static Value shuffleWord(OpBuilder &b, Location loc, NVVM::ShflKind kind,
+                         Value word, Value lane) {
+  Type i32 = b.getI32Type();
+  Value mask = LLVM::ConstantOp::create(b, loc, i32, -1);
+  Value clamp = LLVM::ConstantOp::create(b, loc, i32,
+                                         kind == NVVM::ShflKind::up ? 0 : 0x1f);
+  return NVVM::ShflOp::create(b, loc, word.getType(), mask, word, lane, clamp,
+                              kind, UnitAttr());
+}
+
+/// A work group is a thread block of bsgp::kCUDAGroupSize threads (the
+/// runtime launches kernels using these ops with that block size), a
+/// subgroup is a warp. `local` arrays become one shared-memory global per
+/// array and kernel. Threads past the thread count have already left
+/// (the rank check), which bar.sync and the .sync warp operations allow:
+/// they wait only for threads that have not exited.
+static void lowerGroupOpsForNVVM(LLVM::LLVMFuncOp fn,
+                                 OpBuilder &moduleBuilder) {
+  SmallVector<Operation *> ops;
+  fn.walk([&](Operation *op) {
+    if (isa<bsgp::GroupRankOp, bsgp::GroupSizeOp, bsgp::GroupIdOp,
+            bsgp::GroupCountOp, bsgp::SubgroupRankOp, bsgp::SubgroupSizeOp,
+            bsgp::GroupBarrierOp, bsgp::GroupLocalOp, bsgp::SubgroupShuffleOp,
+            bsgp::SubgroupVoteOp>(op))
+      ops.push_back(op);
+  });
+  MLIRContext *ctx = fn.getContext();
+  Type i32 = IntegerType::get(ctx, 32), i64 = IntegerType::get(ctx, 64);
+  unsigned numLocals = 0;
+  for (Operation *op : ops) {
+    OpBuilder b(op);
+    Location loc = op->getLoc();
+    Value v;
+    if (isa<bsgp::GroupRankOp>(op)) {
+      v = NVVM::ThreadIdXOp::create(b, loc, i32);
+    } else if (isa<bsgp::GroupSizeOp>(op)) {
+      v = NVVM::BlockDimXOp::create(b, loc, i32);
+    } else if (isa<bsgp::GroupIdOp>(op)) {
+      v = NVVM::BlockIdXOp::create(b, loc, i32);
+    } else if (isa<bsgp::GroupCountOp>(op)) {
+      v = NVVM::GridDimXOp::create(b, loc, i32);
+    } else if (isa<bsgp::SubgroupRankOp>(op)) {
+      v = NVVM::LaneIdOp::create(b, loc, i32);
+    } else if (isa<bsgp::SubgroupSizeOp>(op)) {
+      v = LLVM::ConstantOp::create(b, loc, i32, 32);
+    } else if (isa<bsgp::GroupBarrierOp>(op)) {
+      NVVM::Barrier0Op::create(b, loc);
+    } else if (auto shuffle = dyn_cast<bsgp::SubgroupShuffleOp>(op)) {
+      auto kind = llvm::StringSwitch<NVVM::ShflKind>(shuffle.getMode())
+                      .Case("xor", NVVM::ShflKind::bfly)
+                      .Case("up", NVVM::ShflKind::up)
+                      .Case("down", NVVM::ShflKind::down)
+                      .Default(NVVM::ShflKind::idx);
+      Value x = shuffle.getValue(), lane = shuffle.getLane();
+      Type t = x.getType();
+      if (t.getIntOrFloatBitWidth() == 32) {
+        v = shuffleWord(b, loc, kind, x, lane);
+      } else {
+        // Two 32-bit shuffles from the same lane, low word first.
+        Value bits = t.isF64() ? LLVM::BitcastOp::create(b, loc, i64, x) : x;
+        Value lo = LLVM::TruncOp::create(b, loc, i32, bits);
+        Value hi = LLVM::TruncOp::create(
+            b, loc, i32,
+            LLVM::LShrOp::create(b, loc, bits,
+                                 LLVM::ConstantOp::create(b, loc, i64, 32)));
+        lo = LLVM::ZExtOp::create(b, loc, i64,
+                                  shuffleWord(b, loc, kind, lo, lane));
+        hi = LLVM::ZExtOp::create(b, loc, i64,
+                                  shuffleWord(b, loc, kind, hi, lane));
+        v = LLVM::OrOp::create(
+            b, loc,
+            LLVM::ShlOp::create(b, loc, hi,
+                                LLVM::ConstantOp::create(b, loc, i64, 32)),
+            lo);
+        if (t.isF64())
+          v = LLVM::BitcastOp::create(b, loc, t, v);
+      }
+    } else if (auto vote = dyn_cast<bsgp::SubgroupVoteOp>(op)) {
+      Value mask = LLVM::ConstantOp::create(b, loc, i32, -1);
+      if (vote.getMode() == "ballot") {
+        v = NVVM::VoteSyncOp::create(b, loc, i32, mask, vote.getPredicate(),
+                                     NVVM::VoteSyncKind::ballot);
+        v = LLVM::ZExtOp::create(b, loc, i64, v);
+      } else {
+        v = NVVM::VoteSyncOp::create(
+            b, loc, b.getI1Type(), mask, vote.getPredicate(),
+            vote.getMode() == "any" ? NVVM::VoteSyncKind::any
+                                    : NVVM::VoteSyncKind::all);
+      }
+    } else if (auto local = dyn_cast<bsgp::GroupLocalOp>(op)) {
+      Type elem = cast<bsgp::PtrType>(local.getType()).getElementType();
+      if (isa<bsgp::PtrType>(elem))
+        elem = LLVM::LLVMPointerType::get(ctx);
+      auto arrayTy = LLVM::LLVMArrayType::get(elem, local.getCount());
+      std::string name =
+          ("__bsgp_local_" + fn.getSymName() + "_" + Twine(numLocals++)).str();
+      auto global = LLVM::GlobalOp::create(
+          moduleBuilder, loc, arrayTy, /*isConstant=*/false,
+          LLVM::Linkage::Internal, name, Attribute(), /*alignment=*/16,
+          kSharedAddressSpace);
+      Value addr = LLVM::AddressOfOp::create(b, loc, global);
+      addr = LLVM::AddrSpaceCastOp::create(
+          b, loc, LLVM::LLVMPointerType::get(ctx, kGenericAddressSpace), addr);
+      v = UnrealizedConversionCastOp::create(b, loc, local.getType(), addr)
+              .getResult(0);
+    }
+    if (op->getNumResults() == 1)
+      op->getResult(0).replaceAllUsesWith(v);
+    op->erase();
+  }
+}
 
 LogicalResult LowerKernelsToNVVMPass::buildKernel(bsgp::KernelOp kernel,
                                                   OpBuilder &db) {
@@ -163,6 +280,8 @@ LogicalResult LowerKernelsToNVVMPass::buildKernel(bsgp::KernelOp kernel,
   scf::YieldOp::create(b, loc);
   b.setInsertionPointToEnd(entry);
   LLVM::ReturnOp::create(b, loc, ValueRange{});
+  OpBuilder globals(fn);
+  lowerGroupOpsForNVVM(fn, globals);
   return success();
 }
 

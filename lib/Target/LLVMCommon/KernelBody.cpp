@@ -102,3 +102,15 @@ bsgp::collectDeviceFunctions(ModuleOp host, ArrayRef<KernelOp> kernels,
     functions.push_back(cast<func::FuncOp>(op));
   return success();
 }
+
+bool bsgp::usesGroupOps(KernelOp kernel) {
+  return kernel
+      .walk([](Operation *op) {
+        if (isa<GroupRankOp, GroupSizeOp, GroupIdOp, GroupCountOp,
+                SubgroupRankOp, SubgroupSizeOp, GroupBarrierOp, GroupLocalOp,
+                SubgroupShuffleOp, SubgroupVoteOp>(op))
+          return WalkResult::interrupt();
+        return WalkResult::advance();
+      })
+      .wasInterrupted();
+}

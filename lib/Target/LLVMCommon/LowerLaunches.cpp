@@ -12,6 +12,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "bsgp/Target/KernelABI.h"
+#include "bsgp/Target/KernelBody.h"
 #include "bsgp/Target/Passes.h"
 #include "bsgp/Target/RuntimeAPI.h"
 
@@ -113,8 +114,13 @@ void LowerLaunchesPass::runOnOperation() {
       Value srcloc = bsgp::getSourceString(b, module, loc, where);
       Value argsSize = LLVM::ConstantOp::create(
           b, loc, i32, static_cast<int32_t>(bsgp::getKernelArgsSize(k)));
-      Value zero = LLVM::ConstantOp::create(b, loc, i32, 0);
-      Value fields[] = {name, cpu, srcloc, argsSize, zero};
+      // A kernel with work-group operations needs the block size it was
+      // compiled for; 0 lets the runtime choose.
+      Value groupSize = LLVM::ConstantOp::create(
+          b, loc, i32,
+          static_cast<int32_t>(bsgp::usesGroupOps(k) ? bsgp::kCUDAGroupSize
+                                                     : 0));
+      Value fields[] = {name, cpu, srcloc, argsSize, groupSize};
       for (auto [f, v] : llvm::enumerate(fields))
         desc = LLVM::InsertValueOp::create(b, loc, desc, v,
                                            ArrayRef<int64_t>{int64_t(f)});

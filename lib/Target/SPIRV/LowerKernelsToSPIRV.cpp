@@ -822,12 +822,38 @@ LowerKernelsToSPIRVPass::validateAndOptimize(ModuleOp host,
   return failure();
 }
 
+/// Work-group operations are not lowered to SPIR-V yet: a kernel with a
+/// group barrier must keep its out-of-range invocations alive up to every
+/// OpControlBarrier (Vulkan leaves early returns before one undefined), and
+/// `local` arrays need Workgroup variables with addresses. Reports the first
+/// such op.
+static LogicalResult rejectGroupOps(ArrayRef<bsgp::KernelOp> kernels) {
+  for (bsgp::KernelOp kernel : kernels) {
+    WalkResult r = kernel.walk([](Operation *op) {
+      if (!isa<bsgp::GroupRankOp, bsgp::GroupSizeOp, bsgp::GroupIdOp,
+               bsgp::GroupCountOp, bsgp::SubgroupRankOp, bsgp::SubgroupSizeOp,
+               bsgp::GroupBarrierOp, bsgp::GroupLocalOp,
+               bsgp::SubgroupShuffleOp, bsgp::SubgroupVoteOp>(op))
+        return WalkResult::advance();
+      op->emitError("work-group and subgroup operations (group.*, "
+                    "subgroup.*, local arrays) are not supported by the "
+                    "SPIR-V target yet; compile for cpu or cuda");
+      return WalkResult::interrupt();
+    });
+    if (r.wasInterrupted())
+      return failure();
+  }
+  return success();
+}
+
 void LowerKernelsToSPIRVPass::runOnOperation() {
   ModuleOp host = getOperation();
   MLIRContext *ctx = host.getContext();
   SmallVector<bsgp::KernelOp> kernels(host.getOps<bsgp::KernelOp>());
   if (kernels.empty())
     return;
+  if (failed(rejectGroupOps(kernels)))
+    return signalPassFailure();
   Location loc = host.getLoc();
 
   OpBuilder mb(ctx);

@@ -541,3 +541,34 @@ LaunchOp::verifySymbolUses(SymbolTableCollection &symbolTable) {
 
 #define GET_OP_CLASSES
 #include "bsgp/Dialect/BSGP/IR/BSGPOps.cpp.inc"
+
+//===----------------------------------------------------------------------===//
+// Work groups and subgroups
+//===----------------------------------------------------------------------===//
+
+LogicalResult GroupRankOp::verify() { return verifyDeviceCode(*this); }
+LogicalResult GroupSizeOp::verify() { return verifyDeviceCode(*this); }
+LogicalResult GroupIdOp::verify() { return verifyDeviceCode(*this); }
+LogicalResult GroupCountOp::verify() { return verifyDeviceCode(*this); }
+LogicalResult SubgroupRankOp::verify() { return verifyDeviceCode(*this); }
+LogicalResult SubgroupSizeOp::verify() { return verifyDeviceCode(*this); }
+LogicalResult GroupBarrierOp::verify() { return verifyDeviceCode(*this); }
+LogicalResult GroupLocalOp::verify() { return verifyDeviceCode(*this); }
+
+LogicalResult SubgroupShuffleOp::verify() {
+  if (!llvm::is_contained({"idx", "xor", "up", "down"}, getMode()))
+    return emitOpError("mode must be idx, xor, up or down, not '")
+           << getMode() << "'";
+  return verifyDeviceCode(*this);
+}
+
+LogicalResult SubgroupVoteOp::verify() {
+  if (!llvm::is_contained({"any", "all", "ballot"}, getMode()))
+    return emitOpError("mode must be any, all or ballot, not '")
+           << getMode() << "'";
+  bool ballot = getMode() == "ballot";
+  if (!getResult().getType().isInteger(ballot ? 64 : 1))
+    return emitOpError("result must be ")
+           << (ballot ? "i64" : "i1") << " for " << getMode();
+  return verifyDeviceCode(*this);
+}

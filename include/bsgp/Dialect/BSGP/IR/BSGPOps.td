@@ -682,4 +682,102 @@ def BSGP_AtomicCASOp : BSGP_Op<"atomic_cas", [
   let hasVerifier = 1;
 }
 
+//===----------------------------------------------------------------------===//
+// Local communication inside a work group (§5: "we provide the programmer
+// with access to them through an interface similar to CUDA's")
+//===----------------------------------------------------------------------===//
+
+class BSGP_GroupQueryOp<string mnemonic, string source, string what>
+    : BSGP_Op<mnemonic, [MemoryEffects<[MemRead<BSGP_ThreadState>]>]> {
+  let summary = "`" # source # "`: " # what;
+  let description = [{
+    A work-group or subgroup query of the calling thread. The values depend
+    on the target: on the CPU a work group and a subgroup are one thread; on
+    CUDA a work group is a thread block of 256 threads and a subgroup a warp
+    of 32. Device code only; the target's kernel lowering replaces it.
+  }];
+  let results = (outs I32:$result);
+  let assemblyFormat = "attr-dict `:` type($result)";
+  let hasVerifier = 1;
+}
+
+def BSGP_GroupRankOp : BSGP_GroupQueryOp<"group_rank", "group.rank",
+    "the thread's rank in its work group">;
+def BSGP_GroupSizeOp : BSGP_GroupQueryOp<"group_size", "group.size",
+    "the number of threads of a work group">;
+def BSGP_GroupIdOp : BSGP_GroupQueryOp<"group_id", "group.id",
+    "the index of the thread's work group">;
+def BSGP_GroupCountOp : BSGP_GroupQueryOp<"group_count", "group.count",
+    "the number of work groups">;
+def BSGP_SubgroupRankOp : BSGP_GroupQueryOp<"subgroup_rank", "subgroup.rank",
+    "the thread's lane in its subgroup">;
+def BSGP_SubgroupSizeOp : BSGP_GroupQueryOp<"subgroup_size", "subgroup.size",
+    "the number of lanes of a subgroup">;
+
+def BSGP_GroupBarrierOp : BSGP_Op<"group_barrier"> {
+  let summary = "`group.barrier()`: a barrier among the threads of a work group";
+  let description = [{
+    Waits until every thread of the calling thread's work group has reached
+    it, and makes their earlier writes to `bsgp.group_local` arrays (and to
+    global memory) visible to the group. Unlike `bsgp.barrier` it does not
+    end a superstep: it stays inside the kernel, and may sit in control flow
+    that is uniform across the work group. It has no memory-effect
+    interface, so nothing moves across it.
+  }];
+  let assemblyFormat = "attr-dict";
+  let hasVerifier = 1;
+}
+
+def BSGP_GroupLocalOp : BSGP_Op<"group_local"> {
+  let summary = "`local T a[N];`: an array shared by a work group";
+  let description = [{
+    An array of `count` elements shared by the threads of one work group
+    (CUDA `__shared__`, SPIR-V `Workgroup` storage), uninitialized, living
+    for one kernel: a value derived from it may not be used across a
+    `bsgp.barrier` (bsgp-find-saved-values reports it).
+
+    ```mlir
+    %a = bsgp.group_local 256 : !bsgp.ptr<i32>
+    ```
+  }];
+  let arguments = (ins ConfinedAttr<I64Attr, [IntPositive]>:$count);
+  let results = (outs Res<BSGP_AnyPtr, "", [MemAlloc]>:$ptr);
+  let assemblyFormat = "$count attr-dict `:` type($ptr)";
+  let hasVerifier = 1;
+}
+
+def BSGP_SubgroupShuffleOp : BSGP_Op<"subgroup_shuffle", [
+    AllTypesMatch<["value", "result"]>]> {
+  let summary = "`subgroup.shuffle*(x, n)`: x of another lane of the subgroup";
+  let description = [{
+    `mode` is `idx` (lane `n` modulo the subgroup size), `xor` (lane
+    `rank ^ n`), `up` (lane `rank - n`) or `down` (lane `rank + n`). When
+    the source lane is outside the subgroup the thread gets its own `x`
+    (CUDA's semantics). Every lane of the subgroup must execute it
+    together; it has no memory-effect interface so that it is neither moved
+    nor merged.
+
+    ```mlir
+    %y = bsgp.subgroup_shuffle "xor" %x, %c1 : f32
+    ```
+  }];
+  let arguments = (ins StrAttr:$mode, AnyTypeOf<[I32, I64, F32, F64]>:$value,
+                       I32:$lane);
+  let results = (outs AnyTypeOf<[I32, I64, F32, F64]>:$result);
+  let assemblyFormat = "$mode $value `,` $lane attr-dict `:` type($value)";
+  let hasVerifier = 1;
+}
+
+def BSGP_SubgroupVoteOp : BSGP_Op<"subgroup_vote"> {
+  let summary = "`subgroup.any/all/ballot(c)`: a vote of the subgroup's lanes";
+  let description = [{
+    `any` and `all` return an `i1`; `ballot` returns the `i64` mask whose
+    bit k is lane k's condition (subgroups have at most 64 lanes).
+  }];
+  let arguments = (ins StrAttr:$mode, I1:$predicate);
+  let results = (outs AnyTypeOf<[I1, I64]>:$result);
+  let assemblyFormat = "$mode $predicate attr-dict `:` type($result)";
+  let hasVerifier = 1;
+}
+
 #endif // BSGP_DIALECT_BSGP_IR_BSGPOPS_TD

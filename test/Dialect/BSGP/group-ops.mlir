@@ -1,0 +1,31 @@
+// RUN: bsgp-opt %s | bsgp-opt | FileCheck %s
+// RUN: bsgp-opt %s --mlir-print-op-generic | bsgp-opt | FileCheck %s
+
+// CHECK-LABEL: bsgp.kernel @k(
+// CHECK:         bsgp.group_local 128 : {{(!bsgp.ptr)?}}<f32>
+// CHECK:         bsgp.group_rank : i32
+// CHECK:         bsgp.group_size : i32
+// CHECK:         bsgp.group_id : i32
+// CHECK:         bsgp.group_count : i32
+// CHECK:         bsgp.subgroup_rank : i32
+// CHECK:         bsgp.subgroup_size : i32
+// CHECK:         bsgp.group_barrier
+// CHECK:         bsgp.subgroup_shuffle "down" %{{.*}}, %{{.*}} : f32
+// CHECK:         bsgp.subgroup_shuffle "idx" %{{.*}}, %{{.*}} : i64
+// CHECK:         bsgp.subgroup_vote "all" %{{.*}} : i1
+// CHECK:         bsgp.subgroup_vote "ballot" %{{.*}} : i64
+bsgp.kernel @k(%x: f32, %y: i64, %c: i1) {
+  %buf = bsgp.group_local 128 : !bsgp.ptr<f32>
+  %0 = bsgp.group_rank : i32
+  %1 = bsgp.group_size : i32
+  %2 = bsgp.group_id : i32
+  %3 = bsgp.group_count : i32
+  %4 = bsgp.subgroup_rank : i32
+  %5 = bsgp.subgroup_size : i32
+  bsgp.group_barrier
+  %6 = bsgp.subgroup_shuffle "down" %x, %0 : f32
+  %7 = bsgp.subgroup_shuffle "idx" %y, %4 : i64
+  %8 = bsgp.subgroup_vote "all" %c : i1
+  %9 = bsgp.subgroup_vote "ballot" %c : i64
+  bsgp.return
+}

@@ -1,0 +1,47 @@
+// RUN: bsgp-opt %s --bsgp-inline-collectives | FileCheck %s
+
+// Functions using work-group operations are inlined at every call, also
+// inside control flow (unlike collectives, they hold no barrier), and
+// erased once no call is left: the targets lower those ops only inside
+// kernels.
+
+// CHECK-NOT:   func.func private @warp_sum
+// CHECK-NOT:   func.func private @twice
+// CHECK:       func.func private @plain(
+// CHECK-LABEL: func.func @f(
+// CHECK:         bsgp.spawn
+// CHECK:           scf.if
+// CHECK:             bsgp.subgroup_shuffle "xor"
+// CHECK:             bsgp.subgroup_shuffle "xor"
+// CHECK-NOT:         func.call @{{warp_sum|twice}}
+// CHECK:           } else {
+// CHECK-NEXT:        func.call @plain(
+// CHECK:         return
+func.func private @warp_sum(%x: i32) -> i32 attributes {bsgp.device} {
+  %one = arith.constant 1 : i32
+  %y = bsgp.subgroup_shuffle "xor" %x, %one : i32
+  %s = arith.addi %x, %y : i32
+  return %s : i32
+}
+func.func private @twice(%x: i32) -> i32 attributes {bsgp.device} {
+  %a = func.call @warp_sum(%x) : (i32) -> i32
+  %b = func.call @warp_sum(%a) : (i32) -> i32
+  return %b : i32
+}
+func.func private @plain(%x: i32) -> i32 attributes {bsgp.device} {
+  return %x : i32
+}
+func.func @f(%out: !bsgp.ptr<i32>, %n: i32, %c: i1) {
+  bsgp.spawn %n {
+    %r = bsgp.thread_rank : i32
+    %v = scf.if %c -> (i32) {
+      %t = func.call @twice(%r) : (i32) -> i32
+      scf.yield %t : i32
+    } else {
+      %p = func.call @plain(%r) : (i32) -> i32
+      scf.yield %p : i32
+    }
+    bsgp.ptr.store %v, %out[%r] : !bsgp.ptr<i32>, i32
+  }
+  return
+}
