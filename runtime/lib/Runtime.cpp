@@ -86,6 +86,7 @@ struct State {
   std::string lastMessage;
 
   bool profiling = false;
+  bool reportAtExitRegistered = false;
   std::map<std::pair<const void *, uint32_t>, KernelStats> stats;
   /// Launches timed on the device whose times are not collected yet, in
   /// launch order. Guarded by timingMutex, which is held across a timed
@@ -148,10 +149,10 @@ State::State() {
       poolLimit = DefaultPoolLimit;
     }
   }
-  if (envFlag("BSGP_PROFILE")) {
-    profiling = true;
-    std::atexit(printProfileAtExit);
-  }
+  // The report at exit is registered once the backend exists (backend()):
+  // exit runs handlers in reverse order, and the report must run before the
+  // device driver's own clean-up, which the backend's start registered.
+  profiling = envFlag("BSGP_PROFILE");
 }
 
 /// Never destroyed: atexit handlers and late frees from static destructors
@@ -282,6 +283,11 @@ Backend &backend() {
       const char *env = std::getenv("BSGP_DEVICE");
       p = chooseBackendLocked(st, env ? env : "", "BSGP_DEVICE=");
       applyDefaultPoolLimitLocked(st);
+      if (st.profiling && !st.reportAtExitRegistered &&
+          envFlag("BSGP_PROFILE")) {
+        st.reportAtExitRegistered = true;
+        std::atexit(printProfileAtExit);
+      }
     }
     b = st.backend.get();
   }

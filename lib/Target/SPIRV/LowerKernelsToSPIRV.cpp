@@ -531,6 +531,35 @@ struct AtomicCASToSPIRV : BSGPToSPIRVPattern<bsgp::AtomicCASOp> {
   }
 };
 
+/// Vulkan lets OpFDiv be off by 2.5 ULP (NVIDIA's driver multiplies by an
+/// approximate reciprocal), but BSGP gives IEEE results on every target. A
+/// float quotient is therefore computed in double precision and rounded
+/// once: the exact quotient of two floats is either a float midpoint, which
+/// a double holds exactly, or at least 2^-48 (relative) away from one, far
+/// more than a double division's error, so the rounding to float is the
+/// IEEE one.
+void divideFloatsInDouble(Operation *root) {
+  SmallVector<arith::DivFOp> divs;
+  root->walk([&](arith::DivFOp div) {
+    if (getElementTypeOrSelf(div.getType()).isF32())
+      divs.push_back(div);
+  });
+  for (arith::DivFOp div : divs) {
+    OpBuilder b(div);
+    Location loc = div.getLoc();
+    Type f64 = b.getF64Type();
+    Type wide = f64;
+    if (auto vec = dyn_cast<VectorType>(div.getType()))
+      wide = VectorType::get(vec.getShape(), f64);
+    Value lhs = arith::ExtFOp::create(b, loc, wide, div.getLhs());
+    Value rhs = arith::ExtFOp::create(b, loc, wide, div.getRhs());
+    Value q = arith::DivFOp::create(b, loc, lhs, rhs);
+    Value narrow = arith::TruncFOp::create(b, loc, div.getType(), q);
+    div.replaceAllUsesWith(narrow);
+    div.erase();
+  }
+}
+
 /// SPIR-V has no float atomic add without an extension: each
 /// `bsgp.atomic_rmw addf` becomes a compare-exchange loop on the bits,
 ///   old = *p; while ((seen = cas(p, old, old + v)) != old) old = seen;
@@ -897,6 +926,7 @@ void LowerKernelsToSPIRVPass::runOnOperation() {
   // Before any check or conversion: code for the other targets goes away.
   bsgp::foldTargetQueries(*device, "spirv");
   expandFloatAtomicAdds(*device);
+  divideFloatsInDouble(*device);
   // Local arrays while pointers still have their element types and before
   // the CFG round trip, which would hide where a pointer comes from.
   for (func::FuncOp fn : device->getOps<func::FuncOp>())
