@@ -11,7 +11,8 @@
 # records the output of a CPU run made here; <outdir>/run.sh, run on the GPU
 # machine, runs every program on each backend named in $BACKENDS (default
 # "cuda"; "cuda vulkan" needs a Vulkan loader there) and checks that it
-# prints exactly what it printed on the CPU, then runs the benchmarks.
+# prints exactly what it printed on the CPU, then runs the benchmarks (with
+# vulkan in $BACKENDS, also SAXPY and the stencil on both GPU backends).
 #
 #===----------------------------------------------------------------------===#
 set -euo pipefail
@@ -71,6 +72,7 @@ for entry in ${programs[*]}; do
 done
 ./bench_cuda "\${1:-1}"
 ./bench_collectives "\${1:-1}"
+case " \${BACKENDS:-cuda} " in *" vulkan "*) ./bench_backends "\${1:-1}" ;; esac
 exit \$failed
 RUN
 chmod +x "$OUT/run.sh"

@@ -28,6 +28,13 @@ mkdir -p "$OUT"
   -c "$ROOT/bench/cuda/bench_collectives.cu" -o "$OUT/bench_collectives.o"
 "$NVCC" -arch=sm_90 "$OUT/bench_collectives.o" "$OUT/collectives.o" \
   -L"$BUILD/lib" -lbsgprt -Xlinker -rpath,'$ORIGIN' -o "$OUT/bench_collectives"
+# The same kernels on the cuda and the vulkan backend (no nvcc: the program
+# only talks to libbsgprt).
+"$BUILD/bin/bsgpc" -O3 --target=cpu,cuda,spirv -c "$ROOT/bench/cpu/kernels.bsgp" \
+  -o "$OUT/kernels-all.o"
+clang++-22 -O2 -std=c++17 -I"$ROOT/runtime/include" \
+  "$ROOT/bench/cuda/bench_backends.cpp" "$OUT/kernels-all.o" -L"$BUILD/lib" \
+  -lbsgprt -Wl,-rpath,'$ORIGIN' -o "$OUT/bench_backends"
 cp "$BUILD/lib/libbsgprt.so" "$OUT/"
 cp -L /usr/lib/llvm-22/lib/libomp.so.5 "$OUT/" 2>/dev/null ||
   cp -L /usr/lib/llvm-22/lib/libomp.so "$OUT/libomp.so.5"
