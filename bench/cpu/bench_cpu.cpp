@@ -12,6 +12,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "../GridMesh.h"
 #include "../Timing.h"
 #include "bsgp/runtime.h"
 
@@ -131,13 +132,7 @@ int main(int argc, char **argv) {
     // (vertex, corner) pairs with libstdc++'s OpenMP parallel stable sort.
     int k = int(1024 * std::sqrt(scale));
     int nv = (k + 1) * (k + 1), nf = 2 * k * k;
-    std::vector<int> ib;
-    ib.reserve(size_t(nf) * 3);
-    for (int y = 0; y < k; ++y)
-      for (int x = 0; x < k; ++x) {
-        int a = y * (k + 1) + x, b = a + 1, c = a + k + 1, d = c + 1;
-        ib.insert(ib.end(), {a, b, c, b, d, c});
-      }
+    std::vector<int> ib = gridTriangles(k);
     int *dib = static_cast<int *>(bsgprt_dnew(ib.size() * 4, "bench"));
     int *dpf = static_cast<int *>(bsgprt_dnew(ib.size() * 4, "bench"));
     int *dhd = static_cast<int *>(bsgprt_dnew(size_t(nv) * 4, "bench"));

@@ -191,14 +191,7 @@ TEST_F(CUDATest, ProfileTimesKernelsWithEventsWithoutWaiting) {
   for (int i = 0; i < 5; ++i)
     bsgprt_launch(&module, 0, n, &args);
   bsgprt_profile_enable(0);
-  FILE *f = std::tmpfile();
-  bsgprt_profile_report(f);
-  std::rewind(f);
-  std::string text;
-  char buf[512];
-  while (size_t got = std::fread(buf, 1, sizeof(buf), f))
-    text.append(buf, got);
-  std::fclose(f);
+  std::string text = bsgp::test::profileReportText();
   bsgprt_profile_reset();
   bsgprt_dfree(dx);
   bsgprt_dfree(dy);

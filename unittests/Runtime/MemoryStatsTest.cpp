@@ -80,14 +80,7 @@ TEST_F(MemoryStatsTest, ReusedTemporaryDoesNotGrowThePeak) {
 TEST_F(MemoryStatsTest, ProfileReportShowsThePeak) {
   void *a = bsgprt_dnew(12345, "a");
   bsgprt_dfree(a);
-  FILE *f = std::tmpfile();
-  bsgprt_profile_report(f);
-  std::rewind(f);
-  std::string text;
-  char buf[512];
-  while (size_t n = std::fread(buf, 1, sizeof(buf), f))
-    text.append(buf, n);
-  std::fclose(f);
+  std::string text = bsgp::test::profileReportText();
   EXPECT_NE(text.find("peak device memory: "), std::string::npos) << text;
   EXPECT_NE(text.find("12345 bytes in live lists"), std::string::npos)
       << text;

@@ -23,18 +23,6 @@ const bsgprt_kernel_desc kernels[] = {
 const bsgprt_module_desc module = {BSGPRT_ABI_VERSION, 2, kernels, nullptr,
                                    0, nullptr, 0, "find.bsgp"};
 
-std::string reportToString() {
-  FILE *f = std::tmpfile();
-  bsgprt_profile_report(f);
-  std::rewind(f);
-  std::string text;
-  char buf[512];
-  while (size_t n = std::fread(buf, 1, sizeof(buf), f))
-    text.append(buf, n);
-  std::fclose(f);
-  return text;
-}
-
 /// The whitespace-separated fields of the line that starts with `srcloc`.
 std::vector<std::string> rowOf(const std::string &text,
                                const std::string &srcloc) {
@@ -62,7 +50,7 @@ TEST_F(RuntimeTest, ProfileCountsLaunchesAndElements) {
   bsgprt_launch(&module, 1, 0, nullptr);
   bsgprt_profile_enable(0);
   bsgprt_launch(&module, 1, 1000, nullptr);
-  std::string text = reportToString();
+  std::string text = bsgp::test::profileReportText();
   bsgprt_profile_reset();
 
   EXPECT_NE(text.find("srcloc"), std::string::npos) << text;

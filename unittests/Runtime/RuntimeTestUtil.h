@@ -17,6 +17,7 @@
 
 #include "gtest/gtest.h"
 
+#include <cstdio>
 #include <string>
 #include <vector>
 
@@ -45,6 +46,19 @@ protected:
 
   std::vector<RecordedError> errors;
 };
+
+/// What bsgprt_profile_report prints now.
+inline std::string profileReportText() {
+  FILE *f = std::tmpfile();
+  bsgprt_profile_report(f);
+  std::rewind(f);
+  std::string text;
+  char buf[512];
+  while (size_t n = std::fread(buf, 1, sizeof(buf), f))
+    text.append(buf, n);
+  std::fclose(f);
+  return text;
+}
 
 } // namespace bsgp::test
 
