@@ -56,10 +56,15 @@ struct CollectiveInliner : public InlinerInterface {
 };
 
 /// True if `func` itself uses a work-group or subgroup op: the targets
-/// lower those only inside kernels, where the work group is known.
+/// lower those only inside kernels, where the work group is known. Ops in a
+/// spawn of `func` do not count: that spawn becomes the kernels around
+/// them, so a host function spawning such code (even a recursive one, like
+/// the library's scan) stays a call.
 bool usesGroupOps(func::FuncOp func) {
   return func
-      .walk([](Operation *op) {
+      .walk<WalkOrder::PreOrder>([](Operation *op) {
+        if (isa<SpawnOp>(op))
+          return WalkResult::skip();
         if (isa<GroupRankOp, GroupSizeOp, GroupIdOp, GroupCountOp,
                 SubgroupRankOp, SubgroupSizeOp, GroupBarrierOp,
                 SubgroupShuffleOp, SubgroupVoteOp>(op))

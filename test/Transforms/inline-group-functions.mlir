@@ -1,4 +1,4 @@
-// RUN: bsgp-opt %s --bsgp-inline-collectives | FileCheck %s
+// RUN: bsgp-opt %s --bsgp-inline-collectives -split-input-file | FileCheck %s
 
 // Functions using work-group operations are inlined at every call, also
 // inside control flow (unlike collectives, they hold no barrier), and
@@ -43,5 +43,37 @@ func.func @f(%out: !bsgp.ptr<i32>, %n: i32, %c: i1) {
     }
     bsgp.ptr.store %v, %out[%r] : !bsgp.ptr<i32>, i32
   }
+  return
+}
+
+// -----
+
+// Group ops inside a spawn belong to that spawn's kernels, not to the
+// function around it: a (here recursive) host function that spawns them
+// stays a call, as the library's list scan does.
+
+// CHECK-LABEL: func.func private @host_scan(
+// CHECK:         bsgp.spawn
+// CHECK:           bsgp.subgroup_shuffle "up"
+// CHECK:         call @host_scan(
+// CHECK-LABEL: func.func @g(
+// CHECK-NEXT:    call @host_scan(
+func.func private @host_scan(%p: !bsgp.ptr<i32>, %n: i32) {
+  %one = arith.constant 1 : i32
+  bsgp.spawn %n {
+    %r = bsgp.thread_rank : i32
+    %x = bsgp.ptr.load %p[%r] : !bsgp.ptr<i32>, i32
+    %y = bsgp.subgroup_shuffle "up" %x, %one : i32
+    bsgp.ptr.store %y, %p[%r] : !bsgp.ptr<i32>, i32
+  }
+  %c = arith.cmpi sgt, %n, %one : i32
+  scf.if %c {
+    %h = arith.shrui %n, %one : i32
+    func.call @host_scan(%p, %h) : (!bsgp.ptr<i32>, i32) -> ()
+  }
+  return
+}
+func.func @g(%p: !bsgp.ptr<i32>, %n: i32) {
+  func.call @host_scan(%p, %n) : (!bsgp.ptr<i32>, i32) -> ()
   return
 }

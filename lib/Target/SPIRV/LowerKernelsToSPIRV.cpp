@@ -856,9 +856,9 @@ LowerKernelsToSPIRVPass::validateAndOptimize(ModuleOp host,
 /// OpControlBarrier (Vulkan leaves early returns before one undefined), and
 /// `local` arrays need Workgroup variables with addresses. Reports the first
 /// such op.
-static LogicalResult rejectGroupOps(ArrayRef<bsgp::KernelOp> kernels) {
-  for (bsgp::KernelOp kernel : kernels) {
-    WalkResult r = kernel.walk([](Operation *op) {
+static LogicalResult rejectGroupOps(Operation *root) {
+  {
+    WalkResult r = root->walk([](Operation *op) {
       if (!isa<bsgp::GroupRankOp, bsgp::GroupSizeOp, bsgp::GroupIdOp,
                bsgp::GroupCountOp, bsgp::SubgroupRankOp, bsgp::SubgroupSizeOp,
                bsgp::GroupBarrierOp, bsgp::GroupLocalOp,
@@ -881,8 +881,6 @@ void LowerKernelsToSPIRVPass::runOnOperation() {
   SmallVector<bsgp::KernelOp> kernels(host.getOps<bsgp::KernelOp>());
   if (kernels.empty())
     return;
-  if (failed(rejectGroupOps(kernels)))
-    return signalPassFailure();
   Location loc = host.getLoc();
 
   OpBuilder mb(ctx);
@@ -925,6 +923,9 @@ void LowerKernelsToSPIRVPass::runOnOperation() {
       return signalPassFailure();
   // Before any check or conversion: code for the other targets goes away.
   bsgp::foldTargetQueries(*device, "spirv");
+  // Work-group operations under `if (!target.spirv)` are gone by now.
+  if (failed(rejectGroupOps(*device)))
+    return signalPassFailure();
   expandFloatAtomicAdds(*device);
   divideFloatsInDouble(*device);
   // Local arrays while pointers still have their element types and before
