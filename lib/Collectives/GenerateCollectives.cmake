@@ -10,9 +10,15 @@
 #
 #===----------------------------------------------------------------------===#
 
-# BSGP type, list primitive suffix, whether a 2-vector of it exists.
+# BSGP type, list primitive suffix, whether a 2-vector of it exists, the
+# suffix of the radix sort of its width, and how that sort orders its bits
+# (0 unsigned, 1 two's complement, 2 IEEE float).
 set(types
-  int:i32:1 uint:u32:1 float:f32:1 int64:i64:0 uint64:u64:0 double:f64:0)
+  int:i32:1:u32:1 uint:u32:1:u32:0 float:f32:1:u32:2
+  int64:i64:0:u64:1 uint64:u64:0:u64:0 double:f64:0:u64:2)
+# The radix sorts: unsigned type, suffix, bits, pairs per work group's tile
+# (the 64-bit sort's tile is smaller, so its local arrays fit in 48 KiB).
+set(radix_sorts uint:u32:32:2048 uint64:u64:64:1024)
 set(arith_ops add mul min max)
 set(bit_ops and or xor)
 set(combine_add "a + b")
@@ -30,6 +36,7 @@ file(READ "${SRC}/scan-vector.bsgp.in" scan_vector)
 file(READ "${SRC}/scan-scalar.bsgp.in" scan_scalar)
 file(READ "${SRC}/typed.bsgp.in" typed)
 file(READ "${SRC}/list-device.bsgp.in" list_device)
+file(READ "${SRC}/radix-sort.bsgp.in" radix_sort)
 
 function(expand out text type suffix op)
   string(REPLACE "@T@" "${type}" text "${text}")
@@ -44,11 +51,26 @@ endfunction()
 set(externs "")
 set(devices "")
 set(body "")
+set(sorts "")
+foreach(entry IN LISTS radix_sorts)
+  string(REPLACE ":" ";" fields "${entry}")
+  list(GET fields 0 utype)
+  list(GET fields 1 usuffix)
+  list(GET fields 2 bits)
+  list(GET fields 3 tile)
+  string(REPLACE "@U@" "${utype}" part "${radix_sort}")
+  string(REPLACE "@US@" "${usuffix}" part "${part}")
+  string(REPLACE "@BITS@" "${bits}" part "${part}")
+  string(REPLACE "@TILE@" "${tile}" part "${part}")
+  string(APPEND sorts "${part}")
+endforeach()
 foreach(entry IN LISTS types)
   string(REPLACE ":" ";" fields "${entry}")
   list(GET fields 0 type)
   list(GET fields 1 suffix)
   list(GET fields 2 has_vector)
+  list(GET fields 3 sort_suffix)
+  list(GET fields 4 sort_mode)
   set(ops ${arith_ops})
   if(NOT type MATCHES "float|double")
     list(APPEND ops ${bit_ops})
@@ -58,7 +80,15 @@ foreach(entry IN LISTS types)
   else()
     set(scan "${scan_scalar}")
   endif()
-  expand(part "${typed}" ${type} ${suffix} "")
+  if(sort_suffix STREQUAL "u32")
+    set(sort_type uint)
+  else()
+    set(sort_type uint64)
+  endif()
+  string(REPLACE "@US@" "${sort_suffix}" part "${typed}")
+  string(REPLACE "@U@" "${sort_type}" part "${part}")
+  string(REPLACE "@MODE@" "${sort_mode}" part "${part}")
+  expand(part "${part}" ${type} ${suffix} "")
   string(APPEND body "${part}")
   foreach(op IN LISTS ops)
     expand(part "${extern_op}" ${type} ${suffix} ${op})
@@ -71,7 +101,7 @@ foreach(entry IN LISTS types)
 endforeach()
 
 # The list primitives come first: every typed part may use the uint scan.
-string(REPLACE "@BODY@" "${externs}${devices}\n${body}" main "${main}")
+string(REPLACE "@BODY@" "${externs}${devices}${sorts}\n${body}" main "${main}")
 file(WRITE "${OUT}.tmp" "${main}")
 file(COPY_FILE "${OUT}.tmp" "${OUT}" ONLY_IF_DIFFERENT)
 file(REMOVE "${OUT}.tmp")

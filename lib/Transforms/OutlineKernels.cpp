@@ -148,8 +148,11 @@ void SpawnOutliner::outlineSuperstep(SuperstepOp step, SpawnOp spawn,
       if (body.isAncestor(operand.getParentRegion()))
         continue;
       Operation *def = operand.getDefiningOp();
-      if (def && def->hasTrait<OpTrait::ConstantLike>() &&
-          def->getNumResults() == 1)
+      // A target query is cloned like a constant: CSE may have merged the
+      // kernel's query with one of the host code around the spawn, but
+      // each target's kernel lowering must see its own query to fold it.
+      if (def && def->getNumResults() == 1 &&
+          (def->hasTrait<OpTrait::ConstantLike>() || isa<TargetIsOp>(def)))
         constants.insert(def);
       else
         captured.insert(operand);

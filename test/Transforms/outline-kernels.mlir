@@ -201,3 +201,25 @@ func.func @empty_step(%p: !bsgp.ptr<i32>, %n: i32) {
   }
   return
 }
+
+// A target query of the host code that the kernel uses (CSE merges equal
+// queries) is cloned into the kernel, like a constant: each target's
+// lowering folds the kernel's own query.
+// CHECK-LABEL: bsgp.kernel @query_spawn0_ss1(
+// CHECK-SAME: %{{[^:]*}}: !bsgp.ptr<i32>)
+// CHECK-NEXT: bsgp.target_is "spirv"
+// CHECK-LABEL: func.func @query(
+// CHECK: bsgp.target_is "spirv"
+// CHECK: bsgp.launch @query_spawn0_ss1(%{{.*}}) args(%{{[^,]*}} :
+func.func @query(%p: !bsgp.ptr<i32>, %n: i32) -> i1 {
+  %q = bsgp.target_is "spirv" : i1
+  bsgp.spawn %n {
+    bsgp.superstep 1 {
+      %rk = bsgp.thread_rank : i32
+      scf.if %q {
+        bsgp.ptr.store %rk, %p[%rk] : !bsgp.ptr<i32>, i32
+      }
+    }
+  }
+  return %q : i1
+}
