@@ -6,7 +6,10 @@
 // result computed, in a few side-effect-free ops, from constants, host
 // values, bsgp.thread_rank (no rank reassignment in between) and
 // bsgp.thread_size (no rank reassignment and no set_size in the spawn):
-// each using superstep recomputes it, and the result is dropped.
+// each using superstep recomputes it, and the result is dropped. The rank
+// itself, used after the set_oldrank of the first rank-reassigning
+// superstep after it, is the old rank there (`int old = thread.rank;
+// thread.sortby(k);` needs no saved old).
 //
 //===----------------------------------------------------------------------===//
 
@@ -81,6 +84,14 @@ Location copyLoc(Operation *op) {
   return UnknownLoc::get(op->getContext());
 }
 
+/// The set_oldrank directly in `body`, if any.
+SetOldRankOp findSetOldRank(Block &body) {
+  for (Operation &op : body)
+    if (auto setOld = dyn_cast<SetOldRankOp>(op))
+      return setOld;
+  return {};
+}
+
 void rematerialize(SpawnOp spawn) {
   SmallVector<SuperstepOp> steps = ssutil::getSupersteps(spawn);
   bool setsSize = false;
@@ -106,22 +117,42 @@ void rematerialize(SpawnOp spawn) {
         int t = ssutil::getStepNumber(steps, user);
         if (t <= static_cast<int>(i))
           continue;
+        Block &body = steps[t].getBody().front();
+        SetOldRankOp fromOldRank;
         if (recipe.readsRank || recipe.readsSize) {
           bool reassigned = false;
-          for (int j = i + 1; j <= t; ++j)
+          for (int j = i + 1; j < t; ++j)
             reassigned |= steps[j].getRankReassigned();
           if (reassigned || (recipe.readsSize && setsSize))
             continue;
+          if (steps[t].getRankReassigned()) {
+            // The thread that had rank r before the barrier has
+            // thread.oldrank r now, so the rank of before is the old rank,
+            // once it is known: no store before the barrier and gather
+            // after it. (Only the rank itself: the paper's Table 1 saves
+            // values computed from it, such as Listing 1's f.)
+            if (recipe.ops.size() != 1 || !recipe.readsRank)
+              continue;
+            fromOldRank = findSetOldRank(body);
+            Operation *top = body.findAncestorOpInBlock(*user);
+            if (!fromOldRank || !top || !fromOldRank->isBeforeInBlock(top))
+              continue;
+          }
         }
-        IRMapping &mapping = copies[t];
-        Operation *&lastCopy = lastCopies[t];
-        Block &body = steps[t].getBody().front();
-        // Copies go first in the superstep, in order, so that they dominate
+        // Copies from the old rank go after its set_oldrank, the others
+        // first in the superstep; each in order, so that they dominate
         // every use and each other.
+        unsigned key = fromOldRank ? t + steps.size() : t;
+        IRMapping &mapping = copies[key];
+        Operation *&lastCopy = lastCopies[key];
         OpBuilder b(&body, body.begin());
+        if (fromOldRank)
+          b.setInsertionPointAfter(fromOldRank);
         if (lastCopy)
           b.setInsertionPointAfter(lastCopy);
         for (Operation *op : recipe.ops) {
+          if (fromOldRank && isa<ThreadRankOp>(op))
+            mapping.map(op->getResult(0), fromOldRank.getOldRank());
           if (mapping.contains(op->getResult(0)))
             continue;
           lastCopy = b.clone(*op, mapping);

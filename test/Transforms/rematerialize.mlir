@@ -27,9 +27,10 @@ func.func @findFaces(%pf: !bsgp.ptr<i32>, %hd: !bsgp.ptr<i32>, %ib: !bsgp.ptr<i3
   return
 }
 
-// thread.rank across a rank-reassigning barrier is another thread's rank:
-// it stays saved. A constant and thread.size are recomputed in every
-// superstep using them, however far away; thread.get of a rank keeps it.
+// thread.rank from before a rank-reassigning barrier is, after the
+// set_oldrank, the old rank: no store and gather. A constant and
+// thread.size are recomputed in every superstep using them, however far
+// away; thread.get of a rank keeps it saved.
 // CHECK-LABEL: func.func @kinds(
 // CHECK: %[[S1:.*]] = bsgp.superstep 1 {{.*}}-> i32 {
 // CHECK-NEXT: %[[RK:.*]] = bsgp.thread_rank
@@ -45,7 +46,9 @@ func.func @findFaces(%pf: !bsgp.ptr<i32>, %hd: !bsgp.ptr<i32>, %ib: !bsgp.ptr<i3
 // CHECK-NEXT: arith.addi %[[C2]], %[[RK3]]
 // CHECK-NEXT: arith.addi %{{.*}}, %[[SZ]]
 // CHECK: bsgp.superstep 4 rank_reassigned {{.*}}{
-// CHECK: bsgp.ptr.store %[[S1]],
+// CHECK: %[[OLD:.*]] = bsgp.ptr.load
+// CHECK-NEXT: bsgp.set_oldrank %[[OLD]]
+// CHECK-NEXT: bsgp.ptr.store %[[OLD]],
 func.func @kinds(%p: !bsgp.ptr<i32>, %sorted: !bsgp.ptr<i32>, %n: i32) {
   bsgp.spawn %n {
     %rk = bsgp.thread_rank : i32
