@@ -37,7 +37,7 @@ for e in saxpy sgemv stencil mandelbrot poly3 find-faces memory-test par-sort; d
 done
 build $ALL listing5 "$ROOT/examples/paper/listing5-memory-test.bsgp" \
   "$ROOT/test/Execution/examples/Inputs/listing5-main.cpp"
-for t in find-faces get-numbers par-sort-idx reduce-scan thread-manipulation sort-keys; do
+for t in find-faces get-numbers par-sort-idx reduce-scan thread-manipulation sort-keys large-lists; do
   main=("$ROOT"/test/Execution/Inputs/$t-main.cpp)
   [ -f "${main[0]}" ] || main=()
   build $ALL "$t" "$ROOT/test/Execution/$t.bsgp" "${main[@]}"
@@ -69,6 +69,15 @@ for entry in ${programs[*]}; do
       echo "FAIL \$p (\$b)"; diff expected/\$p.txt \$p.\$b.txt | head -5; failed=1
     fi
   done
+done
+# The collectives on lists of 10^8 elements, checked against std::.
+for b in \${BACKENDS:-cuda}; do
+  if BSGP_DEVICE=\$b ./large-lists 100000000 > large-lists-1e8.\$b.txt 2>&1 &&
+     grep -q "large lists: 0 failures" large-lists-1e8.\$b.txt; then
+    echo "PASS large-lists n=10^8 (\$b)"
+  else
+    echo "FAIL large-lists n=10^8 (\$b)"; tail -5 large-lists-1e8.\$b.txt; failed=1
+  fi
 done
 ./bench_cuda "\${1:-1}"
 ./bench_collectives "\${1:-1}"
