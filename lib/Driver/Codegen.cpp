@@ -55,6 +55,16 @@ static SourceRange toSourceRange(mlir::Location loc, SourceManager &sm) {
   return {};
 }
 
+/// The targets the object carries, for the §4 pipeline's specialization.
+static BSGPSpecializeTargetsPassOptions
+pipelineTargets(const CodegenOptions &Opts) {
+  BSGPSpecializeTargetsPassOptions Targets;
+  Targets.cpu = Opts.TargetCPU;
+  Targets.cuda = Opts.TargetCUDA;
+  Targets.spirv = Opts.TargetSPIRV;
+  return Targets;
+}
+
 int bsgp::runCodegen(ASTContext &Ctx, DiagnosticEngine &Diags,
                      const CodegenOptions &Opts) {
   SourceManager &SM = Diags.getSourceManager();
@@ -115,7 +125,7 @@ int bsgp::runCodegen(ASTContext &Ctx, DiagnosticEngine &Diags,
     // The paper's tables (and Fig. 4) describe the superstep form, before
     // values are bound to streams.
     mlir::PassManager SPM(&Context);
-    buildBSGPSuperstepPipeline(SPM);
+    buildBSGPSuperstepPipeline(SPM, pipelineTargets(Opts));
     if (mlir::failed(SPM.run(*Module)))
       return 1;
     if (Opts.PrintSupersteps == "dot")
@@ -139,7 +149,7 @@ int bsgp::runCodegen(ASTContext &Ctx, DiagnosticEngine &Diags,
         /*printModuleScope=*/true, /*printAfterOnlyOnChange=*/false,
         /*printAfterOnlyOnFailure=*/false, Out.os());
   }
-  buildBSGPPipeline(PM);
+  buildBSGPPipeline(PM, pipelineTargets(Opts));
   CodegenTargets Targets;
   Targets.cpu = Opts.TargetCPU;
   Targets.cuda = Opts.TargetCUDA;

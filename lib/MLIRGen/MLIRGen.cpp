@@ -157,6 +157,8 @@ private:
   OpBuilder b;
   ModuleOp module;
   bool failed = false;
+  /// The expression of the statement being emitted, whose value is unused.
+  bsgp::Expr *discarded = nullptr;
 
   llvm::DenseMap<VarKey, Value> env;
   llvm::DenseMap<bsgp::FunctionDecl *, Operation *> functions;
@@ -815,9 +817,15 @@ void MLIRGen::emitStmt(bsgp::Stmt *s) {
     for (bsgp::VarDecl *vd : cast<bsgp::DeclStmt>(s)->decls())
       emitDecl(vd);
     return;
-  case bsgp::Stmt::SK_Expr:
-    emitExpr(cast<bsgp::ExprStmt>(s)->getExpr());
+  case bsgp::Stmt::SK_Expr: {
+    // A collective whose result is dropped may take a cheaper library
+    // function (scan without its total).
+    bsgp::Expr *expr = cast<bsgp::ExprStmt>(s)->getExpr();
+    discarded = expr;
+    emitExpr(expr);
+    discarded = nullptr;
     return;
+  }
   case bsgp::Stmt::SK_Null:
     return;
   case bsgp::Stmt::SK_If:
@@ -2169,6 +2177,22 @@ Value MLIRGen::emitBuiltin(bsgp::BuiltinCallExpr *e) {
   Type ret = convertType(e->getType(), e->getRange());
   if (!ret)
     return {};
+  // `scan(op, x);` as a statement: the library's __bsgp_scanonly_* computes
+  // no total, which needs no device-wide step of its own.
+  bool totalUnused = e->getBuiltinKind() == BK::Scan && e == discarded;
+  if (totalUnused) {
+    std::string only = "__bsgp_scanonly_" + name.substr(strlen("__bsgp_scan_"));
+    auto onlyFn = module.lookupSymbol<func::FuncOp>(only);
+    if (onlyFn && !onlyFn.isExternal() &&
+        onlyFn.getNumArguments() == args.size() &&
+        TypeRange(onlyFn.getArgumentTypes()) == TypeRange(ValueRange(args)) &&
+        onlyFn.getNumResults() == 1 &&
+        onlyFn.getResultTypes()[0] == args[0].getType()) {
+      Value scanned = func::CallOp::create(b, l, onlyFn, args).getResult(0);
+      emitAssign(e->args()[0], scanned, l);
+      return arith::ConstantOp::create(b, l, ret, b.getZeroAttr(ret));
+    }
+  }
   auto fn = module.lookupSymbol<func::FuncOp>(name);
   if (!fn || fn.isExternal() || fn.getNumArguments() != args.size()) {
     failed = true;
@@ -2202,6 +2226,10 @@ Value MLIRGen::emitBuiltin(bsgp::BuiltinCallExpr *e) {
     Value total = vector::ExtractOp::create(b, l, result, int64_t(1));
     emitAssign(e->args()[0], scanned, l);
     return total;
+  }
+  if (totalUnused) {
+    emitAssign(e->args()[0], result, l);
+    return arith::ConstantOp::create(b, l, ret, b.getZeroAttr(ret));
   }
   std::string reduceName = "__bsgp_reduce_" + name.substr(strlen("__bsgp_scan_"));
   auto reduceFn = module.lookupSymbol<func::FuncOp>(reduceName);

@@ -1805,9 +1805,10 @@ void Sema::checkGroupLocalDecl(VarDecl *V) {
   if (V->getInit())
     Diags.report(V->getInit()->getRange(), diag::err_local_init)
         << V->getName();
-  // Inline functions may be called outside a spawn's top-level kernel code
-  // (as device functions); only a spawn body is known to become kernels.
-  else if (SpawnDepth == 0 || InRequire)
+  // A spawn body becomes kernels; so does an inline function, which is
+  // inlined into every caller when it uses work-group operations
+  // (bsgp-inline-collectives), and whose group operations are device code.
+  else if ((SpawnDepth == 0 && !(CurFn && CurFn->isInline())) || InRequire)
     Diags.report(SourceRange(V->getLoc()), diag::err_local_outside_spawn)
         << V->getName();
 }

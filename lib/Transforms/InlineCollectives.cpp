@@ -66,7 +66,7 @@ bool usesGroupOps(func::FuncOp func) {
         if (isa<SpawnOp>(op))
           return WalkResult::skip();
         if (isa<GroupRankOp, GroupSizeOp, GroupIdOp, GroupCountOp,
-                SubgroupRankOp, SubgroupSizeOp, GroupBarrierOp,
+                SubgroupRankOp, SubgroupSizeOp, GroupBarrierOp, GroupLocalOp,
                 SubgroupShuffleOp, SubgroupVoteOp>(op))
           return WalkResult::interrupt();
         return WalkResult::advance();

@@ -173,6 +173,10 @@ void SpawnOutliner::outlineSuperstep(SuperstepOp step, SpawnOp spawn,
                        nullptr, nullptr, nullptr);
   kernel->setAttr(BSGPDialect::getSourceLocAttrName(),
                   StringAttr::get(ctx, formatRange(step, spawn)));
+  // A kernel of a function specialized for one target is only that
+  // target's to compile.
+  if (Attribute only = func->getAttr(BSGPDialect::getTargetAttrName()))
+    kernel->setAttr(BSGPDialect::getTargetAttrName(), only);
   Block *entry = new Block;
   kernel.getBody().push_back(entry);
   IRMapping mapping;

@@ -1,6 +1,7 @@
 //===- Pipeline.cpp - the §4 pass pipeline -------------------------------===//
 //
-// The order of §4.2: inline collectives (1), expand pars, clean up (2),
+// The order of §4.2: inline collectives (1), specialize host functions
+// whose supersteps depend on the target, expand pars, clean up (2),
 // split into supersteps (3), propagate thread.rank (2), find the saved
 // values (5), save and load them (6), share streams (7, §4.3) and outline
 // kernels (3-4).
@@ -13,8 +14,10 @@
 #include "mlir/Pass/PassRegistry.h"
 #include "mlir/Transforms/Passes.h"
 
-void bsgp::buildBSGPSuperstepPipeline(mlir::OpPassManager &pm) {
+void bsgp::buildBSGPSuperstepPipeline(
+    mlir::OpPassManager &pm, const BSGPSpecializeTargetsPassOptions &targets) {
   pm.addPass(createBSGPInlineCollectivesPass());
+  pm.addPass(createBSGPSpecializeTargetsPass(targets));
   pm.addPass(createBSGPExpandParPass());
   pm.addPass(mlir::createCanonicalizerPass());
   pm.addPass(mlir::createCSEPass());
@@ -32,8 +35,9 @@ void bsgp::buildBSGPStreamPipeline(mlir::OpPassManager &pm) {
   pm.addPass(mlir::createCSEPass());
 }
 
-void bsgp::buildBSGPPipeline(mlir::OpPassManager &pm) {
-  buildBSGPSuperstepPipeline(pm);
+void bsgp::buildBSGPPipeline(mlir::OpPassManager &pm,
+                             const BSGPSpecializeTargetsPassOptions &targets) {
+  buildBSGPSuperstepPipeline(pm, targets);
   buildBSGPStreamPipeline(pm);
 }
 
@@ -41,12 +45,12 @@ void bsgp::registerBSGPPipelines() {
   mlir::PassPipelineRegistration<>(
       "bsgp-superstep-pipeline",
       "§4.2 steps 1-5: spawns with barriers to the superstep form",
-      buildBSGPSuperstepPipeline);
+      [](mlir::OpPassManager &pm) { buildBSGPSuperstepPipeline(pm); });
   mlir::PassPipelineRegistration<>(
       "bsgp-stream-pipeline",
       "§4.2 steps 6-7 and 3-4: superstep form to kernels and launches",
       buildBSGPStreamPipeline);
-  mlir::PassPipelineRegistration<>("bsgp-pipeline",
-                                   "the whole §4 pipeline: spawns to kernels",
-                                   buildBSGPPipeline);
+  mlir::PassPipelineRegistration<>(
+      "bsgp-pipeline", "the whole §4 pipeline: spawns to kernels",
+      [](mlir::OpPassManager &pm) { buildBSGPPipeline(pm); });
 }

@@ -14,6 +14,8 @@
 #ifndef BSGP_TARGET_KERNELBODY_H
 #define BSGP_TARGET_KERNELBODY_H
 
+#include "bsgp/Transforms/TargetQueries.h"
+
 #include "mlir/IR/Value.h"
 
 #include "mlir/Support/LLVM.h"
@@ -49,12 +51,11 @@ mlir::LogicalResult
 collectDeviceFunctions(mlir::ModuleOp host, llvm::ArrayRef<KernelOp> kernels,
                        llvm::SmallVectorImpl<mlir::func::FuncOp> &functions);
 
-/// Replaces every bsgp.target_is below `root` by its value on `target`
-/// ("cpu", "cuda" or "spirv"), then canonicalizes the functions and kernels
-/// that held one, so that the branches for other targets are gone before
-/// the target's conversion sees them. Each target's kernel lowering calls
-/// this first.
-void foldTargetQueries(mlir::Operation *root, llvm::StringRef target);
+/// The kernels of `module` that `target` compiles: all but those outlined
+/// from a copy of a host function made for another target
+/// (bsgp-specialize-targets).
+void getKernelsForTarget(mlir::ModuleOp module, llvm::StringRef target,
+                         llvm::SmallVectorImpl<KernelOp> &kernels);
 
 /// Removes every `bsgp.*` discardable attribute below `root`: they mean
 /// nothing to LLVM IR.
@@ -65,9 +66,15 @@ void stripBSGPAttributes(mlir::Operation *root);
 /// exactly this many threads per block.
 constexpr unsigned kCUDAGroupSize = 256;
 
-/// True if `kernel`'s body uses a work-group or subgroup op or a `local`
-/// array, so that the size of its work groups matters.
-bool usesGroupOps(KernelOp kernel);
+/// True if the body of `kernel` (a bsgp.kernel, or the function a target
+/// made of one) uses a work-group or subgroup op or a `local` array, so
+/// that the size of its work groups matters.
+bool usesGroupOps(mlir::Operation *kernel);
+
+/// Integer attribute of a bsgp.kernel: the thread-block size its CUDA code
+/// was compiled for (set by bsgp-lower-kernels-nvvm where the CUDA form of
+/// the kernel uses work-group operations; absent otherwise).
+constexpr llvm::StringLiteral kGroupSizeAttrName = "bsgp.group_size";
 
 } // namespace bsgp
 

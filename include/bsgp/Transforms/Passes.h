@@ -25,14 +25,18 @@ namespace bsgp {
 /// Steps 1, 2 (par), 2 (clean-up), 3, 2 (rank propagation) and 5: from
 /// spawns with barriers to the superstep form with exactly the saved values
 /// as superstep results. printSuperstepTable reads the result.
-void buildBSGPSuperstepPipeline(mlir::OpPassManager &pm);
+/// `targets` are those the object carries (bsgp-specialize-targets).
+void buildBSGPSuperstepPipeline(
+    mlir::OpPassManager &pm,
+    const BSGPSpecializeTargetsPassOptions &targets = {});
 
 /// Steps 6, 7 and 3-4: from the superstep form to kernels and launches.
 void buildBSGPStreamPipeline(mlir::OpPassManager &pm);
 
 /// The whole §4 pipeline: buildBSGPSuperstepPipeline, then
 /// buildBSGPStreamPipeline.
-void buildBSGPPipeline(mlir::OpPassManager &pm);
+void buildBSGPPipeline(mlir::OpPassManager &pm,
+                       const BSGPSpecializeTargetsPassOptions &targets = {});
 
 /// Registers the pipelines above as `bsgp-superstep-pipeline`,
 /// `bsgp-stream-pipeline` and `bsgp-pipeline` (for bsgp-opt).

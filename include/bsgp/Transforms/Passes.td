@@ -24,6 +24,38 @@ def BSGPInlineCollectivesPass
   let dependentDialects = ["::mlir::func::FuncDialect"];
 }
 
+def BSGPSpecializeTargetsPass
+    : Pass<"bsgp-specialize-targets", "::mlir::ModuleOp"> {
+  let summary = "one copy of a host function per target where barriers depend on the target";
+  let description = [{
+    A spawn whose barriers or require blocks sit under `if (target.X)` has
+    a different superstep structure, and so different host code, on each
+    target: the collective library's scan runs in the caller's superstep
+    on CUDA (a single pass with decoupled look-back) but needs a barrier
+    and a list primitive on the CPU. §4.2 step 3 can only cut barriers at
+    the top level of a spawn, so such a function is specialized first.
+    With one target in the object its queries are folded to constants in
+    place. With several, the function gets one private copy per target,
+    `<name>.<target>`, with the queries folded and the attribute
+    `bsgp.target`, which its kernels inherit (only that target's lowering
+    compiles them); the function itself becomes a dispatch on the
+    runtime's backend (`bsgprt_target()`). Functions whose barriers do not
+    depend on a target are left alone: their queries are folded per kernel
+    by the target lowerings.
+  }];
+  let options = [
+    Option<"cpu", "cpu", "bool", /*default=*/"true",
+           "the object carries CPU code">,
+    Option<"cuda", "cuda", "bool", /*default=*/"false",
+           "the object carries PTX">,
+    Option<"spirv", "spirv", "bool", /*default=*/"false",
+           "the object carries SPIR-V">
+  ];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::func::FuncDialect",
+                           "::mlir::scf::SCFDialect"];
+}
+
 def BSGPExpandParPass : Pass<"bsgp-expand-par"> {
   let summary = "align the barriers of par branches and merge supersteps (§5)";
   let description = [{

@@ -160,7 +160,7 @@ void LowerKernelsToCPUPass::runOnOperation() {
   // device functions they share with host code are folded in place.
   bsgp::foldTargetQueries(getOperation(), "cpu");
   SmallVector<bsgp::KernelOp> kernels;
-  getOperation().walk([&](bsgp::KernelOp k) { kernels.push_back(k); });
+  bsgp::getKernelsForTarget(getOperation(), "cpu", kernels);
   for (bsgp::KernelOp k : kernels)
     if (failed(lowerKernel(k)))
       return signalPassFailure();

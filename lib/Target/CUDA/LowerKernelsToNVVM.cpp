@@ -343,7 +343,8 @@ LogicalResult LowerKernelsToNVVMPass::lowerDeviceModule(ModuleOp device) {
 
 void LowerKernelsToNVVMPass::runOnOperation() {
   ModuleOp host = getOperation();
-  SmallVector<bsgp::KernelOp> kernels(host.getOps<bsgp::KernelOp>());
+  SmallVector<bsgp::KernelOp> kernels;
+  bsgp::getKernelsForTarget(host, "cuda", kernels);
   if (kernels.empty())
     return;
 
@@ -357,9 +358,19 @@ void LowerKernelsToNVVMPass::runOnOperation() {
   // Device functions are internal to the PTX module.
   for (func::FuncOp callee : callees)
     cast<func::FuncOp>(db.clone(*callee)).setPrivate();
-  for (bsgp::KernelOp kernel : kernels)
+  for (bsgp::KernelOp kernel : kernels) {
+    // The ops the CUDA form of the kernel keeps decide its block size; the
+    // CPU target folds the kernel for itself later.
+    auto folded = cast<bsgp::KernelOp>(kernel->clone());
+    bsgp::foldTargetQueries(folded, "cuda");
+    if (bsgp::usesGroupOps(folded))
+      kernel->setAttr(bsgp::kGroupSizeAttrName,
+                      IntegerAttr::get(IntegerType::get(host.getContext(), 32),
+                                       bsgp::kCUDAGroupSize));
+    folded->erase();
     if (failed(buildKernel(kernel, db)))
       return signalPassFailure();
+  }
   // Before any conversion: code for the other targets goes away.
   bsgp::foldTargetQueries(*device, "cuda");
   if (failed(lowerDeviceModule(*device)))

@@ -103,9 +103,9 @@ bsgp::collectDeviceFunctions(ModuleOp host, ArrayRef<KernelOp> kernels,
   return success();
 }
 
-bool bsgp::usesGroupOps(KernelOp kernel) {
+bool bsgp::usesGroupOps(Operation *kernel) {
   return kernel
-      .walk([](Operation *op) {
+      ->walk([](Operation *op) {
         if (isa<GroupRankOp, GroupSizeOp, GroupIdOp, GroupCountOp,
                 SubgroupRankOp, SubgroupSizeOp, GroupBarrierOp, GroupLocalOp,
                 SubgroupShuffleOp, SubgroupVoteOp>(op))
@@ -113,4 +113,14 @@ bool bsgp::usesGroupOps(KernelOp kernel) {
         return WalkResult::advance();
       })
       .wasInterrupted();
+}
+
+void bsgp::getKernelsForTarget(ModuleOp module, StringRef target,
+                               SmallVectorImpl<KernelOp> &kernels) {
+  for (KernelOp k : module.getOps<KernelOp>()) {
+    auto only =
+        k->getAttrOfType<StringAttr>(BSGPDialect::getTargetAttrName());
+    if (!only || only.getValue() == target)
+      kernels.push_back(k);
+  }
 }

@@ -115,11 +115,12 @@ void LowerLaunchesPass::runOnOperation() {
       Value argsSize = LLVM::ConstantOp::create(
           b, loc, i32, static_cast<int32_t>(bsgp::getKernelArgsSize(k)));
       // A kernel with work-group operations needs the block size it was
-      // compiled for; 0 lets the runtime choose.
-      Value groupSize = LLVM::ConstantOp::create(
-          b, loc, i32,
-          static_cast<int32_t>(bsgp::usesGroupOps(k) ? bsgp::kCUDAGroupSize
-                                                     : 0));
+      // compiled for; 0 lets the runtime choose. The CUDA lowering knows:
+      // the other targets' folding may have removed the ops it keeps.
+      int32_t blockSize = 0;
+      if (auto size = k->getAttrOfType<IntegerAttr>(bsgp::kGroupSizeAttrName))
+        blockSize = static_cast<int32_t>(size.getInt());
+      Value groupSize = LLVM::ConstantOp::create(b, loc, i32, blockSize);
       Value fields[] = {name, cpu, srcloc, argsSize, groupSize};
       for (auto [f, v] : llvm::enumerate(fields))
         desc = LLVM::InsertValueOp::create(b, loc, desc, v,

@@ -13,16 +13,13 @@
 
 #include "bsgp/Target/KernelBody.h"
 #include "bsgp/Target/Passes.h"
+#include "bsgp/Transforms/TargetQueries.h"
 
 #include "bsgp/Dialect/BSGP/IR/BSGPDialect.h"
 #include "bsgp/Dialect/BSGP/IR/BSGPOps.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
-#include "mlir/IR/PatternMatch.h"
-#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
-
-#include "llvm/ADT/SetVector.h"
 
 namespace bsgp {
 #define GEN_PASS_DEF_RESOLVETARGETQUERIES
@@ -30,36 +27,6 @@ namespace bsgp {
 } // namespace bsgp
 
 using namespace mlir;
-
-void bsgp::foldTargetQueries(Operation *root, StringRef target) {
-  SmallVector<bsgp::TargetIsOp> queries;
-  root->walk([&](bsgp::TargetIsOp q) { queries.push_back(q); });
-  if (queries.empty())
-    return;
-  llvm::SetVector<Operation *> owners;
-  for (bsgp::TargetIsOp q : queries) {
-    if (Operation *owner =
-            q->getParentWithTrait<OpTrait::IsIsolatedFromAbove>())
-      owners.insert(owner);
-    OpBuilder b(q);
-    Value c = arith::ConstantIntOp::create(b, q.getLoc(),
-                                           q.getTarget() == target ? 1 : 0, 1);
-    q.getResult().replaceAllUsesWith(c);
-    q.erase();
-  }
-  // The canonicalizer's patterns, but only on the functions and kernels that
-  // held a query: an scf.if on a constant keeps just the branch taken.
-  MLIRContext *ctx = root->getContext();
-  RewritePatternSet patterns(ctx);
-  for (Dialect *d : ctx->getLoadedDialects())
-    d->getCanonicalizationPatterns(patterns);
-  for (RegisteredOperationName op : ctx->getRegisteredOperations())
-    op.getCanonicalizationPatterns(patterns, ctx);
-  FrozenRewritePatternSet frozen(std::move(patterns));
-  for (Operation *owner : owners)
-    for (Region &r : owner->getRegions())
-      (void)applyPatternsGreedily(r, frozen);
-}
 
 namespace {
 
@@ -99,17 +66,8 @@ void ResolveTargetQueriesPass::runOnOperation() {
   MLIRContext *ctx = module.getContext();
   Type i32 = IntegerType::get(ctx, 32);
   func::FuncOp runtimeTarget;
-  if (numTargets != 1) {
-    // int bsgprt_target(void) from runtime/include/bsgp/runtime.h.
-    constexpr StringLiteral name = "bsgprt_target";
-    runtimeTarget = module.lookupSymbol<func::FuncOp>(name);
-    if (!runtimeTarget) {
-      OpBuilder b = OpBuilder::atBlockEnd(module.getBody());
-      runtimeTarget = func::FuncOp::create(b, module.getLoc(), name,
-                                           FunctionType::get(ctx, {}, {i32}));
-      runtimeTarget.setPrivate();
-    }
-  }
+  if (numTargets != 1)
+    runtimeTarget = bsgp::getOrInsertRuntimeTargetFn(module);
   for (bsgp::TargetIsOp q : queries) {
     OpBuilder b(q);
     Location loc = q.getLoc();
@@ -121,8 +79,7 @@ void ResolveTargetQueriesPass::runOnOperation() {
       // A target without kernels in the object never runs its host code.
       v = arith::ConstantIntOp::create(b, loc, inObject ? 1 : 0, 1);
     } else {
-      // BSGPRT_TARGET_CPU, _CUDA, _VULKAN.
-      int64_t id = t == "cpu" ? 1 : t == "cuda" ? 2 : 3;
+      int64_t id = bsgp::getRuntimeTargetId(t);
       Value got = func::CallOp::create(b, loc, runtimeTarget, ValueRange{})
                       .getResult(0);
       v = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, got,

@@ -878,7 +878,8 @@ static LogicalResult rejectGroupOps(Operation *root) {
 void LowerKernelsToSPIRVPass::runOnOperation() {
   ModuleOp host = getOperation();
   MLIRContext *ctx = host.getContext();
-  SmallVector<bsgp::KernelOp> kernels(host.getOps<bsgp::KernelOp>());
+  SmallVector<bsgp::KernelOp> kernels;
+  bsgp::getKernelsForTarget(host, "spirv", kernels);
   if (kernels.empty())
     return;
   Location loc = host.getLoc();

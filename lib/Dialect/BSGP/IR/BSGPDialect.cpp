@@ -69,6 +69,21 @@ LogicalResult BSGPDialect::verifyOperationAttribute(Operation *op,
       return op->emitError() << "'" << name << "' must be a string attribute";
     return success();
   }
+  // The CUDA block size of a kernel with work-group operations
+  // (bsgp-lower-kernels-nvvm).
+  if (name == "bsgp.group_size") {
+    if (!isa<IntegerAttr>(attr.getValue()))
+      return op->emitError() << "'" << name << "' must be an integer";
+    return success();
+  }
+  if (name == getTargetAttrName()) {
+    auto target = dyn_cast<StringAttr>(attr.getValue());
+    if (!target || (target.getValue() != "cpu" && target.getValue() != "cuda" &&
+                    target.getValue() != "spirv"))
+      return op->emitError()
+             << "'" << name << "' must be \"cpu\", \"cuda\" or \"spirv\"";
+    return success();
+  }
   if (name != getCollectiveAttrName() && name != getDeviceAttrName())
     return op->emitError() << "unknown bsgp attribute '" << name << "'";
   if (!isa<UnitAttr>(attr.getValue()))

@@ -14,6 +14,7 @@
 
 #include "bsgp/Dialect/BSGP/IR/BSGPOps.h"
 
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/Matchers.h"
 #include "mlir/IR/OpImplementation.h"
@@ -68,6 +69,31 @@ static bool isDefinedInThreadScope(Value value) {
     if (isa<SpawnOp, SuperstepOp, KernelOp>(p) || isDeviceFunction(p))
       return true;
   return false;
+}
+
+static bool dependsOnTargetQuery(Value value, unsigned depth) {
+  Operation *def = value.getDefiningOp();
+  if (!def || depth > 8)
+    return false;
+  if (isa<TargetIsOp>(def))
+    return true;
+  return llvm::any_of(def->getOperands(), [&](Value operand) {
+    return dependsOnTargetQuery(operand, depth + 1);
+  });
+}
+
+bool bsgp::dependsOnTargetQuery(Value value) {
+  return ::dependsOnTargetQuery(value, 0);
+}
+
+Operation *bsgp::getParentSkippingTargetBranches(Operation *op) {
+  Operation *parent = op->getParentOp();
+  while (auto branch = dyn_cast_or_null<scf::IfOp>(parent)) {
+    if (!bsgp::dependsOnTargetQuery(branch.getCondition()))
+      break;
+    parent = parent->getParentOp();
+  }
+  return parent;
 }
 
 /// Blocks that barriers split into supersteps.
@@ -220,7 +246,7 @@ LogicalResult SpawnOp::verify() {
 }
 
 LogicalResult BarrierOp::verify() {
-  Operation *parent = (*this)->getParentOp();
+  Operation *parent = getParentSkippingTargetBranches(*this);
   if (!isa<SpawnOp, ParOp>(parent) && !isCollectiveFunction(parent))
     return emitOpError("must be directly in a bsgp.spawn body, a bsgp.par "
                        "region or a function marked bsgp.collective (no "
@@ -230,7 +256,7 @@ LogicalResult BarrierOp::verify() {
 
 /// Placement shared by require and par.
 static LogicalResult verifySuperstepLevel(Operation *op) {
-  if (!isSuperstepLevel(op->getParentOp()))
+  if (!isSuperstepLevel(getParentSkippingTargetBranches(op)))
     return op->emitOpError(
         "must be directly in a bsgp.spawn body, a bsgp.par region, a "
         "bsgp.superstep or a function marked bsgp.collective");

@@ -58,6 +58,12 @@ def BSGP_Dialect : Dialect {
     static constexpr ::llvm::StringLiteral getSourceLocAttrName() {
       return ::llvm::StringLiteral("bsgp.srcloc");
     }
+    /// String attribute ("cpu", "cuda" or "spirv") of a host function
+    /// specialized for one target by bsgp-specialize-targets, and of the
+    /// kernels outlined from it: only that target compiles them.
+    static constexpr ::llvm::StringLiteral getTargetAttrName() {
+      return ::llvm::StringLiteral("bsgp.target");
+    }
   }];
 }
 

@@ -28,6 +28,17 @@ bool isCollectiveFunction(mlir::Operation *op);
 /// function marked `bsgp.collective` or `bsgp.device`.
 bool isInDeviceCode(mlir::Operation *op);
 
+/// True if `value` is computed from a target query (`target.cuda`,
+/// `!target.cpu`, `target.cpu || target.spirv`, ...): a branch on it is
+/// taken by every thread alike.
+bool dependsOnTargetQuery(mlir::Value value);
+
+/// The parent of `op`, skipping the `scf.if`s on target queries around it:
+/// a barrier or require under such a branch belongs to the superstep level
+/// above it (bsgp-specialize-targets removes the branch before supersteps
+/// are cut).
+mlir::Operation *getParentSkippingTargetBranches(mlir::Operation *op);
+
 } // namespace bsgp
 
 #endif // BSGP_DIALECT_BSGP_IR_BSGPOPS_H

@@ -1,0 +1,46 @@
+//===- TargetQueries.h - folding target.cpu/cuda/spirv ----------*- C++ -*-===//
+//
+// Part of bsgpc, the BSGP compiler.
+//
+//===----------------------------------------------------------------------===//
+//
+// Shared by bsgp-specialize-targets, which folds the queries of host
+// functions whose barriers depend on them, and by the target lowerings,
+// which fold those of the device code they compile.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef BSGP_TRANSFORMS_TARGETQUERIES_H
+#define BSGP_TRANSFORMS_TARGETQUERIES_H
+
+#include "llvm/ADT/StringRef.h"
+
+#include <cstdint>
+
+namespace mlir {
+class ModuleOp;
+class Operation;
+namespace func {
+class FuncOp;
+} // namespace func
+} // namespace mlir
+
+namespace bsgp {
+
+/// Replaces every bsgp.target_is below `root` by its value on `target`
+/// ("cpu", "cuda" or "spirv"), then canonicalizes the functions and kernels
+/// that held one, so that the branches for other targets are gone before
+/// the target's conversion sees them.
+void foldTargetQueries(mlir::Operation *root, llvm::StringRef target);
+
+/// The runtime's number for a target, as `bsgprt_target()` returns it
+/// (BSGPRT_TARGET_CPU, _CUDA, _VULKAN in runtime/include/bsgp/runtime.h).
+int64_t getRuntimeTargetId(llvm::StringRef target);
+
+/// The declaration of `int bsgprt_target(void)` in `module`, added if
+/// missing.
+mlir::func::FuncOp getOrInsertRuntimeTargetFn(mlir::ModuleOp module);
+
+} // namespace bsgp
+
+#endif // BSGP_TRANSFORMS_TARGETQUERIES_H
