@@ -23,7 +23,7 @@
 
 extern "C" {
 #define DECLARE(OP, T)                                                         \
-  void rs_##OP##_##T(T *, T *, T *, T *, int);
+  void rs_##OP##_##T(T *, T *, T *, T *, T *, int);
 using uint = uint32_t;
 DECLARE(add, int) DECLARE(mul, int) DECLARE(min, int) DECLARE(max, int)
 DECLARE(and, int) DECLARE(or, int) DECLARE(xor, int)
@@ -104,7 +104,7 @@ template <typename T> T identity(const char *op) {
 
 template <typename T>
 void run(const char *type, const char *op,
-         void (*fn)(T *, T *, T *, T *, int), uint64_t n) {
+         void (*fn)(T *, T *, T *, T *, T *, int), uint64_t n) {
   ++cases;
   std::vector<T> in(n);
   for (uint64_t i = 0; i < n; ++i)
@@ -121,15 +121,18 @@ void run(const char *type, const char *op,
   T *dRed = static_cast<T *>(bsgprt_dnew(bytes, "main"));
   T *dScan = static_cast<T *>(bsgprt_dnew(bytes, "main"));
   T *dTot = static_cast<T *>(bsgprt_dnew(bytes, "main"));
+  T *dOnly = static_cast<T *>(bsgprt_dnew(bytes, "main"));
   bsgprt_memcpy_htod(dIn, in.data(), n * sizeof(T));
-  fn(dIn, dRed, dScan, dTot, static_cast<int>(n));
-  std::vector<T> red(n), got(n), tot(n);
+  fn(dIn, dRed, dScan, dTot, dOnly, static_cast<int>(n));
+  std::vector<T> red(n), got(n), tot(n), only(n);
   bsgprt_memcpy_dtoh(red.data(), dRed, n * sizeof(T));
   bsgprt_memcpy_dtoh(got.data(), dScan, n * sizeof(T));
   bsgprt_memcpy_dtoh(tot.data(), dTot, n * sizeof(T));
+  bsgprt_memcpy_dtoh(only.data(), dOnly, n * sizeof(T));
   uint64_t bad = 0, first = n;
   for (uint64_t i = 0; i < n; ++i)
-    if (!(red[i] == acc && tot[i] == acc && got[i] == scan[i])) {
+    if (!(red[i] == acc && tot[i] == acc && got[i] == scan[i] &&
+          only[i] == scan[i])) {
       ++bad;
       first = first < i ? first : i;
     }
@@ -143,6 +146,7 @@ void run(const char *type, const char *op,
   bsgprt_dfree(dRed);
   bsgprt_dfree(dScan);
   bsgprt_dfree(dTot);
+  bsgprt_dfree(dOnly);
 }
 
 } // namespace
