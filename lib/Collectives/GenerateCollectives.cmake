@@ -78,8 +78,9 @@ foreach(entry IN LISTS types)
   if(NOT type MATCHES "float|double")
     list(APPEND ops ${bit_ops})
   endif()
-  # 32-bit integers scan in one pass on CUDA (the look-back state packs a
-  # flag and the value in one 64-bit word); the others through a list scan.
+  # 32-bit integers scan their work groups with shuffles on CUDA (and
+  # compact in one pass with look-back, whose state packs a flag and the
+  # value in one 64-bit word); the others through a list scan.
   set(single_pass FALSE)
   if(type STREQUAL "int" OR type STREQUAL "uint")
     set(single_pass TRUE)

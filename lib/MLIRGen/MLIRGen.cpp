@@ -818,8 +818,8 @@ void MLIRGen::emitStmt(bsgp::Stmt *s) {
       emitDecl(vd);
     return;
   case bsgp::Stmt::SK_Expr: {
-    // A collective whose result is dropped may take a cheaper library
-    // function (scan without its total).
+    // A collective whose result is dropped may skip work (the total of a
+    // scan of 64-bit values).
     bsgp::Expr *expr = cast<bsgp::ExprStmt>(s)->getExpr();
     discarded = expr;
     emitExpr(expr);
@@ -2177,22 +2177,9 @@ Value MLIRGen::emitBuiltin(bsgp::BuiltinCallExpr *e) {
   Type ret = convertType(e->getType(), e->getRange());
   if (!ret)
     return {};
-  // `scan(op, x);` as a statement: the library's __bsgp_scanonly_* computes
-  // no total, which needs no device-wide step of its own.
+  // `scan(op, x);` as a statement drops the total, which for 64-bit types
+  // would cost a reduce of its own.
   bool totalUnused = e->getBuiltinKind() == BK::Scan && e == discarded;
-  if (totalUnused) {
-    std::string only = "__bsgp_scanonly_" + name.substr(strlen("__bsgp_scan_"));
-    auto onlyFn = module.lookupSymbol<func::FuncOp>(only);
-    if (onlyFn && !onlyFn.isExternal() &&
-        onlyFn.getNumArguments() == args.size() &&
-        TypeRange(onlyFn.getArgumentTypes()) == TypeRange(ValueRange(args)) &&
-        onlyFn.getNumResults() == 1 &&
-        onlyFn.getResultTypes()[0] == args[0].getType()) {
-      Value scanned = func::CallOp::create(b, l, onlyFn, args).getResult(0);
-      emitAssign(e->args()[0], scanned, l);
-      return arith::ConstantOp::create(b, l, ret, b.getZeroAttr(ret));
-    }
-  }
   auto fn = module.lookupSymbol<func::FuncOp>(name);
   if (!fn || fn.isExternal() || fn.getNumArguments() != args.size()) {
     failed = true;

@@ -179,7 +179,7 @@ void SpecializeTargetsPass::runOnOperation() {
     Operation *after = func;
     for (StringRef target : targets) {
       auto copy = cast<func::FuncOp>(func->clone());
-      copy.setSymName((func.getSymName() + "." + target).str());
+      copy.setSymName((func.getSymName() + "__" + target).str());
       copy.setPrivate();
       copy->setAttr(bsgp::BSGPDialect::getTargetAttrName(),
                     StringAttr::get(&getContext(), target));

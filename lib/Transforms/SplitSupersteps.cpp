@@ -85,7 +85,9 @@ LogicalResult detachRequire(SpawnOp spawn, RequireOp require) {
       if (isa<BlockArgument>(v) || isa<RequireOp>(def) ||
           !body.findAncestorOpInBlock(*def))
         continue;
-      if (def->hasTrait<OpTrait::ConstantLike>()) {
+      // Target queries are constants of each target; CSE may have merged
+      // the require's with the device code's.
+      if (def->hasTrait<OpTrait::ConstantLike>() || isa<TargetIsOp>(def)) {
         OpBuilder b(&reqBody, reqBody.begin());
         Operation *clone = b.clone(*def);
         operand.set(clone->getResult(cast<OpResult>(v).getResultNumber()));

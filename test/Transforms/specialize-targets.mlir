@@ -15,7 +15,7 @@
 // ONE-NEXT: bsgp.barrier
 // ONE-NEXT: bsgp.require
 // ONE-NEXT: func.call @merge
-// ONE-NOT: func.func private @scan.
+// ONE-NOT: func.func private @scan__
 
 // FAT-LABEL: func.func @scan(
 // FAT-SAME: %[[P:[^:]*]]: !bsgp.ptr<i32>, %[[N:[^:]*]]: i32) -> i32
@@ -23,19 +23,19 @@
 // FAT-NEXT: %[[CPU:.*]] = arith.constant 1 : i32
 // FAT-NEXT: %[[IS:.*]] = arith.cmpi eq, %[[T]], %[[CPU]] : i32
 // FAT-NEXT: %[[R:.*]] = scf.if %[[IS]] -> (i32) {
-// FAT-NEXT: %[[A:.*]] = func.call @scan.cpu(%[[P]], %[[N]])
+// FAT-NEXT: %[[A:.*]] = func.call @scan__cpu(%[[P]], %[[N]])
 // FAT-NEXT: scf.yield %[[A]]
 // FAT-NEXT: } else {
-// FAT-NEXT: %[[B:.*]] = func.call @scan.cuda(%[[P]], %[[N]])
+// FAT-NEXT: %[[B:.*]] = func.call @scan__cuda(%[[P]], %[[N]])
 // FAT-NEXT: scf.yield %[[B]]
 // FAT: return %[[R]] : i32
-// FAT-LABEL: func.func private @scan.cpu(
+// FAT-LABEL: func.func private @scan__cpu(
 // FAT-SAME: attributes {bsgp.target = "cpu"}
 // FAT-NOT: bsgp.target_is
 // FAT: bsgp.barrier
 // FAT-NEXT: bsgp.require
 // FAT-NEXT: func.call @merge
-// FAT-LABEL: func.func private @scan.cuda(
+// FAT-LABEL: func.func private @scan__cuda(
 // FAT-SAME: attributes {bsgp.target = "cuda"}
 // FAT-NOT: bsgp.barrier
 // FAT: bsgp.group_barrier
@@ -70,7 +70,7 @@ func.func @scan(%p: !bsgp.ptr<i32>, %n: i32) -> i32 {
 // ONE: bsgp.target_is "cuda"
 // FAT-LABEL: func.func @plain(
 // FAT: bsgp.target_is "cuda"
-// FAT-NOT: func.func private @plain.
+// FAT-NOT: func.func private @plain__
 func.func @plain(%p: !bsgp.ptr<i32>, %n: i32) {
   bsgp.spawn %n {
     %q = bsgp.target_is "cuda" : i1

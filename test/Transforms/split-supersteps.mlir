@@ -192,3 +192,26 @@ func.func @host_loop(%p: !bsgp.ptr<i32>, %n: i32) {
   }
   return
 }
+
+// A target query is a constant of each target: a require may use one that
+// CSE merged with the device code's (the collective library's reduce asks
+// `target.cuda` on both sides). The require gets its own copy.
+// CHECK-LABEL: func.func @shared_query(
+// CHECK: bsgp.require -> i32 {
+// CHECK-NEXT: bsgp.target_is "cuda"
+// CHECK: bsgp.superstep 1
+func.func @shared_query(%p: !bsgp.ptr<i32>, %n: i32) {
+  bsgp.spawn %n {
+    %q = bsgp.target_is "cuda" : i1
+    %rk = bsgp.thread_rank : i32
+    %m = bsgp.require -> i32 {
+      %one = arith.constant 1 : i32
+      %two = arith.constant 2 : i32
+      %v = arith.select %q, %one, %two : i32
+      bsgp.yield %v : i32
+    }
+    %w = arith.select %q, %rk, %m : i32
+    bsgp.ptr.store %w, %p[%rk] : !bsgp.ptr<i32>, i32
+  }
+  return
+}

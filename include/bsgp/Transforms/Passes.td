@@ -36,7 +36,7 @@ def BSGPSpecializeTargetsPass
     the top level of a spawn, so such a function is specialized first.
     With one target in the object its queries are folded to constants in
     place. With several, the function gets one private copy per target,
-    `<name>.<target>`, with the queries folded and the attribute
+    `<name>__<target>`, with the queries folded and the attribute
     `bsgp.target`, which its kernels inherit (only that target's lowering
     compiles them); the function itself becomes a dispatch on the
     runtime's backend (`bsgprt_target()`). Functions whose barriers do not
