@@ -30,9 +30,8 @@ def BSGPSpecializeTargetsPass
   let description = [{
     A spawn whose barriers or require blocks sit under `if (target.X)` has
     a different superstep structure, and so different host code, on each
-    target: the collective library's scan runs in the caller's superstep
-    on CUDA (a single pass with decoupled look-back) but needs a barrier
-    and a list primitive on the CPU. §4.2 step 3 can only cut barriers at
+    target (an algorithm that needs no barrier on a GPU with work-group
+    operations but one on the CPU, say). §4.2 step 3 can only cut barriers at
     the top level of a spawn, so such a function is specialized first.
     With one target in the object its queries are folded to constants in
     place. With several, the function gets one private copy per target,
