@@ -78,6 +78,8 @@ public:
   }
   /// Appends to `ms` the times of the oldest timed launches not collected
   /// yet, in launch order: those that have finished, or all when `wait`.
+  /// A failure means the times not collected yet are lost: the runtime
+  /// forgets its launches not collected, and the backend its times.
   virtual Status collectTimes(bool wait, std::vector<double> &ms) {
     (void)wait;
     (void)ms;
