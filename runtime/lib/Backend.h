@@ -65,10 +65,10 @@ public:
 
   /// \name Device timing (BSGP_PROFILE)
   /// A backend that times kernels on the device without making the host
-  /// wait (CUDA events) says so in hasDeviceTimer; the runtime then
-  /// launches through launchTimed while profiling and later collects the
-  /// kernel times in launch order. Others are timed on the host around a
-  /// launch followed by synchronize.
+  /// wait (CUDA events, Vulkan timestamp queries) says so in
+  /// hasDeviceTimer; the runtime then launches through launchTimed while
+  /// profiling and later collects the kernel times in launch order. Others
+  /// are timed on the host around a launch followed by synchronize.
   /// @{
   virtual bool hasDeviceTimer() const { return false; }
   /// As launch, and records the kernel's device time for collectTimes.

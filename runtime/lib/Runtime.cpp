@@ -795,6 +795,9 @@ void bsgprt_pool_trim(void) {
 int bsgprt_select_device(const char *name) {
   State &st = state();
   backend();
+  // Times the old backend still holds would otherwise be matched with the
+  // new backend's launches.
+  collectDeviceTimes(/*wait=*/true);
   Pending err;
   {
     std::lock_guard<std::mutex> lock(st.mutex);
