@@ -149,9 +149,12 @@ std::unique_ptr<Backend> createCPUBackend();
 std::unique_ptr<Backend> createCUDABackend(std::string &why);
 /// With \p allowCPUDevice false, a Vulkan implementation on the CPU
 /// (lavapipe) does not count as a device: the default order prefers the cpu
-/// backend to it.
-std::unique_ptr<Backend> createVulkanBackend(std::string &why,
-                                             bool allowCPUDevice = true);
+/// backend to it. \p withoutFeatures names optional device features
+/// ("shaderFloat64", ...) to leave disabled as if the device lacked them,
+/// so that tests see on any device what a device without them does.
+std::unique_ptr<Backend>
+createVulkanBackend(std::string &why, bool allowCPUDevice = true,
+                    const std::vector<std::string> &withoutFeatures = {});
 
 } // namespace bsgprt
 

@@ -292,7 +292,9 @@ public:
   /// Opens the loader, picks a device and creates what every launch needs.
   /// Returns false with `why` set when there is no usable device; with
   /// \p allowCPU false, a device of type CPU (lavapipe) does not count.
-  bool init(std::string &why, bool allowCPU) {
+  /// The optional features named in \p withoutFeatures are not enabled.
+  bool init(std::string &why, bool allowCPU,
+            const std::vector<std::string> &withoutFeatures) {
     lib = dlopen("libvulkan.so.1", RTLD_NOW | RTLD_LOCAL);
     if (!lib) {
       why = "libvulkan.so.1 could not be loaded";
@@ -345,6 +347,19 @@ public:
 
     if (!pickDevice(why, allowCPU))
       return false;
+    for (const std::string &f : withoutFeatures) {
+      const CapabilityFeature *cf = std::find_if(
+          std::begin(CapabilityFeatures), std::end(CapabilityFeatures),
+          [&](const CapabilityFeature &c) { return f == c.featureName; });
+      // The backend cannot run without the features it requires.
+      if (cf == std::end(CapabilityFeatures) ||
+          cf->feature == &Features::bufferDeviceAddress ||
+          cf->feature == &Features::shaderInt64) {
+        why = "'" + f + "' is not an optional feature of the backend";
+        return false;
+      }
+      features.*(cf->feature) = false;
+    }
     if (!createDevice(why))
       return false;
 
@@ -1455,10 +1470,11 @@ void savePipelineCachesAtExit() {
 
 } // namespace
 
-std::unique_ptr<Backend> createVulkanBackend(std::string &why,
-                                             bool allowCPUDevice) {
+std::unique_ptr<Backend>
+createVulkanBackend(std::string &why, bool allowCPUDevice,
+                    const std::vector<std::string> &withoutFeatures) {
   auto b = std::make_unique<VulkanBackend>();
-  if (!b->init(why, allowCPUDevice))
+  if (!b->init(why, allowCPUDevice, withoutFeatures))
     return nullptr;
   return b;
 }

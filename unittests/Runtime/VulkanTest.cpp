@@ -6,11 +6,12 @@
 //
 // Memory of the vulkan backend: device addresses handed out as pointers,
 // copies and fills at interior addresses, with mapped memory and through
-// staging buffers (BSGP_VULKAN_STAGING=1), the error for a module compiled
-// without SPIR-V, and kernel timestamps for BSGP_PROFILE. Kernels are covered
-// by the execution tests, which run on vulkan too; here they are empty SPIR-V
-// entry points made by emptyKernels. Without a Vulkan device (lavapipe counts)
-// these tests are skipped.
+// staging buffers (BSGP_VULKAN_STAGING=1), the errors for a module compiled
+// without SPIR-V and for one that needs a feature the device lacks (a backend
+// made without it), and kernel timestamps for BSGP_PROFILE. Kernels are
+// covered by the execution tests, which run on vulkan too; here they are
+// empty SPIR-V entry points made by emptyKernels. Without a Vulkan device
+// (lavapipe counts) these tests are skipped.
 //
 //===----------------------------------------------------------------------===//
 
@@ -302,12 +303,15 @@ TEST_F(RuntimeTest, DefaultOrderSkipsVulkanOnTheCPU) {
   EXPECT_EQ(bsgprt_select_device("cpu"), BSGPRT_SUCCESS);
 }
 
-/// Tests of a vulkan backend of their own, outside the runtime.
+/// Tests of a vulkan backend of their own, outside the runtime, so that it
+/// can be made without some features.
 class VulkanBackendTest : public ::testing::Test {
 protected:
-  std::unique_ptr<bsgprt::Backend> create() {
+  std::unique_ptr<bsgprt::Backend>
+  create(const std::vector<std::string> &withoutFeatures = {}) {
     std::string why;
-    auto b = bsgprt::createVulkanBackend(why);
+    auto b = bsgprt::createVulkanBackend(why, /*allowCPUDevice=*/true,
+                                         withoutFeatures);
     if (!b)
       skipReason = why;
     return b;
@@ -343,6 +347,30 @@ TEST_F(VulkanBackendTest, TimedLaunchesDoNotWait) {
   ms.clear();
   ASSERT_FALSE(b->collectTimes(/*wait=*/false, ms).failed());
   EXPECT_EQ(ms.size(), 1u);
+}
+
+// A module declaring a capability whose feature the device lacks fails at
+// its first launch with a message naming both, before the driver sees the
+// module.
+TEST_F(VulkanBackendTest, MissingFeatureIsNamed) {
+  std::unique_ptr<bsgprt::Backend> b = create({"shaderFloat64"});
+  if (!b)
+    GTEST_SKIP() << "no Vulkan device: " << skipReason;
+  std::string device = std::string(b->deviceName()).substr(strlen("vulkan: "));
+  std::vector<bsgprt_kernel_desc> kernels = {
+      {"k", nullptr, "t.bsgp:1:1", 0, 0}};
+  std::vector<uint32_t> float64 = emptyKernels({"k"}, {/*Float64=*/10});
+  bsgprt_module_desc m = moduleOf(kernels, float64);
+  bsgprt::Status s = b->launch(m, 0, 1, nullptr);
+  EXPECT_EQ(s.code, BSGPRT_ERROR_LAUNCH_FAILED);
+  EXPECT_EQ(s.message, "the module's kernels need Float64 (shaderFloat64), "
+                       "which " +
+                           device + " does not support");
+  // A module without it runs.
+  std::vector<uint32_t> plain = emptyKernels({"k"});
+  bsgprt_module_desc p = moduleOf(kernels, plain);
+  EXPECT_FALSE(b->launch(p, 0, 1, nullptr).failed());
+  EXPECT_FALSE(b->synchronize().failed());
 }
 
 INSTANTIATE_TEST_SUITE_P(Memory, VulkanTest, ::testing::Bool(),
