@@ -202,6 +202,7 @@ struct Features {
   bool shaderFloat16 = false;
   bool storageBuffer8BitAccess = false;
   bool storageBuffer16BitAccess = false;
+  bool shaderBufferInt64Atomics = false;
 };
 
 /// SPIR-V capabilities a module may declare that need an optional device
@@ -216,6 +217,8 @@ constexpr CapabilityFeature CapabilityFeatures[] = {
     {9, "Float16", &Features::shaderFloat16, "shaderFloat16"},
     {10, "Float64", &Features::shaderFloat64, "shaderFloat64"},
     {11, "Int64", &Features::shaderInt64, "shaderInt64"},
+    {12, "Int64Atomics", &Features::shaderBufferInt64Atomics,
+     "shaderBufferInt64Atomics"},
     {22, "Int16", &Features::shaderInt16, "shaderInt16"},
     {39, "Int8", &Features::shaderInt8, "shaderInt8"},
     {4433, "StorageBuffer16BitAccess", &Features::storageBuffer16BitAccess,
@@ -825,6 +828,7 @@ private:
     f.shaderFloat16 = v12.shaderFloat16;
     f.storageBuffer8BitAccess = v12.storageBuffer8BitAccess;
     f.storageBuffer16BitAccess = v11.storageBuffer16BitAccess;
+    f.shaderBufferInt64Atomics = v12.shaderBufferInt64Atomics;
     return f;
   }
 
@@ -856,6 +860,8 @@ private:
     v12.shaderInt8 = features.shaderInt8;
     v12.shaderFloat16 = features.shaderFloat16;
     v12.storageBuffer8BitAccess = features.storageBuffer8BitAccess;
+    // 64-bit atomics on buffer device addresses (Int64Atomics).
+    v12.shaderBufferInt64Atomics = features.shaderBufferInt64Atomics;
     auto v11 = vkStruct<VkPhysicalDeviceVulkan11Features>(
         VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_1_FEATURES);
     v11.storageBuffer16BitAccess = features.storageBuffer16BitAccess;

@@ -353,24 +353,33 @@ TEST_F(VulkanBackendTest, TimedLaunchesDoNotWait) {
 // its first launch with a message naming both, before the driver sees the
 // module.
 TEST_F(VulkanBackendTest, MissingFeatureIsNamed) {
-  std::unique_ptr<bsgprt::Backend> b = create({"shaderFloat64"});
-  if (!b)
-    GTEST_SKIP() << "no Vulkan device: " << skipReason;
-  std::string device = std::string(b->deviceName()).substr(strlen("vulkan: "));
-  std::vector<bsgprt_kernel_desc> kernels = {
-      {"k", nullptr, "t.bsgp:1:1", 0, 0}};
-  std::vector<uint32_t> float64 = emptyKernels({"k"}, {/*Float64=*/10});
-  bsgprt_module_desc m = moduleOf(kernels, float64);
-  bsgprt::Status s = b->launch(m, 0, 1, nullptr);
-  EXPECT_EQ(s.code, BSGPRT_ERROR_LAUNCH_FAILED);
-  EXPECT_EQ(s.message, "the module's kernels need Float64 (shaderFloat64), "
-                       "which " +
-                           device + " does not support");
-  // A module without it runs.
-  std::vector<uint32_t> plain = emptyKernels({"k"});
-  bsgprt_module_desc p = moduleOf(kernels, plain);
-  EXPECT_FALSE(b->launch(p, 0, 1, nullptr).failed());
-  EXPECT_FALSE(b->synchronize().failed());
+  struct Case {
+    const char *feature;
+    uint32_t capability;
+    const char *capabilityName;
+  };
+  for (Case c : {Case{"shaderFloat64", 10, "Float64"},
+                 Case{"shaderBufferInt64Atomics", 12, "Int64Atomics"}}) {
+    std::unique_ptr<bsgprt::Backend> b = create({c.feature});
+    if (!b)
+      GTEST_SKIP() << "no Vulkan device: " << skipReason;
+    std::string device =
+        std::string(b->deviceName()).substr(strlen("vulkan: "));
+    std::vector<bsgprt_kernel_desc> kernels = {
+        {"k", nullptr, "t.bsgp:1:1", 0, 0}};
+    std::vector<uint32_t> needing = emptyKernels({"k"}, {c.capability});
+    bsgprt_module_desc m = moduleOf(kernels, needing);
+    bsgprt::Status s = b->launch(m, 0, 1, nullptr);
+    EXPECT_EQ(s.code, BSGPRT_ERROR_LAUNCH_FAILED);
+    EXPECT_EQ(s.message, std::string("the module's kernels need ") +
+                             c.capabilityName + " (" + c.feature +
+                             "), which " + device + " does not support");
+    // A module without it runs.
+    std::vector<uint32_t> plain = emptyKernels({"k"});
+    bsgprt_module_desc p = moduleOf(kernels, plain);
+    EXPECT_FALSE(b->launch(p, 0, 1, nullptr).failed());
+    EXPECT_FALSE(b->synchronize().failed());
+  }
 }
 
 INSTANTIATE_TEST_SUITE_P(Memory, VulkanTest, ::testing::Bool(),
