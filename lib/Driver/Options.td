@@ -82,4 +82,4 @@ def MT : JoinedOrSeparate<["-"], "MT">, MetaVarName<"<target>">,
 def emit_header : Separate<["-"], "emit-header">, MetaVarName<"<file.h>">,
   HelpText<"Also write a C/C++ header declaring the file's host-callable functions">;
 def g : Flag<["-"], "g">,
-  HelpText<"Generate line tables for host code and CPU kernels">;
+  HelpText<"Generate line information: DWARF line tables for host code and CPU kernels, .loc directives in CUDA kernels' PTX">;

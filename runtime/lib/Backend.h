@@ -65,10 +65,10 @@ public:
 
   /// \name Device timing (BSGP_PROFILE)
   /// A backend that times kernels on the device without making the host
-  /// wait (CUDA events) says so in hasDeviceTimer; the runtime then
-  /// launches through launchTimed while profiling and later collects the
-  /// kernel times in launch order. Others are timed on the host around a
-  /// launch followed by synchronize.
+  /// wait (CUDA events, Vulkan timestamp queries) says so in
+  /// hasDeviceTimer; the runtime then launches through launchTimed while
+  /// profiling and later collects the kernel times in launch order. Others
+  /// are timed on the host around a launch followed by synchronize.
   /// @{
   virtual bool hasDeviceTimer() const { return false; }
   /// As launch, and records the kernel's device time for collectTimes.
@@ -78,6 +78,8 @@ public:
   }
   /// Appends to `ms` the times of the oldest timed launches not collected
   /// yet, in launch order: those that have finished, or all when `wait`.
+  /// A failure means the times not collected yet are lost: the runtime
+  /// forgets its launches not collected, and the backend its times.
   virtual Status collectTimes(bool wait, std::vector<double> &ms) {
     (void)wait;
     (void)ms;
@@ -147,9 +149,12 @@ std::unique_ptr<Backend> createCPUBackend();
 std::unique_ptr<Backend> createCUDABackend(std::string &why);
 /// With \p allowCPUDevice false, a Vulkan implementation on the CPU
 /// (lavapipe) does not count as a device: the default order prefers the cpu
-/// backend to it.
-std::unique_ptr<Backend> createVulkanBackend(std::string &why,
-                                             bool allowCPUDevice = true);
+/// backend to it. \p withoutFeatures names optional device features
+/// ("shaderFloat64", ...) to leave disabled as if the device lacked them,
+/// so that tests see on any device what a device without them does.
+std::unique_ptr<Backend>
+createVulkanBackend(std::string &why, bool allowCPUDevice = true,
+                    const std::vector<std::string> &withoutFeatures = {});
 
 } // namespace bsgprt
 

@@ -321,6 +321,13 @@ public:
       freeEvents.push_back(e.stop);
       if (r != CUDA_SUCCESS) {
         result = check(r, "cuEventElapsedTime");
+        // The runtime forgets all its launches not collected on an error;
+        // their events would otherwise time its next launches.
+        for (const EventPair &rest : timed) {
+          freeEvents.push_back(rest.start);
+          freeEvents.push_back(rest.stop);
+        }
+        timed.clear();
         break;
       }
       ms.push_back(t);

@@ -21,6 +21,7 @@
 #include <cerrno>
 #include <chrono>
 #include <cinttypes>
+#include <cstdint>
 #include <cstdlib>
 #include <cstring>
 #include <deque>
@@ -592,6 +593,15 @@ void bsgprt_launch(const bsgprt_module_desc *m, uint32_t kernel,
                                 " of a module with " +
                                 std::to_string(m->num_kernels) + " kernels"));
   const bsgprt_kernel_desc &k = m->kernels[kernel];
+  // thread.rank and thread.size are ints in BSGP: past INT32_MAX ranks the
+  // kernels' ranks would wrap around, so such a launch never starts.
+  if (nthreads > static_cast<uint64_t>(INT32_MAX))
+    return report(makeError(
+        BSGPRT_ERROR_INVALID_VALUE, k.srcloc,
+        "launch of kernel '" + std::string(k.name ? k.name : "?") +
+            "' with " + std::to_string(nthreads) +
+            " threads; BSGP ranks are 32-bit ints, so a spawn has at most " +
+            std::to_string(INT32_MAX) + " threads"));
   State &st = state();
   Backend &b = backend();
   bool profiling;
@@ -795,6 +805,9 @@ void bsgprt_pool_trim(void) {
 int bsgprt_select_device(const char *name) {
   State &st = state();
   backend();
+  // Times the old backend still holds would otherwise be matched with the
+  // new backend's launches.
+  collectDeviceTimes(/*wait=*/true);
   Pending err;
   {
     std::lock_guard<std::mutex> lock(st.mutex);

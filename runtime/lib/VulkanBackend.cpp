@@ -20,6 +20,9 @@
 // on one CUDA stream. Every submission is waited for, so at most one is in
 // flight and the argument ring and staging buffers can be reused after it.
 //
+// BSGP_PROFILE times kernels with timestamp queries written around each
+// dispatch in the same command buffer, read when the runtime collects them.
+//
 //===----------------------------------------------------------------------===//
 
 #include "Backend.h"
@@ -37,6 +40,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <deque>
 #include <map>
 #include <mutex>
 #include <set>
@@ -64,6 +68,11 @@ constexpr uint64_t AllocationAlignment = 256;
 constexpr uint64_t SmallCopy = 64 * 1024;
 /// Staging buffers waiting for a submission before one is forced.
 constexpr size_t MaxRetired = 64;
+/// Timed launches (BSGP_PROFILE) whose timestamps the query pool holds at
+/// once: two queries each. More than the runtime lets pile up before it
+/// collects (1024), so the pool is full only when that many launches were
+/// recorded without a submission.
+constexpr uint32_t TimedCapacity = 2048;
 
 // Entry points, fetched by name. Instance-level ones first.
 #define BSGP_VK_INSTANCE_FUNCTIONS(X)                                          \
@@ -109,6 +118,11 @@ constexpr size_t MaxRetired = 64;
   X(vkCmdPipelineBarrier)                                                      \
   X(vkCmdCopyBuffer)                                                           \
   X(vkCmdFillBuffer)                                                           \
+  X(vkCreateQueryPool)                                                         \
+  X(vkDestroyQueryPool)                                                        \
+  X(vkCmdResetQueryPool)                                                       \
+  X(vkCmdWriteTimestamp)                                                       \
+  X(vkGetQueryPoolResults)                                                     \
   X(vkCreateFence)                                                             \
   X(vkDestroyFence)                                                            \
   X(vkResetFences)                                                             \
@@ -188,6 +202,7 @@ struct Features {
   bool shaderFloat16 = false;
   bool storageBuffer8BitAccess = false;
   bool storageBuffer16BitAccess = false;
+  bool shaderBufferInt64Atomics = false;
 };
 
 /// SPIR-V capabilities a module may declare that need an optional device
@@ -202,6 +217,8 @@ constexpr CapabilityFeature CapabilityFeatures[] = {
     {9, "Float16", &Features::shaderFloat16, "shaderFloat16"},
     {10, "Float64", &Features::shaderFloat64, "shaderFloat64"},
     {11, "Int64", &Features::shaderInt64, "shaderInt64"},
+    {12, "Int64Atomics", &Features::shaderBufferInt64Atomics,
+     "shaderBufferInt64Atomics"},
     {22, "Int16", &Features::shaderInt16, "shaderInt16"},
     {39, "Int8", &Features::shaderInt8, "shaderInt8"},
     {4433, "StorageBuffer16BitAccess", &Features::storageBuffer16BitAccess,
@@ -262,6 +279,8 @@ public:
     }
     if (pipelineCache)
       api.vkDestroyPipelineCache(device, pipelineCache, nullptr);
+    if (queryPool)
+      api.vkDestroyQueryPool(device, queryPool, nullptr);
     if (layout)
       api.vkDestroyPipelineLayout(device, layout, nullptr);
     if (fence)
@@ -276,7 +295,9 @@ public:
   /// Opens the loader, picks a device and creates what every launch needs.
   /// Returns false with `why` set when there is no usable device; with
   /// \p allowCPU false, a device of type CPU (lavapipe) does not count.
-  bool init(std::string &why, bool allowCPU) {
+  /// The optional features named in \p withoutFeatures are not enabled.
+  bool init(std::string &why, bool allowCPU,
+            const std::vector<std::string> &withoutFeatures) {
     lib = dlopen("libvulkan.so.1", RTLD_NOW | RTLD_LOCAL);
     if (!lib) {
       why = "libvulkan.so.1 could not be loaded";
@@ -329,6 +350,19 @@ public:
 
     if (!pickDevice(why, allowCPU))
       return false;
+    for (const std::string &f : withoutFeatures) {
+      const CapabilityFeature *cf = std::find_if(
+          std::begin(CapabilityFeatures), std::end(CapabilityFeatures),
+          [&](const CapabilityFeature &c) { return f == c.featureName; });
+      // The backend cannot run without the features it requires.
+      if (cf == std::end(CapabilityFeatures) ||
+          cf->feature == &Features::bufferDeviceAddress ||
+          cf->feature == &Features::shaderInt64) {
+        why = "'" + f + "' is not an optional feature of the backend";
+        return false;
+      }
+      features.*(cf->feature) = false;
+    }
     if (!createDevice(why))
       return false;
 
@@ -344,6 +378,7 @@ public:
     }
     if (!createCommandObjects(why))
       return false;
+    createQueryPool();
     loadPipelineCache();
     {
       std::lock_guard<std::mutex> lock(liveMutex);
@@ -531,53 +566,51 @@ public:
   Status launch(const bsgprt_module_desc &m, uint32_t kernel, uint64_t n,
                 const void *args) override {
     std::lock_guard<std::recursive_mutex> lock(mutex);
-    const bsgprt_kernel_desc &k = m.kernels[kernel];
-    VkPipeline pipeline = VK_NULL_HANDLE;
-    if (Status s = getPipeline(m, kernel, pipeline); s.failed())
-      return s;
-
-    uint64_t groups = (n + WorkgroupSize - 1) / WorkgroupSize;
-    uint64_t gx = groups, gy = 1;
-    if (groups > maxGroups[0]) {
-      gx = maxGroups[0];
-      gy = (groups + gx - 1) / gx;
-      if (gy > maxGroups[1])
-        return Status::error(BSGPRT_ERROR_INVALID_VALUE,
-                             "launch of " + std::to_string(n) +
-                                 " ranks exceeds the device's workgroup "
-                                 "count limits");
-    }
-
-    uint64_t argsAddress = 0;
-    if (Status s = placeArgs(args, k.args_size, argsAddress); s.failed())
-      return s;
-    if (Status s = begin(); s.failed())
-      return s;
-    struct {
-      uint64_t argsAddress;
-      uint64_t size;
-    } push = {argsAddress, n};
-    api.vkCmdBindPipeline(commandBuffer, VK_PIPELINE_BIND_POINT_COMPUTE,
-                          pipeline);
-    api.vkCmdPushConstants(commandBuffer, layout, VK_SHADER_STAGE_COMPUTE_BIT,
-                           0, sizeof(push), &push);
-    api.vkCmdDispatch(commandBuffer, static_cast<uint32_t>(gx),
-                      static_cast<uint32_t>(gy), 1);
-    lastLaunch = std::string(k.name ? k.name : "?") + "' (" +
-                 (k.srcloc ? k.srcloc : "?") + ")";
-    if (syncEachLaunch) {
-      if (Status s = flush(); s.failed())
-        return Status::error(BSGPRT_ERROR_LAUNCH_FAILED,
-                             std::string("launch of kernel '") +
-                                 (k.name ? k.name : "?") +
-                                 "' failed: " + s.message);
-    }
-    return Status::ok();
+    return dispatch(m, kernel, n, args, /*timed=*/false);
   }
 
   Status synchronize() override {
     std::lock_guard<std::recursive_mutex> lock(mutex);
     return flush();
+  }
+
+  bool hasDeviceTimer() const override { return queryPool != VK_NULL_HANDLE; }
+
+  Status launchTimed(const bsgprt_module_desc &m, uint32_t kernel, uint64_t n,
+                     const void *args) override {
+    std::lock_guard<std::recursive_mutex> lock(mutex);
+    return dispatch(m, kernel, n, args, /*timed=*/true);
+  }
+
+  Status collectTimes(bool wait, std::vector<double> &ms) override {
+    std::lock_guard<std::recursive_mutex> lock(mutex);
+    if (timesLost) {
+      // The runtime forgets what it has not collected on an error, so the
+      // launches recorded since the failure go as well.
+      dropTimes();
+      return Status::error(BSGPRT_ERROR_LAUNCH_FAILED,
+                           "kernel timestamps were lost with a failed "
+                           "submission");
+    }
+    // submitAndWait, not flush: an error a free deferred belongs to the
+    // next call of the program that waits, not to the profile.
+    if (wait && unsubmittedTimed)
+      if (Status s = submitAndWait(); s.failed()) {
+        dropTimes();
+        return s;
+      }
+    ms.insert(ms.end(), readyMs.begin(), readyMs.end());
+    readyMs.clear();
+    while (timedQueries.size() > unsubmittedTimed) {
+      double t = 0;
+      if (Status s = readTime(timedQueries.front(), t); s.failed()) {
+        dropTimes();
+        return s;
+      }
+      timedQueries.pop_front();
+      ms.push_back(t);
+    }
+    return Status::ok();
   }
 
   /// Writes the pipeline cache where the next run finds it; silent on
@@ -625,6 +658,85 @@ private:
     VkShaderModule module = VK_NULL_HANDLE;
     std::vector<VkPipeline> pipelines;
   };
+
+  /// Records kernel `kernel` of `m` on ranks [0, n) into the command buffer,
+  /// between two timestamps when \p timed.
+  Status dispatch(const bsgprt_module_desc &m, uint32_t kernel, uint64_t n,
+                  const void *args, bool timed) {
+    const bsgprt_kernel_desc &k = m.kernels[kernel];
+    VkPipeline pipeline = VK_NULL_HANDLE;
+    if (Status s = getPipeline(m, kernel, pipeline); s.failed())
+      return s;
+
+    uint64_t groups = (n + WorkgroupSize - 1) / WorkgroupSize;
+    uint64_t gx = groups, gy = 1;
+    if (groups > maxGroups[0]) {
+      gx = maxGroups[0];
+      gy = (groups + gx - 1) / gx;
+      if (gy > maxGroups[1])
+        return Status::error(BSGPRT_ERROR_INVALID_VALUE,
+                             "launch of " + std::to_string(n) +
+                                 " ranks exceeds the device's workgroup "
+                                 "count limits");
+    }
+
+    // Every query of the pool holds a time not collected yet: wait for
+    // them and keep the times on the host, so the queries can be reused.
+    if (timed && timedQueries.size() == TimedCapacity)
+      if (Status s = readTimesEarly(); s.failed())
+        return s;
+    uint64_t argsAddress = 0;
+    if (Status s = placeArgs(args, k.args_size, argsAddress); s.failed())
+      return s;
+    if (Status s = begin(); s.failed())
+      return s;
+    uint32_t query = 0;
+    if (timed) {
+      query = nextQuery;
+      nextQuery = (nextQuery + 2) % (2 * TimedCapacity);
+      // Query commands run in submission order, so the reset is done
+      // before the write that follows it in the same command buffer.
+      // Both timestamps are written at the bottom of the pipe, once all
+      // earlier commands have completed: the start is not taken while the
+      // previous kernel still runs.
+      api.vkCmdResetQueryPool(commandBuffer, queryPool, query, 2);
+      api.vkCmdWriteTimestamp(commandBuffer,
+                              VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT, queryPool,
+                              query);
+    }
+    struct {
+      uint64_t argsAddress;
+      uint64_t size;
+    } push = {argsAddress, n};
+    api.vkCmdBindPipeline(commandBuffer, VK_PIPELINE_BIND_POINT_COMPUTE,
+                          pipeline);
+    api.vkCmdPushConstants(commandBuffer, layout, VK_SHADER_STAGE_COMPUTE_BIT,
+                           0, sizeof(push), &push);
+    api.vkCmdDispatch(commandBuffer, static_cast<uint32_t>(gx),
+                      static_cast<uint32_t>(gy), 1);
+    if (timed) {
+      api.vkCmdWriteTimestamp(commandBuffer,
+                              VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT, queryPool,
+                              query + 1);
+      timedQueries.push_back(query);
+      ++unsubmittedTimed;
+    }
+    lastLaunch = std::string(k.name ? k.name : "?") + "' (" +
+                 (k.srcloc ? k.srcloc : "?") + ")";
+    if (syncEachLaunch) {
+      if (Status s = flush(); s.failed()) {
+        // The runtime does not count a failed launch; this one's queries
+        // must not be taken for the next launch's.
+        if (timed)
+          loseTimes();
+        return Status::error(BSGPRT_ERROR_LAUNCH_FAILED,
+                             std::string("launch of kernel '") +
+                                 (k.name ? k.name : "?") +
+                                 "' failed: " + s.message);
+      }
+    }
+    return Status::ok();
+  }
 
   static uint64_t address(const void *p) {
     return static_cast<uint64_t>(reinterpret_cast<uintptr_t>(p));
@@ -716,6 +828,7 @@ private:
     f.shaderFloat16 = v12.shaderFloat16;
     f.storageBuffer8BitAccess = v12.storageBuffer8BitAccess;
     f.storageBuffer16BitAccess = v11.storageBuffer16BitAccess;
+    f.shaderBufferInt64Atomics = v12.shaderBufferInt64Atomics;
     return f;
   }
 
@@ -747,6 +860,8 @@ private:
     v12.shaderInt8 = features.shaderInt8;
     v12.shaderFloat16 = features.shaderFloat16;
     v12.storageBuffer8BitAccess = features.storageBuffer8BitAccess;
+    // 64-bit atomics on buffer device addresses (Int64Atomics).
+    v12.shaderBufferInt64Atomics = features.shaderBufferInt64Atomics;
     auto v11 = vkStruct<VkPhysicalDeviceVulkan11Features>(
         VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_1_FEATURES);
     v11.storageBuffer16BitAccess = features.storageBuffer16BitAccess;
@@ -780,6 +895,14 @@ private:
     BSGP_VK_DEVICE_FUNCTIONS(X)
 #undef X
     api.vkGetDeviceQueue(device, queueFamily, 0, &queue);
+    uint32_t familyCount = 0;
+    api.vkGetPhysicalDeviceQueueFamilyProperties(physicalDevice, &familyCount,
+                                                 nullptr);
+    std::vector<VkQueueFamilyProperties> families(familyCount);
+    api.vkGetPhysicalDeviceQueueFamilyProperties(physicalDevice, &familyCount,
+                                                 families.data());
+    timestampBits = families[queueFamily].timestampValidBits;
+    timestampPeriod = properties.limits.timestampPeriod;
     maxGroups[0] = properties.limits.maxComputeWorkGroupCount[0];
     maxGroups[1] = properties.limits.maxComputeWorkGroupCount[1];
     name = std::string("vulkan: ") + properties.deviceName;
@@ -1022,6 +1145,8 @@ private:
     releaseRetired();
     if (r)
       return failure(r, "vkWaitForFences");
+    // The timestamps of every timed launch are written now.
+    unsubmittedTimed = 0;
     return Status::ok();
   }
 
@@ -1038,6 +1163,9 @@ private:
     argsUsed = 0;
     api.vkResetCommandBuffer(commandBuffer, 0);
     releaseRetired();
+    // So are the timestamps not written yet.
+    if (!timedQueries.empty() || !readyMs.empty())
+      loseTimes();
     std::string message = std::string(what) + " failed: " + resultString(r);
     bool lost = r == VK_ERROR_DEVICE_LOST;
     if (lost && !lastLaunch.empty())
@@ -1077,6 +1205,73 @@ private:
     argsUsed = start + std::max<uint64_t>(size, 1);
     addr = argsRing.address + start;
     return Status::ok();
+  }
+
+  /// Creates the query pool of kernel timestamps where the queue can write
+  /// them; without it (timestampValidBits 0) profiling times launches on
+  /// the host.
+  void createQueryPool() {
+    if (!timestampBits || !(timestampPeriod > 0))
+      return;
+    auto qci = vkStruct<VkQueryPoolCreateInfo>(
+        VK_STRUCTURE_TYPE_QUERY_POOL_CREATE_INFO);
+    qci.queryType = VK_QUERY_TYPE_TIMESTAMP;
+    qci.queryCount = 2 * TimedCapacity;
+    if (api.vkCreateQueryPool(device, &qci, nullptr, &queryPool))
+      queryPool = VK_NULL_HANDLE;
+  }
+
+  /// The time in milliseconds between the two timestamps from \p query,
+  /// which a completed submission wrote.
+  Status readTime(uint32_t query, double &ms) {
+    uint64_t ticks[2] = {0, 0};
+    // No VK_QUERY_RESULT_WAIT_BIT: the submission was waited for, and a
+    // timestamp that is still missing must fail rather than hang.
+    if (VkResult r =
+            api.vkGetQueryPoolResults(device, queryPool, query, 2,
+                                      sizeof(ticks), ticks, sizeof(uint64_t),
+                                      VK_QUERY_RESULT_64_BIT))
+      return Status::error(BSGPRT_ERROR_BACKEND,
+                           "vkGetQueryPoolResults failed: " + resultString(r));
+    // Only the low timestampValidBits bits count; the difference modulo
+    // that many bits survives the counter wrapping around between them.
+    uint64_t mask =
+        timestampBits >= 64 ? ~uint64_t(0) : (uint64_t(1) << timestampBits) - 1;
+    uint64_t elapsed = (ticks[1] - ticks[0]) & mask;
+    ms = static_cast<double>(elapsed) * timestampPeriod * 1e-6;
+    return Status::ok();
+  }
+
+  /// Submits what is recorded and reads every timestamp into readyMs,
+  /// freeing all the queries.
+  Status readTimesEarly() {
+    if (Status s = submitAndWait(); s.failed())
+      return s;
+    while (!timedQueries.empty()) {
+      double t = 0;
+      if (Status s = readTime(timedQueries.front(), t); s.failed()) {
+        loseTimes();
+        return s;
+      }
+      timedQueries.pop_front();
+      readyMs.push_back(t);
+    }
+    return Status::ok();
+  }
+
+  void dropTimes() {
+    timedQueries.clear();
+    readyMs.clear();
+    unsubmittedTimed = 0;
+    timesLost = false;
+  }
+
+  /// Forgets the times not collected yet and has the next collectTimes
+  /// fail, which makes the runtime forget the launches it has not
+  /// collected: both lists stay in step.
+  void loseTimes() {
+    dropTimes();
+    timesLost = true;
   }
 
   /// Names the first capability of \p m that the device cannot run, or
@@ -1246,6 +1441,27 @@ private:
   /// "name' (srcloc)" of the latest launch, for a device lost later.
   std::string lastLaunch;
 
+  /// \name Kernel timestamps (BSGP_PROFILE)
+  /// @{
+  VkQueryPool queryPool = VK_NULL_HANDLE;
+  /// The queue family's timestampValidBits; 0: it cannot write timestamps.
+  uint32_t timestampBits = 0;
+  /// Nanoseconds per timestamp tick (VkPhysicalDeviceLimits).
+  double timestampPeriod = 0;
+  /// The first of the two queries of each timed launch whose time is not
+  /// collected yet, in launch order; the pool is used as a ring.
+  std::deque<uint32_t> timedQueries;
+  /// How many at the end of timedQueries are in the command buffer being
+  /// recorded, whose timestamps are not written yet.
+  size_t unsubmittedTimed = 0;
+  uint32_t nextQuery = 0;
+  /// Times read before collectTimes, to free the queries of a full pool;
+  /// older than all of timedQueries.
+  std::vector<double> readyMs;
+  /// A failed submission lost timestamps not collected yet.
+  bool timesLost = false;
+  /// @}
+
   std::recursive_mutex mutex;
   /// Allocations by the device address handed out.
   std::map<uint64_t, Buffer> buffers;
@@ -1260,10 +1476,11 @@ void savePipelineCachesAtExit() {
 
 } // namespace
 
-std::unique_ptr<Backend> createVulkanBackend(std::string &why,
-                                             bool allowCPUDevice) {
+std::unique_ptr<Backend>
+createVulkanBackend(std::string &why, bool allowCPUDevice,
+                    const std::vector<std::string> &withoutFeatures) {
   auto b = std::make_unique<VulkanBackend>();
-  if (!b->init(why, allowCPUDevice))
+  if (!b->init(why, allowCPUDevice, withoutFeatures))
     return nullptr;
   return b;
 }

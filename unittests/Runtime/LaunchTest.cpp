@@ -7,6 +7,7 @@
 #include "RuntimeTestUtil.h"
 
 #include <algorithm>
+#include <cstdint>
 #include <cstdlib>
 #include <mutex>
 #include <thread>
@@ -126,6 +127,42 @@ TEST_F(RuntimeTest, KernelWithoutNativeVersionFailsToLaunch) {
   EXPECT_EQ(errors[0].message, bsgprt_get_last_error_message());
   bsgprt_clear_last_error();
   EXPECT_EQ(bsgprt_get_last_error(), BSGPRT_SUCCESS);
+}
+
+// Ranks are 32-bit ints in BSGP: INT32_MAX threads run, one more does not
+// start, and the error names the superstep.
+TEST_F(RuntimeTest, ThreadCountAboveInt32MaxIsRejected) {
+  ASSERT_EQ(bsgprt_select_device("cpu"), BSGPRT_SUCCESS);
+  chunks.clear();
+  const uint64_t max = INT32_MAX;
+  bsgprt_launch(&module, 1, max, nullptr);
+  uint64_t ranks = 0;
+  for (const Chunk &c : chunks)
+    ranks += c.end - c.begin;
+  EXPECT_EQ(ranks, max);
+  EXPECT_TRUE(errors.empty());
+
+  chunks.clear();
+  bsgprt_profile_reset();
+  bsgprt_profile_enable(1);
+  bsgprt_launch(&module, 1, max + 1, nullptr);
+  bsgprt_launch(&module, 1, UINT64_MAX, nullptr);
+  bsgprt_profile_enable(0);
+  std::string text = bsgp::test::profileReportText();
+  bsgprt_profile_reset();
+  EXPECT_TRUE(chunks.empty());
+  // Launches that did not start are not in the profile.
+  EXPECT_EQ(text.find("record.bsgp"), std::string::npos) << text;
+  ASSERT_EQ(errors.size(), 2u);
+  EXPECT_EQ(errors[0].code, BSGPRT_ERROR_INVALID_VALUE);
+  EXPECT_EQ(errors[0].message,
+            "record.bsgp:1:1: runtime error: launch of kernel 'record' with "
+            "2147483648 threads; BSGP ranks are 32-bit ints, so a spawn has "
+            "at most 2147483647 threads");
+  EXPECT_EQ(errors[1].code, BSGPRT_ERROR_INVALID_VALUE);
+  EXPECT_NE(errors[1].message.find("with 18446744073709551615 threads"),
+            std::string::npos)
+      << errors[1].message;
 }
 
 TEST_F(RuntimeTest, BadModuleOrKernelIndexIsInvalidValue) {

@@ -8,8 +8,8 @@
 
 #include <cstdio>
 #include <cstdlib>
-#include <sstream>
 
+using bsgp::test::profileRow;
 using bsgp::test::RuntimeTest;
 
 namespace {
@@ -22,24 +22,6 @@ const bsgprt_kernel_desc kernels[] = {
 };
 const bsgprt_module_desc module = {BSGPRT_ABI_VERSION, 2, kernels, nullptr,
                                    0, nullptr, 0, "find.bsgp"};
-
-/// The whitespace-separated fields of the line that starts with `srcloc`.
-std::vector<std::string> rowOf(const std::string &text,
-                               const std::string &srcloc) {
-  std::istringstream lines(text);
-  std::string line;
-  while (std::getline(lines, line)) {
-    if (line.rfind(srcloc, 0) != 0)
-      continue;
-    std::istringstream fields(line);
-    std::vector<std::string> out;
-    std::string f;
-    while (fields >> f)
-      out.push_back(f);
-    return out;
-  }
-  return {};
-}
 
 TEST_F(RuntimeTest, ProfileCountsLaunchesAndElements) {
   bsgprt_profile_reset();
@@ -55,7 +37,7 @@ TEST_F(RuntimeTest, ProfileCountsLaunchesAndElements) {
 
   EXPECT_NE(text.find("srcloc"), std::string::npos) << text;
   EXPECT_NE(text.find("mean ms"), std::string::npos) << text;
-  std::vector<std::string> k0 = rowOf(text, "find.bsgp:12:3-20:5");
+  std::vector<std::string> k0 = profileRow(text, "find.bsgp:12:3-20:5");
   ASSERT_EQ(k0.size(), 6u) << text;
   EXPECT_EQ(k0[1], "find_k0");
   EXPECT_EQ(k0[2], "3");
@@ -63,7 +45,7 @@ TEST_F(RuntimeTest, ProfileCountsLaunchesAndElements) {
   EXPECT_GE(std::atof(k0[3].c_str()), 0.0);
   // Launched once while profiling (with no ranks); the later launch is not
   // counted.
-  std::vector<std::string> k1 = rowOf(text, "find.bsgp:22:3-25:1");
+  std::vector<std::string> k1 = profileRow(text, "find.bsgp:22:3-25:1");
   ASSERT_EQ(k1.size(), 6u) << text;
   EXPECT_EQ(k1[2], "1");
   EXPECT_EQ(k1[5], "0");

@@ -18,6 +18,7 @@
 #include "gtest/gtest.h"
 
 #include <cstdio>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -58,6 +59,25 @@ inline std::string profileReportText() {
     text.append(buf, n);
   std::fclose(f);
   return text;
+}
+
+/// The whitespace-separated fields of the report's line that starts with
+/// `srcloc`: srcloc, kernel, launches, total ms, mean ms, elements.
+inline std::vector<std::string> profileRow(const std::string &text,
+                                           const std::string &srcloc) {
+  std::istringstream lines(text);
+  std::string line;
+  while (std::getline(lines, line)) {
+    if (line.rfind(srcloc, 0) != 0)
+      continue;
+    std::istringstream fields(line);
+    std::vector<std::string> out;
+    std::string f;
+    while (fields >> f)
+      out.push_back(f);
+    return out;
+  }
+  return {};
 }
 
 } // namespace bsgp::test

@@ -79,10 +79,13 @@ LogicalResult bsgp::compileToPTX(ModuleOp device, const PTXOptions &options,
   }
 
   if (options.lineInfo) {
-    // Line tables from the ops' BSGP locations: profilers map each PTX
-    // instruction to a BSGP source line.
+    // Line directives from the ops' BSGP locations: profilers map each PTX
+    // instruction to a BSGP source line. Directives only, as nvcc's
+    // -lineinfo: line tables make NVPTX declare a debug target, which
+    // ptxas compiles less tightly (more registers).
     PassManager pm(device.getContext());
-    pm.addPass(LLVM::createDIScopeForLLVMFuncOpPass());
+    pm.addPass(LLVM::createDIScopeForLLVMFuncOpPass(
+        {LLVM::DIEmissionKind::DebugDirectivesOnly}));
     if (failed(pm.run(device))) {
       error = "cannot attach line information";
       return failure();
