@@ -45,6 +45,12 @@ constexpr int CU_JIT_ERROR_LOG_BUFFER = 5;
 constexpr int CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES = 6;
 
 constexpr int DefaultBlockSize = 256;
+/// Resident threads per multiprocessor on sm_75 and later (2048 on most,
+/// 1024 on some): a cap on the grid of strided kernels, never a limit on
+/// what runs.
+constexpr uint64_t kMaxThreadsPerMultiprocessor = 2048;
+/// How many times the resident threads a strided launch may have.
+constexpr uint64_t kResidentWaves = 4;
 constexpr int CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK = 0;
 
 struct DriverAPI {
@@ -244,6 +250,16 @@ public:
            (n + block - 1) / block < 2 * uint64_t(multiprocessors))
       block /= 2;
     uint64_t grid = (n + block - 1) / block;
+    // Kernels without work-group operations loop over their ranks with the
+    // grid's stride (ABI version 2): a few waves of resident blocks do, and
+    // a launch of many cheap ranks no longer pays a block start for each
+    // 256 of them.
+    if (!lk->fixedBlock && multiprocessors > 0) {
+      uint64_t cap = uint64_t(multiprocessors) *
+                     (kMaxThreadsPerMultiprocessor / block) * kResidentWaves;
+      if (cap > 0 && grid > cap)
+        grid = cap;
+    }
     if (grid > 0x7fffffffu)
       return Status::error(BSGPRT_ERROR_INVALID_VALUE,
                            "launch of " + std::to_string(n) +

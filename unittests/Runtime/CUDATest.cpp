@@ -32,24 +32,29 @@ const char saxpyPTX[] = R"(
 )
 {
   .reg .pred %p<2>;
-  .reg .b32 %r<4>;
-  .reg .b64 %rd<10>;
+  .reg .b32 %r<5>;
+  .reg .b64 %rd<11>;
   .reg .f32 %f<5>;
 
+  // A kernel without work-group operations strides over its ranks by the
+  // grid's size (ABI version 2): the runtime may launch fewer blocks.
   ld.param.u64 %rd1, [size];
   mov.u32 %r1, %ctaid.x;
   mov.u32 %r2, %ntid.x;
   mov.u32 %r3, %tid.x;
+  mov.u32 %r4, %nctaid.x;
   mul.wide.u32 %rd2, %r1, %r2;
   cvt.u64.u32 %rd3, %r3;
   add.u64 %rd4, %rd2, %rd3;
-  setp.ge.u64 %p1, %rd4, %rd1;
-  @%p1 bra DONE;
+  mul.wide.u32 %rd10, %r4, %r2;
   ld.param.f32 %f1, [args];
   ld.param.u64 %rd5, [args+8];
   ld.param.u64 %rd6, [args+16];
   cvta.to.global.u64 %rd5, %rd5;
   cvta.to.global.u64 %rd6, %rd6;
+LOOP:
+  setp.ge.u64 %p1, %rd4, %rd1;
+  @%p1 bra DONE;
   shl.b64 %rd7, %rd4, 2;
   add.u64 %rd8, %rd5, %rd7;
   add.u64 %rd9, %rd6, %rd7;
@@ -58,6 +63,8 @@ const char saxpyPTX[] = R"(
   mul.rn.f32 %f4, %f1, %f2;
   add.rn.f32 %f4, %f4, %f3;
   st.global.f32 [%rd9], %f4;
+  add.u64 %rd4, %rd4, %rd10;
+  bra.uni LOOP;
 DONE:
   ret;
 }

@@ -81,7 +81,8 @@ struct LowerKernelsToNVVMPass
   void runOnOperation() override;
 
 private:
-  LogicalResult buildKernel(bsgp::KernelOp kernel, OpBuilder &db);
+  LogicalResult buildKernel(bsgp::KernelOp kernel, OpBuilder &db,
+                            bool gridStride);
   LogicalResult lowerDeviceModule(ModuleOp device);
 };
 
@@ -201,8 +202,15 @@ static void lowerGroupOpsForNVVM(LLVM::LLVMFuncOp fn,
   }
 }
 
+/// A kernel without work-group operations loops over the ranks
+/// rank, rank + grid, ... (a grid-stride loop), so the runtime may launch
+/// fewer blocks than ranks / block size: a launch of 2^28 ranks that do
+/// little would otherwise spend its time starting a million blocks.
+/// Kernels with work-group operations keep one rank per thread, since a
+/// work group is a block of consecutive ranks.
 LogicalResult LowerKernelsToNVVMPass::buildKernel(bsgp::KernelOp kernel,
-                                                  OpBuilder &db) {
+                                                  OpBuilder &db,
+                                                  bool gridStride) {
   if (kernel.getBody().empty())
     return kernel.emitOpError("has no body to compile for CUDA");
   MLIRContext *ctx = kernel.getContext();
@@ -267,17 +275,27 @@ LogicalResult LowerKernelsToNVVMPass::buildKernel(bsgp::KernelOp kernel,
                                    NVVM::ThreadIdXOp::create(b, loc, i32));
   Value rank64 = LLVM::AddOp::create(
       b, loc, LLVM::MulOp::create(b, loc, ctaid, ntid), tid);
-  Value inRange =
-      LLVM::ICmpOp::create(b, loc, LLVM::ICmpPredicate::ult, rank64, size);
   Value rank = LLVM::TruncOp::create(b, loc, i32, rank64);
   Value size32 = LLVM::TruncOp::create(b, loc, i32, size);
 
-  auto guard = scf::IfOp::create(b, loc, TypeRange{}, inRange,
-                                 /*addThenBlock=*/true,
-                                 /*addElseBlock=*/false);
-  b.setInsertionPointToStart(&guard.getThenRegion().front());
-  bsgp::cloneKernelBody(kernel, b, mapping, rank, size32, entry);
-  scf::YieldOp::create(b, loc);
+  if (gridStride) {
+    Value grid = LLVM::ZExtOp::create(b, loc, i64,
+                                      NVVM::GridDimXOp::create(b, loc, i32));
+    Value stride = LLVM::MulOp::create(b, loc, grid, ntid);
+    auto loop = scf::ForOp::create(b, loc, rank64, size, stride);
+    b.setInsertionPointToStart(loop.getBody());
+    Value r = LLVM::TruncOp::create(b, loc, i32, loop.getInductionVar());
+    bsgp::cloneKernelBody(kernel, b, mapping, r, size32, entry);
+  } else {
+    Value inRange =
+        LLVM::ICmpOp::create(b, loc, LLVM::ICmpPredicate::ult, rank64, size);
+    auto guard = scf::IfOp::create(b, loc, TypeRange{}, inRange,
+                                   /*addThenBlock=*/true,
+                                   /*addElseBlock=*/false);
+    b.setInsertionPointToStart(&guard.getThenRegion().front());
+    bsgp::cloneKernelBody(kernel, b, mapping, rank, size32, entry);
+    scf::YieldOp::create(b, loc);
+  }
   b.setInsertionPointToEnd(entry);
   LLVM::ReturnOp::create(b, loc, ValueRange{});
   OpBuilder globals(fn);
@@ -363,12 +381,13 @@ void LowerKernelsToNVVMPass::runOnOperation() {
     // CPU target folds the kernel for itself later.
     auto folded = cast<bsgp::KernelOp>(kernel->clone());
     bsgp::foldTargetQueries(folded, "cuda");
-    if (bsgp::usesGroupOps(folded))
+    bool groups = bsgp::usesGroupOps(folded);
+    if (groups)
       kernel->setAttr(bsgp::kGroupSizeAttrName,
                       IntegerAttr::get(IntegerType::get(host.getContext(), 32),
                                        bsgp::kCUDAGroupSize));
     folded->erase();
-    if (failed(buildKernel(kernel, db)))
+    if (failed(buildKernel(kernel, db, /*gridStride=*/!groups)))
       return signalPassFailure();
   }
   // Before any conversion: code for the other targets goes away.

@@ -30,7 +30,7 @@ namespace bsgp {
 using namespace mlir;
 
 /// Must match BSGPRT_ABI_VERSION in runtime/include/bsgp/runtime.h.
-static constexpr unsigned kRuntimeABIVersion = 1;
+static constexpr unsigned kRuntimeABIVersion = 2;
 static constexpr llvm::StringLiteral kModuleDescName = "__bsgp_module_desc";
 
 namespace {

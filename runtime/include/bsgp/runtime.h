@@ -28,7 +28,7 @@
 extern "C" {
 #endif
 
-#define BSGPRT_ABI_VERSION 1
+#define BSGPRT_ABI_VERSION 2
 
 /*===-- Modules and launch ------------------------------------------------===*/
 
