@@ -42,7 +42,7 @@ for t in find-faces get-numbers par-sort-idx reduce-scan thread-manipulation sor
   [ -f "${main[0]}" ] || main=()
   build $ALL "$t" "$ROOT/test/Execution/$t.bsgp" "${main[@]}"
 done
-for t in control-flow spawn-results math local-arrays atomics-barrier target-barriers; do
+for t in control-flow spawn-results math local-arrays atomics-barrier; do
   build $ALL "$t" "$ROOT/test/Execution/language/Inputs/$t.bsgp"
 done
 build $ALL atomics "$ROOT/test/Execution/language/Inputs/atomics.bsgp" \

@@ -250,10 +250,11 @@ public:
            (n + block - 1) / block < 2 * uint64_t(multiprocessors))
       block /= 2;
     uint64_t grid = (n + block - 1) / block;
-    // Kernels loop over their ranks (or work groups) with the grid's stride
-    // (ABI version 2): a few waves of resident blocks do, and a launch of
-    // many cheap ranks no longer pays a block start for each 256 of them.
-    if (multiprocessors > 0) {
+    // Kernels without work-group operations loop over their ranks with the
+    // grid's stride (ABI version 2): a few waves of resident blocks do, and
+    // a launch of many cheap ranks no longer pays a block start for each
+    // 256 of them.
+    if (!lk->fixedBlock && multiprocessors > 0) {
       uint64_t cap = uint64_t(multiprocessors) *
                      (kMaxThreadsPerMultiprocessor / block) * kResidentWaves;
       if (cap > 0 && grid > cap)

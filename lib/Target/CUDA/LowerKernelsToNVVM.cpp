@@ -206,8 +206,8 @@ static void lowerGroupOpsForNVVM(LLVM::LLVMFuncOp fn,
 /// rank, rank + grid, ... (a grid-stride loop), so the runtime may launch
 /// fewer blocks than ranks / block size: a launch of 2^28 ranks that do
 /// little would otherwise spend its time starting a million blocks.
-/// Kernels with work-group operations loop over whole work groups instead,
-/// since a work group is a block of consecutive ranks.
+/// Kernels with work-group operations keep one rank per thread, since a
+/// work group is a block of consecutive ranks.
 LogicalResult LowerKernelsToNVVMPass::buildKernel(bsgp::KernelOp kernel,
                                                   OpBuilder &db,
                                                   bool gridStride) {
@@ -275,6 +275,7 @@ LogicalResult LowerKernelsToNVVMPass::buildKernel(bsgp::KernelOp kernel,
                                    NVVM::ThreadIdXOp::create(b, loc, i32));
   Value rank64 = LLVM::AddOp::create(
       b, loc, LLVM::MulOp::create(b, loc, ctaid, ntid), tid);
+  Value rank = LLVM::TruncOp::create(b, loc, i32, rank64);
   Value size32 = LLVM::TruncOp::create(b, loc, i32, size);
 
   if (gridStride) {
@@ -286,56 +287,14 @@ LogicalResult LowerKernelsToNVVMPass::buildKernel(bsgp::KernelOp kernel,
     Value r = LLVM::TruncOp::create(b, loc, i32, loop.getInductionVar());
     bsgp::cloneKernelBody(kernel, b, mapping, r, size32, entry);
   } else {
-    // Work groups loop too: block b runs groups b, b + grid, ... A thread
-    // stops at the first group where its rank would reach the thread count,
-    // which only happens in the last group, the last of its block; it then
-    // leaves, as bar.sync allows. Where the kernel has local arrays a
-    // barrier ends each group, so that the next group's writes wait for
-    // this one's reads.
-    Value one = LLVM::ConstantOp::create(b, loc, i64, 1);
-    Value zero = LLVM::ConstantOp::create(b, loc, i64, 0);
-    Value grid = LLVM::ZExtOp::create(b, loc, i64,
-                                      NVVM::GridDimXOp::create(b, loc, i32));
-    // The runtime launches such kernels with blocks of exactly
-    // kCUDAGroupSize threads: dividing by a constant is a shift.
-    Value groupSize = LLVM::ConstantOp::create(
-        b, loc, i64, static_cast<int64_t>(bsgp::kCUDAGroupSize));
-    Value ntidMinusOne = LLVM::SubOp::create(b, loc, groupSize, one);
-    // The number of groups in which this thread has a rank.
-    Value left = LLVM::SubOp::create(b, loc, size, tid);
-    Value has = LLVM::ICmpOp::create(b, loc, LLVM::ICmpPredicate::ugt, size,
-                                     tid);
-    Value mine = LLVM::UDivOp::create(
-        b, loc, LLVM::AddOp::create(b, loc, left, ntidMinusOne), groupSize);
-    Value upper = LLVM::SelectOp::create(b, loc, has, mine, zero);
-    Value groups = LLVM::UDivOp::create(
-        b, loc, LLVM::AddOp::create(b, loc, size, ntidMinusOne), groupSize);
-    auto loop = scf::ForOp::create(b, loc, ctaid, upper, grid);
-    b.setInsertionPointToStart(loop.getBody());
-    Value g = loop.getInductionVar();
-    Value r = LLVM::TruncOp::create(
-        b, loc, i32,
-        LLVM::AddOp::create(b, loc, LLVM::MulOp::create(b, loc, g, groupSize),
-                            tid));
-    Value g32 = LLVM::TruncOp::create(b, loc, i32, g);
-    Value groups32 = LLVM::TruncOp::create(b, loc, i32, groups);
-    Block *body = b.getInsertionBlock();
-    bsgp::cloneKernelBody(kernel, b, mapping, r, size32, entry);
-    bool hasLocals = false;
-    SmallVector<Operation *> ids;
-    for (Operation &op : *body)
-      op.walk([&](Operation *nested) {
-        if (isa<bsgp::GroupIdOp, bsgp::GroupCountOp>(nested))
-          ids.push_back(nested);
-        hasLocals |= isa<bsgp::GroupLocalOp>(nested);
-      });
-    for (Operation *op : ids) {
-      op->getResult(0).replaceAllUsesWith(isa<bsgp::GroupIdOp>(op) ? g32
-                                                                   : groups32);
-      op->erase();
-    }
-    if (hasLocals)
-      NVVM::Barrier0Op::create(b, loc);
+    Value inRange =
+        LLVM::ICmpOp::create(b, loc, LLVM::ICmpPredicate::ult, rank64, size);
+    auto guard = scf::IfOp::create(b, loc, TypeRange{}, inRange,
+                                   /*addThenBlock=*/true,
+                                   /*addElseBlock=*/false);
+    b.setInsertionPointToStart(&guard.getThenRegion().front());
+    bsgp::cloneKernelBody(kernel, b, mapping, rank, size32, entry);
+    scf::YieldOp::create(b, loc);
   }
   b.setInsertionPointToEnd(entry);
   LLVM::ReturnOp::create(b, loc, ValueRange{});
