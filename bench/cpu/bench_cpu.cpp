@@ -16,10 +16,13 @@
 #include "../Timing.h"
 #include "bsgp/runtime.h"
 
+#include <omp.h>
+
 #include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
+#include <cstdint>
 #include <cstdlib>
 #include <functional>
 #include <vector>
@@ -31,6 +34,11 @@ void saxpy(int n, float a, float *x, float *y);
 void sgemv(int m, int n, float *a, float *x, float *y);
 void stencil(int w, int h, float *src, float *dst);
 void findFaces(int *pf, int *hd, int *ib, int n);
+// bench/cuda/collectives.bsgp: the collectives as programs use them.
+void benchReduce(int *in, int *out, int n);
+void benchScan(int *in, int *out, int n);
+void benchCompact(int *in, int *out, int n);
+void benchSortby(unsigned *keys, unsigned *sortedKeys, unsigned *ranks, int n);
 }
 
 static void report(const char *name, double bsgp, double omp, bool same) {
@@ -44,6 +52,145 @@ static float *deviceCopy(const std::vector<float> &h) {
       bsgprt_dnew(h.size() * sizeof(float), "bench_cpu.cpp"));
   bsgprt_memcpy_htod(d, h.data(), h.size() * sizeof(float));
   return d;
+}
+
+/// Exclusive prefix sums of `in` into `out` with OpenMP: each thread sums
+/// its chunk, one thread scans the chunk sums, each rescans its chunk.
+/// Returns the total.
+static long ompExclusiveScan(const std::vector<int> &in, std::vector<int> &out,
+                             const std::vector<char> *keep = nullptr) {
+  long n = long(in.size());
+  int t = omp_get_max_threads();
+  std::vector<int> sums(t + 1, 0);
+#pragma omp parallel num_threads(t)
+  {
+    int id = omp_get_thread_num();
+    long b = n * id / t, e = n * (id + 1) / t;
+    int s = 0;
+    for (long i = b; i < e; ++i)
+      s += keep ? (*keep)[i] : in[i];
+    sums[id + 1] = s;
+#pragma omp barrier
+#pragma omp single
+    for (int k = 1; k <= t; ++k)
+      sums[k] += sums[k - 1];
+    int acc = sums[id];
+    if (keep) {
+      for (long i = b; i < e; ++i)
+        if ((*keep)[i])
+          out[acc++] = in[i];
+    } else {
+      for (long i = b; i < e; ++i) {
+        out[i] = acc;
+        acc += in[i];
+      }
+    }
+  }
+  return sums[t];
+}
+
+/// The collectives of Appendix A as BSGP programs write them
+/// (bench/cuda/collectives.bsgp) against OpenMP C++: a reduction clause,
+/// two-pass scan and compaction, and libstdc++'s parallel stable sort of
+/// (key, rank) pairs.
+static void collectives(double scale, int reps, bool &allSame) {
+  int n = int((1 << 26) * scale);
+  std::vector<int> in(n);
+  uint64_t state = 12345;
+  for (int i = 0; i < n; ++i) {
+    state = state * 6364136223846793005ull + 1442695040888963407ull;
+    in[i] = int(state >> 40) & 1023;
+  }
+  int *din = static_cast<int *>(bsgprt_dnew(size_t(n) * 4, "bench"));
+  int *dout = static_cast<int *>(bsgprt_dnew(size_t(n) * 4, "bench"));
+  bsgprt_memcpy_htod(din, in.data(), size_t(n) * 4);
+  {
+    long total = 0;
+    double tb = medianSeconds([&] { benchReduce(din, dout, n); }, reps);
+    double to = medianSeconds(
+        [&] {
+          long s = 0;
+#pragma omp parallel for reduction(+ : s) schedule(static)
+          for (int i = 0; i < n; ++i)
+            s += in[i];
+          total = s;
+        },
+        reps);
+    int got = 0;
+    bsgprt_memcpy_dtoh(&got, dout, 4);
+    bool same = got == int(total);
+    allSame &= same;
+    report("reduce", tb, to, same);
+  }
+  {
+    std::vector<int> out(n);
+    double tb = medianSeconds([&] { benchScan(din, dout, n); }, reps);
+    double to = medianSeconds([&] { ompExclusiveScan(in, out); }, reps);
+    std::vector<int> got(n);
+    bsgprt_memcpy_dtoh(got.data(), dout, size_t(n) * 4);
+    bool same = got == out;
+    allSame &= same;
+    report("scan", tb, to, same);
+  }
+  {
+    std::vector<char> keep(n);
+    for (int i = 0; i < n; ++i)
+      keep[i] = (in[i] & 1) != 0;
+    std::vector<int> out(n);
+    long kept = 0;
+    double tb = medianSeconds([&] { benchCompact(din, dout, n); }, reps);
+    double to = medianSeconds(
+        [&] {
+          // The flags are part of the work, as in BSGP.
+#pragma omp parallel for schedule(static)
+          for (int i = 0; i < n; ++i)
+            keep[i] = (in[i] & 1) != 0;
+          kept = ompExclusiveScan(in, out, &keep);
+        },
+        reps);
+    std::vector<int> got(kept);
+    bsgprt_memcpy_dtoh(got.data(), dout, size_t(kept) * 4);
+    bool same = std::equal(got.begin(), got.end(), out.begin());
+    allSame &= same;
+    report("compact", tb, to, same);
+  }
+  {
+    std::vector<unsigned> keys(n);
+    for (int i = 0; i < n; ++i)
+      keys[i] = unsigned(in[i]) * 2654435761u;
+    auto *dk = static_cast<unsigned *>(bsgprt_dnew(size_t(n) * 4, "bench"));
+    auto *dsk = static_cast<unsigned *>(bsgprt_dnew(size_t(n) * 4, "bench"));
+    auto *dr = static_cast<unsigned *>(bsgprt_dnew(size_t(n) * 4, "bench"));
+    bsgprt_memcpy_htod(dk, keys.data(), size_t(n) * 4);
+    std::vector<std::pair<unsigned, unsigned>> pairs(n);
+    double tb = medianSeconds([&] { benchSortby(dk, dsk, dr, n); }, reps);
+    double to = medianSeconds(
+        [&] {
+#pragma omp parallel for schedule(static)
+          for (int i = 0; i < n; ++i)
+            pairs[i] = {keys[i], unsigned(i)};
+          __gnu_parallel::stable_sort(
+              pairs.begin(), pairs.end(),
+              [](const std::pair<unsigned, unsigned> &a,
+                 const std::pair<unsigned, unsigned> &b) {
+                return a.first < b.first;
+              });
+        },
+        reps);
+    std::vector<unsigned> sk(n), r(n);
+    bsgprt_memcpy_dtoh(sk.data(), dsk, size_t(n) * 4);
+    bsgprt_memcpy_dtoh(r.data(), dr, size_t(n) * 4);
+    bool same = true;
+    for (int i = 0; i < n && same; ++i)
+      same = sk[i] == pairs[i].first && r[i] == pairs[i].second;
+    allSame &= same;
+    report("sortby", tb, to, same);
+    bsgprt_dfree(dk);
+    bsgprt_dfree(dsk);
+    bsgprt_dfree(dr);
+  }
+  bsgprt_dfree(din);
+  bsgprt_dfree(dout);
 }
 
 int main(int argc, char **argv) {
@@ -165,5 +312,6 @@ int main(int argc, char **argv) {
     allSame &= same;
     report("faces", tb, to, same);
   }
+  collectives(scale, reps, allSame);
   return allSame ? 0 : 1;
 }

@@ -2,8 +2,9 @@
 #===- run.sh - build and run the CPU benchmarks ---------------------------===#
 #
 # Usage: bench/cpu/run.sh [scale]   (scale 1 is the full size; CI-free)
-# Builds bsgpc, compiles kernels.bsgp with it (-O3) and bench_cpu.cpp with
-# clang++ -O3 -fopenmp, links both with libbsgprt, and runs.
+# Builds bsgpc, compiles kernels.bsgp and bench/cuda/collectives.bsgp with
+# it (-O3) and bench_cpu.cpp with clang++ -O3 -fopenmp, links them with
+# libbsgprt, and runs.
 #
 #===----------------------------------------------------------------------===#
 set -euo pipefail
@@ -13,8 +14,10 @@ BUILD=${BSGP_BUILD_DIR:-$ROOT/build}
 OUT=$(mktemp -d)
 trap 'rm -rf "$OUT"' EXIT
 "$BUILD/bin/bsgpc" -O3 -c "$ROOT/bench/cpu/kernels.bsgp" -o "$OUT/kernels.o"
+"$BUILD/bin/bsgpc" -O3 -c "$ROOT/bench/cuda/collectives.bsgp" \
+  -o "$OUT/collectives.o"
 clang++-22 -O3 -fopenmp -Wno-deprecated-declarations -I"$BUILD/include" -c "$ROOT/bench/cpu/bench_cpu.cpp" \
   -o "$OUT/bench_cpu.o"
-clang++-22 "$OUT/kernels.o" "$OUT/bench_cpu.o" -fopenmp -L"$BUILD/lib" -lbsgprt \
+clang++-22 "$OUT/kernels.o" "$OUT/collectives.o" "$OUT/bench_cpu.o" -fopenmp -L"$BUILD/lib" -lbsgprt \
   -Wl,-rpath,"$BUILD/lib" -o "$OUT/bench_cpu"
 BSGP_DEVICE=cpu "$OUT/bench_cpu" "$@"
