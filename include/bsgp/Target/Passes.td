@@ -87,8 +87,14 @@ def LowerKernelsToNVVM : Pass<"bsgp-lower-kernels-nvvm", "mlir::ModuleOp"> {
     Option<"lineInfo", "line-info", "bool", /*default=*/"false",
            "Emit line info so that profilers map PTX to BSGP lines">,
   ];
+  // The target-query folding creates arith constants and the lowering cf
+  // branches: both dialects must be loaded when bsgp-opt runs the pass on
+  // a module that had none of their ops.
   let dependentDialects = ["mlir::LLVM::LLVMDialect",
-                           "mlir::NVVM::NVVMDialect"];
+                           "mlir::NVVM::NVVMDialect",
+                           "mlir::arith::ArithDialect",
+                           "mlir::cf::ControlFlowDialect",
+                           "mlir::scf::SCFDialect"];
 }
 
 def LowerKernelsToSPIRV : Pass<"bsgp-lower-kernels-spirv", "mlir::ModuleOp"> {
