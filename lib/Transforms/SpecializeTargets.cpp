@@ -29,6 +29,8 @@
 
 #include "llvm/ADT/SetVector.h"
 
+#include <functional>
+
 namespace bsgp {
 #define GEN_PASS_DEF_BSGPSPECIALIZETARGETSPASS
 #include "bsgp/Transforms/Passes.h.inc"
