@@ -1171,6 +1171,8 @@ void MLIRGen::emitSpawn(bsgp::SpawnStmt *s) {
     return;
   n = toI32(n, s->getCount()->getType(), l);
   auto spawn = bsgp::SpawnOp::create(b, l, TypeRange{}, n);
+  if (unsigned block = s->getBlockSize())
+    spawn->setAttr(bsgp::kBlockSizeAttrName, b.getI32IntegerAttr(block));
   Block *body = new Block();
   spawn.getBody().push_back(body);
   llvm::DenseMap<VarKey, Value> outer = env;

@@ -129,6 +129,7 @@ private:
     return T ? parsePointers(T) : nullptr;
   }
   const Type *parseArraySuffix(const Type *T);
+  bool parseSpawnAttributes(unsigned &BlockSize);
   StructType *parseStructBody(StructType *ST, SourceLocation Begin,
                               SourceLocation NameLoc);
 
@@ -258,6 +259,35 @@ const Type *Parser::parsePointers(const Type *T) {
       T = Ctx.getConstType(T);
   }
   return T;
+}
+
+/// `[[block_size(N)]]` after `spawn (n)`: the CUDA thread-block size of the
+/// spawn's kernels, a multiple of 32 from 32 to 1024.
+bool Parser::parseSpawnAttributes(unsigned &BlockSize) {
+  if (!expect(tok::l_square) || !expect(tok::l_square))
+    return false;
+  if (Tok.isNot(tok::identifier) || Tok.Text != "block_size") {
+    Diags.report(Tok.getRange(), diag::err_spawn_attribute_unknown)
+        << Tok.Text;
+    return false;
+  }
+  consume();
+  if (!expect(tok::l_paren))
+    return false;
+  uint64_t N = 0;
+  if (Tok.isNot(tok::int_literal) ||
+      Tok.Text.take_while([](char C) { return llvm::isDigit(C); })
+          .getAsInteger(10, N) ||
+      N < 32 || N > 1024 || N % 32 != 0) {
+    Diags.report(Tok.getRange(), diag::err_spawn_block_size) << Tok.Text;
+    return false;
+  }
+  consume();
+  if (!expect(tok::r_paren) || !expect(tok::r_square) ||
+      !expect(tok::r_square))
+    return false;
+  BlockSize = unsigned(N);
+  return true;
 }
 
 const Type *Parser::parseArraySuffix(const Type *T) {
@@ -876,6 +906,11 @@ Stmt *Parser::parseStatement() {
       skipToStmtEnd();
       return nullptr;
     }
+    unsigned BlockSize = 0;
+    if (Tok.is(tok::l_square) && !parseSpawnAttributes(BlockSize)) {
+      skipToStmtEnd();
+      return nullptr;
+    }
     if (Tok.isNot(tok::l_brace)) {
       Diags.report(Tok.getRange(), diag::err_expected_after)
           << "'{'" << "'spawn (...)'";
@@ -885,7 +920,9 @@ Stmt *Parser::parseStatement() {
     CompoundStmt *Body = parseCompound();
     if (!Body)
       return nullptr;
-    return new (Ctx) SpawnStmt(rangeFrom(Begin), N, Body);
+    auto *Spawn = new (Ctx) SpawnStmt(rangeFrom(Begin), N, Body);
+    Spawn->setBlockSize(BlockSize);
+    return Spawn;
   }
   case tok::kw_barrier: {
     consume();

@@ -177,6 +177,8 @@ void SpawnOutliner::outlineSuperstep(SuperstepOp step, SpawnOp spawn,
   // target's to compile.
   if (Attribute only = func->getAttr(BSGPDialect::getTargetAttrName()))
     kernel->setAttr(BSGPDialect::getTargetAttrName(), only);
+  if (Attribute block = spawn->getAttr(kBlockSizeAttrName))
+    kernel->setAttr(kBlockSizeAttrName, block);
   Block *entry = new Block;
   kernel.getBody().push_back(entry);
   IRMapping mapping;

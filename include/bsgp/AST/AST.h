@@ -487,11 +487,16 @@ public:
   Expr *getCount() const { return Count; }
   void setCount(Expr *E) { Count = E; }
   CompoundStmt *getBody() const { return Body; }
+  /// The CUDA block size `[[block_size(N)]]` asks for; 0 lets the runtime
+  /// choose.
+  unsigned getBlockSize() const { return BlockSize; }
+  void setBlockSize(unsigned N) { BlockSize = N; }
   static bool classof(const Stmt *S) { return S->getKind() == SK_Spawn; }
 
 private:
   Expr *Count;
   CompoundStmt *Body;
+  unsigned BlockSize = 0;
 };
 
 /// `barrier;` or `barrier(RANK_REASSIGNED);`.

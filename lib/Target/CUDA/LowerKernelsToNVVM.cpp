@@ -382,11 +382,25 @@ void LowerKernelsToNVVMPass::runOnOperation() {
     auto folded = cast<bsgp::KernelOp>(kernel->clone());
     bsgp::foldTargetQueries(folded, "cuda");
     bool groups = bsgp::usesGroupOps(folded);
-    if (groups)
+    folded->erase();
+    unsigned blockSize = groups ? bsgp::kCUDAGroupSize : 0;
+    // `spawn (n) [[block_size(N)]]`: a grid-stride kernel runs with any
+    // block size; work-group operations were compiled for one.
+    if (auto asked = kernel->getAttrOfType<IntegerAttr>(bsgp::kBlockSizeAttrName)) {
+      if (groups && asked.getInt() != bsgp::kCUDAGroupSize) {
+        emitError(kernel.getLoc())
+            << "this superstep uses work-group operations, which run in blocks "
+               "of "
+            << bsgp::kCUDAGroupSize << " threads on CUDA, but its spawn asks "
+            << "for [[block_size(" << asked.getInt() << ")]]";
+        return signalPassFailure();
+      }
+      blockSize = unsigned(asked.getInt());
+    }
+    if (blockSize)
       kernel->setAttr(bsgp::kGroupSizeAttrName,
                       IntegerAttr::get(IntegerType::get(host.getContext(), 32),
-                                       bsgp::kCUDAGroupSize));
-    folded->erase();
+                                       blockSize));
     if (failed(buildKernel(kernel, db, /*gridStride=*/!groups)))
       return signalPassFailure();
   }

@@ -71,7 +71,7 @@ LogicalResult BSGPDialect::verifyOperationAttribute(Operation *op,
   }
   // The CUDA block size of a kernel with work-group operations
   // (bsgp-lower-kernels-nvvm).
-  if (name == "bsgp.group_size") {
+  if (name == "bsgp.group_size" || name == kBlockSizeAttrName) {
     if (!isa<IntegerAttr>(attr.getValue()))
       return op->emitError() << "'" << name << "' must be an integer";
     return success();

@@ -20,6 +20,10 @@
 
 namespace bsgp {
 
+/// Integer attribute of a `bsgp.spawn` (`[[block_size(N)]]`) and of the
+/// kernels outlined from it: the CUDA thread-block size asked for.
+constexpr llvm::StringLiteral kBlockSizeAttrName = "bsgp.block_size";
+
 /// True if `op` is a function marked `bsgp.collective` (may hold barriers).
 bool isCollectiveFunction(mlir::Operation *op);
 
