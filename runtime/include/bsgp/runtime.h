@@ -43,9 +43,11 @@ typedef struct bsgprt_kernel_desc {
   const char *srcloc;       /* BSGP source range of the superstep,
                                e.g. "find.bsgp:12:3-20:5" */
   uint32_t args_size;       /* bytes of the packed argument struct */
-  uint32_t group_size;      /* threads per work group the kernel was compiled
-                               for (it uses group.* or local arrays), or 0:
-                               any (the backend chooses) */
+  uint32_t group_size;      /* CUDA threads per block the kernel must run
+                               with: those it was compiled for (it uses
+                               group.* or local arrays) or those its spawn
+                               asked for ([[block_size(N)]]); 0: any (the
+                               backend chooses) */
 } bsgprt_kernel_desc;
 
 typedef struct bsgprt_module_desc {
