@@ -31,6 +31,7 @@ void bsgp::buildBSGPStreamPipeline(mlir::OpPassManager &pm) {
   pm.addPass(createBSGPSaveRestorePass());
   pm.addPass(createBSGPAllocateStreamsPass());
   pm.addPass(createBSGPOutlineKernelsPass());
+  pm.addPass(createBSGPNarrowSingleRankPass());
   pm.addPass(mlir::createCanonicalizerPass());
   pm.addPass(mlir::createCSEPass());
 }

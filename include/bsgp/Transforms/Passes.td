@@ -137,4 +137,19 @@ def BSGPOutlineKernelsPass
   }];
 }
 
+def BSGPNarrowSingleRankPass
+    : Pass<"bsgp-narrow-single-rank", "::mlir::ModuleOp"> {
+  let summary = "launch one thread for a kernel guarded by `thread.rank == v`";
+  let description = [{
+    A kernel whose body only reads before an `scf.if (thread.rank == v)`
+    that holds all its writes, with `v` a parameter or a constant, does
+    nothing in any thread but rank `v` (the superstep `if (thread.rank ==
+    0) out[0] = total;` after a reduce). Its launches run one thread
+    (`v < count ? 1 : 0`, unsigned) and, in the kernel, `thread.rank` is
+    `v`. Kernels using `thread.size`, `thread.get`, rank reassignment or
+    work-group operations are left alone.
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect"];
+}
+
 #endif // BSGP_TRANSFORMS_PASSES_TD
