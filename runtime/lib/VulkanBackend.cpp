@@ -601,14 +601,9 @@ public:
       }
     ms.insert(ms.end(), readyMs.begin(), readyMs.end());
     readyMs.clear();
-    while (timedQueries.size() > unsubmittedTimed) {
-      double t = 0;
-      if (Status s = readTime(timedQueries.front(), t); s.failed()) {
-        dropTimes();
-        return s;
-      }
-      timedQueries.pop_front();
-      ms.push_back(t);
+    if (Status s = readOldestTimes(unsubmittedTimed, ms); s.failed()) {
+      dropTimes();
+      return s;
     }
     return Status::ok();
   }
@@ -1247,14 +1242,22 @@ private:
   Status readTimesEarly() {
     if (Status s = submitAndWait(); s.failed())
       return s;
-    while (!timedQueries.empty()) {
+    if (Status s = readOldestTimes(0, readyMs); s.failed()) {
+      loseTimes();
+      return s;
+    }
+    return Status::ok();
+  }
+
+  /// Reads the oldest timed queries, in launch order, into \p ms until
+  /// \p keep are left (those of launches not submitted yet).
+  Status readOldestTimes(size_t keep, std::vector<double> &ms) {
+    while (timedQueries.size() > keep) {
       double t = 0;
-      if (Status s = readTime(timedQueries.front(), t); s.failed()) {
-        loseTimes();
+      if (Status s = readTime(timedQueries.front(), t); s.failed())
         return s;
-      }
       timedQueries.pop_front();
-      readyMs.push_back(t);
+      ms.push_back(t);
     }
     return Status::ok();
   }
