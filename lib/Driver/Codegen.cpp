@@ -156,6 +156,7 @@ int bsgp::runCodegen(ASTContext &Ctx, DiagnosticEngine &Diags,
   Targets.spirv = Opts.TargetSPIRV;
   Targets.cudaChip = Opts.CUDAArch;
   Targets.cudaPath = Opts.CUDAPath;
+  Targets.cudaGroupsPerBlock = Opts.CUDAGroupsPerBlock;
   Targets.lineInfo = Opts.DebugInfo;
   Targets.spirvOptLevel = Opts.OptLevel;
   // `--target=cuda -S` writes the kernels' PTX.

@@ -166,6 +166,16 @@ static bool parseCodegenArgs(const llvm::opt::InputArgList &Args,
     }
     CG.CUDAArch = Arch.str();
   }
+  if (const llvm::opt::Arg *A =
+          Args.getLastArg(OPT_cuda_groups_per_block_EQ)) {
+    llvm::StringRef Value = A->getValue();
+    unsigned N = 0;
+    if (Value.getAsInteger(10, N) || N == 0 || N > 16 || (N & (N - 1))) {
+      Diags.report(diag::err_drv_bad_groups_per_block) << Value;
+      return false;
+    }
+    CG.CUDAGroupsPerBlock = N;
+  }
   if (CG.Action == CodegenOptions::EmitSPIRV)
     CG.TargetSPIRV = true;
   CG.CUDAPath = Args.getLastArgValue(OPT_cuda_path_EQ).str();

@@ -250,6 +250,13 @@ public:
            (n + block - 1) / block < 2 * uint64_t(multiprocessors))
       block /= 2;
     uint64_t grid = (n + block - 1) / block;
+    if (lk->fixedBlock && k.groups_per_block > 1) {
+      // Full blocks of groups_per_block work groups, then one block for
+      // each work group left (bsgprt_kernel_desc::groups_per_block).
+      uint64_t perBlock = block * k.groups_per_block;
+      uint64_t full = n / perBlock;
+      grid = full + (n - full * perBlock + block - 1) / block;
+    }
     // Kernels without work-group operations loop over their ranks with the
     // grid's stride (ABI version 2): a few waves of resident blocks do, and
     // a launch of many cheap ranks no longer pays a block start for each

@@ -105,10 +105,10 @@ struct SaxpyArgs {
 static_assert(sizeof(SaxpyArgs) == 24, "matches args[24] in the PTX");
 
 const bsgprt_kernel_desc kernels[] = {
-    {"saxpy", nullptr, "saxpy.bsgp:4:3-6:5", sizeof(SaxpyArgs), 0},
-    {"missing", nullptr, "missing.bsgp:1:1-1:9", 0, 0},
+    {"saxpy", nullptr, "saxpy.bsgp:4:3-6:5", sizeof(SaxpyArgs), 0, 0},
+    {"missing", nullptr, "missing.bsgp:1:1-1:9", 0, 0, 0},
     // Compiled for work groups of 256 threads (group.*, local arrays).
-    {"blockdim", nullptr, "blockdim.bsgp:1:1-1:9", 8, 256},
+    {"blockdim", nullptr, "blockdim.bsgp:1:1-1:9", 8, 256, 0},
 };
 const bsgprt_module_desc module = {
     BSGPRT_ABI_VERSION, 3,       kernels, saxpyPTX, sizeof(saxpyPTX),

@@ -44,9 +44,9 @@ void recordKernel(const void *, uint64_t begin, uint64_t end, uint64_t size) {
 }
 
 const bsgprt_kernel_desc kernels[] = {
-    {"saxpy", saxpyKernel, "saxpy.bsgp:4:3-6:5", sizeof(SaxpyArgs), 0},
-    {"record", recordKernel, "record.bsgp:1:1-2:1", 0, 0},
-    {"gpu_only", nullptr, "gpu.bsgp:7:9-8:1", 0, 0},
+    {"saxpy", saxpyKernel, "saxpy.bsgp:4:3-6:5", sizeof(SaxpyArgs), 0, 0},
+    {"record", recordKernel, "record.bsgp:1:1-2:1", 0, 0, 0},
+    {"gpu_only", nullptr, "gpu.bsgp:7:9-8:1", 0, 0, 0},
 };
 const bsgprt_module_desc module = {BSGPRT_ABI_VERSION, 3, kernels, nullptr,
                                    0, nullptr, 0, "launch-test.bsgp"};

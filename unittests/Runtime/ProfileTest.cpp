@@ -17,8 +17,8 @@ namespace {
 void nopKernel(const void *, uint64_t, uint64_t, uint64_t) {}
 
 const bsgprt_kernel_desc kernels[] = {
-    {"find_k0", nopKernel, "find.bsgp:12:3-20:5", 0, 0},
-    {"find_k1", nopKernel, "find.bsgp:22:3-25:1", 0, 0},
+    {"find_k0", nopKernel, "find.bsgp:12:3-20:5", 0, 0, 0},
+    {"find_k1", nopKernel, "find.bsgp:22:3-25:1", 0, 0, 0},
 };
 const bsgprt_module_desc module = {BSGPRT_ABI_VERSION, 2, kernels, nullptr,
                                    0, nullptr, 0, "find.bsgp"};

@@ -100,7 +100,7 @@ struct Args {
   int k;
 };
 const bsgprt_kernel_desc kernels[] = {
-    {"k_spawn0_ss1", nullptr, "k.bsgp:3:3-5:4", sizeof(Args), 0},
+    {"k_spawn0_ss1", nullptr, "k.bsgp:3:3-5:4", sizeof(Args), 0, 0},
 };
 /// What bsgpc writes for an object compiled without --target=spirv.
 const bsgprt_module_desc cpuOnlyModule = {
@@ -254,8 +254,8 @@ TEST_P(VulkanTest, ModuleWithoutSPIRVIsReported) {
 TEST_P(VulkanTest, ProfileReportsDeviceTimeOfEveryKernel) {
   std::vector<uint32_t> spirv = emptyKernels({"k0", "k1"});
   std::vector<bsgprt_kernel_desc> kernels = {
-      {"k0", nullptr, "t.bsgp:2:3-4:4", 0, 0},
-      {"k1", nullptr, "t.bsgp:6:3-8:4", 0, 0}};
+      {"k0", nullptr, "t.bsgp:2:3-4:4", 0, 0, 0},
+      {"k1", nullptr, "t.bsgp:6:3-8:4", 0, 0, 0}};
   bsgprt_module_desc m = moduleOf(kernels, spirv);
   bsgprt_profile_reset();
   bsgprt_profile_enable(1);
@@ -329,7 +329,7 @@ TEST_F(VulkanBackendTest, TimedLaunchesDoNotWait) {
     GTEST_SKIP() << b->deviceName() << " cannot write timestamps";
   std::vector<uint32_t> spirv = emptyKernels({"k"});
   std::vector<bsgprt_kernel_desc> kernels = {
-      {"k", nullptr, "t.bsgp:1:1", 0, 0}};
+      {"k", nullptr, "t.bsgp:1:1", 0, 0, 0}};
   bsgprt_module_desc m = moduleOf(kernels, spirv);
   for (int i = 0; i < 4; ++i)
     ASSERT_FALSE(b->launchTimed(m, 0, 1 << 20, nullptr).failed());
@@ -366,7 +366,7 @@ TEST_F(VulkanBackendTest, MissingFeatureIsNamed) {
     std::string device =
         std::string(b->deviceName()).substr(strlen("vulkan: "));
     std::vector<bsgprt_kernel_desc> kernels = {
-        {"k", nullptr, "t.bsgp:1:1", 0, 0}};
+        {"k", nullptr, "t.bsgp:1:1", 0, 0, 0}};
     std::vector<uint32_t> needing = emptyKernels({"k"}, {c.capability});
     bsgprt_module_desc m = moduleOf(kernels, needing);
     bsgprt::Status s = b->launch(m, 0, 1, nullptr);

@@ -38,6 +38,9 @@ struct CodegenOptions {
   bool TargetSPIRV = false;
   std::string CUDAArch = "sm_90";
   std::string CUDAPath;
+  /// Work groups one CUDA thread block runs in kernels with work-group
+  /// operations (--cuda-groups-per-block).
+  unsigned CUDAGroupsPerBlock = 4;
   std::string Triple;
   std::string CPU;
   bool PrintIRAfterAll = false;

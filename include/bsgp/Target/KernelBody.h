@@ -40,9 +40,14 @@ class KernelOp;
 /// bsgp.return ends the thread's work (scf.yield), and stack slots of
 /// constant size move to `entry`, the entry block of the target's function,
 /// so that a slot inside a loop or a branch is not a dynamic allocation.
-void cloneKernelBody(KernelOp kernel, mlir::OpBuilder &b,
-                     mlir::IRMapping &mapping, mlir::Value rank,
-                     mlir::Value size, mlir::Block *entry);
+/// Returns the scf.execute_region.
+mlir::Operation *cloneKernelBody(KernelOp kernel, mlir::OpBuilder &b,
+                                 mlir::IRMapping &mapping, mlir::Value rank,
+                                 mlir::Value size, mlir::Block *entry);
+
+/// Moves the stack slots of constant size below `root` to the start of
+/// `entry`, the entry block of the target's function.
+void hoistConstantAllocas(mlir::Operation *root, mlir::Block *entry);
 
 /// The device functions `kernels` call, transitively, in a stable order.
 /// Reports (and fails on) a call to a function without a BSGP definition
@@ -75,6 +80,12 @@ bool usesGroupOps(mlir::Operation *kernel);
 /// was compiled for (set by bsgp-lower-kernels-nvvm where the CUDA form of
 /// the kernel uses work-group operations; absent otherwise).
 constexpr llvm::StringLiteral kGroupSizeAttrName = "bsgp.group_size";
+
+/// Integer attribute of a bsgp.kernel: how many work groups one CUDA thread
+/// block runs (set by bsgp-lower-kernels-nvvm where that is more than one;
+/// the runtime's ranks_per_thread).
+constexpr llvm::StringLiteral kGroupsPerBlockAttrName =
+    "bsgp.groups_per_block";
 
 } // namespace bsgp
 

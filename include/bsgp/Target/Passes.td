@@ -70,7 +70,10 @@ def LowerKernelsToNVVM : Pass<"bsgp-lower-kernels-nvvm", "mlir::ModuleOp"> {
     kernel `@k(args: ptr byval(struct) align 8, size: i64)`: the `.param`
     layout the runtime's CUDA backend launches with (`{args, &size}`). The
     thread's rank is `ctaid.x * ntid.x + tid.x`; threads at or past `size`
-    return at once. Device functions the kernels call are cloned in. Device
+    return at once. A kernel with work-group operations whose top level
+    loads from device memory runs `groups-per-block` work groups per block,
+    its top-level ops interleaved across them (attribute
+    `bsgp.groups_per_block`, the descriptor's groups_per_block). Device functions the kernels call are cloned in. Device
     pointers and streams are global (address space 1) pointers. Math
     functions without a PTX instruction call libdevice, linked from the CUDA
     toolkit. The module is compiled by LLVM's NVPTX back end and the PTX is
@@ -84,6 +87,10 @@ def LowerKernelsToNVVM : Pass<"bsgp-lower-kernels-nvvm", "mlir::ModuleOp"> {
     Option<"cudaPath", "cuda-path", "std::string", /*default=*/"\"\"",
            "CUDA toolkit root holding nvvm/libdevice (default: found at "
            "the usual places)">,
+    Option<"groupsPerBlock", "groups-per-block", "unsigned",
+           /*default=*/"4",
+           "Work groups one thread block runs in kernels with work-group "
+           "operations (a power of two up to 16)">,
     Option<"lineInfo", "line-info", "bool", /*default=*/"false",
            "Emit line info so that profilers map PTX to BSGP lines">,
   ];

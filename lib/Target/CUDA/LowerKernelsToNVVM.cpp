@@ -11,6 +11,8 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "CoarsenGroups.h"
+
 #include "bsgp/Target/CUDA/PTX.h"
 #include "bsgp/Target/KernelABI.h"
 #include "bsgp/Target/KernelBody.h"
@@ -82,7 +84,8 @@ struct LowerKernelsToNVVMPass
 
 private:
   LogicalResult buildKernel(bsgp::KernelOp kernel, OpBuilder &db,
-                            bool gridStride);
+                            bool gridStride, bsgp::KernelOp folded,
+                            unsigned groupsPerBlock);
   LogicalResult lowerDeviceModule(ModuleOp device);
 };
 
@@ -207,10 +210,14 @@ static void lowerGroupOpsForNVVM(LLVM::LLVMFuncOp fn,
 /// fewer blocks than ranks / block size: a launch of 2^28 ranks that do
 /// little would otherwise spend its time starting a million blocks.
 /// Kernels with work-group operations keep one rank per thread, since a
-/// work group is a block of consecutive ranks.
+/// work group is a block of consecutive ranks; with `groupsPerBlock` > 1
+/// each block runs that many work groups (CoarsenGroups.h), compiled from
+/// `folded`, the kernel with its target queries folded for CUDA.
 LogicalResult LowerKernelsToNVVMPass::buildKernel(bsgp::KernelOp kernel,
                                                   OpBuilder &db,
-                                                  bool gridStride) {
+                                                  bool gridStride,
+                                                  bsgp::KernelOp folded,
+                                                  unsigned groupsPerBlock) {
   if (kernel.getBody().empty())
     return kernel.emitOpError("has no body to compile for CUDA");
   MLIRContext *ctx = kernel.getContext();
@@ -263,6 +270,19 @@ LogicalResult LowerKernelsToNVVMPass::buildKernel(bsgp::KernelOp kernel,
               .getResult(0);
     }
     mapping.map(param, v);
+  }
+
+  if (groupsPerBlock > 1) {
+    // The body comes from the folded copy, whose parameters are its own.
+    for (auto [param, copy] : llvm::zip(kernelEntry.getArguments(),
+                                        folded.getBody().getArguments()))
+      mapping.map(copy, mapping.lookup(param));
+    bsgp::emitCoarsenedGroupKernel(folded, b, mapping, size, entry,
+                                   groupsPerBlock);
+    LLVM::ReturnOp::create(b, loc, ValueRange{});
+    OpBuilder globals(fn);
+    lowerGroupOpsForNVVM(fn, globals);
+    return success();
   }
 
   // rank = ctaid.x * ntid.x + tid.x, in 64 bits so that the bounds check
@@ -382,7 +402,8 @@ void LowerKernelsToNVVMPass::runOnOperation() {
     auto folded = cast<bsgp::KernelOp>(kernel->clone());
     bsgp::foldTargetQueries(folded, "cuda");
     bool groups = bsgp::usesGroupOps(folded);
-    folded->erase();
+    unsigned groupsPerBlock =
+        groups ? bsgp::chooseGroupsPerBlock(folded, this->groupsPerBlock) : 1;
     unsigned blockSize = groups ? bsgp::kCUDAGroupSize : 0;
     // `spawn (n) [[block_size(N)]]`: a grid-stride kernel runs with any
     // block size; work-group operations were compiled for one.
@@ -393,6 +414,7 @@ void LowerKernelsToNVVMPass::runOnOperation() {
                "of "
             << bsgp::kCUDAGroupSize << " threads on CUDA, but its spawn asks "
             << "for [[block_size(" << asked.getInt() << ")]]";
+        folded->erase();
         return signalPassFailure();
       }
       blockSize = unsigned(asked.getInt());
@@ -401,7 +423,14 @@ void LowerKernelsToNVVMPass::runOnOperation() {
       kernel->setAttr(bsgp::kGroupSizeAttrName,
                       IntegerAttr::get(IntegerType::get(host.getContext(), 32),
                                        blockSize));
-    if (failed(buildKernel(kernel, db, /*gridStride=*/!groups)))
+    if (groupsPerBlock > 1)
+      kernel->setAttr(bsgp::kGroupsPerBlockAttrName,
+                      IntegerAttr::get(IntegerType::get(host.getContext(), 32),
+                                       groupsPerBlock));
+    LogicalResult built = buildKernel(kernel, db, /*gridStride=*/!groups,
+                                      folded, groupsPerBlock);
+    folded->erase();
+    if (failed(built))
       return signalPassFailure();
   }
   // Before any conversion: code for the other targets goes away.

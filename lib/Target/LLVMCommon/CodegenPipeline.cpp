@@ -17,6 +17,7 @@ void bsgp::buildDeviceCodegenPipeline(mlir::OpPassManager &pm,
     options.chip = targets.cudaChip;
     options.cudaPath = targets.cudaPath;
     options.lineInfo = targets.lineInfo;
+    options.groupsPerBlock = targets.cudaGroupsPerBlock;
     pm.addPass(createLowerKernelsToNVVM(options));
   }
   if (targets.spirv) {

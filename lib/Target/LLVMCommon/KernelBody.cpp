@@ -21,21 +21,18 @@
 
 using namespace mlir;
 
-void bsgp::cloneKernelBody(KernelOp kernel, OpBuilder &b, IRMapping &mapping,
-                           Value rank, Value size, Block *entry) {
+Operation *bsgp::cloneKernelBody(KernelOp kernel, OpBuilder &b,
+                                 IRMapping &mapping, Value rank, Value size,
+                                 Block *entry) {
   Location loc = kernel.getLoc();
   auto region = scf::ExecuteRegionOp::create(b, loc, TypeRange{});
   b.cloneRegionBefore(kernel.getBody(), region.getRegion(),
                       region.getRegion().end(), mapping);
 
   SmallVector<Operation *> toReplace;
-  SmallVector<LLVM::AllocaOp> allocas;
   region.getRegion().walk([&](Operation *op) {
     if (isa<ThreadRankOp, ThreadSizeOp, ReturnOp>(op))
       toReplace.push_back(op);
-    if (auto alloca = dyn_cast<LLVM::AllocaOp>(op))
-      if (matchPattern(alloca.getArraySize(), m_Constant()))
-        allocas.push_back(alloca);
   });
   for (Operation *op : toReplace) {
     OpBuilder rb(op);
@@ -51,6 +48,16 @@ void bsgp::cloneKernelBody(KernelOp kernel, OpBuilder &b, IRMapping &mapping,
     op->getResult(0).replaceAllUsesWith(v);
     op->erase();
   }
+  hoistConstantAllocas(region, entry);
+  return region;
+}
+
+void bsgp::hoistConstantAllocas(Operation *root, Block *entry) {
+  SmallVector<LLVM::AllocaOp> allocas;
+  root->walk([&](LLVM::AllocaOp alloca) {
+    if (matchPattern(alloca.getArraySize(), m_Constant()))
+      allocas.push_back(alloca);
+  });
   for (LLVM::AllocaOp alloca : allocas) {
     // The size may be shared with other ops: clone it next to the slot.
     OpBuilder eb(entry, entry->begin());

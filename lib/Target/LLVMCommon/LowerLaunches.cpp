@@ -30,7 +30,7 @@ namespace bsgp {
 using namespace mlir;
 
 /// Must match BSGPRT_ABI_VERSION in runtime/include/bsgp/runtime.h.
-static constexpr unsigned kRuntimeABIVersion = 2;
+static constexpr unsigned kRuntimeABIVersion = 3;
 static constexpr llvm::StringLiteral kModuleDescName = "__bsgp_module_desc";
 
 namespace {
@@ -82,7 +82,7 @@ void LowerLaunchesPass::runOnOperation() {
 
   // The descriptor: an array of kernel descriptors and the module record.
   auto kernelDescTy =
-      LLVM::LLVMStructType::getLiteral(ctx, {ptr, ptr, ptr, i32, i32});
+      LLVM::LLVMStructType::getLiteral(ctx, {ptr, ptr, ptr, i32, i32, i32});
   auto moduleDescTy = LLVM::LLVMStructType::getLiteral(
       ctx, {i32, i32, ptr, ptr, i64, ptr, i64, ptr});
   auto kernelArrayTy = LLVM::LLVMArrayType::get(kernelDescTy, kernels.size());
@@ -121,7 +121,13 @@ void LowerLaunchesPass::runOnOperation() {
       if (auto size = k->getAttrOfType<IntegerAttr>(bsgp::kGroupSizeAttrName))
         blockSize = static_cast<int32_t>(size.getInt());
       Value groupSize = LLVM::ConstantOp::create(b, loc, i32, blockSize);
-      Value fields[] = {name, cpu, srcloc, argsSize, groupSize};
+      int32_t groups = 0;
+      if (auto g =
+              k->getAttrOfType<IntegerAttr>(bsgp::kGroupsPerBlockAttrName))
+        groups = static_cast<int32_t>(g.getInt());
+      Value groupsPerBlock = LLVM::ConstantOp::create(b, loc, i32, groups);
+      Value fields[] = {name,     cpu,       srcloc,
+                        argsSize, groupSize, groupsPerBlock};
       for (auto [f, v] : llvm::enumerate(fields))
         desc = LLVM::InsertValueOp::create(b, loc, desc, v,
                                            ArrayRef<int64_t>{int64_t(f)});

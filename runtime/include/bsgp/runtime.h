@@ -28,7 +28,7 @@
 extern "C" {
 #endif
 
-#define BSGPRT_ABI_VERSION 2
+#define BSGPRT_ABI_VERSION 3
 
 /*===-- Modules and launch ------------------------------------------------===*/
 
@@ -48,6 +48,12 @@ typedef struct bsgprt_kernel_desc {
                                group.* or local arrays) or those its spawn
                                asked for ([[block_size(N)]]); 0: any (the
                                backend chooses) */
+  uint32_t groups_per_block; /* CUDA: work groups of group_size ranks that
+                                one block runs (ABI version 3). A launch of
+                                n ranks has n / (group_size *
+                                groups_per_block) such blocks, then one
+                                block per remaining work group. 0 or 1: one
+                                work group per block */
 } bsgprt_kernel_desc;
 
 typedef struct bsgprt_module_desc {

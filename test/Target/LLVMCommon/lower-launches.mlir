@@ -27,7 +27,7 @@
 // CHECK:         %[[K1:.*]] = llvm.mlir.constant(1 : i32)
 // CHECK:         llvm.call @bsgprt_launch(%{{.*}}, %[[K1]], %{{.*}}, %[[SLOT1]])
 // CHECK-NOT:   bsgp.kernel
-// CHECK:       llvm.mlir.global internal constant @__bsgp_kernel_table() {{.*}} : !llvm.array<2 x struct<(ptr, ptr, ptr, i32, i32)>>
+// CHECK:       llvm.mlir.global internal constant @__bsgp_kernel_table() {{.*}} : !llvm.array<2 x struct<(ptr, ptr, ptr, i32, i32, i32)>>
 // CHECK:         llvm.mlir.addressof @[[NAME0]]
 // CHECK:         llvm.mlir.addressof @first__cpu
 // CHECK:         llvm.mlir.addressof @[[LOC0]]
@@ -38,7 +38,7 @@
 // CHECK:         llvm.mlir.constant(8 : i32)
 // CHECK:       llvm.mlir.global internal constant @__bsgp_module_desc()
 // The ABI version and the kernel count come first.
-// CHECK:         %[[VER:.*]] = llvm.mlir.constant(2 : i32)
+// CHECK:         %[[VER:.*]] = llvm.mlir.constant(3 : i32)
 // CHECK:         %[[NK:.*]] = llvm.mlir.constant(2 : i32)
 // CHECK:         llvm.insertvalue %[[VER]], %{{.*}}[0]
 // CHECK:         llvm.insertvalue %[[NK]], %{{.*}}[1]

@@ -69,9 +69,10 @@ LogicalResult BSGPDialect::verifyOperationAttribute(Operation *op,
       return op->emitError() << "'" << name << "' must be a string attribute";
     return success();
   }
-  // The CUDA block size of a kernel with work-group operations
-  // (bsgp-lower-kernels-nvvm).
-  if (name == "bsgp.group_size" || name == kBlockSizeAttrName) {
+  // The CUDA block size of a kernel with work-group operations, and how
+  // many work groups one block runs (bsgp-lower-kernels-nvvm).
+  if (name == "bsgp.group_size" || name == "bsgp.groups_per_block" ||
+      name == kBlockSizeAttrName) {
     if (!isa<IntegerAttr>(attr.getValue()))
       return op->emitError() << "'" << name << "' must be an integer";
     return success();
