@@ -63,6 +63,12 @@ public:
                         uint64_t n, const void *args) = 0;
   virtual Status synchronize() = 0;
 
+  /// Prepares the device code of a module registered at start-up
+  /// (bsgprt_register_module) before its first launch: the cuda backend
+  /// JIT-compiles its PTX. Best effort: a failure here is reported by the
+  /// module's first launch, which tries again.
+  virtual void prepare(const bsgprt_module_desc &m) { (void)m; }
+
   /// \name Device timing (BSGP_PROFILE)
   /// A backend that times kernels on the device without making the host
   /// wait (CUDA events, Vulkan timestamp queries) says so in

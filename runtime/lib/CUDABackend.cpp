@@ -386,10 +386,17 @@ private:
     std::vector<bool> resolved;
   };
 
-  Status getKernel(const bsgprt_module_desc &m, uint32_t kernel,
-                   LoadedKernel *&out) {
+  void prepare(const bsgprt_module_desc &m) override {
+    if (!m.ptx)
+      return;
+    makeCurrent();
     std::lock_guard<std::mutex> lock(mutex);
-    LoadedModule &lm = modules[&m];
+    // A failure is reported by the first launch, which tries again.
+    (void)loadModuleLocked(m, modules[&m]);
+  }
+
+  /// JIT-compiles the PTX of `m` into `lm` unless that was done.
+  Status loadModuleLocked(const bsgprt_module_desc &m, LoadedModule &lm) {
     if (!lm.module) {
       if (!m.ptx)
         return Status::error(BSGPRT_ERROR_LAUNCH_FAILED,
@@ -410,6 +417,15 @@ private:
       lm.kernels.resize(m.num_kernels);
       lm.resolved.assign(m.num_kernels, false);
     }
+    return Status::ok();
+  }
+
+  Status getKernel(const bsgprt_module_desc &m, uint32_t kernel,
+                   LoadedKernel *&out) {
+    std::lock_guard<std::mutex> lock(mutex);
+    LoadedModule &lm = modules[&m];
+    if (Status s = loadModuleLocked(m, lm); s.failed())
+      return s;
     LoadedKernel &lk = lm.kernels[kernel];
     if (!lm.resolved[kernel]) {
       const char *kname = m.kernels[kernel].name;

@@ -66,6 +66,9 @@ struct State {
   std::mutex mutex;
   std::unique_ptr<Backend> backend;
   bool backendChosen = false;
+  /// Modules registered at start-up (bsgprt_register_module), prepared by
+  /// each backend when it is chosen.
+  std::vector<const bsgprt_module_desc *> registered;
 
   std::map<uintptr_t, Allocation> allocations;
   /// Freed temporaries by capacity; multimap so equal sizes coexist.
@@ -273,14 +276,29 @@ void applyDefaultPoolLimitLocked(State &st) {
     st.poolLimit = std::max(DefaultPoolLimit, st.backend->memoryBytes() / 4);
 }
 
-/// The current backend, chosen on first use.
-Backend &backend() {
+/// Lets `b`, just chosen, prepare the registered modules. Outside the
+/// state lock: JIT compilation takes a while, and the backend has its own.
+void prepareRegistered(State &st, Backend *b) {
+  std::vector<const bsgprt_module_desc *> modules;
+  {
+    std::lock_guard<std::mutex> lock(st.mutex);
+    modules = st.registered;
+  }
+  for (const bsgprt_module_desc *m : modules)
+    b->prepare(*m);
+}
+
+/// The current backend, chosen on first use; a backend chosen here
+/// prepares the registered modules unless `prepare` is false.
+Backend &backend(bool prepare = true) {
   State &st = state();
   Pending p;
   Backend *b;
+  bool chosen = false;
   {
     std::lock_guard<std::mutex> lock(st.mutex);
     if (!st.backendChosen) {
+      chosen = true;
       const char *env = std::getenv("BSGP_DEVICE");
       p = chooseBackendLocked(st, env ? env : "", "BSGP_DEVICE=");
       applyDefaultPoolLimitLocked(st);
@@ -293,6 +311,8 @@ Backend &backend() {
     b = st.backend.get();
   }
   report(p);
+  if (chosen && prepare)
+    prepareRegistered(st, b);
   return *b;
 }
 
@@ -570,23 +590,49 @@ void reportStatus(const Status &s, const char *what) {
     report(makeError(s.code, nullptr, std::string(what) + ": " + s.message));
 }
 
+/// A module compiled for another runtime ABI cannot be launched.
+Pending checkABIVersion(const bsgprt_module_desc &m) {
+  if (m.abi_version == BSGPRT_ABI_VERSION)
+    return {};
+  return makeError(BSGPRT_ERROR_INVALID_VALUE, m.source_file,
+                   "module was compiled for runtime ABI version " +
+                       std::to_string(m.abi_version) +
+                       ", this runtime implements " +
+                       std::to_string(BSGPRT_ABI_VERSION));
+}
+
 } // namespace bsgprt
 
 using namespace bsgprt;
 
 extern "C" {
 
+void bsgprt_register_module(const bsgprt_module_desc *m) {
+  if (!m)
+    return report(makeError(BSGPRT_ERROR_INVALID_VALUE, nullptr,
+                            "registration of a null module"));
+  if (Pending p = checkABIVersion(*m); p.failed())
+    return report(p);
+  State &st = state();
+  Backend *b = nullptr;
+  {
+    std::lock_guard<std::mutex> lock(st.mutex);
+    st.registered.push_back(m);
+    if (st.backendChosen)
+      b = st.backend.get();
+  }
+  // A library loaded after the backend started.
+  if (b)
+    b->prepare(*m);
+}
+
 void bsgprt_launch(const bsgprt_module_desc *m, uint32_t kernel,
                    uint64_t nthreads, const void *args) {
   if (!m)
     return report(makeError(BSGPRT_ERROR_INVALID_VALUE, nullptr,
                             "launch of a null module"));
-  if (m->abi_version != BSGPRT_ABI_VERSION)
-    return report(makeError(
-        BSGPRT_ERROR_INVALID_VALUE, m->source_file,
-        "module was compiled for runtime ABI version " +
-            std::to_string(m->abi_version) + ", this runtime implements " +
-            std::to_string(BSGPRT_ABI_VERSION)));
+  if (Pending p = checkABIVersion(*m); p.failed())
+    return report(p);
   if (kernel >= m->num_kernels || !m->kernels)
     return report(makeError(BSGPRT_ERROR_INVALID_VALUE, m->source_file,
                             "launch of kernel " + std::to_string(kernel) +
@@ -804,11 +850,13 @@ void bsgprt_pool_trim(void) {
 
 int bsgprt_select_device(const char *name) {
   State &st = state();
-  backend();
+  // The backend about to be replaced need not prepare anything.
+  backend(/*prepare=*/false);
   // Times the old backend still holds would otherwise be matched with the
   // new backend's launches.
   collectDeviceTimes(/*wait=*/true);
   Pending err;
+  Backend *chosen = nullptr;
   {
     std::lock_guard<std::mutex> lock(st.mutex);
     trimPoolLocked(st);
@@ -820,13 +868,17 @@ int bsgprt_select_device(const char *name) {
     } else if (name) {
       err = chooseBackendLocked(st, name, "device ");
       applyDefaultPoolLimitLocked(st);
+      chosen = st.backend.get();
     } else {
       const char *env = std::getenv("BSGP_DEVICE");
       err = chooseBackendLocked(st, env ? env : "", "BSGP_DEVICE=");
       applyDefaultPoolLimitLocked(st);
+      chosen = st.backend.get();
     }
   }
   report(err);
+  if (chosen)
+    prepareRegistered(st, chosen);
   return err.code;
 }
 

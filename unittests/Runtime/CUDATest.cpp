@@ -109,9 +109,12 @@ const bsgprt_kernel_desc kernels[] = {
     {"missing", nullptr, "missing.bsgp:1:1-1:9", 0, 0, 0},
     // Compiled for work groups of 256 threads (group.*, local arrays).
     {"blockdim", nullptr, "blockdim.bsgp:1:1-1:9", 8, 256, 0},
+    // The same PTX described as running 4 work groups per block: the
+    // runtime launches n / 1024 blocks, then one per remaining work group.
+    {"blockdim", nullptr, "blockdim.bsgp:1:1-1:9", 8, 256, 4},
 };
 const bsgprt_module_desc module = {
-    BSGPRT_ABI_VERSION, 3,       kernels, saxpyPTX, sizeof(saxpyPTX),
+    BSGPRT_ABI_VERSION, 4,       kernels, saxpyPTX, sizeof(saxpyPTX),
     nullptr,            0,       "saxpy.bsgp"};
 
 class CUDATest : public RuntimeTest {
@@ -167,6 +170,41 @@ TEST_F(CUDATest, FixedGroupSizeIsHonoured) {
     bsgprt_dfree(d);
     EXPECT_EQ(got, std::vector<uint32_t>(n, 256)) << "n = " << n;
   }
+  EXPECT_TRUE(errors.empty()) << errors[0].message;
+}
+
+// The kernel writes 256 at rank ctaid.x * 256 + tid.x, so the ranks it
+// reaches show the grid: full blocks of 4 work groups, then one block per
+// remaining work group.
+TEST_F(CUDATest, GroupsPerBlockShrinksTheGrid) {
+  for (uint64_t n : {1ull, 1024ull, 1025ull, 70001ull}) {
+    uint64_t full = n / 1024;
+    uint64_t blocks = full + (n - full * 1024 + 255) / 256;
+    auto *d = static_cast<uint32_t *>(bsgprt_dnew(n * 4, "d"));
+    bsgprt_memset_d(d, 0, n * 4);
+    void *args[] = {d};
+    bsgprt_launch(&module, 3, n, args);
+    std::vector<uint32_t> got(n, 7), want(n, 0);
+    for (uint64_t i = 0; i < n && i < blocks * 256; ++i)
+      want[i] = 256;
+    bsgprt_memcpy_dtoh(got.data(), d, n * 4);
+    bsgprt_dfree(d);
+    EXPECT_EQ(got, want) << "n = " << n;
+  }
+  EXPECT_TRUE(errors.empty()) << errors[0].message;
+}
+
+// A module registered after the backend started is JIT-compiled at once;
+// its kernels then launch as usual.
+TEST_F(CUDATest, RegisteredModuleLaunches) {
+  bsgprt_register_module(&module);
+  auto *d = static_cast<uint32_t *>(bsgprt_dnew(300 * 4, "d"));
+  void *args[] = {d};
+  bsgprt_launch(&module, 2, 300, args);
+  std::vector<uint32_t> got(300, 0);
+  bsgprt_memcpy_dtoh(got.data(), d, 300 * 4);
+  bsgprt_dfree(d);
+  EXPECT_EQ(got, std::vector<uint32_t>(300, 256));
   EXPECT_TRUE(errors.empty()) << errors[0].message;
 }
 

@@ -182,4 +182,26 @@ TEST_F(RuntimeTest, BadModuleOrKernelIndexIsInvalidValue) {
       << errors[1].message;
 }
 
+// Objects with GPU code register their module before main. A module of
+// another ABI version is reported then; a good one changes nothing on the
+// cpu backend, and its kernels launch as before.
+TEST_F(RuntimeTest, RegisterModuleChecksTheABIVersion) {
+  bsgprt_module_desc old = module;
+  old.abi_version = BSGPRT_ABI_VERSION - 1;
+  bsgprt_register_module(&old);
+  bsgprt_register_module(nullptr);
+  ASSERT_EQ(errors.size(), 2u);
+  EXPECT_EQ(errors[0].code, BSGPRT_ERROR_INVALID_VALUE);
+  EXPECT_EQ(errors[0].message,
+            "launch-test.bsgp: runtime error: module was compiled for "
+            "runtime ABI version " +
+                std::to_string(BSGPRT_ABI_VERSION - 1) +
+                ", this runtime implements " +
+                std::to_string(BSGPRT_ABI_VERSION));
+  EXPECT_EQ(errors[1].code, BSGPRT_ERROR_INVALID_VALUE);
+  errors.clear();
+  bsgprt_register_module(&module);
+  EXPECT_TRUE(errors.empty()) << errors[0].message;
+}
+
 } // namespace

@@ -33,6 +33,7 @@ enum class RuntimeFn {
   DFree,      ///< void bsgprt_dfree(void *)
   TempAlloc,  ///< void *bsgprt_temp_alloc(u64 bytes, const char *srcloc)
   TempFree,   ///< void bsgprt_temp_free(void *)
+  RegisterModule, ///< void bsgprt_register_module(const module*)
 };
 
 /// Declares `fn` in `module` if needed and returns the declaration.

@@ -32,6 +32,7 @@ using namespace mlir;
 /// Must match BSGPRT_ABI_VERSION in runtime/include/bsgp/runtime.h.
 static constexpr unsigned kRuntimeABIVersion = 3;
 static constexpr llvm::StringLiteral kModuleDescName = "__bsgp_module_desc";
+static constexpr llvm::StringLiteral kRegisterName = "__bsgp_register_module";
 
 namespace {
 
@@ -63,6 +64,29 @@ std::pair<Value, Value> emitBlob(OpBuilder &b, ModuleOp module, Location loc,
                                        /*alignment=*/16);
   return {LLVM::AddressOfOp::create(b, loc, global),
           LLVM::ConstantOp::create(b, loc, i64, size)};
+}
+
+/// An internal constructor, run before main, that passes the module
+/// descriptor to bsgprt_register_module.
+void emitRegistration(ModuleOp module, LLVM::GlobalOp moduleDesc) {
+  MLIRContext *ctx = module.getContext();
+  Location loc = module.getLoc();
+  OpBuilder mb = OpBuilder::atBlockEnd(module.getBody());
+  auto fnType = LLVM::LLVMFunctionType::get(LLVM::LLVMVoidType::get(ctx), {});
+  auto ctor = LLVM::LLVMFuncOp::create(mb, loc, kRegisterName, fnType,
+                                       LLVM::Linkage::Internal);
+  OpBuilder b = OpBuilder::atBlockBegin(ctor.addEntryBlock(mb));
+  Value desc = LLVM::AddressOfOp::create(b, loc, moduleDesc);
+  LLVM::CallOp::create(
+      b, loc,
+      bsgp::getOrInsertRuntimeFn(module, bsgp::RuntimeFn::RegisterModule),
+      ValueRange{desc});
+  LLVM::ReturnOp::create(b, loc, ValueRange{});
+  mb.setInsertionPointToEnd(module.getBody());
+  LLVM::GlobalCtorsOp::create(
+      mb, loc, mb.getArrayAttr({FlatSymbolRefAttr::get(ctor)}),
+      mb.getI32ArrayAttr({65535}),
+      mb.getArrayAttr({LLVM::ZeroAttr::get(ctx)}));
 }
 
 } // namespace
@@ -166,6 +190,12 @@ void LowerLaunchesPass::runOnOperation() {
                                          ArrayRef<int64_t>{int64_t(f)});
     LLVM::ReturnOp::create(b, loc, desc);
   }
+
+  // GPU code is registered before main, so that the backend prepares it
+  // (JIT-compiles the PTX) when it starts rather than in the middle of the
+  // program's first superstep.
+  if (module->hasAttr("bsgp.ptx") || module->hasAttr("bsgp.spirv"))
+    emitRegistration(module, moduleDesc);
 
   LLVM::LLVMFuncOp launchFn =
       bsgp::getOrInsertRuntimeFn(module, bsgp::RuntimeFn::Launch);

@@ -42,6 +42,10 @@ LLVM::LLVMFuncOp bsgp::getOrInsertRuntimeFn(ModuleOp module, RuntimeFn fn) {
     name = "bsgprt_temp_free";
     type = LLVM::LLVMFunctionType::get(voidTy, {ptr});
     break;
+  case RuntimeFn::RegisterModule:
+    name = "bsgprt_register_module";
+    type = LLVM::LLVMFunctionType::get(voidTy, {ptr});
+    break;
   }
   if (auto existing = module.lookupSymbol<LLVM::LLVMFuncOp>(name))
     return existing;

@@ -67,6 +67,14 @@ typedef struct bsgprt_module_desc {
   const char *source_file;
 } bsgprt_module_desc;
 
+/** Called before main by every object with GPU kernels (a global
+ *  constructor bsgpc emits): records the module, whose device code the
+ *  backend prepares when it starts (the cuda backend JIT-compiles the PTX
+ *  then rather than at the first launch). A module compiled for another
+ *  ABI version is reported at once. Modules that are not registered are
+ *  prepared at their first launch. */
+BSGPRT_API void bsgprt_register_module(const bsgprt_module_desc *m);
+
 /** Runs kernel `kernel` of `m` on ranks [0, nthreads); `args` points to its
  *  packed argument struct. Returns when the kernel is done (the barrier). */
 BSGPRT_API void bsgprt_launch(const bsgprt_module_desc *m, uint32_t kernel,

@@ -43,6 +43,7 @@
 // CHECK:         llvm.insertvalue %[[VER]], %{{.*}}[0]
 // CHECK:         llvm.insertvalue %[[NK]], %{{.*}}[1]
 // CHECK:       llvm.func @bsgprt_launch(!llvm.ptr, i32, i64, !llvm.ptr)
+// CHECK-NOT:   global_ctors
 
 // Without the CPU target the table has null entry points.
 // NOCPU-LABEL: @__bsgp_kernel_table
@@ -76,4 +77,26 @@ module {
 // CHECK-NOT:   __bsgp_module_desc
 func.func @plain() {
   return
+}
+
+// -----
+
+// A module with PTX (or SPIR-V) registers its descriptor before main, from
+// an internal constructor; the CPU-only module above has none.
+// CHECK-LABEL: func.func @gpu
+// CHECK:       llvm.func internal @__bsgp_register_module()
+// CHECK-NEXT:    %[[D:.*]] = llvm.mlir.addressof @__bsgp_module_desc
+// CHECK-NEXT:    llvm.call @bsgprt_register_module(%[[D]])
+// CHECK-NEXT:    llvm.return
+// CHECK:       llvm.mlir.global_ctors ctors = [@__bsgp_register_module], priorities = [65535 : i32]
+// NOCPU-LABEL: func.func @gpu
+// NOCPU:       llvm.mlir.global_ctors ctors = [@__bsgp_register_module]
+module attributes {bsgp.ptx = "// ptx"} {
+  bsgp.kernel @k(%v: i32) {
+    bsgp.return
+  }
+  func.func @gpu(%n: i32) {
+    bsgp.launch @k(%n) args(%n : i32)
+    return
+  }
 }
