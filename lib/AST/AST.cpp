@@ -75,7 +75,7 @@ const char *BuiltinCallExpr::getName(BuiltinKind K) {
   static const char *Names[] = {"thread.get",    "thread.put",   "thread.fork",
                                 "thread.kill",   "thread.sortby", "thread.split",
                                 "reduce",        "scan",         "compact",
-                                "split",         "sort_idx"};
+                                "split",         "sort_idx",     "thread.rebind"};
   return Names[K];
 }
 
@@ -88,6 +88,7 @@ bool BuiltinCallExpr::isCollective(BuiltinKind K) {
   switch (K) {
   case ThreadGet:
   case ThreadPut:
+  case ThreadRebind:
     return false;
   default:
     return true;

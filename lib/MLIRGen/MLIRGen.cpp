@@ -2146,6 +2146,9 @@ Value MLIRGen::emitBuiltin(bsgp::BuiltinCallExpr *e) {
     emitAssign(e->args()[1], r, l);
     return arith::ConstantIntOp::create(b, l, 0, 1);
   }
+  case BK::ThreadRebind:
+    bsgp::RebindOp::create(b, l, args[0], args[1]);
+    return arith::ConstantIntOp::create(b, l, 0, 1);
   default:
     break;
   }

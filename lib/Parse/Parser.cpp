@@ -1395,6 +1395,7 @@ Expr *Parser::parseThread() {
               .Case("kill", BuiltinCallExpr::ThreadKill)
               .Case("sortby", BuiltinCallExpr::ThreadSortBy)
               .Case("split", BuiltinCallExpr::ThreadSplit)
+              .Case("rebind", BuiltinCallExpr::ThreadRebind)
               .Default(-1);
   if (K < 0) {
     Diags.report(M.getRange(), diag::err_bad_thread_member) << M.Text;

@@ -1480,7 +1480,8 @@ Expr *Sema::checkBuiltin(BuiltinCallExpr *B) {
 
   unsigned Want = 1;
   switch (K) {
-  case BK::ThreadGet: Want = 2; break;
+  case BK::ThreadGet:
+  case BK::ThreadRebind: Want = 2; break;
   case BK::ThreadPut: Want = 3; break;
   case BK::Compact:
   case BK::Split: Want = 4; break;
@@ -1578,6 +1579,22 @@ Expr *Sema::checkBuiltin(BuiltinCallExpr *B) {
     if (!NeedLValue(1))
       return error(B);
     Args[2] = convert(Args[2], Args[1]->getType());
+    B->setType(Ctx.getVoidType());
+    return B;
+  }
+  case BK::ThreadRebind: {
+    // The variable itself: its value is what the op replaces.
+    auto *Ref = dyn_cast<DeclRefExpr>(Args[0]);
+    auto *Var = Ref ? dyn_cast<VarDecl>(Ref->getDecl()) : nullptr;
+    if (!Var || Var->getStorage() == VarDecl::Global) {
+      Diags.report(Args[0]->getRange(), diag::err_rebind_not_variable);
+      return error(B);
+    }
+    const Type *T = Args[0]->getType()->getUnqualified();
+    if (!T->isScalar() && !T->isVector())
+      return ArgErr(0, "a variable of scalar, vector or pointer type");
+    Args[0] = rvalue(Args[0]);
+    Args[1] = convert(Args[1], T);
     B->setType(Ctx.getVoidType());
     return B;
   }

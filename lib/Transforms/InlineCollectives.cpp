@@ -4,7 +4,9 @@
 // to a function that contains a barrier (a collective function, Appendix A)
 // is inlined into the spawns, repeatedly until none is left: collectives
 // may call collectives. The inlined functions are then erased, because nothing
-// can call them any more: they only exist to be inlined.
+// can call them any more: they only exist to be inlined. Last, each
+// bsgp.rebind (`thread.rebind(x, e)`, which thread.sortby uses for its key)
+// makes the uses of x it dominates read e.
 //
 //===----------------------------------------------------------------------===//
 
@@ -14,6 +16,7 @@
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/Dominance.h"
 #include "mlir/IR/IRMapping.h"
 #include "mlir/IR/SymbolTable.h"
 #include "mlir/Transforms/InliningUtils.h"
@@ -194,6 +197,27 @@ struct InlineCollectivesPass
         func.erase();
     if (failed(inlineGroupFunctions(module, interface, cloneCallback)))
       return signalPassFailure();
+    applyRebinds(module);
+  }
+
+  /// `thread.rebind(x, e)` (bsgp.rebind): the uses of x that the op
+  /// dominates read e instead. Inlining has put the library's rebinds in
+  /// the caller, where x is the caller's variable: after thread.sortby(k),
+  /// k is the sorted key list at the new rank instead of a value saved
+  /// before the barrier and gathered by old rank after it.
+  static void applyRebinds(ModuleOp module) {
+    SmallVector<RebindOp> rebinds;
+    module.walk([&](RebindOp op) { rebinds.push_back(op); });
+    if (rebinds.empty())
+      return;
+    DominanceInfo dom(module);
+    for (RebindOp op : rebinds) {
+      Value replacement = op.getReplacement();
+      op.getValue().replaceUsesWithIf(replacement, [&](OpOperand &use) {
+        return dom.properlyDominates(op.getOperation(), use.getOwner());
+      });
+      op.erase();
+    }
   }
 };
 

@@ -750,14 +750,15 @@ private:
   llvm::MutableArrayRef<Expr *> Args;
 };
 
-/// A BSGP primitive: thread.get/put/fork/kill/sortby/split and the
+/// A BSGP primitive: thread.get/put/fork/kill/sortby/split/rebind and the
 /// collectives reduce, scan, compact, split, sort_idx. MLIRGen maps each kind
-/// to a call of the BSGP library function implementing it.
+/// but get, put and rebind to a call of the BSGP library function
+/// implementing it.
 class BuiltinCallExpr : public Expr {
 public:
   enum BuiltinKind {
     ThreadGet, ThreadPut, ThreadFork, ThreadKill, ThreadSortBy, ThreadSplit,
-    Reduce, Scan, Compact, Split, SortIdx
+    Reduce, Scan, Compact, Split, SortIdx, ThreadRebind
   };
   /// The operator of reduce and scan.
   enum ReduceOp { None, OpAdd, OpMul, OpMin, OpMax, OpAnd, OpOr, OpXor };

@@ -19,7 +19,8 @@ def BSGPInlineCollectivesPass
     collective functions land in the spawn body. A call to such a function
     inside control flow, or a recursive collective, is an error. Calls of
     functions using work-group or subgroup ops are inlined too, at any
-    depth of control flow.
+    depth of control flow. Then every `bsgp.rebind %x, %e` is applied and
+    erased: the uses of `%x` it dominates read `%e`.
   }];
   let dependentDialects = ["::mlir::func::FuncDialect"];
 }

@@ -250,6 +250,22 @@ def BSGP_GetOp : BSGP_Op<"get", [
   let hasVerifier = 1;
 }
 
+def BSGP_RebindOp : BSGP_Op<"rebind", [AllTypesMatch<["value", "replacement"]>]> {
+  let summary = "`thread.rebind(x, e)`: from here on, this thread's x is e";
+  let description = [{
+    Asserts that in this thread `replacement` holds the same value as
+    `value` (the variable's value where the op stands), so that uses of
+    `value` the op dominates may read `replacement` instead:
+    bsgp-inline-collectives makes that replacement and erases the op.
+    `thread.sortby(key)` uses it for the key, which after the sort is the
+    sorted key list at the new rank: read in rank order there instead of
+    saved before the barrier and gathered by old rank after it. The
+    program's results are undefined when the two differ.
+  }];
+  let arguments = (ins AnyType:$value, AnyType:$replacement);
+  let assemblyFormat = "$value `,` $replacement attr-dict `:` type($value)";
+}
+
 def BSGP_PutOp : BSGP_Op<"put", [
     AllTypesMatch<["value", "result"]>,
     MemoryEffects<[MemRead<BSGP_ThreadState>]>]> {
