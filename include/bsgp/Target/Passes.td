@@ -129,7 +129,11 @@ def LowerKernelsToSPIRV : Pass<"bsgp-lower-kernels-spirv", "mlir::ModuleOp"> {
     Option<"optLevel", "opt-level", "unsigned", /*default=*/"2",
            "0: no SPIR-V optimization; 1-3: SPIRV-Tools' performance passes">
   ];
+  // The kernels and device functions are built as func.func before the
+  // conversion: the dialect must be loaded when bsgp-opt runs the pass on
+  // a module that had no func op.
   let dependentDialects = ["mlir::spirv::SPIRVDialect",
+                           "mlir::func::FuncDialect",
                            "mlir::scf::SCFDialect",
                            "mlir::cf::ControlFlowDialect",
                            "mlir::ub::UBDialect",
