@@ -7,7 +7,11 @@
 // Device memory is host memory and a launch runs the kernel's native version
 // over contiguous chunks of ranks, one chunk per OpenMP thread. Ranks of one
 // superstep are independent (barriers only separate supersteps, i.e.
-// launches), so any split of [0, n) is a valid schedule.
+// launches), so any split of [0, n) is a valid schedule. Kernels that
+// accumulate over their chunk (the collective library's reduce and scan)
+// depend on the split, though: the number of chunks is one rule,
+// chunkCount(), which the launch and bsgprt_cpu_chunk_count() share, and
+// each chunk learns its index through bsgprt_cpu_chunk_index().
 //
 //===----------------------------------------------------------------------===//
 
@@ -28,6 +32,29 @@ constexpr uint64_t MinRanksPerChunk = 256;
 /// Device allocations are aligned like cuMemAlloc's so that the code
 /// generator may assume the same alignment on every backend.
 constexpr size_t Alignment = 256;
+
+/// The chunk the calling thread runs, set by launch() before each call of a
+/// native kernel. Thread-local rather than a kernel argument, so that the
+/// kernel ABI stays as it is; kernels read it once per chunk.
+thread_local uint64_t CurrentChunk = 0;
+
+/// The number of chunks a launch of `n` ranks made here and now runs in:
+/// none for no ranks; one, on the calling thread, inside an OpenMP parallel
+/// region; otherwise one per thread of the team, but no more than
+/// ceil(n / MinRanksPerChunk) (so a launch of at most MinRanksPerChunk
+/// ranks runs on the calling thread). Never more than n, so that no chunk
+/// is empty.
+uint64_t chunkCount(uint64_t n) {
+  if (n == 0)
+    return 0;
+  if (omp_in_parallel())
+    return 1;
+  uint64_t maxThreads = static_cast<uint64_t>(omp_get_max_threads());
+  uint64_t chunks = (n + MinRanksPerChunk - 1) / MinRanksPerChunk;
+  if (chunks > maxThreads)
+    chunks = maxThreads;
+  return chunks ? chunks : 1;
+}
 
 class CPUBackend final : public Backend {
 public:
@@ -71,11 +98,11 @@ public:
                                (k.name ? k.name : "?") +
                                "' has no native version for the cpu backend");
     bsgprt_cpu_kernel_fn fn = k.cpu;
-    uint64_t maxThreads = static_cast<uint64_t>(omp_get_max_threads());
-    uint64_t chunks = (n + MinRanksPerChunk - 1) / MinRanksPerChunk;
-    if (chunks > maxThreads)
-      chunks = maxThreads;
-    if (chunks <= 1 || omp_in_parallel()) {
+    uint64_t chunks = chunkCount(n);
+    if (chunks == 0)
+      return Status::ok();
+    if (chunks == 1) {
+      CurrentChunk = 0;
       fn(args, 0, n, n);
       return Status::ok();
     }
@@ -90,6 +117,9 @@ public:
       uint64_t end = static_cast<uint64_t>(
           (static_cast<unsigned __int128>(n) * static_cast<uint64_t>(c + 1)) /
           chunks);
+      // The chunk, not the OpenMP thread: a team smaller than asked for
+      // runs several chunks on one thread.
+      CurrentChunk = static_cast<uint64_t>(c);
       fn(args, begin, end, n);
     }
     return Status::ok();
@@ -138,3 +168,13 @@ std::unique_ptr<Backend> createCPUBackend() {
 }
 
 } // namespace bsgprt
+
+extern "C" {
+
+uint64_t bsgprt_cpu_chunk_count(uint64_t nthreads) {
+  return bsgprt::chunkCount(nthreads);
+}
+
+uint64_t bsgprt_cpu_chunk_index(void) { return bsgprt::CurrentChunk; }
+
+} // extern "C"

@@ -31,16 +31,18 @@ void saxpyKernel(const void *args, uint64_t begin, uint64_t end,
     a->y[i] = a->a * a->x[i] + a->y[i];
 }
 
-/// Records every chunk a launch is split into.
+/// Records every chunk a launch is split into, with the index the runtime
+/// gives it.
 struct Chunk {
-  uint64_t begin, end, size;
+  uint64_t begin, end, size, index;
 };
 std::mutex chunkMutex;
 std::vector<Chunk> chunks;
 
 void recordKernel(const void *, uint64_t begin, uint64_t end, uint64_t size) {
+  uint64_t index = bsgprt_cpu_chunk_index();
   std::lock_guard<std::mutex> lock(chunkMutex);
-  chunks.push_back({begin, end, size});
+  chunks.push_back({begin, end, size, index});
 }
 
 const bsgprt_kernel_desc kernels[] = {
@@ -112,6 +114,51 @@ TEST_F(RuntimeTest, ChunksPartitionTheRanks) {
   if (std::thread::hardware_concurrency() > 1 &&
       !std::getenv("OMP_NUM_THREADS"))
     EXPECT_GT(maxChunks, 1u);
+  EXPECT_TRUE(errors.empty());
+}
+
+// Kernels that accumulate per chunk (the collective library's reduce and
+// scan) size their partials with bsgprt_cpu_chunk_count in host code and
+// store to their chunk's index: both must be the launch's.
+TEST_F(RuntimeTest, ChunkCountAndIndexAreTheLaunchs) {
+  ASSERT_EQ(bsgprt_select_device("cpu"), BSGPRT_SUCCESS);
+  for (uint64_t n : sizes) {
+    chunks.clear();
+    uint64_t count = bsgprt_cpu_chunk_count(n);
+    bsgprt_launch(&module, 1, n, nullptr);
+    ASSERT_EQ(chunks.size(), count) << "n = " << n;
+    std::sort(chunks.begin(), chunks.end(),
+              [](const Chunk &a, const Chunk &b) { return a.begin < b.begin; });
+    for (uint64_t c = 0; c < count; ++c) {
+      EXPECT_EQ(chunks[c].index, c) << "n = " << n;
+      EXPECT_EQ(chunks[c].begin, n * c / count) << "n = " << n;
+    }
+  }
+  EXPECT_EQ(bsgprt_cpu_chunk_count(0), 0u);
+  EXPECT_EQ(bsgprt_cpu_chunk_count(1), 1u);
+  EXPECT_EQ(bsgprt_cpu_chunk_count(256), 1u);
+  EXPECT_TRUE(errors.empty());
+}
+
+// Inside an OpenMP parallel region a launch runs on the calling thread, as
+// one chunk, and the count says so.
+TEST_F(RuntimeTest, OneChunkInsideAParallelRegion) {
+  ASSERT_EQ(bsgprt_select_device("cpu"), BSGPRT_SUCCESS);
+  chunks.clear();
+  uint64_t count = 0;
+#pragma omp parallel num_threads(2)
+  {
+#pragma omp master
+    {
+      count = bsgprt_cpu_chunk_count(100003);
+      bsgprt_launch(&module, 1, 100003, nullptr);
+    }
+  }
+  EXPECT_EQ(count, 1u);
+  ASSERT_EQ(chunks.size(), 1u);
+  EXPECT_EQ(chunks[0].index, 0u);
+  EXPECT_EQ(chunks[0].begin, 0u);
+  EXPECT_EQ(chunks[0].end, 100003u);
   EXPECT_TRUE(errors.empty());
 }
 

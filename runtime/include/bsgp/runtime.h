@@ -80,6 +80,21 @@ BSGPRT_API void bsgprt_register_module(const bsgprt_module_desc *m);
 BSGPRT_API void bsgprt_launch(const bsgprt_module_desc *m, uint32_t kernel,
                               uint64_t nthreads, const void *args);
 
+/** The number of chunks the cpu backend splits a launch of `nthreads` ranks
+ *  into, when called where the launch will be made: 0 for no ranks, 1 when
+ *  the launch runs on the calling thread (few ranks, OMP_NUM_THREADS=1, or
+ *  inside an OpenMP parallel region), otherwise one per OpenMP thread with
+ *  at least 256 ranks each. Chunk c runs ranks
+ *  [nthreads*c/chunks, nthreads*(c+1)/chunks), so no chunk is empty. The
+ *  collective library sizes its per-chunk partials with it (in a require,
+ *  on the host thread that then launches the kernel). */
+BSGPRT_API uint64_t bsgprt_cpu_chunk_count(uint64_t nthreads);
+/** In a native kernel run by the cpu backend: the index of the chunk the
+ *  calling thread runs, in [0, bsgprt_cpu_chunk_count(n)). Kernels that
+ *  accumulate over their chunk (bsgp.chunk_reduce, bsgp.chunk_scan) call
+ *  it once per chunk. */
+BSGPRT_API uint64_t bsgprt_cpu_chunk_index(void);
+
 /*===-- Device memory -----------------------------------------------------===*/
 
 /** A device list that outlives the spawn. `srcloc` names the BSGP
