@@ -172,7 +172,7 @@ static bool isThreadVariant(Value value, unsigned depth = 0) {
   Operation *def = value.getDefiningOp();
   if (!def || depth > 32 || !isInDeviceCode(def))
     return false;
-  if (isa<ThreadRankOp, GetOp, PutOp, LoadOp, PtrLoadOp>(def))
+  if (isa<ThreadRankOp, GetOp, PutOp, LoadOp, PtrLoadOp, ChunkScanOp>(def))
     return true;
   if (def->getNumRegions() != 0)
     return false;
@@ -435,6 +435,51 @@ LogicalResult PutOp::verify() {
     return diag;
   }
   return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Accumulation over a CPU chunk
+//===----------------------------------------------------------------------===//
+
+/// The chunk ops are lowered to a value carried by the CPU rank loop, which
+/// is exact only if every rank runs the op once: straight-line code of a
+/// superstep level or of a kernel's entry block, or a target branch that
+/// the CPU lowering folds away first.
+static LogicalResult verifyChunkOp(Operation *op, StringRef kind, Type type) {
+  if (failed(verifyDeviceCode(op)))
+    return failure();
+  Operation *parent = getParentSkippingTargetBranches(op);
+  bool straight = isSuperstepLevel(parent);
+  if (auto kernel = dyn_cast<KernelOp>(parent))
+    straight = !kernel.getBody().empty() &&
+               kernel.getBody().front().findAncestorOpInBlock(*op);
+  if (!straight)
+    return op->emitOpError(
+        "must be in straight-line code, directly in a bsgp.spawn body, a "
+        "bsgp.par region, a bsgp.superstep, the entry block of a "
+        "bsgp.kernel or a function marked bsgp.collective: every rank of a "
+        "chunk must run it once");
+  static constexpr StringLiteral intKinds[] = {
+      "add", "mul", "mins", "minu", "maxs", "maxu", "and", "or", "xor"};
+  static constexpr StringLiteral floatKinds[] = {"add", "mul", "minf",
+                                                 "maxf"};
+  bool isFloat = isa<FloatType>(type);
+  ArrayRef<StringLiteral> kinds =
+      isFloat ? ArrayRef<StringLiteral>(floatKinds) : intKinds;
+  if (!llvm::is_contained(kinds, kind))
+    return op->emitOpError("kind '")
+           << kind << "' is not defined on " << type << "; expected "
+           << (isFloat ? "add, mul, minf or maxf"
+                       : "add, mul, mins, minu, maxs, maxu, and, or or xor");
+  return success();
+}
+
+LogicalResult ChunkReduceOp::verify() {
+  return verifyChunkOp(*this, getKind(), getValue().getType());
+}
+
+LogicalResult ChunkScanOp::verify() {
+  return verifyChunkOp(*this, getKind(), getValue().getType());
 }
 
 //===----------------------------------------------------------------------===//

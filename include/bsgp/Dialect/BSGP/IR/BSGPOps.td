@@ -796,4 +796,84 @@ def BSGP_SubgroupVoteOp : BSGP_Op<"subgroup_vote"> {
   let hasVerifier = 1;
 }
 
+//===----------------------------------------------------------------------===//
+// Accumulation over a CPU chunk (internal to the collective library)
+//===----------------------------------------------------------------------===//
+
+/// The element types and the operators of the chunk accumulations.
+def BSGP_ChunkElement : AnyTypeOf<[I32, I64, F32, F64]>;
+
+class BSGP_ChunkOp<string mnemonic, list<Trait> traits = []>
+    : BSGP_Op<mnemonic, traits # [
+        TypesMatchWith<"value type is the list's element type", "list",
+                       "value",
+                       "::llvm::cast<::bsgp::PtrType>($_self).getElementType()">]> {
+  let hasVerifier = 1;
+  code commonDescription = [{
+    The CPU target runs a kernel as contiguous chunks of ranks, one chunk per
+    OpenMP thread (`bsgprt_cpu_chunk_count(n)` chunks for a launch of `n`
+    ranks, chunk `c` running ranks `[n*c/chunks, n*(c+1)/chunks)` in
+    ascending order; `bsgprt_cpu_chunk_index()` says which one a thread
+    runs). The chunk ops accumulate `value` over the ranks of the calling
+    chunk in rank order with `kind`: `add`, `mul`, `and`, `or`, `xor`;
+    `mins`/`maxs` (signed) and `minu`/`maxu` (unsigned) for integers;
+    `minf`/`maxf` for floats, where the minimum of `a` (the earlier values)
+    and `b` is `b < a ? b : a` and the maximum `a < b ? b : a` (as the
+    collective library combines). `bsgp-lower-kernels-cpu` turns the
+    accumulator into a value carried by the rank loop, so the chunk's values
+    never go through memory.
+
+    The lowering is exact only if every rank of the chunk runs the op once,
+    so it must be in straight-line code: directly in a spawn body, a par
+    region, a superstep, a collective function or the entry block of a
+    kernel, or under an `scf.if` on a target query (folded away before the
+    CPU lowering). Only the CPU target has chunks: the collective library
+    uses these ops under `if (target.cpu)`, and the GPU lowerings reject
+    them. From BSGP source they are the library's builtins
+    `__bsgp_chunk_reduce(op, x, list)` and `__bsgp_chunk_scan(op, x, list)`.
+  }];
+}
+
+def BSGP_ChunkReduceOp : BSGP_ChunkOp<"chunk_reduce"> {
+  let summary = "store the combination of a value over each CPU chunk";
+  let description = commonDescription # [{
+    `bsgp.chunk_reduce` stores the combination of `value` over the ranks of
+    chunk `c` to `list[c]` once the chunk has run its last rank. The
+    collective library's reduce and scan then combine or scan the
+    `bsgprt_cpu_chunk_count(n)` partials after the barrier.
+
+    ```mlir
+    bsgp.chunk_reduce "add" %x, %partials : !bsgp.ptr<i32>
+    ```
+  }];
+  let arguments = (ins StrAttr:$kind, BSGP_ChunkElement:$value,
+                       Arg<BSGP_AnyPtr, "", [MemWrite]>:$list);
+  let assemblyFormat = [{
+    $kind $value `,` $list attr-dict `:` qualified(type($list))
+  }];
+}
+
+def BSGP_ChunkScanOp : BSGP_ChunkOp<"chunk_scan", [
+    TypesMatchWith<"result type is the list's element type", "list", "result",
+                   "::llvm::cast<::bsgp::PtrType>($_self).getElementType()">]> {
+  let summary = "a prefix of a value within each CPU chunk, from a per-chunk start";
+  let description = commonDescription # [{
+    `bsgp.chunk_scan` returns, for a rank `r` of chunk `c` starting at rank
+    `b`, `list[c] ⊕ value(b) ⊕ ... ⊕ value(r-1)`: the exclusive scan of
+    `value` within the chunk, started from the chunk's element of `list`
+    (loaded once per chunk). After the chunk totals of a `chunk_reduce` have
+    been scanned, this is every rank's exclusive scan over all ranks.
+
+    ```mlir
+    %prefix = bsgp.chunk_scan "add" %x, %prefixes : !bsgp.ptr<i32>
+    ```
+  }];
+  let arguments = (ins StrAttr:$kind, BSGP_ChunkElement:$value,
+                       Arg<BSGP_AnyPtr, "", [MemRead]>:$list);
+  let results = (outs BSGP_ChunkElement:$result);
+  let assemblyFormat = [{
+    $kind $value `,` $list attr-dict `:` qualified(type($list))
+  }];
+}
+
 #endif // BSGP_DIALECT_BSGP_IR_BSGPOPS_TD
