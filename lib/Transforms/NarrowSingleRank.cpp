@@ -70,13 +70,13 @@ Value findGuardedRank(KernelOp kernel) {
   }
   if (!guard)
     return {};
-  // Work-group operations, rank reassignment and thread.size need the
-  // other threads.
+  // Work-group operations, chunk accumulations, rank reassignment and
+  // thread.size need the other threads.
   WalkResult unsupported = kernel.walk([](Operation *op) {
     if (isa<ThreadSizeOp, GetOp, SetOldRankOp, GroupRankOp, GroupSizeOp,
             GroupIdOp, GroupCountOp, SubgroupRankOp, SubgroupSizeOp,
-            GroupBarrierOp, GroupLocalOp, SubgroupShuffleOp, SubgroupVoteOp>(
-            op))
+            GroupBarrierOp, GroupLocalOp, SubgroupShuffleOp, SubgroupVoteOp,
+            ChunkReduceOp, ChunkScanOp>(op))
       return WalkResult::interrupt();
     return WalkResult::advance();
   });

@@ -74,6 +74,24 @@ bsgp.kernel @uses_size(%out: !bsgp.ptr<i32>) {
   bsgp.return
 }
 
+// A chunk scan reads only memory, but its value for the guarded rank is the
+// combination of the ranks before it in its chunk.
+// CHECK-LABEL: bsgp.kernel @chunk_prefix(
+// CHECK: bsgp.thread_rank
+bsgp.kernel @chunk_prefix(%in: !bsgp.ptr<i32>, %p: !bsgp.ptr<i32>,
+                          %out: !bsgp.ptr<i32>) {
+  %c0 = arith.constant 0 : i32
+  %c5 = arith.constant 5 : i32
+  %r = bsgp.thread_rank : i32
+  %x = bsgp.ptr.load %in[%r] : !bsgp.ptr<i32>, i32
+  %s = bsgp.chunk_scan "add" %x, %p : !bsgp.ptr<i32>
+  %is5 = arith.cmpi eq, %r, %c5 : i32
+  scf.if %is5 {
+    bsgp.ptr.store %s, %out[%c0] : !bsgp.ptr<i32>, i32
+  }
+  bsgp.return
+}
+
 // The launches: one thread when the guarded rank is below the count
 // (unsigned, so a negative parameter launches none); the others unchanged.
 // CHECK-LABEL: func.func @host(
@@ -87,11 +105,13 @@ bsgp.kernel @uses_size(%out: !bsgp.ptr<i32>) {
 // CHECK: bsgp.launch @every_thread_writes(%[[N]])
 // CHECK: bsgp.launch @data_guard(%[[N]])
 // CHECK: bsgp.launch @uses_size(%[[N]])
+// CHECK: bsgp.launch @chunk_prefix(%[[N]])
 func.func @host(%n: i32, %t: i32, %k: i32, %p: !bsgp.ptr<i32>) {
   bsgp.launch @store_total(%n) args(%t, %p : i32, !bsgp.ptr<i32>)
   bsgp.launch @store_at(%n) args(%k, %p, %p : i32, !bsgp.ptr<i32>, !bsgp.ptr<i32>)
   bsgp.launch @every_thread_writes(%n) args(%p : !bsgp.ptr<i32>)
   bsgp.launch @data_guard(%n) args(%p, %p : !bsgp.ptr<i32>, !bsgp.ptr<i32>)
   bsgp.launch @uses_size(%n) args(%p : !bsgp.ptr<i32>)
+  bsgp.launch @chunk_prefix(%n) args(%p, %p, %p : !bsgp.ptr<i32>, !bsgp.ptr<i32>, !bsgp.ptr<i32>)
   return
 }

@@ -62,6 +62,14 @@ collectDeviceFunctions(mlir::ModuleOp host, llvm::ArrayRef<KernelOp> kernels,
 void getKernelsForTarget(mlir::ModuleOp module, llvm::StringRef target,
                          llvm::SmallVectorImpl<KernelOp> &kernels);
 
+/// Reports the first bsgp.chunk_reduce or bsgp.chunk_scan below `root` and
+/// fails: only the CPU target runs ranks in chunks. `target` names the
+/// target in the message ("CUDA", "SPIR-V"). The GPU lowerings call it once
+/// target queries are folded, since the collective library keeps the ops
+/// under `if (target.cpu)`.
+mlir::LogicalResult rejectChunkOps(mlir::Operation *root,
+                                   llvm::StringRef target);
+
 /// Removes every `bsgp.*` discardable attribute below `root`: they mean
 /// nothing to LLVM IR.
 void stripBSGPAttributes(mlir::Operation *root);

@@ -34,6 +34,7 @@ enum class RuntimeFn {
   TempAlloc,  ///< void *bsgprt_temp_alloc(u64 bytes, const char *srcloc)
   TempFree,   ///< void bsgprt_temp_free(void *)
   RegisterModule, ///< void bsgprt_register_module(const module*)
+  CPUChunkIndex, ///< u64 bsgprt_cpu_chunk_index(void), in CPU kernels
 };
 
 /// Declares `fn` in `module` if needed and returns the declaration.

@@ -10,11 +10,18 @@
 // the rank loop innermost and the parameter unpacking outside it is what lets
 // LLVM vectorize a kernel across threads.
 //
+// The collective library's bsgp.chunk_reduce and bsgp.chunk_scan accumulate
+// a value over the ranks of the calling chunk. Their accumulators become
+// values carried by the rank loop (iter_args): LLVM keeps them in registers
+// and vectorizes the reductions, and only one value per chunk touches
+// memory.
+//
 //===----------------------------------------------------------------------===//
 
 #include "bsgp/Target/KernelABI.h"
 #include "bsgp/Target/KernelBody.h"
 #include "bsgp/Target/Passes.h"
+#include "bsgp/Target/RuntimeAPI.h"
 
 #include "bsgp/Dialect/BSGP/IR/BSGPDialect.h"
 #include "bsgp/Dialect/BSGP/IR/BSGPOps.h"
@@ -96,9 +103,104 @@ static void lowerGroupOpsForCPU(Operation *root, Value rank, Value size,
   }
 }
 
+/// The identity of a chunk accumulation's `kind` on `type`: the accumulator
+/// before the chunk's first rank, as the list primitives start theirs (the
+/// largest value or +infinity for min, the smallest or -infinity for max,
+/// all ones for and, 1 for mul, 0 otherwise).
+static Value getChunkIdentity(OpBuilder &b, Location loc, StringRef kind,
+                              Type type) {
+  if (auto ft = dyn_cast<FloatType>(type)) {
+    const llvm::fltSemantics &sem = ft.getFloatSemantics();
+    APFloat v = kind == "mul"    ? APFloat::getOne(sem)
+                : kind == "minf" ? APFloat::getInf(sem)
+                : kind == "maxf" ? APFloat::getInf(sem, /*Negative=*/true)
+                                 : APFloat::getZero(sem);
+    return arith::ConstantFloatOp::create(b, loc, ft, v);
+  }
+  unsigned w = type.getIntOrFloatBitWidth();
+  APInt v = kind == "mul"                     ? APInt(w, 1)
+            : kind == "and" || kind == "minu" ? APInt::getAllOnes(w)
+            : kind == "mins"                  ? APInt::getSignedMaxValue(w)
+            : kind == "maxs"                  ? APInt::getSignedMinValue(w)
+                                              : APInt(w, 0);
+  return arith::ConstantOp::create(b, loc, type, b.getIntegerAttr(type, v));
+}
+
+/// `acc ⊕ x` for a chunk accumulation's `kind`, with the operand order of
+/// the collective library's combine (`acc` holds the earlier ranks): float
+/// min is `x < acc ? x : acc` and float max `acc < x ? x : acc`, which
+/// differ from arith's minimumf/maxnumf on NaNs and signed zeros.
+static Value combineChunk(OpBuilder &b, Location loc, StringRef kind,
+                          Value acc, Value x) {
+  bool isFloat = isa<FloatType>(acc.getType());
+  if (kind == "add")
+    return isFloat ? arith::AddFOp::create(b, loc, acc, x).getResult()
+                   : arith::AddIOp::create(b, loc, acc, x).getResult();
+  if (kind == "mul")
+    return isFloat ? arith::MulFOp::create(b, loc, acc, x).getResult()
+                   : arith::MulIOp::create(b, loc, acc, x).getResult();
+  if (kind == "and")
+    return arith::AndIOp::create(b, loc, acc, x);
+  if (kind == "or")
+    return arith::OrIOp::create(b, loc, acc, x);
+  if (kind == "xor")
+    return arith::XOrIOp::create(b, loc, acc, x);
+  if (kind == "mins")
+    return arith::MinSIOp::create(b, loc, acc, x);
+  if (kind == "minu")
+    return arith::MinUIOp::create(b, loc, acc, x);
+  if (kind == "maxs")
+    return arith::MaxSIOp::create(b, loc, acc, x);
+  if (kind == "maxu")
+    return arith::MaxUIOp::create(b, loc, acc, x);
+  bool isMin = kind == "minf";
+  Value lhs = isMin ? x : acc, rhs = isMin ? acc : x;
+  Value less =
+      arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OLT, lhs, rhs);
+  return arith::SelectOp::create(b, loc, less, x, acc);
+}
+
+/// Checks that the lowering of `kernel`'s chunk ops is exact: each is in
+/// the entry block, which every rank runs once, and accumulates into a list
+/// that is a parameter (the same for every rank of the chunk). The
+/// verifier allows them under a target branch too, which
+/// bsgp::foldTargetQueries has removed by now.
+static LogicalResult collectChunkOps(bsgp::KernelOp kernel,
+                                     SmallVectorImpl<Operation *> &ops) {
+  Block &entry = kernel.getBody().front();
+  WalkResult r = kernel.walk([&](Operation *op) {
+    if (!isa<bsgp::ChunkReduceOp, bsgp::ChunkScanOp>(op))
+      return WalkResult::advance();
+    if (op->getBlock() != &entry) {
+      op->emitOpError("must be in straight-line code at the top level of "
+                      "the kernel to be lowered for the CPU: every rank of "
+                      "a chunk must run it once");
+      return WalkResult::interrupt();
+    }
+    auto list = dyn_cast<BlockArgument>(op->getOperand(1));
+    if (!list || list.getOwner() != &entry) {
+      op->emitOpError("must accumulate into a list that is a kernel "
+                      "parameter, the same for every rank of a chunk");
+      return WalkResult::interrupt();
+    }
+    ops.push_back(op);
+    return WalkResult::advance();
+  });
+  return failure(r.wasInterrupted());
+}
+
+static StringRef getChunkKind(Operation *op) {
+  if (auto reduce = dyn_cast<bsgp::ChunkReduceOp>(op))
+    return reduce.getKind();
+  return cast<bsgp::ChunkScanOp>(op).getKind();
+}
+
 LogicalResult LowerKernelsToCPUPass::lowerKernel(bsgp::KernelOp kernel) {
   if (kernel.getBody().empty())
     return kernel.emitOpError("has no body to compile for the CPU");
+  SmallVector<Operation *> chunkOps;
+  if (failed(collectChunkOps(kernel, chunkOps)))
+    return failure();
 
   MLIRContext *ctx = kernel.getContext();
   Location loc = kernel.getLoc();
@@ -145,10 +247,92 @@ LogicalResult LowerKernelsToCPUPass::lowerKernel(bsgp::KernelOp kernel) {
   Value end32 = arith::TruncIOp::create(b, loc, i32, end);
   Value one = arith::ConstantIntOp::create(b, loc, i32, 1);
 
-  auto loop = scf::ForOp::create(b, loc, begin32, end32, one);
+  // One accumulator per chunk op, set up once per chunk. A chunk without
+  // ranks (never made by the runtime, which launches nothing for n = 0)
+  // reads and writes no list element.
+  Value chunk, nonEmpty;
+  SmallVector<Value> inits;
+  if (!chunkOps.empty()) {
+    auto module = kernel->getParentOfType<ModuleOp>();
+    chunk = LLVM::CallOp::create(
+                b, loc,
+                bsgp::getOrInsertRuntimeFn(module,
+                                           bsgp::RuntimeFn::CPUChunkIndex),
+                ValueRange{})
+                .getResult();
+    nonEmpty =
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, begin, end);
+  }
+  for (Operation *op : chunkOps) {
+    StringRef kind = getChunkKind(op);
+    Type type = op->getOperand(0).getType();
+    Value identity = getChunkIdentity(b, loc, kind, type);
+    if (!isa<bsgp::ChunkScanOp>(op)) {
+      inits.push_back(identity);
+      continue;
+    }
+    // A scan starts from its chunk's element of the list.
+    Value list = mapping.lookup(op->getOperand(1));
+    auto start = scf::IfOp::create(
+        b, op->getLoc(), nonEmpty,
+        [&](OpBuilder &tb, Location l) {
+          Value v = bsgp::PtrLoadOp::create(tb, l, type, list, chunk);
+          scf::YieldOp::create(tb, l, v);
+        },
+        [&](OpBuilder &eb, Location l) {
+          scf::YieldOp::create(eb, l, identity);
+        });
+    inits.push_back(start.getResult(0));
+  }
+
+  auto loop = scf::ForOp::create(b, loc, begin32, end32, one, inits);
   b.setInsertionPointToStart(loop.getBody());
   Value rank = loop.getInductionVar();
-  bsgp::cloneKernelBody(kernel, b, mapping, rank, size32, entry);
+  auto body = cast<scf::ExecuteRegionOp>(
+      bsgp::cloneKernelBody(kernel, b, mapping, rank, size32, entry));
+  if (!chunkOps.empty()) {
+    // In the copy, each chunk op combines its rank's value into its
+    // accumulator (a chunk_scan's result is the accumulator before that),
+    // and the copy yields the new accumulators to the next iteration. The
+    // entry block dominates every block that ends the rank's work, so
+    // each of those yields can pass them on.
+    SmallVector<Operation *> clones;
+    for (Operation &op : body.getRegion().front())
+      if (isa<bsgp::ChunkReduceOp, bsgp::ChunkScanOp>(op))
+        clones.push_back(&op);
+    SmallVector<Value> next;
+    for (auto [i, op] : llvm::enumerate(clones)) {
+      OpBuilder ob(op);
+      Value acc = loop.getRegionIterArgs()[i];
+      next.push_back(combineChunk(ob, op->getLoc(), getChunkKind(op), acc,
+                                  op->getOperand(0)));
+      if (isa<bsgp::ChunkScanOp>(op))
+        op->getResult(0).replaceAllUsesWith(acc);
+      op->erase();
+    }
+    auto carried =
+        scf::ExecuteRegionOp::create(b, loc, ValueRange(inits).getTypes());
+    carried.getRegion().takeBody(body.getRegion());
+    body.erase();
+    for (Block &block : carried.getRegion())
+      if (auto yield = dyn_cast<scf::YieldOp>(block.getTerminator()))
+        yield.getResultsMutable().assign(next);
+    scf::YieldOp::create(b, loc, carried.getResults());
+
+    // The chunk's total, once its last rank has run.
+    b.setInsertionPointAfter(loop);
+    for (auto [i, op] : llvm::enumerate(chunkOps)) {
+      if (!isa<bsgp::ChunkReduceOp>(op))
+        continue;
+      Value list = mapping.lookup(op->getOperand(1));
+      Value total = loop.getResult(i);
+      scf::IfOp::create(b, op->getLoc(), nonEmpty,
+                        [&](OpBuilder &tb, Location l) {
+                          bsgp::PtrStoreOp::create(tb, l, total, list, chunk);
+                          scf::YieldOp::create(tb, l);
+                        });
+    }
+  }
   lowerGroupOpsForCPU(loop, rank, size32, entry);
   b.setInsertionPointToEnd(entry);
   LLVM::ReturnOp::create(b, loc, ValueRange{});

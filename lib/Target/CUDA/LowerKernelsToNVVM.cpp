@@ -435,7 +435,8 @@ void LowerKernelsToNVVMPass::runOnOperation() {
   }
   // Before any conversion: code for the other targets goes away.
   bsgp::foldTargetQueries(*device, "cuda");
-  if (failed(lowerDeviceModule(*device)))
+  if (failed(bsgp::rejectChunkOps(*device, "CUDA")) ||
+      failed(lowerDeviceModule(*device)))
     return signalPassFailure();
 
   bsgp::PTXOptions ptxOptions;

@@ -67,6 +67,18 @@ void bsgp::hoistConstantAllocas(Operation *root, Block *entry) {
   }
 }
 
+LogicalResult bsgp::rejectChunkOps(Operation *root, StringRef target) {
+  WalkResult r = root->walk([&](Operation *op) {
+    if (!isa<ChunkReduceOp, ChunkScanOp>(op))
+      return WalkResult::advance();
+    op->emitOpError("accumulates over a chunk of ranks, which only the CPU "
+                    "target has; it cannot be lowered for the ")
+        << target << " target (use it under `if (target.cpu)`)";
+    return WalkResult::interrupt();
+  });
+  return failure(r.wasInterrupted());
+}
+
 void bsgp::stripBSGPAttributes(Operation *root) {
   root->walk([](Operation *op) {
     SmallVector<StringAttr> names;

@@ -46,6 +46,10 @@ LLVM::LLVMFuncOp bsgp::getOrInsertRuntimeFn(ModuleOp module, RuntimeFn fn) {
     name = "bsgprt_register_module";
     type = LLVM::LLVMFunctionType::get(voidTy, {ptr});
     break;
+  case RuntimeFn::CPUChunkIndex:
+    name = "bsgprt_cpu_chunk_index";
+    type = LLVM::LLVMFunctionType::get(i64, {});
+    break;
   }
   if (auto existing = module.lookupSymbol<LLVM::LLVMFuncOp>(name))
     return existing;

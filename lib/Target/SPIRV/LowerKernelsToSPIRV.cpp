@@ -924,8 +924,10 @@ void LowerKernelsToSPIRVPass::runOnOperation() {
       return signalPassFailure();
   // Before any check or conversion: code for the other targets goes away.
   bsgp::foldTargetQueries(*device, "spirv");
-  // Work-group operations under `if (!target.spirv)` are gone by now.
-  if (failed(rejectGroupOps(*device)))
+  // Work-group operations under `if (!target.spirv)` are gone by now, and
+  // so are chunk accumulations under `if (target.cpu)`.
+  if (failed(rejectGroupOps(*device)) ||
+      failed(bsgp::rejectChunkOps(*device, "SPIR-V")))
     return signalPassFailure();
   expandFloatAtomicAdds(*device);
   divideFloatsInDouble(*device);
