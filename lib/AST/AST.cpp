@@ -75,7 +75,8 @@ const char *BuiltinCallExpr::getName(BuiltinKind K) {
   static const char *Names[] = {"thread.get",    "thread.put",   "thread.fork",
                                 "thread.kill",   "thread.sortby", "thread.split",
                                 "reduce",        "scan",         "compact",
-                                "split",         "sort_idx",     "thread.rebind"};
+                                "split",         "sort_idx",     "thread.rebind",
+                                "__bsgp_chunk_reduce", "__bsgp_chunk_scan"};
   return Names[K];
 }
 

@@ -2149,6 +2149,32 @@ Value MLIRGen::emitBuiltin(bsgp::BuiltinCallExpr *e) {
   case BK::ThreadRebind:
     bsgp::RebindOp::create(b, l, args[0], args[1]);
     return arith::ConstantIntOp::create(b, l, 0, 1);
+  case BK::ChunkReduce:
+  case BK::ChunkScan: {
+    // The collective library's accumulation over a CPU chunk: the operator
+    // as the op spells it, with the signedness of min and max from the
+    // BSGP type (the MLIR integer types are signless).
+    const bsgp::Type *t = e->args()[0]->getType()->getUnqualified();
+    bool isFloat = t->isFloating(), isSigned = t->isSignedInteger();
+    StringRef kind;
+    switch (e->getReduceOp()) {
+    case BK::OpAdd: kind = "add"; break;
+    case BK::OpMul: kind = "mul"; break;
+    case BK::OpMin: kind = isFloat ? "minf" : isSigned ? "mins" : "minu"; break;
+    case BK::OpMax: kind = isFloat ? "maxf" : isSigned ? "maxs" : "maxu"; break;
+    case BK::OpAnd: kind = "and"; break;
+    case BK::OpOr: kind = "or"; break;
+    case BK::OpXor: kind = "xor"; break;
+    case BK::None: break;
+    }
+    if (e->getBuiltinKind() == BK::ChunkScan)
+      return bsgp::ChunkScanOp::create(b, l, args[0].getType(),
+                                       b.getStringAttr(kind), args[0],
+                                       args[1]);
+    bsgp::ChunkReduceOp::create(b, l, b.getStringAttr(kind), args[0],
+                                args[1]);
+    return arith::ConstantIntOp::create(b, l, 0, 1);
+  }
   default:
     break;
   }

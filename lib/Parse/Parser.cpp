@@ -1319,7 +1319,7 @@ Expr *Parser::parseCollective(BuiltinCallExpr::BuiltinKind K,
   consume();
   auto Op = BuiltinCallExpr::None;
   SourceRange OpRange;
-  if (K == BuiltinCallExpr::Reduce || K == BuiltinCallExpr::Scan) {
+  if (BuiltinCallExpr::hasReduceOp(K)) {
     OpRange = Tok.getRange();
     switch (Tok.Kind) {
     case tok::plus: Op = BuiltinCallExpr::OpAdd; break;
@@ -1613,8 +1613,17 @@ Expr *Parser::parsePrimary() {
                   .Case("compact", BuiltinCallExpr::Compact)
                   .Case("split", BuiltinCallExpr::Split)
                   .Case("sort_idx", BuiltinCallExpr::SortIdx)
+                  .Case("__bsgp_chunk_reduce", BuiltinCallExpr::ChunkReduce)
+                  .Case("__bsgp_chunk_scan", BuiltinCallExpr::ChunkScan)
                   .Default(-1);
       if (K >= 0) {
+        // The chunk builtins are exact only where the library puts them
+        // (straight-line code under `if (target.cpu)`), so programs cannot
+        // call them.
+        if (BuiltinCallExpr::isLibraryOnly(BuiltinCallExpr::BuiltinKind(K)) &&
+            !Ctx.isLibraryFile(FileId))
+          Diags.report(Name.getRange(), diag::err_library_builtin)
+              << Name.Text;
         consume();
         return parseCollective(BuiltinCallExpr::BuiltinKind(K), Name.Loc);
       }

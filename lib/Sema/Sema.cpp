@@ -1485,6 +1485,8 @@ Expr *Sema::checkBuiltin(BuiltinCallExpr *B) {
   case BK::ThreadPut: Want = 3; break;
   case BK::Compact:
   case BK::Split: Want = 4; break;
+  case BK::ChunkReduce:
+  case BK::ChunkScan: Want = 2; break;
   default: break;
   }
   auto Args = B->args();
@@ -1544,6 +1546,31 @@ Expr *Sema::checkBuiltin(BuiltinCallExpr *B) {
       return error(B);
     }
     B->setType(T);
+    return B;
+  }
+  case BK::ChunkReduce:
+  case BK::ChunkScan: {
+    // The element types of the bsgp.chunk_* ops; the list holds one value
+    // per CPU chunk, of exactly the value's type.
+    Args[0] = rvalue(Args[0]);
+    const auto *T = dyn_cast<BuiltinType>(Args[0]->getType()->getUnqualified());
+    if (!T || !T->isArithmetic() ||
+        (T->getBitWidth() != 32 && T->getBitWidth() != 64))
+      return ArgErr(0, "a 32-bit or 64-bit scalar (int, uint, int64, uint64, "
+                       "float or double)");
+    auto Op = B->getReduceOp();
+    if ((Op == BK::OpAnd || Op == BK::OpOr || Op == BK::OpXor) &&
+        T->isFloating()) {
+      Diags.report(B->getReduceOpRange(), diag::err_builtin_bitop_float)
+          << BK::getOpSpelling(Op) << Name << T->str();
+      return error(B);
+    }
+    Args[1] = rvalue(Args[1]);
+    const auto *P = dyn_cast<PointerType>(Args[1]->getType()->getUnqualified());
+    if (!P || P->getPointee()->getUnqualified() != T ||
+        (K == BK::ChunkReduce && P->getPointee()->isConst()))
+      return ArgErr(1, "a pointer to a list of the first argument's type");
+    B->setType(K == BK::ChunkScan ? (const Type *)T : Ctx.getVoidType());
     return B;
   }
   case BK::SortIdx:

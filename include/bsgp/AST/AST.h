@@ -753,12 +753,16 @@ private:
 /// A BSGP primitive: thread.get/put/fork/kill/sortby/split/rebind and the
 /// collectives reduce, scan, compact, split, sort_idx. MLIRGen maps each kind
 /// but get, put and rebind to a call of the BSGP library function
-/// implementing it.
+/// implementing it. The collective library itself also has
+/// __bsgp_chunk_reduce(op, x, list) and __bsgp_chunk_scan(op, x, list),
+/// which become the bsgp.chunk_reduce and bsgp.chunk_scan ops
+/// (accumulation over a CPU chunk of ranks).
 class BuiltinCallExpr : public Expr {
 public:
   enum BuiltinKind {
     ThreadGet, ThreadPut, ThreadFork, ThreadKill, ThreadSortBy, ThreadSplit,
-    Reduce, Scan, Compact, Split, SortIdx, ThreadRebind
+    Reduce, Scan, Compact, Split, SortIdx, ThreadRebind, ChunkReduce,
+    ChunkScan
   };
   /// The operator of reduce and scan.
   enum ReduceOp { None, OpAdd, OpMul, OpMin, OpMax, OpAnd, OpOr, OpXor };
@@ -770,12 +774,22 @@ public:
   BuiltinKind getBuiltinKind() const { return BKind; }
   ReduceOp getReduceOp() const { return Op; }
   SourceRange getReduceOpRange() const { return OpRange; }
-  /// The value arguments (reduce/scan: the operator is not among them).
+  /// The value arguments (reduce/scan and the chunk builtins: the operator
+  /// is not among them).
   llvm::MutableArrayRef<Expr *> args() const { return Args; }
   static const char *getName(BuiltinKind K);
   static const char *getOpSpelling(ReduceOp Op);
+  /// True for the kinds written with an operator first (`reduce(+, x)`).
+  static bool hasReduceOp(BuiltinKind K) {
+    return K == Reduce || K == Scan || K == ChunkReduce || K == ChunkScan;
+  }
+  /// True for the builtins that only the collective library may call.
+  static bool isLibraryOnly(BuiltinKind K) {
+    return K == ChunkReduce || K == ChunkScan;
+  }
   /// True for the primitives that synchronize all threads (everything but
-  /// get, put and kill... which still must run in a spawn).
+  /// get, put and kill... which still must run in a spawn). The chunk
+  /// builtins count too: every thread must reach them.
   static bool isCollective(BuiltinKind K);
   static bool classof(const Stmt *S) { return S->getKind() == SK_BuiltinCall; }
 
