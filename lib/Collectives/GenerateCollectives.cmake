@@ -4,9 +4,9 @@
 #
 # BSGP has no templates, so each typed part of the library is written once
 # with @T@ (the BSGP type), @S@ (the list primitive suffix), @OP@ (the
-# operator as MLIRGen mangles it) and @COMBINE@ (the operator applied to a
-# and b, as the cpu backend's list primitives apply it) and expanded here
-# for every type.
+# operator as MLIRGen mangles it), @SYM@ (the operator as reduce(op, x) is
+# written), and @COMBINE@ (the operator applied to a and b, as the cpu
+# backend's list primitives apply it) and expanded here for every type.
 #
 #===----------------------------------------------------------------------===#
 
@@ -28,6 +28,13 @@ set(combine_max "a < b ? b : a")
 set(combine_and "a & b")
 set(combine_or "a | b")
 set(combine_xor "a ^ b")
+set(sym_add "+")
+set(sym_mul "*")
+set(sym_min "min")
+set(sym_max "max")
+set(sym_and "&")
+set(sym_or "|")
+set(sym_xor "^")
 
 file(READ "${SRC}/collectives.bsgp.in" main)
 file(READ "${SRC}/extern-op.bsgp.in" extern_op)
@@ -47,6 +54,7 @@ function(expand out text type suffix op)
   string(REPLACE "@OP@" "${op}" text "${text}")
   if(op)
     string(REPLACE "@COMBINE@" "${combine_${op}}" text "${text}")
+    string(REPLACE "@SYM@" "${sym_${op}}" text "${text}")
   endif()
   set(${out} "${text}" PARENT_SCOPE)
 endfunction()

@@ -31,6 +31,16 @@ DECLARE(add, uint) DECLARE(mul, uint) DECLARE(min, uint) DECLARE(max, uint)
 DECLARE(and, uint) DECLARE(or, uint) DECLARE(xor, uint)
 DECLARE(add, float) DECLARE(mul, float) DECLARE(min, float)
 DECLARE(max, float)
+using int64 = int64_t;
+using uint64 = uint64_t;
+DECLARE(add, int64) DECLARE(mul, int64) DECLARE(min, int64)
+DECLARE(max, int64) DECLARE(and, int64) DECLARE(or, int64)
+DECLARE(xor, int64)
+DECLARE(add, uint64) DECLARE(mul, uint64) DECLARE(min, uint64)
+DECLARE(max, uint64) DECLARE(and, uint64) DECLARE(or, uint64)
+DECLARE(xor, uint64)
+DECLARE(add, double) DECLARE(mul, double) DECLARE(min, double)
+DECLARE(max, double)
 #undef DECLARE
 }
 
@@ -47,6 +57,8 @@ int failures = 0, cases = 0;
 template <typename T>
 T data(const char *op, uint64_t i) {
   uint32_t r = next();
+  // 64-bit integers get high bits of their own (negative for int64).
+  uint64_t wide = sizeof(T) == 8 ? uint64_t(next()) << 32 : 0;
   if constexpr (std::is_floating_point_v<T>) {
     if (!std::strcmp(op, "add"))
       return T(r % 8);
@@ -58,13 +70,16 @@ T data(const char *op, uint64_t i) {
     if (!std::strcmp(op, "mul"))
       return (r % 16) ? T(1 + 2 * (r % 3)) : T(r); // odd: mostly nonzero
     if (!std::strcmp(op, "and"))
-      return T(~(1u << (r % 32)) | (r & 0xff00));
-    return T(r);
+      return T(~(T(1) << (r % (8 * sizeof(T)))) | T(r & 0xff00));
+    return T(wide | r);
   }
 }
 
 template <typename T> T apply(const char *op, T a, T b) {
-  using W = std::conditional_t<std::is_floating_point_v<T>, T, uint32_t>;
+  // Integers wrap around, as in the device code.
+  using W = std::conditional_t<
+      std::is_floating_point_v<T>, T,
+      std::conditional_t<sizeof(T) == 8, uint64_t, uint32_t>>;
   if (!std::strcmp(op, "add"))
     return T(W(a) + W(b));
   if (!std::strcmp(op, "mul"))
@@ -152,8 +167,9 @@ void run(const char *type, const char *op,
 } // namespace
 
 int main() {
-  const uint64_t sizes[] = {0,    1,    2,    31,   32,
-                            33,   1023, 1024, 1025, (1u << 20) + 7};
+  // 256 ranks and fewer run as one chunk on the cpu backend, 257 as two.
+  const uint64_t sizes[] = {0,    1,    2,    31,   32,   33,   255,
+                            256,  257,  1023, 1024, 1025, (1u << 20) + 7};
   for (uint64_t n : sizes) {
 #define RUN(OP, T) run<T>(#T, #OP, rs_##OP##_##T, n);
     RUN(add, int) RUN(mul, int) RUN(min, int) RUN(max, int)
@@ -161,6 +177,11 @@ int main() {
     RUN(add, uint) RUN(mul, uint) RUN(min, uint) RUN(max, uint)
     RUN(and, uint) RUN(or, uint) RUN(xor, uint)
     RUN(add, float) RUN(mul, float) RUN(min, float) RUN(max, float)
+    RUN(add, int64) RUN(mul, int64) RUN(min, int64) RUN(max, int64)
+    RUN(and, int64) RUN(or, int64) RUN(xor, int64)
+    RUN(add, uint64) RUN(mul, uint64) RUN(min, uint64) RUN(max, uint64)
+    RUN(and, uint64) RUN(or, uint64) RUN(xor, uint64)
+    RUN(add, double) RUN(mul, double) RUN(min, double) RUN(max, double)
 #undef RUN
   }
   std::printf("reduce/scan: %d cases, %d failures\n", cases, failures);
