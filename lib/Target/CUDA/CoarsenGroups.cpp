@@ -169,14 +169,16 @@ void bsgp::emitCoarsenedGroupKernel(KernelOp kernel, OpBuilder &b,
                                     Block *entry, unsigned groupsPerBlock) {
   Location loc = kernel.getLoc();
   Type i32 = b.getI32Type(), i64 = b.getI64Type();
-  auto c64 = [&](int64_t v) { return LLVM::ConstantOp::create(b, loc, i64, v); };
+  auto c64 = [&](int64_t v) {
+    return LLVM::ConstantOp::create(b, loc, i64, v);
+  };
   auto trunc = [&](Value v) { return LLVM::TruncOp::create(b, loc, i32, v); };
 
   const int64_t group = kCUDAGroupSize;
-  Value block = LLVM::ZExtOp::create(b, loc, i64,
-                                     NVVM::BlockIdXOp::create(b, loc, i32));
-  Value tid = LLVM::ZExtOp::create(b, loc, i64,
-                                   NVVM::ThreadIdXOp::create(b, loc, i32));
+  Value block =
+      LLVM::ZExtOp::create(b, loc, i64, NVVM::BlockIdXOp::create(b, loc, i32));
+  Value tid =
+      LLVM::ZExtOp::create(b, loc, i64, NVVM::ThreadIdXOp::create(b, loc, i32));
   Value size32 = trunc(size);
   Value groupCount = trunc(LLVM::UDivOp::create(
       b, loc, LLVM::AddOp::create(b, loc, size, c64(group - 1)), c64(group)));

@@ -274,47 +274,43 @@ LogicalResult LowerKernelsToNVVMPass::buildKernel(bsgp::KernelOp kernel,
 
   if (groupsPerBlock > 1) {
     // The body comes from the folded copy, whose parameters are its own.
-    for (auto [param, copy] : llvm::zip(kernelEntry.getArguments(),
-                                        folded.getBody().getArguments()))
+    for (auto [param, copy] :
+         llvm::zip(kernelEntry.getArguments(), folded.getBody().getArguments()))
       mapping.map(copy, mapping.lookup(param));
     bsgp::emitCoarsenedGroupKernel(folded, b, mapping, size, entry,
                                    groupsPerBlock);
-    LLVM::ReturnOp::create(b, loc, ValueRange{});
-    OpBuilder globals(fn);
-    lowerGroupOpsForNVVM(fn, globals);
-    return success();
-  }
-
-  // rank = ctaid.x * ntid.x + tid.x, in 64 bits so that the bounds check
-  // holds for any grid the runtime launches.
-  Value ctaid = LLVM::ZExtOp::create(b, loc, i64,
-                                     NVVM::BlockIdXOp::create(b, loc, i32));
-  Value ntid = LLVM::ZExtOp::create(b, loc, i64,
-                                    NVVM::BlockDimXOp::create(b, loc, i32));
-  Value tid = LLVM::ZExtOp::create(b, loc, i64,
-                                   NVVM::ThreadIdXOp::create(b, loc, i32));
-  Value rank64 = LLVM::AddOp::create(
-      b, loc, LLVM::MulOp::create(b, loc, ctaid, ntid), tid);
-  Value rank = LLVM::TruncOp::create(b, loc, i32, rank64);
-  Value size32 = LLVM::TruncOp::create(b, loc, i32, size);
-
-  if (gridStride) {
-    Value grid = LLVM::ZExtOp::create(b, loc, i64,
-                                      NVVM::GridDimXOp::create(b, loc, i32));
-    Value stride = LLVM::MulOp::create(b, loc, grid, ntid);
-    auto loop = scf::ForOp::create(b, loc, rank64, size, stride);
-    b.setInsertionPointToStart(loop.getBody());
-    Value r = LLVM::TruncOp::create(b, loc, i32, loop.getInductionVar());
-    bsgp::cloneKernelBody(kernel, b, mapping, r, size32, entry);
   } else {
-    Value inRange =
-        LLVM::ICmpOp::create(b, loc, LLVM::ICmpPredicate::ult, rank64, size);
-    auto guard = scf::IfOp::create(b, loc, TypeRange{}, inRange,
-                                   /*addThenBlock=*/true,
-                                   /*addElseBlock=*/false);
-    b.setInsertionPointToStart(&guard.getThenRegion().front());
-    bsgp::cloneKernelBody(kernel, b, mapping, rank, size32, entry);
-    scf::YieldOp::create(b, loc);
+    // rank = ctaid.x * ntid.x + tid.x, in 64 bits so that the bounds check
+    // holds for any grid the runtime launches.
+    Value ctaid = LLVM::ZExtOp::create(b, loc, i64,
+                                       NVVM::BlockIdXOp::create(b, loc, i32));
+    Value ntid = LLVM::ZExtOp::create(b, loc, i64,
+                                      NVVM::BlockDimXOp::create(b, loc, i32));
+    Value tid = LLVM::ZExtOp::create(b, loc, i64,
+                                     NVVM::ThreadIdXOp::create(b, loc, i32));
+    Value rank64 = LLVM::AddOp::create(
+        b, loc, LLVM::MulOp::create(b, loc, ctaid, ntid), tid);
+    Value rank = LLVM::TruncOp::create(b, loc, i32, rank64);
+    Value size32 = LLVM::TruncOp::create(b, loc, i32, size);
+
+    if (gridStride) {
+      Value grid = LLVM::ZExtOp::create(b, loc, i64,
+                                        NVVM::GridDimXOp::create(b, loc, i32));
+      Value stride = LLVM::MulOp::create(b, loc, grid, ntid);
+      auto loop = scf::ForOp::create(b, loc, rank64, size, stride);
+      b.setInsertionPointToStart(loop.getBody());
+      Value r = LLVM::TruncOp::create(b, loc, i32, loop.getInductionVar());
+      bsgp::cloneKernelBody(kernel, b, mapping, r, size32, entry);
+    } else {
+      Value inRange =
+          LLVM::ICmpOp::create(b, loc, LLVM::ICmpPredicate::ult, rank64, size);
+      auto guard = scf::IfOp::create(b, loc, TypeRange{}, inRange,
+                                     /*addThenBlock=*/true,
+                                     /*addElseBlock=*/false);
+      b.setInsertionPointToStart(&guard.getThenRegion().front());
+      bsgp::cloneKernelBody(kernel, b, mapping, rank, size32, entry);
+      scf::YieldOp::create(b, loc);
+    }
   }
   b.setInsertionPointToEnd(entry);
   LLVM::ReturnOp::create(b, loc, ValueRange{});
@@ -407,7 +403,8 @@ void LowerKernelsToNVVMPass::runOnOperation() {
     unsigned blockSize = groups ? bsgp::kCUDAGroupSize : 0;
     // `spawn (n) [[block_size(N)]]`: a grid-stride kernel runs with any
     // block size; work-group operations were compiled for one.
-    if (auto asked = kernel->getAttrOfType<IntegerAttr>(bsgp::kBlockSizeAttrName)) {
+    if (auto asked =
+            kernel->getAttrOfType<IntegerAttr>(bsgp::kBlockSizeAttrName)) {
       if (groups && asked.getInt() != bsgp::kCUDAGroupSize) {
         emitError(kernel.getLoc())
             << "this superstep uses work-group operations, which run in blocks "
