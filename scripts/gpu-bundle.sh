@@ -5,8 +5,7 @@
 #
 # The GPU machine has the NVIDIA driver but no LLVM, so everything is built
 # here: the examples and the execution tests' programs with
-# --target=cpu,cuda,spirv (cpu,cuda for those using work-group operations,
-# which the SPIR-V target does not compile yet), the CUDA benchmarks
+# --target=cpu,cuda,spirv, the CUDA benchmarks
 # (bench/cuda), and libbsgprt with its OpenMP. For each program the bundle
 # records the output of a CPU run made here; <outdir>/run.sh, run on the GPU
 # machine, runs every program on each backend named in $BACKENDS (default
@@ -47,7 +46,9 @@ for t in control-flow spawn-results math local-arrays atomics-barrier; do
 done
 build $ALL atomics "$ROOT/test/Execution/language/Inputs/atomics.bsgp" \
   "$ROOT/test/Execution/language/Inputs/atomics-main.cpp"
-build cpu,cuda group-ops "$ROOT/test/Execution/language/Inputs/group-ops.bsgp"
+for t in group-ops group-uniform; do
+  build $ALL "$t" "$ROOT/test/Execution/language/Inputs/$t.bsgp"
+done
 
 "$ROOT/bench/cuda/build.sh" "$OUT" >/dev/null
 rm -f "$OUT"/*.o

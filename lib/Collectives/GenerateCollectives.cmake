@@ -86,7 +86,7 @@ foreach(entry IN LISTS types)
   if(NOT type MATCHES "float|double")
     list(APPEND ops ${bit_ops})
   endif()
-  # 32-bit integers scan their work groups with shuffles on CUDA (their
+  # 32-bit integers scan their work groups with shuffles on GPUs (their
   # 2-vectors carry a prefix with the group's total); the others go
   # through a list scan of every value.
   set(group_scan_types FALSE)

@@ -80,6 +80,7 @@ constexpr uint32_t TimedCapacity = 2048;
   X(vkEnumeratePhysicalDevices)                                                \
   X(vkGetPhysicalDeviceProperties)                                             \
   X(vkGetPhysicalDeviceFeatures2)                                              \
+  X(vkGetPhysicalDeviceProperties2)                                            \
   X(vkGetPhysicalDeviceQueueFamilyProperties)                                  \
   X(vkGetPhysicalDeviceMemoryProperties)                                       \
   X(vkCreateDevice)                                                            \
@@ -203,6 +204,15 @@ struct Features {
   bool storageBuffer8BitAccess = false;
   bool storageBuffer16BitAccess = false;
   bool shaderBufferInt64Atomics = false;
+  /// The subgroup operations of compute shaders (properties, not features:
+  /// nothing to enable, but a module using them needs them).
+  bool subgroupBasic = false;
+  bool subgroupVote = false;
+  bool subgroupBallot = false;
+  bool subgroupShuffle = false;
+  /// Workgroups made of full subgroups on request (Vulkan 1.3); kernels
+  /// with work-group operations number their invocations by subgroup.
+  bool computeFullSubgroups = false;
 };
 
 /// SPIR-V capabilities a module may declare that need an optional device
@@ -227,6 +237,14 @@ constexpr CapabilityFeature CapabilityFeatures[] = {
      "storageBuffer8BitAccess"},
     {5347, "PhysicalStorageBufferAddresses", &Features::bufferDeviceAddress,
      "bufferDeviceAddress"},
+    {61, "GroupNonUniform", &Features::subgroupBasic,
+     "subgroupSupportedOperations BASIC"},
+    {62, "GroupNonUniformVote", &Features::subgroupVote,
+     "subgroupSupportedOperations VOTE"},
+    {64, "GroupNonUniformBallot", &Features::subgroupBallot,
+     "subgroupSupportedOperations BALLOT"},
+    {65, "GroupNonUniformShuffle", &Features::subgroupShuffle,
+     "subgroupSupportedOperations SHUFFLE"},
 };
 
 /// Creates each directory of \p path that does not exist; failures are left
@@ -771,7 +789,7 @@ private:
         missing += missing.empty() ? "lacks " : ", ";
         missing += what;
       };
-      Features f = queryFeatures(pd);
+      Features f = queryFeatures(pd, props.apiVersion);
       if (props.apiVersion < VK_API_VERSION_1_2)
         lack(("Vulkan 1.2 (it implements " + versionString(props.apiVersion) +
               ")")
@@ -804,16 +822,26 @@ private:
     return true;
   }
 
-  Features queryFeatures(VkPhysicalDevice pd) const {
+  Features queryFeatures(VkPhysicalDevice pd, uint32_t apiVersion) const {
     auto v12 = vkStruct<VkPhysicalDeviceVulkan12Features>(
         VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES);
     auto v11 = vkStruct<VkPhysicalDeviceVulkan11Features>(
         VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_1_FEATURES);
     v11.pNext = &v12;
+    auto sizeControl = vkStruct<VkPhysicalDeviceSubgroupSizeControlFeatures>(
+        VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SUBGROUP_SIZE_CONTROL_FEATURES);
+    if (apiVersion >= VK_API_VERSION_1_3)
+      v12.pNext = &sizeControl;
     auto f2 = vkStruct<VkPhysicalDeviceFeatures2>(
         VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2);
     f2.pNext = &v11;
     api.vkGetPhysicalDeviceFeatures2(pd, &f2);
+    auto subgroup = vkStruct<VkPhysicalDeviceSubgroupProperties>(
+        VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SUBGROUP_PROPERTIES);
+    auto props2 = vkStruct<VkPhysicalDeviceProperties2>(
+        VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2);
+    props2.pNext = &subgroup;
+    api.vkGetPhysicalDeviceProperties2(pd, &props2);
     Features f;
     f.bufferDeviceAddress = v12.bufferDeviceAddress;
     f.shaderInt64 = f2.features.shaderInt64;
@@ -824,6 +852,14 @@ private:
     f.storageBuffer8BitAccess = v12.storageBuffer8BitAccess;
     f.storageBuffer16BitAccess = v11.storageBuffer16BitAccess;
     f.shaderBufferInt64Atomics = v12.shaderBufferInt64Atomics;
+    bool compute = subgroup.supportedStages & VK_SHADER_STAGE_COMPUTE_BIT;
+    auto ops = subgroup.supportedOperations;
+    f.subgroupBasic = compute && (ops & VK_SUBGROUP_FEATURE_BASIC_BIT);
+    f.subgroupVote = compute && (ops & VK_SUBGROUP_FEATURE_VOTE_BIT);
+    f.subgroupBallot = compute && (ops & VK_SUBGROUP_FEATURE_BALLOT_BIT);
+    f.subgroupShuffle = compute && (ops & VK_SUBGROUP_FEATURE_SHUFFLE_BIT);
+    f.computeFullSubgroups = apiVersion >= VK_API_VERSION_1_3 &&
+                             sizeControl.computeFullSubgroups;
     return f;
   }
 
@@ -857,6 +893,11 @@ private:
     v12.storageBuffer8BitAccess = features.storageBuffer8BitAccess;
     // 64-bit atomics on buffer device addresses (Int64Atomics).
     v12.shaderBufferInt64Atomics = features.shaderBufferInt64Atomics;
+    auto sizeControl = vkStruct<VkPhysicalDeviceSubgroupSizeControlFeatures>(
+        VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SUBGROUP_SIZE_CONTROL_FEATURES);
+    sizeControl.computeFullSubgroups = VK_TRUE;
+    if (features.computeFullSubgroups)
+      v12.pNext = &sizeControl;
     auto v11 = vkStruct<VkPhysicalDeviceVulkan11Features>(
         VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_1_FEATURES);
     v11.storageBuffer16BitAccess = features.storageBuffer16BitAccess;
@@ -1335,6 +1376,13 @@ private:
       cpi.stage.stage = VK_SHADER_STAGE_COMPUTE_BIT;
       cpi.stage.module = lm.module;
       cpi.stage.pName = kname;
+      // Group ranks are SubgroupId * SubgroupSize + lane, a numbering of
+      // the 256 invocations only when every subgroup is full; 256 is a
+      // multiple of every subgroup size, so devices make them full in
+      // practice, and this makes it a promise where the device can.
+      if (features.computeFullSubgroups)
+        cpi.stage.flags =
+            VK_PIPELINE_SHADER_STAGE_CREATE_REQUIRE_FULL_SUBGROUPS_BIT;
       cpi.layout = layout;
       if (VkResult r = api.vkCreateComputePipelines(device, pipelineCache, 1,
                                                     &cpi, nullptr, &p)) {

@@ -349,17 +349,20 @@ TEST_F(VulkanBackendTest, TimedLaunchesDoNotWait) {
   EXPECT_EQ(ms.size(), 1u);
 }
 
-// A module declaring a capability whose feature the device lacks fails at
-// its first launch with a message naming both, before the driver sees the
-// module.
+// A module declaring a capability whose feature (or subgroup operation)
+// the device lacks fails at its first launch with a message naming both,
+// before the driver sees the module.
 TEST_F(VulkanBackendTest, MissingFeatureIsNamed) {
   struct Case {
     const char *feature;
     uint32_t capability;
     const char *capabilityName;
   };
-  for (Case c : {Case{"shaderFloat64", 10, "Float64"},
-                 Case{"shaderBufferInt64Atomics", 12, "Int64Atomics"}}) {
+  for (Case c :
+       {Case{"shaderFloat64", 10, "Float64"},
+        Case{"shaderBufferInt64Atomics", 12, "Int64Atomics"},
+        Case{"subgroupSupportedOperations SHUFFLE", 65,
+             "GroupNonUniformShuffle"}}) {
     std::unique_ptr<bsgprt::Backend> b = create({c.feature});
     if (!b)
       GTEST_SKIP() << "no Vulkan device: " << skipReason;

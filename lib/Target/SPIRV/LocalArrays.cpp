@@ -1,4 +1,4 @@
-//===- LocalArrays.cpp - local arrays as SPIR-V Function variables --------===//
+//===- LocalArrays.cpp - local arrays as SPIR-V variables -----------------===//
 //
 // Part of bsgpc, the BSGP compiler.
 //
@@ -32,13 +32,23 @@ using namespace mlir;
 
 namespace {
 
-/// A local array: its slot and what it holds.
+/// A local array: its slot (an llvm.alloca and its cast to a !bsgp.ptr, or
+/// a bsgp.group_local) and what it holds.
 struct LocalArray {
   LLVM::AllocaOp alloca;
   UnrealizedConversionCastOp cast;
+  bsgp::GroupLocalOp groupLocal;
   bsgp::PtrType ptrType;
   uint64_t count = 0;
-  spirv::VariableOp variable;
+  /// The array's spirv.Variable or spirv.mlir.addressof.
+  Value variable;
+
+  Value pointer() {
+    return groupLocal ? groupLocal.getResult() : cast.getResult(0);
+  }
+  Operation *definition() {
+    return groupLocal ? groupLocal.getOperation() : alloca.getOperation();
+  }
 };
 
 /// The type an element of a local array has in a Function variable:
@@ -135,7 +145,24 @@ std::string describeEscape(OpOperand &use) {
 
 LogicalResult bsgp::lowerLocalArraysToSPIRV(func::FuncOp fn) {
   SmallVector<LocalArray> arrays;
-  WalkResult walk = fn.walk([&](LLVM::AllocaOp alloca) {
+  WalkResult walk = fn.walk([&](Operation *op) {
+    if (auto local = dyn_cast<bsgp::GroupLocalOp>(op)) {
+      LocalArray a;
+      a.groupLocal = local;
+      a.count = local.getCount();
+      a.ptrType = cast<bsgp::PtrType>(local.getType());
+      if (!getElementSize(a.ptrType.getElementType())) {
+        emitError(local.getLoc(),
+                  "local arrays of this element type are not supported "
+                  "by the SPIR-V target");
+        return WalkResult::interrupt();
+      }
+      arrays.push_back(a);
+      return WalkResult::advance();
+    }
+    auto alloca = dyn_cast<LLVM::AllocaOp>(op);
+    if (!alloca)
+      return WalkResult::advance();
     LocalArray a;
     a.alloca = alloca;
     APInt count;
@@ -169,8 +196,8 @@ LogicalResult bsgp::lowerLocalArraysToSPIRV(func::FuncOp fn) {
   llvm::DenseMap<Value, unsigned> origin;
   SmallVector<Value> work;
   for (auto [i, a] : llvm::enumerate(arrays)) {
-    origin[a.cast.getResult(0)] = i;
-    work.push_back(a.cast.getResult(0));
+    origin[a.pointer()] = i;
+    work.push_back(a.pointer());
   }
   while (!work.empty()) {
     Value v = work.pop_back_val();
@@ -180,7 +207,8 @@ LogicalResult bsgp::lowerLocalArraysToSPIRV(func::FuncOp fn) {
       if (!escape.empty())
         return emitError(use.getOwner()->getLoc(), "this ")
                << escape << ", which the SPIR-V target does not support "
-               << "(local arrays are Function variables without an address)";
+               << "(local arrays are " << (arrays[from].groupLocal ? "Workgroup" : "Function")
+               << " variables without an address)";
       for (Value t : getFlowTargets(use)) {
         auto [it, inserted] = origin.try_emplace(t, from);
         if (inserted)
@@ -214,21 +242,39 @@ LogicalResult bsgp::lowerLocalArraysToSPIRV(func::FuncOp fn) {
   if (mixed.wasInterrupted())
     return failure();
 
-  // One Function variable per array at the top of the entry block, and the
-  // array's pointer is byte offset 0.
+  // One Function variable per array at the top of the entry block, or one
+  // Workgroup variable per group array in the module, and the array's
+  // pointer is byte offset 0.
   Block &entry = fn.getBody().front();
   OpBuilder b(fn.getContext());
+  unsigned numGroupArrays = 0;
   for (LocalArray &a : arrays) {
     b.setInsertionPointToStart(&entry);
     Type elem = getLocalElementType(a.ptrType.getElementType());
     auto arrayType = spirv::ArrayType::get(elem, a.count);
-    a.variable = spirv::VariableOp::create(
-        b, a.alloca.getLoc(),
-        spirv::PointerType::get(arrayType, spirv::StorageClass::Function),
-        spirv::StorageClass::Function, /*initializer=*/nullptr);
-    b.setInsertionPoint(a.cast);
-    Value base = bsgp::PtrNullOp::create(b, a.cast.getLoc(), a.ptrType);
-    a.cast.getResult(0).replaceAllUsesWith(base);
+    Location loc = a.definition()->getLoc();
+    if (a.groupLocal) {
+      auto module = fn->getParentOfType<spirv::ModuleOp>();
+      if (!module)
+        return emitError(loc, "a local array outside a SPIR-V module");
+      OpBuilder mb = OpBuilder::atBlockBegin(module.getBody());
+      auto global = spirv::GlobalVariableOp::create(
+          mb, loc,
+          spirv::PointerType::get(arrayType, spirv::StorageClass::Workgroup),
+          ("bsgp_local_" + fn.getSymName() + "_" + Twine(numGroupArrays++))
+              .str(),
+          /*initializer=*/nullptr);
+      a.variable = spirv::AddressOfOp::create(b, loc, global);
+    } else {
+      a.variable = spirv::VariableOp::create(
+          b, loc,
+          spirv::PointerType::get(arrayType, spirv::StorageClass::Function),
+          spirv::StorageClass::Function, /*initializer=*/nullptr);
+    }
+    b.setInsertionPoint(a.groupLocal ? a.groupLocal.getOperation()
+                                     : a.cast.getOperation());
+    Value base = bsgp::PtrNullOp::create(b, loc, a.ptrType);
+    a.pointer().replaceAllUsesWith(base);
     origin[base] = &a - arrays.data();
   }
 
@@ -271,8 +317,8 @@ LogicalResult bsgp::lowerLocalArraysToSPIRV(func::FuncOp fn) {
     else if (idx.getType().getIntOrFloatBitWidth() > 64)
       idx = arith::TruncIOp::create(b, loc, i64, idx);
     Value element = arith::AddIOp::create(b, loc, first, idx);
-    Value slot = spirv::AccessChainOp::create(b, loc, a.variable.getResult(),
-                                              ValueRange{element});
+    Value slot =
+        spirv::AccessChainOp::create(b, loc, a.variable, ValueRange{element});
     Type memTy = getLocalElementType(elem);
     if (isLoad) {
       Value v = spirv::LoadOp::create(b, loc, slot);
@@ -289,6 +335,10 @@ LogicalResult bsgp::lowerLocalArraysToSPIRV(func::FuncOp fn) {
   }
 
   for (LocalArray &a : arrays) {
+    if (a.groupLocal) {
+      a.groupLocal.erase();
+      continue;
+    }
     Operation *count = a.alloca.getArraySize().getDefiningOp();
     a.cast.erase();
     a.alloca.erase();

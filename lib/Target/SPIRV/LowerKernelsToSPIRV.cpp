@@ -18,10 +18,12 @@
 #include "bsgp/Target/Passes.h"
 #include "bsgp/Target/KernelBody.h"
 #include "bsgp/Target/SPIRV/SPIRV.h"
+#include "GroupOps.h"
 #include "LocalArrays.h"
 
 #include "bsgp/Dialect/BSGP/IR/BSGPDialect.h"
 #include "bsgp/Dialect/BSGP/IR/BSGPOps.h"
+#include "bsgp/Transforms/TargetQueries.h"
 
 #include "mlir/Conversion/ArithToSPIRV/ArithToSPIRV.h"
 #include "mlir/Conversion/ControlFlowToSCF/ControlFlowToSCF.h"
@@ -49,6 +51,7 @@
 #include "mlir/Transforms/CFGToSCF.h"
 #include "mlir/Transforms/DialectConversion.h"
 
+#include "llvm/ADT/SetVector.h"
 #include "llvm/Support/MathExtras.h"
 
 namespace bsgp {
@@ -76,7 +79,11 @@ spirv::TargetEnvAttr getVulkanTargetEnv(MLIRContext *ctx) {
               C::StorageBuffer8BitAccess,
               C::StorageBuffer16BitAccess,
               C::PhysicalStorageBufferAddresses,
-              C::Int64Atomics};
+              C::Int64Atomics,
+              C::GroupNonUniform,
+              C::GroupNonUniformVote,
+              C::GroupNonUniformBallot,
+              C::GroupNonUniformShuffle};
   auto vce = spirv::VerCapExtAttr::get(spirv::Version::V_1_6, caps,
                                        ArrayRef<spirv::Extension>{}, ctx);
   return spirv::TargetEnvAttr::get(vce, spirv::getDefaultResourceLimits(ctx),
@@ -608,6 +615,38 @@ bool usesInt64Atomics(spirv::ModuleOp module) {
   return found.wasInterrupted();
 }
 
+/// True if a variable of `module` is a subgroup built-in.
+bool usesSubgroupBuiltins(spirv::ModuleOp module) {
+  for (auto var : module.getOps<spirv::GlobalVariableOp>()) {
+    std::optional<StringRef> builtin = var.getBuiltIn();
+    if (builtin && builtin->starts_with("Subgroup"))
+      return true;
+  }
+  return false;
+}
+
+/// The global variables `entry` and the functions it calls use, in the
+/// module's order: an entry point's interface.
+SmallVector<Attribute> getInterface(spirv::ModuleOp module,
+                                    spirv::FuncOp entry) {
+  llvm::SetVector<StringAttr> used;
+  llvm::SetVector<Operation *> fns;
+  fns.insert(entry);
+  for (size_t i = 0; i < fns.size(); ++i)
+    fns[i]->walk([&](Operation *op) {
+      if (auto addr = dyn_cast<spirv::AddressOfOp>(op))
+        used.insert(addr.getVariableAttr().getAttr());
+      if (auto call = dyn_cast<spirv::FunctionCallOp>(op))
+        if (Operation *callee = module.lookupSymbol(call.getCalleeAttr()))
+          fns.insert(callee);
+    });
+  SmallVector<Attribute> iface;
+  for (auto var : module.getOps<spirv::GlobalVariableOp>())
+    if (used.contains(var.getSymNameAttr()))
+      iface.push_back(SymbolRefAttr::get(var.getSymNameAttr()));
+  return iface;
+}
+
 struct LowerKernelsToSPIRVPass
     : public bsgp::impl::LowerKernelsToSPIRVBase<LowerKernelsToSPIRVPass> {
   using LowerKernelsToSPIRVBase::LowerKernelsToSPIRVBase;
@@ -620,11 +659,28 @@ private:
   LogicalResult validateAndOptimize(ModuleOp host,
                                     std::vector<uint32_t> &words);
 
-  spirv::GlobalVariableOp invocationId, numWorkgroups, pushConstants;
+  Value loadPushConstant(OpBuilder &b, Location loc, int32_t member);
+
+  std::optional<bsgp::SPIRVBuiltins> builtins;
+  spirv::GlobalVariableOp pushConstants;
 };
 
 } // namespace
 
+Value LowerKernelsToSPIRVPass::loadPushConstant(OpBuilder &b, Location loc,
+                                                int32_t member) {
+  Value pc = spirv::AddressOfOp::create(b, loc, pushConstants);
+  Value idx = spirv::ConstantOp::create(b, loc, b.getI32Type(),
+                                        b.getI32IntegerAttr(member));
+  Value p = spirv::AccessChainOp::create(b, loc, pc, ValueRange{idx});
+  return spirv::LoadOp::create(b, loc, p);
+}
+
+/// Kernels without work-group operations guard their body with the bounds
+/// check and return at once past the thread count. Kernels with them run
+/// every invocation to the end (predicateMissingRanks), and number the
+/// invocations of a workgroup so that subgroups are consecutive ranks
+/// (emitGroupRank).
 LogicalResult LowerKernelsToSPIRVPass::buildKernel(bsgp::KernelOp kernel,
                                                    OpBuilder &db) {
   if (kernel.getBody().empty())
@@ -633,6 +689,12 @@ LogicalResult LowerKernelsToSPIRVPass::buildKernel(bsgp::KernelOp kernel,
   Location loc = kernel.getLoc();
   Type i32 = db.getI32Type(), i64 = db.getI64Type();
 
+  // The body with the target queries folded, so that group operations in
+  // branches for other targets do not count.
+  OwningOpRef<bsgp::KernelOp> folded(cast<bsgp::KernelOp>(kernel->clone()));
+  bsgp::foldTargetQueries(*folded, "spirv");
+  bool grouped = bsgp::usesGroupOps(*folded);
+
   auto fn = func::FuncOp::create(db, loc, kernel.getSymName(),
                                  FunctionType::get(ctx, {}, {}));
   OpBuilder b(ctx);
@@ -640,18 +702,12 @@ LogicalResult LowerKernelsToSPIRVPass::buildKernel(bsgp::KernelOp kernel,
   b.setInsertionPointToStart(entry);
 
   // Push constants: {uint64 args_address; uint64 size}.
-  Value pc = spirv::AddressOfOp::create(b, loc, pushConstants);
-  auto member = [&](int32_t i) -> Value {
-    Value idx = spirv::ConstantOp::create(b, loc, i32, b.getI32IntegerAttr(i));
-    Value p = spirv::AccessChainOp::create(b, loc, pc, ValueRange{idx});
-    return spirv::LoadOp::create(b, loc, p);
-  };
-  Value args = member(0), size = member(1);
+  Value args = loadPushConstant(b, loc, 0), size = loadPushConstant(b, loc, 1);
 
   // The packed struct has the natural C layout of the parameters' storage
   // types (KernelABI.h).
   IRMapping mapping;
-  Block &kernelEntry = kernel.getBody().front();
+  Block &kernelEntry = folded->getBody().front();
   uint64_t offset = 0;
   for (BlockArgument param : kernelEntry.getArguments()) {
     std::optional<ElementInfo> info = getNaturalLayout(param.getType());
@@ -676,32 +732,51 @@ LogicalResult LowerKernelsToSPIRVPass::buildKernel(bsgp::KernelOp kernel,
 
   // rank = GlobalInvocationId.x + GlobalInvocationId.y * (NumWorkgroups.x *
   // 256), in 64 bits: a launch of more than 65535 workgroups is dispatched
-  // as a 2D grid. Ranks at or past `size` return at once.
-  Value gid = spirv::LoadOp::create(
-      b, loc, spirv::AddressOfOp::create(b, loc, invocationId));
-  Value groups = spirv::LoadOp::create(
-      b, loc, spirv::AddressOfOp::create(b, loc, numWorkgroups));
-  auto component = [&](Value v, int32_t i) -> Value {
-    return arith::ExtUIOp::create(
-        b, loc, i64, spirv::CompositeExtractOp::create(b, loc, v, {i}));
-  };
-  Value rowWidth = arith::MulIOp::create(
-      b, loc, component(groups, 0),
-      arith::ConstantIntOp::create(b, loc, i64, bsgp::kSPIRVWorkgroupSize));
-  Value rank64 = arith::AddIOp::create(
-      b, loc, component(gid, 0),
-      arith::MulIOp::create(b, loc, component(gid, 1), rowWidth));
+  // as a 2D grid. With group operations, the same with the workgroup's
+  // invocations numbered by subgroup.
+  Value rank64, groupStart;
+  if (grouped) {
+    Value group = arith::ExtUIOp::create(b, loc, i64,
+                                         bsgp::emitGroupId(b, loc, *builtins));
+    Value local = arith::ExtUIOp::create(
+        b, loc, i64, bsgp::emitGroupRank(b, loc, *builtins));
+    groupStart = arith::MulIOp::create(
+        b, loc, group,
+        arith::ConstantIntOp::create(b, loc, i64, bsgp::kSPIRVWorkgroupSize));
+    rank64 = arith::AddIOp::create(b, loc, groupStart, local);
+  } else {
+    Value gid = builtins->load(b, loc, spirv::BuiltIn::GlobalInvocationId);
+    Value groups = builtins->load(b, loc, spirv::BuiltIn::NumWorkgroups);
+    auto component = [&](Value v, int32_t i) -> Value {
+      return arith::ExtUIOp::create(
+          b, loc, i64, spirv::CompositeExtractOp::create(b, loc, v, {i}));
+    };
+    Value rowWidth = arith::MulIOp::create(
+        b, loc, component(groups, 0),
+        arith::ConstantIntOp::create(b, loc, i64, bsgp::kSPIRVWorkgroupSize));
+    rank64 = arith::AddIOp::create(
+        b, loc, component(gid, 0),
+        arith::MulIOp::create(b, loc, component(gid, 1), rowWidth));
+  }
   Value inRange =
       arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, rank64, size);
   Value rank = arith::TruncIOp::create(b, loc, i32, rank64);
   Value size32 = arith::TruncIOp::create(b, loc, i32, size);
 
-  auto guard = scf::IfOp::create(b, loc, TypeRange{}, inRange,
+  // Without group operations, ranks past the thread count return at once;
+  // with them, whole workgroups past it do (a 2D launch has some), which
+  // keeps every invocation of a workgroup that runs the body alive.
+  Value guardCond = inRange;
+  if (grouped)
+    guardCond = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult,
+                                      groupStart, size);
+  auto guard = scf::IfOp::create(b, loc, TypeRange{}, guardCond,
                                  /*addThenBlock=*/true,
                                  /*addElseBlock=*/false);
-  b.setInsertionPointToStart(&guard.getThenRegion().front());
+  Block *body = &guard.getThenRegion().front();
+  b.setInsertionPointToStart(body);
   auto region = scf::ExecuteRegionOp::create(b, loc, TypeRange{});
-  b.cloneRegionBefore(kernel.getBody(), region.getRegion(),
+  b.cloneRegionBefore(folded->getBody(), region.getRegion(),
                       region.getRegion().end(), mapping);
   b.setInsertionPointToEnd(entry);
   func::ReturnOp::create(b, loc);
@@ -726,14 +801,16 @@ LogicalResult LowerKernelsToSPIRVPass::buildKernel(bsgp::KernelOp kernel,
   // A single-block body needs no region of its own; inlining it keeps the
   // kernel structured, so that it skips the CFG round trip below.
   if (region.getRegion().hasOneBlock()) {
-    Block &body = region.getRegion().front();
-    Operation *yield = body.getTerminator();
+    Block &inner = region.getRegion().front();
+    Operation *yield = inner.getTerminator();
     yield->erase();
-    Block *then = &guard.getThenRegion().front();
-    then->getOperations().splice(Block::iterator(region),
-                                 body.getOperations());
+    body->getOperations().splice(Block::iterator(region),
+                                 inner.getOperations());
     region.erase();
   }
+  if (grouped)
+    return bsgp::predicateMissingRanks(*body, body->begin(), inRange,
+                                       {rank64, rank});
   return success();
 }
 
@@ -851,30 +928,6 @@ LowerKernelsToSPIRVPass::validateAndOptimize(ModuleOp host,
   return failure();
 }
 
-/// Work-group operations are not lowered to SPIR-V yet: a kernel with a
-/// group barrier must keep its out-of-range invocations alive up to every
-/// OpControlBarrier (Vulkan leaves early returns before one undefined), and
-/// `local` arrays need Workgroup variables with addresses. Reports the first
-/// such op.
-static LogicalResult rejectGroupOps(Operation *root) {
-  {
-    WalkResult r = root->walk([](Operation *op) {
-      if (!isa<bsgp::GroupRankOp, bsgp::GroupSizeOp, bsgp::GroupIdOp,
-               bsgp::GroupCountOp, bsgp::SubgroupRankOp, bsgp::SubgroupSizeOp,
-               bsgp::GroupBarrierOp, bsgp::GroupLocalOp,
-               bsgp::SubgroupShuffleOp, bsgp::SubgroupVoteOp>(op))
-        return WalkResult::advance();
-      op->emitError("work-group and subgroup operations (group.*, "
-                    "subgroup.*, local arrays) are not supported by the "
-                    "SPIR-V target yet; compile for cpu or cuda");
-      return WalkResult::interrupt();
-    });
-    if (r.wasInterrupted())
-      return failure();
-  }
-  return success();
-}
-
 void LowerKernelsToSPIRVPass::runOnOperation() {
   ModuleOp host = getOperation();
   MLIRContext *ctx = host.getContext();
@@ -892,21 +945,14 @@ void LowerKernelsToSPIRVPass::runOnOperation() {
                         getVulkanTargetEnv(ctx));
   OpBuilder db = OpBuilder::atBlockEnd(device->getBody());
 
-  Type i32 = db.getI32Type(), i64 = db.getI64Type();
-  invocationId = spirv::GlobalVariableOp::create(
-      db, loc,
-      spirv::PointerType::get(VectorType::get({3}, i32),
-                              spirv::StorageClass::Input),
-      "bsgp_global_invocation_id", spirv::BuiltIn::GlobalInvocationId);
+  Type i64 = db.getI64Type();
+  builtins.emplace(*device);
+  builtins->get(spirv::BuiltIn::GlobalInvocationId);
+  builtins->get(spirv::BuiltIn::NumWorkgroups);
   auto pcStruct = spirv::StructType::get(
       {i64, i64}, {0, 8}, {},
       {spirv::StructType::StructDecorationInfo(spirv::Decoration::Block,
                                                UnitAttr::get(ctx))});
-  numWorkgroups = spirv::GlobalVariableOp::create(
-      db, loc,
-      spirv::PointerType::get(VectorType::get({3}, i32),
-                              spirv::StorageClass::Input),
-      "bsgp_num_workgroups", spirv::BuiltIn::NumWorkgroups);
   pushConstants = spirv::GlobalVariableOp::create(
       db, loc,
       spirv::PointerType::get(pcStruct, spirv::StorageClass::PushConstant),
@@ -924,11 +970,15 @@ void LowerKernelsToSPIRVPass::runOnOperation() {
       return signalPassFailure();
   // Before any check or conversion: code for the other targets goes away.
   bsgp::foldTargetQueries(*device, "spirv");
-  // Work-group operations under `if (!target.spirv)` are gone by now, and
-  // so are chunk accumulations under `if (target.cpu)`.
-  if (failed(rejectGroupOps(*device)) ||
-      failed(bsgp::rejectChunkOps(*device, "SPIR-V")))
+  // Chunk accumulations under `if (target.cpu)` are gone by now.
+  if (failed(bsgp::rejectChunkOps(*device, "SPIR-V")))
     return signalPassFailure();
+  for (func::FuncOp fn : device->getOps<func::FuncOp>())
+    if (failed(bsgp::lowerGroupOpsToSPIRV(
+            fn, *builtins, [&](OpBuilder &b, Location l) {
+              return loadPushConstant(b, l, 1);
+            })))
+      return signalPassFailure();
   expandFloatAtomicAdds(*device);
   divideFloatsInDouble(*device);
   // Local arrays while pointers still have their element types and before
@@ -948,12 +998,9 @@ void LowerKernelsToSPIRVPass::runOnOperation() {
   });
 
   // Entry points: one per kernel, 256 threads per workgroup (the runtime
-  // dispatches ceil(size / 256) workgroups).
+  // dispatches ceil(size / 256) workgroups). Their interface lists every
+  // global variable their call tree uses (SPIR-V 1.4 and later).
   db.setInsertionPointToEnd(device->getBody());
-  SmallVector<Attribute> iface = {
-      SymbolRefAttr::get(invocationId.getSymNameAttr()),
-      SymbolRefAttr::get(numWorkgroups.getSymNameAttr()),
-      SymbolRefAttr::get(pushConstants.getSymNameAttr())};
   for (bsgp::KernelOp kernel : kernels) {
     auto fn = device->lookupSymbol<spirv::FuncOp>(kernel.getSymName());
     if (!fn) {
@@ -961,7 +1008,7 @@ void LowerKernelsToSPIRVPass::runOnOperation() {
       return signalPassFailure();
     }
     spirv::EntryPointOp::create(db, loc, spirv::ExecutionModel::GLCompute, fn,
-                                iface);
+                                getInterface(*device, fn));
     spirv::ExecutionModeOp::create(
         db, loc, fn, spirv::ExecutionMode::LocalSize,
         ArrayRef<int32_t>{bsgp::kSPIRVWorkgroupSize, 1, 1});
@@ -989,9 +1036,13 @@ void LowerKernelsToSPIRVPass::runOnOperation() {
   SmallVector<spirv::Capability> caps;
   for (spirv::Capability c : vce.getCapabilities())
     caps.push_back(c);
-  // spirv-update-vce does not derive Int64Atomics from the atomics' type.
+  // spirv-update-vce does not derive Int64Atomics from the atomics' type,
+  // nor GroupNonUniform from the subgroup built-ins.
   if (usesInt64Atomics(*device))
     caps.push_back(spirv::Capability::Int64Atomics);
+  if (usesSubgroupBuiltins(*device) &&
+      !llvm::is_contained(caps, spirv::Capability::GroupNonUniform))
+    caps.push_back(spirv::Capability::GroupNonUniform);
   SmallVector<spirv::Extension> exts;
   for (spirv::Extension e : vce.getExtensions())
     if (e != spirv::Extension::SPV_EXT_physical_storage_buffer &&
