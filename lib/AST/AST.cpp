@@ -133,7 +133,9 @@ const char *GroupExpr::getName(GroupOp Op) {
       "group.count",          "group.barrier",       "subgroup.rank",
       "subgroup.size",        "subgroup.shuffle",    "subgroup.shuffle_xor",
       "subgroup.shuffle_up",  "subgroup.shuffle_down", "subgroup.any",
-      "subgroup.all",         "subgroup.ballot"};
+      "subgroup.all",         "subgroup.ballot",     "subgroup.add",
+      "subgroup.min",         "subgroup.max",        "subgroup.and",
+      "subgroup.or",          "subgroup.xor"};
   return Names[Op];
 }
 

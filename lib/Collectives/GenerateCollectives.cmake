@@ -36,6 +36,21 @@ set(sym_and "&")
 set(sym_or "|")
 set(sym_xor "^")
 
+# The first level of __bsgp_group_reduce: within each subgroup, the
+# subgroup reduction where BSGP has one (32-bit integers; add, min, max,
+# and, or, xor), which is one instruction on CUDA (redux.sync) and Vulkan,
+# and shuffles down otherwise.
+set(first_level_subgroup [=[
+  v = subgroup.@OP@(x);
+]=])
+set(first_level_shuffle [=[
+  for (int d = s / 2; d >= 1; d = d / 2) {
+    @T@ y = subgroup.shuffle_down(v, d);
+    if (lane + d < inSub)
+      v = __bsgp_combine_@OP@_@T@(v, y);
+  }
+]=])
+
 file(READ "${SRC}/collectives.bsgp.in" main)
 file(READ "${SRC}/extern-op.bsgp.in" extern_op)
 file(READ "${SRC}/reduce-scan.bsgp.in" reduce)
@@ -113,7 +128,12 @@ foreach(entry IN LISTS types)
   foreach(op IN LISTS ops)
     expand(part "${extern_op}" ${type} ${suffix} ${op})
     string(APPEND externs "${part}")
-    expand(part "${list_device}${group_reduce}" ${type} ${suffix} ${op})
+    set(first "${first_level_shuffle}")
+    if(group_scan_types AND NOT op STREQUAL "mul")
+      set(first "${first_level_subgroup}")
+    endif()
+    string(REPLACE "@FIRST_LEVEL@" "${first}" reduce_op "${group_reduce}")
+    expand(part "${reduce_op}${list_device}" ${type} ${suffix} ${op})
     string(APPEND devices "${part}")
     if(group_scan_types)
       expand(part "${group_scan}" ${type} ${suffix} ${op})

@@ -2389,6 +2389,37 @@ Value MLIRGen::emitGroup(bsgp::GroupExpr *e) {
     return vote("all", b.getI1Type());
   case GE::Ballot:
     return vote("ballot", b.getI64Type());
+  case GE::SubgroupAdd:
+  case GE::SubgroupMin:
+  case GE::SubgroupMax:
+  case GE::SubgroupAnd:
+  case GE::SubgroupOr:
+  case GE::SubgroupXor: {
+    bool isSigned = e->getType()->isSignedInteger();
+    StringRef kind;
+    switch (e->getGroupOp()) {
+    case GE::SubgroupAdd:
+      kind = "add";
+      break;
+    case GE::SubgroupMin:
+      kind = isSigned ? "smin" : "umin";
+      break;
+    case GE::SubgroupMax:
+      kind = isSigned ? "smax" : "umax";
+      break;
+    case GE::SubgroupAnd:
+      kind = "and";
+      break;
+    case GE::SubgroupOr:
+      kind = "or";
+      break;
+    default:
+      kind = "xor";
+      break;
+    }
+    return bsgp::SubgroupReduceOp::create(b, l, args[0].getType(),
+                                          b.getStringAttr(kind), args[0]);
+  }
   }
   return {};
 }

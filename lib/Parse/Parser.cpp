@@ -1460,6 +1460,12 @@ Expr *Parser::parseGroup() {
                      .Case("any", GE::Any)
                      .Case("all", GE::All)
                      .Case("ballot", GE::Ballot)
+                     .Case("add", GE::SubgroupAdd)
+                     .Case("min", GE::SubgroupMin)
+                     .Case("max", GE::SubgroupMax)
+                     .Case("and", GE::SubgroupAnd)
+                     .Case("or", GE::SubgroupOr)
+                     .Case("xor", GE::SubgroupXor)
                      .Default(-1)
                : llvm::StringSwitch<int>(M.Text)
                      .Case("rank", GE::GroupRank)
@@ -1472,7 +1478,8 @@ Expr *Parser::parseGroup() {
     Diags.report(M.getRange(), diag::err_bad_group_member)
         << Base << M.Text
         << (Sub ? "rank, size, shuffle, shuffle_xor, shuffle_up, "
-                  "shuffle_down, any, all or ballot"
+                  "shuffle_down, any, all, ballot, add, min, max, and, or "
+                  "or xor"
                 : "rank, size, id, count or barrier");
     return nullptr;
   }

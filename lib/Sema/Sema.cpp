@@ -1880,6 +1880,12 @@ Expr *Sema::checkGroup(GroupExpr *G) {
   case GE::Any:
   case GE::All:
   case GE::Ballot:
+  case GE::SubgroupAdd:
+  case GE::SubgroupMin:
+  case GE::SubgroupMax:
+  case GE::SubgroupAnd:
+  case GE::SubgroupOr:
+  case GE::SubgroupXor:
     Want = 1;
     break;
   default:
@@ -1927,6 +1933,19 @@ Expr *Sema::checkGroup(GroupExpr *G) {
     G->setType(K == GE::Ballot ? Ctx.getBuiltinType(BuiltinType::UInt64)
                                : (const Type *)Ctx.getBoolType());
     return G;
+  case GE::SubgroupAdd:
+  case GE::SubgroupMin:
+  case GE::SubgroupMax:
+  case GE::SubgroupAnd:
+  case GE::SubgroupOr:
+  case GE::SubgroupXor: {
+    // What CUDA's redux.sync and every Vulkan subgroup reduce on.
+    const auto *T = dyn_cast<BuiltinType>(Args[0]->getType()->getUnqualified());
+    if (!T || !T->isInteger() || T->getBitWidth() != 32)
+      return ArgErr(0, "a 32-bit integer (int or uint)");
+    G->setType(T);
+    return G;
+  }
   default:
     G->setType(Ctx.getIntType());
     return G;

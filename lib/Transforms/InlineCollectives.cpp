@@ -70,7 +70,7 @@ bool usesGroupOps(func::FuncOp func) {
           return WalkResult::skip();
         if (isa<GroupRankOp, GroupSizeOp, GroupIdOp, GroupCountOp,
                 SubgroupRankOp, SubgroupSizeOp, GroupBarrierOp, GroupLocalOp,
-                SubgroupShuffleOp, SubgroupVoteOp>(op))
+                SubgroupShuffleOp, SubgroupVoteOp, SubgroupReduceOp>(op))
           return WalkResult::interrupt();
         return WalkResult::advance();
       })

@@ -76,7 +76,7 @@ Value findGuardedRank(KernelOp kernel) {
     if (isa<ThreadSizeOp, GetOp, SetOldRankOp, GroupRankOp, GroupSizeOp,
             GroupIdOp, GroupCountOp, SubgroupRankOp, SubgroupSizeOp,
             GroupBarrierOp, GroupLocalOp, SubgroupShuffleOp, SubgroupVoteOp,
-            ChunkReduceOp, ChunkScanOp>(op))
+            SubgroupReduceOp, ChunkReduceOp, ChunkScanOp>(op))
       return WalkResult::interrupt();
     return WalkResult::advance();
   });

@@ -210,6 +210,7 @@ struct Features {
   bool subgroupVote = false;
   bool subgroupBallot = false;
   bool subgroupShuffle = false;
+  bool subgroupArithmetic = false;
   /// Workgroups made of full subgroups on request (Vulkan 1.3); kernels
   /// with work-group operations number their invocations by subgroup.
   bool computeFullSubgroups = false;
@@ -245,6 +246,8 @@ constexpr CapabilityFeature CapabilityFeatures[] = {
      "subgroupSupportedOperations BALLOT"},
     {65, "GroupNonUniformShuffle", &Features::subgroupShuffle,
      "subgroupSupportedOperations SHUFFLE"},
+    {63, "GroupNonUniformArithmetic", &Features::subgroupArithmetic,
+     "subgroupSupportedOperations ARITHMETIC"},
 };
 
 /// Creates each directory of \p path that does not exist; failures are left
@@ -858,6 +861,8 @@ private:
     f.subgroupVote = compute && (ops & VK_SUBGROUP_FEATURE_VOTE_BIT);
     f.subgroupBallot = compute && (ops & VK_SUBGROUP_FEATURE_BALLOT_BIT);
     f.subgroupShuffle = compute && (ops & VK_SUBGROUP_FEATURE_SHUFFLE_BIT);
+    f.subgroupArithmetic =
+        compute && (ops & VK_SUBGROUP_FEATURE_ARITHMETIC_BIT);
     f.computeFullSubgroups = apiVersion >= VK_API_VERSION_1_3 &&
                              sizeControl.computeFullSubgroups;
     return f;

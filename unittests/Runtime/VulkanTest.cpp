@@ -362,7 +362,9 @@ TEST_F(VulkanBackendTest, MissingFeatureIsNamed) {
        {Case{"shaderFloat64", 10, "Float64"},
         Case{"shaderBufferInt64Atomics", 12, "Int64Atomics"},
         Case{"subgroupSupportedOperations SHUFFLE", 65,
-             "GroupNonUniformShuffle"}}) {
+             "GroupNonUniformShuffle"},
+        Case{"subgroupSupportedOperations ARITHMETIC", 63,
+             "GroupNonUniformArithmetic"}}) {
     std::unique_ptr<bsgprt::Backend> b = create({c.feature});
     if (!b)
       GTEST_SKIP() << "no Vulkan device: " << skipReason;

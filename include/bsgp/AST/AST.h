@@ -815,13 +815,16 @@ private:
 
 /// The work-group and subgroup queries and operations: group.rank,
 /// group.size, group.id, group.count, group.barrier(), subgroup.rank,
-/// subgroup.size, subgroup.shuffle*(x, n), subgroup.any/all/ballot(c).
+/// subgroup.size, subgroup.shuffle*(x, n), subgroup.any/all/ballot(c),
+/// subgroup.add/min/max/and/or/xor(x).
 class GroupExpr : public Expr {
 public:
   enum GroupOp {
     GroupRank, GroupSize, GroupId, GroupCount, GroupBarrier,
     SubgroupRank, SubgroupSize, Shuffle, ShuffleXor, ShuffleUp, ShuffleDown,
-    Any, All, Ballot
+    Any, All, Ballot,
+    SubgroupAdd, SubgroupMin, SubgroupMax, SubgroupAnd, SubgroupOr,
+    SubgroupXor
   };
   GroupExpr(SourceRange R, GroupOp Op, llvm::MutableArrayRef<Expr *> Args)
       : Expr(SK_Group, R), Op(Op), Args(Args) {}

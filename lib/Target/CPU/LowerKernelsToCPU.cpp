@@ -61,7 +61,7 @@ static void lowerGroupOpsForCPU(Operation *root, Value rank, Value size,
     if (isa<bsgp::GroupRankOp, bsgp::GroupSizeOp, bsgp::GroupIdOp,
             bsgp::GroupCountOp, bsgp::SubgroupRankOp, bsgp::SubgroupSizeOp,
             bsgp::GroupBarrierOp, bsgp::GroupLocalOp, bsgp::SubgroupShuffleOp,
-            bsgp::SubgroupVoteOp>(op))
+            bsgp::SubgroupVoteOp, bsgp::SubgroupReduceOp>(op))
       ops.push_back(op);
   });
   MLIRContext *ctx = root->getContext();
@@ -79,6 +79,8 @@ static void lowerGroupOpsForCPU(Operation *root, Value rank, Value size,
       v = size;
     } else if (auto shuffle = dyn_cast<bsgp::SubgroupShuffleOp>(op)) {
       v = shuffle.getValue();
+    } else if (auto reduce = dyn_cast<bsgp::SubgroupReduceOp>(op)) {
+      v = reduce.getValue();
     } else if (auto vote = dyn_cast<bsgp::SubgroupVoteOp>(op)) {
       v = vote.getPredicate();
       if (vote.getMode() == "ballot")

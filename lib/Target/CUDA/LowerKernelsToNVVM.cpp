@@ -37,6 +37,8 @@
 #include "mlir/IR/Matchers.h"
 #include "mlir/Transforms/DialectConversion.h"
 
+#include "llvm/ADT/StringExtras.h"
+
 
 namespace bsgp {
 #define GEN_PASS_DEF_LOWERKERNELSTONVVM
@@ -103,6 +105,89 @@ static Value shuffleWord(OpBuilder &b, Location loc, NVVM::ShflKind kind,
                               kind, UnitAttr());
 }
 
+/// `a kind b` for a bsgp.subgroup_reduce kind.
+static Value combineForKind(OpBuilder &b, Location loc, StringRef kind,
+                            Value x, Value y) {
+  auto minMax = [&](LLVM::ICmpPredicate p) -> Value {
+    return LLVM::SelectOp::create(b, loc,
+                                  LLVM::ICmpOp::create(b, loc, p, x, y), x, y);
+  };
+  if (kind == "add")
+    return LLVM::AddOp::create(b, loc, x, y);
+  if (kind == "and")
+    return LLVM::AndOp::create(b, loc, x, y);
+  if (kind == "or")
+    return LLVM::OrOp::create(b, loc, x, y);
+  if (kind == "xor")
+    return LLVM::XOrOp::create(b, loc, x, y);
+  if (kind == "smin")
+    return minMax(LLVM::ICmpPredicate::slt);
+  if (kind == "umin")
+    return minMax(LLVM::ICmpPredicate::ult);
+  if (kind == "smax")
+    return minMax(LLVM::ICmpPredicate::sgt);
+  return minMax(LLVM::ICmpPredicate::ugt);
+}
+
+/// bsgp.subgroup_reduce over the warp's active lanes (activemask: the
+/// threads past the thread count have exited): one redux.sync from sm_80;
+/// before, a shuffle-down tree that combines only lanes in the mask, whose
+/// result the lowest active lane broadcasts.
+static Value lowerSubgroupReduce(OpBuilder &b, Location loc,
+                                 bsgp::SubgroupReduceOp op, bool hasRedux) {
+  MLIRContext *ctx = b.getContext();
+  Type i32 = b.getI32Type();
+  Value mask = LLVM::CallIntrinsicOp::create(
+                   b, loc, i32, b.getStringAttr("llvm.nvvm.activemask"),
+                   ValueRange{})
+                   .getResult(0);
+  StringRef kind = op.getKind();
+  if (hasRedux) {
+    auto k = llvm::StringSwitch<NVVM::ReduxKind>(kind)
+                 .Case("add", NVVM::ReduxKind::ADD)
+                 .Case("and", NVVM::ReduxKind::AND)
+                 .Case("or", NVVM::ReduxKind::OR)
+                 .Case("xor", NVVM::ReduxKind::XOR)
+                 .Case("smin", NVVM::ReduxKind::MIN)
+                 .Case("umin", NVVM::ReduxKind::UMIN)
+                 .Case("smax", NVVM::ReduxKind::MAX)
+                 .Default(NVVM::ReduxKind::UMAX);
+    return NVVM::ReduxOp::create(b, loc, i32, op.getValue(),
+                                 NVVM::ReduxKindAttr::get(ctx, k), mask);
+  }
+  Value lane = NVVM::LaneIdOp::create(b, loc, i32);
+  Value one = LLVM::ConstantOp::create(b, loc, i32, 1);
+  Value v = op.getValue();
+  for (int d = 16; d >= 1; d /= 2) {
+    Value delta = LLVM::ConstantOp::create(b, loc, i32, d);
+    Value y = NVVM::ShflOp::create(
+        b, loc, i32, mask, v, delta,
+        LLVM::ConstantOp::create(b, loc, i32, 0x1f), NVVM::ShflKind::down,
+        UnitAttr());
+    // Lane + d holds a value if it is below 32 and in the mask.
+    Value src = LLVM::AddOp::create(b, loc, lane, delta);
+    Value inWarp = LLVM::ICmpOp::create(
+        b, loc, LLVM::ICmpPredicate::ult, src,
+        LLVM::ConstantOp::create(b, loc, i32, 32));
+    Value bit = LLVM::AndOp::create(
+        b, loc, LLVM::LShrOp::create(b, loc, mask, src), one);
+    Value active = LLVM::AndOp::create(
+        b, loc, inWarp,
+        LLVM::ICmpOp::create(b, loc, LLVM::ICmpPredicate::eq, bit, one));
+    v = LLVM::SelectOp::create(b, loc, active,
+                               combineForKind(b, loc, kind, v, y), v);
+  }
+  // The lowest active lane holds the combination of all of them.
+  Value lowest = LLVM::CallIntrinsicOp::create(
+                     b, loc, i32, b.getStringAttr("llvm.cttz.i32"),
+                     ValueRange{mask, LLVM::ConstantOp::create(
+                                          b, loc, b.getI1Type(), 0)})
+                     .getResult(0);
+  return NVVM::ShflOp::create(b, loc, i32, mask, v, lowest,
+                              LLVM::ConstantOp::create(b, loc, i32, 0x1f),
+                              NVVM::ShflKind::idx, UnitAttr());
+}
+
 /// A work group is a thread block of bsgp::kCUDAGroupSize threads (the
 /// runtime launches kernels using these ops with that block size), a
 /// subgroup is a warp. `local` arrays become one shared-memory global per
@@ -110,13 +195,13 @@ static Value shuffleWord(OpBuilder &b, Location loc, NVVM::ShflKind kind,
 /// (the rank check), which bar.sync and the .sync warp operations allow:
 /// they wait only for threads that have not exited.
 static void lowerGroupOpsForNVVM(LLVM::LLVMFuncOp fn,
-                                 OpBuilder &moduleBuilder) {
+                                 OpBuilder &moduleBuilder, bool hasRedux) {
   SmallVector<Operation *> ops;
   fn.walk([&](Operation *op) {
     if (isa<bsgp::GroupRankOp, bsgp::GroupSizeOp, bsgp::GroupIdOp,
             bsgp::GroupCountOp, bsgp::SubgroupRankOp, bsgp::SubgroupSizeOp,
             bsgp::GroupBarrierOp, bsgp::GroupLocalOp, bsgp::SubgroupShuffleOp,
-            bsgp::SubgroupVoteOp>(op))
+            bsgp::SubgroupVoteOp, bsgp::SubgroupReduceOp>(op))
       ops.push_back(op);
   });
   MLIRContext *ctx = fn.getContext();
@@ -170,6 +255,8 @@ static void lowerGroupOpsForNVVM(LLVM::LLVMFuncOp fn,
         if (t.isF64())
           v = LLVM::BitcastOp::create(b, loc, t, v);
       }
+    } else if (auto reduce = dyn_cast<bsgp::SubgroupReduceOp>(op)) {
+      v = lowerSubgroupReduce(b, loc, reduce, hasRedux);
     } else if (auto vote = dyn_cast<bsgp::SubgroupVoteOp>(op)) {
       Value mask = LLVM::ConstantOp::create(b, loc, i32, -1);
       if (vote.getMode() == "ballot") {
@@ -315,7 +402,13 @@ LogicalResult LowerKernelsToNVVMPass::buildKernel(bsgp::KernelOp kernel,
   b.setInsertionPointToEnd(entry);
   LLVM::ReturnOp::create(b, loc, ValueRange{});
   OpBuilder globals(fn);
-  lowerGroupOpsForNVVM(fn, globals);
+  // redux.sync is an sm_80 instruction.
+  StringRef arch(chip);
+  unsigned sm = 0;
+  bool hasRedux = arch.consume_front("sm_") &&
+                  !arch.take_while(llvm::isDigit).getAsInteger(10, sm) &&
+                  sm >= 80;
+  lowerGroupOpsForNVVM(fn, globals, hasRedux);
   return success();
 }
 

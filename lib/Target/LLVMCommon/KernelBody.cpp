@@ -127,7 +127,7 @@ bool bsgp::usesGroupOps(Operation *kernel) {
       ->walk([](Operation *op) {
         if (isa<GroupRankOp, GroupSizeOp, GroupIdOp, GroupCountOp,
                 SubgroupRankOp, SubgroupSizeOp, GroupBarrierOp, GroupLocalOp,
-                SubgroupShuffleOp, SubgroupVoteOp>(op))
+                SubgroupShuffleOp, SubgroupVoteOp, SubgroupReduceOp>(op))
           return WalkResult::interrupt();
         return WalkResult::advance();
       })

@@ -27,6 +27,8 @@
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 
 #include "llvm/ADT/DenseSet.h"
+
+#include <limits>
 #include "llvm/ADT/StringExtras.h"
 
 using namespace mlir;
@@ -98,7 +100,7 @@ namespace {
 /// Ops every invocation of a subgroup or workgroup must execute together.
 bool isGroupSync(Operation *op) {
   return isa<bsgp::GroupBarrierOp, bsgp::SubgroupShuffleOp,
-             bsgp::SubgroupVoteOp>(op);
+             bsgp::SubgroupVoteOp, bsgp::SubgroupReduceOp>(op);
 }
 
 bool containsGroupSync(Operation *op) {
@@ -240,7 +242,8 @@ private:
       return llvm::any_of(vs, [&](Value v) { return contains(v); });
     };
     if (isa<bsgp::GroupRankOp, bsgp::SubgroupRankOp, bsgp::SubgroupShuffleOp,
-            bsgp::SubgroupVoteOp, bsgp::AtomicRMWOp, bsgp::AtomicCASOp,
+            bsgp::SubgroupVoteOp, bsgp::SubgroupReduceOp, bsgp::AtomicRMWOp,
+            bsgp::AtomicCASOp,
             bsgp::LoadOp, LLVM::AllocaOp, func::CallOp>(op)) {
       markAll(op->getResults());
       return;
@@ -354,6 +357,23 @@ LogicalResult predicateBlock(Block &block, Block::iterator begin,
       vote.getPredicateMutable().assign(p);
       continue;
     }
+    if (auto reduce = dyn_cast<bsgp::SubgroupReduceOp>(&op)) {
+      // A missing rank contributes the identity of the combination.
+      OpBuilder b(reduce);
+      Location loc = reduce.getLoc();
+      StringRef kind = reduce.getKind();
+      int64_t identity = 0;
+      if (kind == "smin")
+        identity = std::numeric_limits<int32_t>::max();
+      else if (kind == "smax")
+        identity = std::numeric_limits<int32_t>::min();
+      else if (kind == "umin" || kind == "and")
+        identity = -1;
+      Value id = arith::ConstantIntOp::create(b, loc, b.getI32Type(), identity);
+      reduce.getValueMutable().assign(arith::SelectOp::create(
+          b, loc, inRange, reduce.getValue(), id));
+      continue;
+    }
     if (isGroupSync(&op))
       continue;
     if (llvm::any_of(op.getRegions(),
@@ -397,7 +417,7 @@ LogicalResult bsgp::lowerGroupOpsToSPIRV(
     if (isa<bsgp::GroupRankOp, bsgp::GroupSizeOp, bsgp::GroupIdOp,
             bsgp::GroupCountOp, bsgp::SubgroupRankOp, bsgp::SubgroupSizeOp,
             bsgp::GroupBarrierOp, bsgp::SubgroupShuffleOp,
-            bsgp::SubgroupVoteOp>(op))
+            bsgp::SubgroupVoteOp, bsgp::SubgroupReduceOp>(op))
       ops.push_back(op);
   });
   MLIRContext *ctx = fn.getContext();
@@ -460,6 +480,34 @@ LogicalResult bsgp::lowerGroupOpsToSPIRV(
         src = arith::SelectOp::create(b, loc, valid, src, lane);
       v = spirv::GroupNonUniformShuffleOp::create(b, loc, subgroup,
                                                   shuffle.getValue(), src);
+    } else if (auto reduce = dyn_cast<bsgp::SubgroupReduceOp>(op)) {
+      auto reduceOp = spirv::GroupOperation::Reduce;
+      Value x = reduce.getValue();
+      StringRef kind = reduce.getKind();
+      if (kind == "add")
+        v = spirv::GroupNonUniformIAddOp::create(b, loc, i32, subgroup.getValue(),
+                                                 reduceOp, x, Value());
+      else if (kind == "smin")
+        v = spirv::GroupNonUniformSMinOp::create(b, loc, i32, subgroup.getValue(),
+                                                 reduceOp, x, Value());
+      else if (kind == "umin")
+        v = spirv::GroupNonUniformUMinOp::create(b, loc, i32, subgroup.getValue(),
+                                                 reduceOp, x, Value());
+      else if (kind == "smax")
+        v = spirv::GroupNonUniformSMaxOp::create(b, loc, i32, subgroup.getValue(),
+                                                 reduceOp, x, Value());
+      else if (kind == "umax")
+        v = spirv::GroupNonUniformUMaxOp::create(b, loc, i32, subgroup.getValue(),
+                                                 reduceOp, x, Value());
+      else if (kind == "and")
+        v = spirv::GroupNonUniformBitwiseAndOp::create(
+            b, loc, i32, subgroup.getValue(), reduceOp, x, Value());
+      else if (kind == "or")
+        v = spirv::GroupNonUniformBitwiseOrOp::create(
+            b, loc, i32, subgroup.getValue(), reduceOp, x, Value());
+      else
+        v = spirv::GroupNonUniformBitwiseXorOp::create(
+            b, loc, i32, subgroup.getValue(), reduceOp, x, Value());
     } else if (auto vote = dyn_cast<bsgp::SubgroupVoteOp>(op)) {
       Value p = vote.getPredicate();
       if (vote.getMode() == "any") {

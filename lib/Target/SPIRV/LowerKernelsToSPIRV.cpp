@@ -83,7 +83,8 @@ spirv::TargetEnvAttr getVulkanTargetEnv(MLIRContext *ctx) {
               C::GroupNonUniform,
               C::GroupNonUniformVote,
               C::GroupNonUniformBallot,
-              C::GroupNonUniformShuffle};
+              C::GroupNonUniformShuffle,
+              C::GroupNonUniformArithmetic};
   auto vce = spirv::VerCapExtAttr::get(spirv::Version::V_1_6, caps,
                                        ArrayRef<spirv::Extension>{}, ctx);
   return spirv::TargetEnvAttr::get(vce, spirv::getDefaultResourceLimits(ctx),

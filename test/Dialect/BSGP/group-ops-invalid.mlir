@@ -63,3 +63,11 @@ bsgp.kernel @bad_ballot_type(%c: i1) {
   %0 = bsgp.subgroup_vote "ballot" %c : i1
   bsgp.return
 }
+
+// -----
+
+bsgp.kernel @bad_reduce_kind(%x: i32) {
+  // expected-error @+1 {{'bsgp.subgroup_reduce' op kind must be add, smin, umin, smax, umax, and, or or xor, not 'mul'}}
+  %0 = bsgp.subgroup_reduce "mul" %x : i32
+  bsgp.return
+}

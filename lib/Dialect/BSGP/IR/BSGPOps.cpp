@@ -643,3 +643,13 @@ LogicalResult SubgroupVoteOp::verify() {
            << (ballot ? "i64" : "i1") << " for " << getMode();
   return verifyDeviceCode(*this);
 }
+
+LogicalResult SubgroupReduceOp::verify() {
+  if (!llvm::is_contained({"add", "smin", "umin", "smax", "umax", "and", "or",
+                           "xor"},
+                          getKind()))
+    return emitOpError("kind must be add, smin, umin, smax, umax, and, or "
+                       "or xor, not '")
+           << getKind() << "'";
+  return verifyDeviceCode(*this);
+}

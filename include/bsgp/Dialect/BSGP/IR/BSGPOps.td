@@ -796,6 +796,29 @@ def BSGP_SubgroupVoteOp : BSGP_Op<"subgroup_vote"> {
   let hasVerifier = 1;
 }
 
+def BSGP_SubgroupReduceOp : BSGP_Op<"subgroup_reduce", [
+    AllTypesMatch<["value", "result"]>]> {
+  let summary = "`subgroup.add/min/max/and/or/xor(x)`: x combined over the subgroup";
+  let description = [{
+    Combines `value` over the lanes of the subgroup that execute the op
+    together (the existing lanes: a partial subgroup's missing lanes take no
+    part) and gives every one of them the result. `kind` is `add`, `smin`,
+    `umin`, `smax`, `umax`, `and`, `or` or `xor`. One instruction on CUDA
+    from sm_80 (`redux.sync`), a Reduce of `OpGroupNonUniformIAdd` and its
+    kin on SPIR-V, the value itself on the CPU (one-lane subgroups). Like
+    the shuffles it has no memory-effect interface, so that it is neither
+    moved nor merged.
+
+    ```mlir
+    %t = bsgp.subgroup_reduce "add" %x : i32
+    ```
+  }];
+  let arguments = (ins StrAttr:$kind, I32:$value);
+  let results = (outs I32:$result);
+  let assemblyFormat = "$kind $value attr-dict `:` type($value)";
+  let hasVerifier = 1;
+}
+
 //===----------------------------------------------------------------------===//
 // Accumulation over a CPU chunk (internal to the collective library)
 //===----------------------------------------------------------------------===//
