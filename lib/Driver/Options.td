@@ -50,7 +50,7 @@ def cuda_arch_EQ : Joined<["--"], "cuda-arch=">, MetaVarName<"<sm_XX>">,
   HelpText<"GPU architecture of the CUDA target (default sm_90)">;
 def cuda_groups_per_block_EQ : Joined<["--"], "cuda-groups-per-block=">,
   MetaVarName<"<n>">,
-  HelpText<"Work groups of 256 threads one CUDA thread block runs in supersteps with work-group operations: 1, 2, 4 (default), 8 or 16">;
+  HelpText<"Work groups of 256 threads one CUDA thread block runs in supersteps with work-group operations: 1, 2, 4, 8 (default) or 16">;
 def cuda_path_EQ : Joined<["--"], "cuda-path=">, MetaVarName<"<dir>">,
   HelpText<"CUDA toolkit whose libdevice device math links with">;
 def march_EQ : Joined<["-"], "march=">, MetaVarName<"<cpu>">,

@@ -40,7 +40,7 @@ struct CodegenOptions {
   std::string CUDAPath;
   /// Work groups one CUDA thread block runs in kernels with work-group
   /// operations (--cuda-groups-per-block).
-  unsigned CUDAGroupsPerBlock = 4;
+  unsigned CUDAGroupsPerBlock = 8;
   std::string Triple;
   std::string CPU;
   bool PrintIRAfterAll = false;

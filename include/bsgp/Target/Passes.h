@@ -78,7 +78,7 @@ struct CodegenTargets {
   bool spirv = false;
   std::string cudaChip = "sm_90";
   std::string cudaPath;
-  unsigned cudaGroupsPerBlock = 4;
+  unsigned cudaGroupsPerBlock = 8;
   bool lineInfo = false;
   /// The -O level; 0 keeps the SPIR-V module as generated.
   unsigned spirvOptLevel = 2;

@@ -88,7 +88,7 @@ def LowerKernelsToNVVM : Pass<"bsgp-lower-kernels-nvvm", "mlir::ModuleOp"> {
            "CUDA toolkit root holding nvvm/libdevice (default: found at "
            "the usual places)">,
     Option<"groupsPerBlock", "groups-per-block", "unsigned",
-           /*default=*/"4",
+           /*default=*/"8",
            "Work groups one thread block runs in kernels with work-group "
            "operations (a power of two up to 16)">,
     Option<"lineInfo", "line-info", "bool", /*default=*/"false",
