@@ -14,6 +14,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "LocalArrays.h"
+#include "Atomics.h"
 
 #include "bsgp/Dialect/BSGP/IR/BSGPOps.h"
 
@@ -127,6 +128,16 @@ std::string describeEscape(OpOperand &use) {
     return "";
   if (auto store = dyn_cast<bsgp::PtrStoreOp>(user))
     return use.get() == store.getPtr() && use.getOperandNumber() != 0
+               ? ""
+               : "stores the address of a local array to memory";
+  // Atomics on the element a pointer points to (whose array must be a
+  // group's: checked where they are lowered).
+  if (auto rmw = dyn_cast<bsgp::AtomicRMWOp>(user))
+    return &use == &rmw.getPtrMutable()
+               ? ""
+               : "stores the address of a local array to memory";
+  if (auto cas = dyn_cast<bsgp::AtomicCASOp>(user))
+    return &use == &cas.getPtrMutable()
                ? ""
                : "stores the address of a local array to memory";
   if (!getFlowTargets(use).empty())
@@ -287,15 +298,31 @@ LogicalResult bsgp::lowerLocalArraysToSPIRV(func::FuncOp fn) {
     if (auto store = dyn_cast<bsgp::PtrStoreOp>(op);
         store && origin.count(store.getPtr()))
       accesses.push_back(op);
+    if (isa<bsgp::AtomicRMWOp, bsgp::AtomicCASOp>(op) &&
+        origin.count(op->getOperand(isa<bsgp::AtomicRMWOp>(op) ? 1 : 0)))
+      accesses.push_back(op);
   });
   Type i64 = b.getI64Type();
   for (Operation *op : accesses) {
     bool isLoad = isa<bsgp::PtrLoadOp>(op);
-    Value ptr = isLoad ? cast<bsgp::PtrLoadOp>(op).getPtr()
-                       : cast<bsgp::PtrStoreOp>(op).getPtr();
-    Value index = isLoad ? cast<bsgp::PtrLoadOp>(op).getIndex()
-                         : cast<bsgp::PtrStoreOp>(op).getIndex();
+    bool isAtomic = isa<bsgp::AtomicRMWOp, bsgp::AtomicCASOp>(op);
+    Value ptr, index;
+    if (auto rmw = dyn_cast<bsgp::AtomicRMWOp>(op))
+      ptr = rmw.getPtr();
+    else if (auto cas = dyn_cast<bsgp::AtomicCASOp>(op))
+      ptr = cas.getPtr();
+    else if (isLoad)
+      ptr = cast<bsgp::PtrLoadOp>(op).getPtr(),
+      index = cast<bsgp::PtrLoadOp>(op).getIndex();
+    else
+      ptr = cast<bsgp::PtrStoreOp>(op).getPtr(),
+      index = cast<bsgp::PtrStoreOp>(op).getIndex();
     LocalArray &a = arrays[origin.lookup(ptr)];
+    if (isAtomic && !a.groupLocal)
+      return emitError(op->getLoc(),
+                       "this atomic acts on a thread's own local array, which "
+                       "the SPIR-V target does not support (Vulkan has "
+                       "atomics on memory shared by threads only)");
     Type elem = cast<bsgp::PtrType>(ptr.getType()).getElementType();
     if (elem != a.ptrType.getElementType())
       return emitError(op->getLoc(), "this access reads a local array of ")
@@ -309,7 +336,8 @@ LogicalResult bsgp::lowerLocalArraysToSPIRV(func::FuncOp fn) {
         UnrealizedConversionCastOp::create(b, loc, i64, ptr).getResult(0);
     Value first = arith::DivSIOp::create(
         b, loc, offset, arith::ConstantIntOp::create(b, loc, i64, size));
-    Value idx = index;
+    Value idx = index ? index
+                      : arith::ConstantIntOp::create(b, loc, i64, 0).getResult();
     if (idx.getType().isIndex())
       idx = arith::IndexCastOp::create(b, loc, i64, idx);
     else if (idx.getType().getIntOrFloatBitWidth() < 64)
@@ -320,6 +348,30 @@ LogicalResult bsgp::lowerLocalArraysToSPIRV(func::FuncOp fn) {
     Value slot =
         spirv::AccessChainOp::create(b, loc, a.variable, ValueRange{element});
     Type memTy = getLocalElementType(elem);
+    if (isAtomic) {
+      // The array's element of the atomic's integer type: a float array's
+      // variable holds floats, so its atomics work on a bitcast pointer.
+      Type intTy = bsgp::getSPIRVAtomicIntType(elem);
+      if (intTy != elem)
+        return emitError(op->getLoc(),
+                         "this atomic acts on a local array of floats, which "
+                         "the SPIR-V target does not support yet");
+      Value old;
+      if (auto rmw = dyn_cast<bsgp::AtomicRMWOp>(op))
+        old = bsgp::emitSPIRVAtomicRMW(b, loc, rmw.getKind(), elem, slot,
+                                       rmw.getValue(),
+                                       spirv::Scope::Workgroup);
+      else
+        old = bsgp::emitSPIRVAtomicCAS(
+            b, loc, elem, slot, cast<bsgp::AtomicCASOp>(op).getExpected(),
+            cast<bsgp::AtomicCASOp>(op).getDesired(), spirv::Scope::Workgroup);
+      if (!old)
+        return emitError(op->getLoc(),
+                         "this atomic has no SPIR-V form on a local array");
+      op->getResult(0).replaceAllUsesWith(old);
+      op->erase();
+      continue;
+    }
     if (isLoad) {
       Value v = spirv::LoadOp::create(b, loc, slot);
       if (v.getType() != elem)

@@ -18,6 +18,7 @@
 #include "bsgp/Target/Passes.h"
 #include "bsgp/Target/KernelBody.h"
 #include "bsgp/Target/SPIRV/SPIRV.h"
+#include "Atomics.h"
 #include "GroupOps.h"
 #include "LocalArrays.h"
 
@@ -457,55 +458,14 @@ struct AtomicRMWToSPIRV : BSGPToSPIRVPattern<bsgp::AtomicRMWOp> {
   LogicalResult
   matchAndRewrite(bsgp::AtomicRMWOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    using K = arith::AtomicRMWKind;
-    Location loc = op.getLoc();
     Type t = op.getType();
-    Value v = adaptor.getValue();
-    Type intTy = t;
-    if (auto ft = dyn_cast<FloatType>(t)) {
-      if (op.getKind() != K::assign)
-        return rewriter.notifyMatchFailure(op, "float atomic not expanded");
-      intTy = rewriter.getIntegerType(ft.getWidth());
-      v = spirv::BitcastOp::create(rewriter, loc, intTy, v);
-    }
-    Value p = psbPointer(rewriter, loc, intTy, adaptor.getPtr());
-    auto scope = spirv::Scope::Device;
-    auto sem = spirv::MemorySemantics::None;
-    Value old;
-    switch (op.getKind()) {
-    case K::addi:
-      old = spirv::AtomicIAddOp::create(rewriter, loc, intTy, p, scope, sem, v);
-      break;
-    case K::mins:
-      old = spirv::AtomicSMinOp::create(rewriter, loc, intTy, p, scope, sem, v);
-      break;
-    case K::minu:
-      old = spirv::AtomicUMinOp::create(rewriter, loc, intTy, p, scope, sem, v);
-      break;
-    case K::maxs:
-      old = spirv::AtomicSMaxOp::create(rewriter, loc, intTy, p, scope, sem, v);
-      break;
-    case K::maxu:
-      old = spirv::AtomicUMaxOp::create(rewriter, loc, intTy, p, scope, sem, v);
-      break;
-    case K::andi:
-      old = spirv::AtomicAndOp::create(rewriter, loc, intTy, p, scope, sem, v);
-      break;
-    case K::ori:
-      old = spirv::AtomicOrOp::create(rewriter, loc, intTy, p, scope, sem, v);
-      break;
-    case K::xori:
-      old = spirv::AtomicXorOp::create(rewriter, loc, intTy, p, scope, sem, v);
-      break;
-    case K::assign:
-      old = spirv::AtomicExchangeOp::create(rewriter, loc, intTy, p, scope, sem,
-                                            v);
-      break;
-    default:
+    Value p = psbPointer(rewriter, op.getLoc(), bsgp::getSPIRVAtomicIntType(t),
+                         adaptor.getPtr());
+    Value old = bsgp::emitSPIRVAtomicRMW(rewriter, op.getLoc(), op.getKind(),
+                                         t, p, adaptor.getValue(),
+                                         spirv::Scope::Device);
+    if (!old)
       return rewriter.notifyMatchFailure(op, "no SPIR-V atomic for this kind");
-    }
-    if (intTy != t)
-      old = spirv::BitcastOp::create(rewriter, loc, t, old);
     rewriter.replaceOp(op, old);
     return success();
   }
@@ -518,23 +478,13 @@ struct AtomicCASToSPIRV : BSGPToSPIRVPattern<bsgp::AtomicCASOp> {
   LogicalResult
   matchAndRewrite(bsgp::AtomicCASOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    Location loc = op.getLoc();
     Type t = op.getType();
-    Value expected = adaptor.getExpected(), desired = adaptor.getDesired();
-    Type intTy = t;
-    if (auto ft = dyn_cast<FloatType>(t)) {
-      intTy = rewriter.getIntegerType(ft.getWidth());
-      expected = spirv::BitcastOp::create(rewriter, loc, intTy, expected);
-      desired = spirv::BitcastOp::create(rewriter, loc, intTy, desired);
-    }
-    Value p = psbPointer(rewriter, loc, intTy, adaptor.getPtr());
-    Value old = spirv::AtomicCompareExchangeOp::create(
-        rewriter, loc, intTy, p, spirv::Scope::Device,
-        spirv::MemorySemantics::None, spirv::MemorySemantics::None, desired,
-        expected);
-    if (intTy != t)
-      old = spirv::BitcastOp::create(rewriter, loc, t, old);
-    rewriter.replaceOp(op, old);
+    Value p = psbPointer(rewriter, op.getLoc(), bsgp::getSPIRVAtomicIntType(t),
+                         adaptor.getPtr());
+    rewriter.replaceOp(op, bsgp::emitSPIRVAtomicCAS(
+                               rewriter, op.getLoc(), t, p,
+                               adaptor.getExpected(), adaptor.getDesired(),
+                               spirv::Scope::Device));
     return success();
   }
 };
