@@ -49,8 +49,9 @@ constexpr int DefaultBlockSize = 256;
 /// 1024 on some): a cap on the grid of strided kernels, never a limit on
 /// what runs.
 constexpr uint64_t kMaxThreadsPerMultiprocessor = 2048;
-/// How many times the resident threads a strided launch may have.
-constexpr uint64_t kResidentWaves = 4;
+/// How many times the resident threads a strided launch may have, unless
+/// BSGP_CUDA_WAVES says otherwise (0: one thread per rank).
+constexpr uint64_t kResidentWaves = 32;
 constexpr int CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK = 0;
 
 struct DriverAPI {
@@ -167,6 +168,12 @@ public:
     // the launch that caused it (the profile waits too, to time kernels).
     if (const char *env = std::getenv("BSGP_SYNC"))
       syncEachLaunch = std::atoi(env) != 0;
+    if (const char *env = std::getenv("BSGP_CUDA_WAVES")) {
+      char *end = nullptr;
+      unsigned long w = std::strtoul(env, &end, 10);
+      if (end != env && *end == 0 && w <= 1024)
+        residentWaves = w;
+    }
     if (const char *env = std::getenv("BSGP_BLOCK_SIZE")) {
       int b = std::atoi(env);
       if (b >= 32 && b <= 1024 && b % 32 == 0)
@@ -261,9 +268,9 @@ public:
     // grid's stride (ABI version 2): a few waves of resident blocks do, and
     // a launch of many cheap ranks no longer pays a block start for each
     // 256 of them.
-    if (!lk->fixedBlock && multiprocessors > 0) {
+    if (!lk->fixedBlock && multiprocessors > 0 && residentWaves > 0) {
       uint64_t cap = uint64_t(multiprocessors) *
-                     (kMaxThreadsPerMultiprocessor / block) * kResidentWaves;
+                     (kMaxThreadsPerMultiprocessor / block) * residentWaves;
       if (cap > 0 && grid > cap)
         grid = cap;
     }
@@ -513,6 +520,7 @@ private:
   CUdevice device = 0;
   int multiprocessors = 0;
   int blockOverride = 0;
+  uint64_t residentWaves = kResidentWaves;
   bool syncEachLaunch = false;
   /// Kernels were launched since the host last waited.
   bool pending = false;
