@@ -62,6 +62,7 @@ file(READ "${SRC}/radix-sort.bsgp.in" radix_sort)
 file(READ "${SRC}/group-reduce.bsgp.in" group_reduce)
 file(READ "${SRC}/group-scan.bsgp.in" group_scan)
 file(READ "${SRC}/scan-group.bsgp.in" scan_group)
+file(READ "${SRC}/list-scan-group.bsgp.in" list_scan_group)
 
 function(expand out text type suffix op)
   string(REPLACE "@T@" "${type}" text "${text}")
@@ -153,12 +154,19 @@ foreach(entry IN LISTS types)
       set(first "${first_level_subgroup}")
     endif()
     string(REPLACE "@FIRST_LEVEL@" "${first}" reduce_op "${group_reduce}")
-    expand(part "${reduce_op}${list_device}" ${type} ${suffix} ${op})
-    string(APPEND devices "${part}")
+    # Short lists of 32-bit integers are scanned by one work group on GPUs
+    # (list-scan-group.bsgp.in), which needs the group scan before it.
     if(group_scan_types)
-      expand(part "${group_scan}" ${type} ${suffix} ${op})
-      string(APPEND devices "${part}")
+      string(REPLACE "@SMALL_SCAN@"
+        "  if (n <= 4096 && !target.cpu)\n    return __bsgp_list_scan_group_@OP@_@S@(in, out, n);\n"
+        device_op "${list_device}")
+      expand(part "${reduce_op}${group_scan}${list_scan_group}${device_op}"
+        ${type} ${suffix} ${op})
+    else()
+      string(REPLACE "@SMALL_SCAN@" "" device_op "${list_device}")
+      expand(part "${reduce_op}${device_op}" ${type} ${suffix} ${op})
     endif()
+    string(APPEND devices "${part}")
     expand(part "${reduce}${scan}" ${type} ${suffix} ${op})
     string(APPEND body "${part}")
   endforeach()
