@@ -2402,10 +2402,10 @@ Value MLIRGen::emitGroup(bsgp::GroupExpr *e) {
       kind = "add";
       break;
     case GE::SubgroupMin:
-      kind = isSigned ? "smin" : "umin";
+      kind = isSigned ? "mins" : "minu";
       break;
     case GE::SubgroupMax:
-      kind = isSigned ? "smax" : "umax";
+      kind = isSigned ? "maxs" : "maxu";
       break;
     case GE::SubgroupAnd:
       kind = "and";

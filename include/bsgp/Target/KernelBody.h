@@ -70,6 +70,22 @@ void getKernelsForTarget(mlir::ModuleOp module, llvm::StringRef target,
 mlir::LogicalResult rejectChunkOps(mlir::Operation *root,
                                    llvm::StringRef target);
 
+/// The identity of the combination `kind` on `type`, as an arith constant:
+/// the largest value or +infinity for min, the smallest or -infinity for
+/// max, all ones for and, 1 for mul, 0 otherwise. The kinds are those of
+/// bsgp.chunk_reduce and bsgp.subgroup_reduce: add, mul, mins, minu, maxs,
+/// maxu, minf, maxf, and, or, xor.
+mlir::Value getCombineIdentity(mlir::OpBuilder &b, mlir::Location loc,
+                               llvm::StringRef kind, mlir::Type type);
+
+/// `acc ⊕ x` for the combination `kind`, in arith ops, with the operand
+/// order of the collective library's combine (`acc` holds the earlier
+/// ranks): float min is `x < acc ? x : acc` and float max `acc < x ? x :
+/// acc`, which differ from arith's minimumf/maxnumf on NaNs and signed
+/// zeros.
+mlir::Value emitCombine(mlir::OpBuilder &b, mlir::Location loc,
+                        llvm::StringRef kind, mlir::Value acc, mlir::Value x);
+
 /// Removes every `bsgp.*` discardable attribute below `root`: they mean
 /// nothing to LLVM IR.
 void stripBSGPAttributes(mlir::Operation *root);

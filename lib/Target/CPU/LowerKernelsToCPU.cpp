@@ -105,63 +105,6 @@ static void lowerGroupOpsForCPU(Operation *root, Value rank, Value size,
   }
 }
 
-/// The identity of a chunk accumulation's `kind` on `type`: the accumulator
-/// before the chunk's first rank, as the list primitives start theirs (the
-/// largest value or +infinity for min, the smallest or -infinity for max,
-/// all ones for and, 1 for mul, 0 otherwise).
-static Value getChunkIdentity(OpBuilder &b, Location loc, StringRef kind,
-                              Type type) {
-  if (auto ft = dyn_cast<FloatType>(type)) {
-    const llvm::fltSemantics &sem = ft.getFloatSemantics();
-    APFloat v = kind == "mul"    ? APFloat::getOne(sem)
-                : kind == "minf" ? APFloat::getInf(sem)
-                : kind == "maxf" ? APFloat::getInf(sem, /*Negative=*/true)
-                                 : APFloat::getZero(sem);
-    return arith::ConstantFloatOp::create(b, loc, ft, v);
-  }
-  unsigned w = type.getIntOrFloatBitWidth();
-  APInt v = kind == "mul"                     ? APInt(w, 1)
-            : kind == "and" || kind == "minu" ? APInt::getAllOnes(w)
-            : kind == "mins"                  ? APInt::getSignedMaxValue(w)
-            : kind == "maxs"                  ? APInt::getSignedMinValue(w)
-                                              : APInt(w, 0);
-  return arith::ConstantOp::create(b, loc, type, b.getIntegerAttr(type, v));
-}
-
-/// `acc ⊕ x` for a chunk accumulation's `kind`, with the operand order of
-/// the collective library's combine (`acc` holds the earlier ranks): float
-/// min is `x < acc ? x : acc` and float max `acc < x ? x : acc`, which
-/// differ from arith's minimumf/maxnumf on NaNs and signed zeros.
-static Value combineChunk(OpBuilder &b, Location loc, StringRef kind,
-                          Value acc, Value x) {
-  bool isFloat = isa<FloatType>(acc.getType());
-  if (kind == "add")
-    return isFloat ? arith::AddFOp::create(b, loc, acc, x).getResult()
-                   : arith::AddIOp::create(b, loc, acc, x).getResult();
-  if (kind == "mul")
-    return isFloat ? arith::MulFOp::create(b, loc, acc, x).getResult()
-                   : arith::MulIOp::create(b, loc, acc, x).getResult();
-  if (kind == "and")
-    return arith::AndIOp::create(b, loc, acc, x);
-  if (kind == "or")
-    return arith::OrIOp::create(b, loc, acc, x);
-  if (kind == "xor")
-    return arith::XOrIOp::create(b, loc, acc, x);
-  if (kind == "mins")
-    return arith::MinSIOp::create(b, loc, acc, x);
-  if (kind == "minu")
-    return arith::MinUIOp::create(b, loc, acc, x);
-  if (kind == "maxs")
-    return arith::MaxSIOp::create(b, loc, acc, x);
-  if (kind == "maxu")
-    return arith::MaxUIOp::create(b, loc, acc, x);
-  bool isMin = kind == "minf";
-  Value lhs = isMin ? x : acc, rhs = isMin ? acc : x;
-  Value less =
-      arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OLT, lhs, rhs);
-  return arith::SelectOp::create(b, loc, less, x, acc);
-}
-
 /// Checks that the lowering of `kernel`'s chunk ops is exact: each is in
 /// the entry block, which every rank runs once, and accumulates into a list
 /// that is a parameter (the same for every rank of the chunk). The
@@ -268,7 +211,7 @@ LogicalResult LowerKernelsToCPUPass::lowerKernel(bsgp::KernelOp kernel) {
   for (Operation *op : chunkOps) {
     StringRef kind = getChunkKind(op);
     Type type = op->getOperand(0).getType();
-    Value identity = getChunkIdentity(b, loc, kind, type);
+    Value identity = bsgp::getCombineIdentity(b, loc, kind, type);
     if (!isa<bsgp::ChunkScanOp>(op)) {
       inits.push_back(identity);
       continue;
@@ -306,7 +249,7 @@ LogicalResult LowerKernelsToCPUPass::lowerKernel(bsgp::KernelOp kernel) {
     for (auto [i, op] : llvm::enumerate(clones)) {
       OpBuilder ob(op);
       Value acc = loop.getRegionIterArgs()[i];
-      next.push_back(combineChunk(ob, op->getLoc(), getChunkKind(op), acc,
+      next.push_back(bsgp::emitCombine(ob, op->getLoc(), getChunkKind(op), acc,
                                   op->getOperand(0)));
       if (isa<bsgp::ChunkScanOp>(op))
         op->getResult(0).replaceAllUsesWith(acc);

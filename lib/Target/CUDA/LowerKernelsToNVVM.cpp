@@ -105,30 +105,6 @@ static Value shuffleWord(OpBuilder &b, Location loc, NVVM::ShflKind kind,
                               kind, UnitAttr());
 }
 
-/// `a kind b` for a bsgp.subgroup_reduce kind.
-static Value combineForKind(OpBuilder &b, Location loc, StringRef kind,
-                            Value x, Value y) {
-  auto minMax = [&](LLVM::ICmpPredicate p) -> Value {
-    return LLVM::SelectOp::create(b, loc,
-                                  LLVM::ICmpOp::create(b, loc, p, x, y), x, y);
-  };
-  if (kind == "add")
-    return LLVM::AddOp::create(b, loc, x, y);
-  if (kind == "and")
-    return LLVM::AndOp::create(b, loc, x, y);
-  if (kind == "or")
-    return LLVM::OrOp::create(b, loc, x, y);
-  if (kind == "xor")
-    return LLVM::XOrOp::create(b, loc, x, y);
-  if (kind == "smin")
-    return minMax(LLVM::ICmpPredicate::slt);
-  if (kind == "umin")
-    return minMax(LLVM::ICmpPredicate::ult);
-  if (kind == "smax")
-    return minMax(LLVM::ICmpPredicate::sgt);
-  return minMax(LLVM::ICmpPredicate::ugt);
-}
-
 /// bsgp.subgroup_reduce over the warp's active lanes (activemask: the
 /// threads past the thread count have exited): one redux.sync from sm_80;
 /// before, a shuffle-down tree that combines only lanes in the mask, whose
@@ -148,9 +124,9 @@ static Value lowerSubgroupReduce(OpBuilder &b, Location loc,
                  .Case("and", NVVM::ReduxKind::AND)
                  .Case("or", NVVM::ReduxKind::OR)
                  .Case("xor", NVVM::ReduxKind::XOR)
-                 .Case("smin", NVVM::ReduxKind::MIN)
-                 .Case("umin", NVVM::ReduxKind::UMIN)
-                 .Case("smax", NVVM::ReduxKind::MAX)
+                 .Case("mins", NVVM::ReduxKind::MIN)
+                 .Case("minu", NVVM::ReduxKind::UMIN)
+                 .Case("maxs", NVVM::ReduxKind::MAX)
                  .Default(NVVM::ReduxKind::UMAX);
     return NVVM::ReduxOp::create(b, loc, i32, op.getValue(),
                                  NVVM::ReduxKindAttr::get(ctx, k), mask);
@@ -175,7 +151,7 @@ static Value lowerSubgroupReduce(OpBuilder &b, Location loc,
         b, loc, inWarp,
         LLVM::ICmpOp::create(b, loc, LLVM::ICmpPredicate::eq, bit, one));
     v = LLVM::SelectOp::create(b, loc, active,
-                               combineForKind(b, loc, kind, v, y), v);
+                               bsgp::emitCombine(b, loc, kind, v, y), v);
   }
   // The lowest active lane holds the combination of all of them.
   Value lowest = LLVM::CallIntrinsicOp::create(

@@ -143,3 +143,52 @@ void bsgp::getKernelsForTarget(ModuleOp module, StringRef target,
       kernels.push_back(k);
   }
 }
+
+Value bsgp::getCombineIdentity(OpBuilder &b, Location loc, StringRef kind,
+                               Type type) {
+  if (auto ft = dyn_cast<FloatType>(type)) {
+    const llvm::fltSemantics &sem = ft.getFloatSemantics();
+    APFloat v = kind == "mul"    ? APFloat::getOne(sem)
+                : kind == "minf" ? APFloat::getInf(sem)
+                : kind == "maxf" ? APFloat::getInf(sem, /*Negative=*/true)
+                                 : APFloat::getZero(sem);
+    return arith::ConstantFloatOp::create(b, loc, ft, v);
+  }
+  unsigned w = type.getIntOrFloatBitWidth();
+  APInt v = kind == "mul"                     ? APInt(w, 1)
+            : kind == "and" || kind == "minu" ? APInt::getAllOnes(w)
+            : kind == "mins"                  ? APInt::getSignedMaxValue(w)
+            : kind == "maxs"                  ? APInt::getSignedMinValue(w)
+                                              : APInt(w, 0);
+  return arith::ConstantOp::create(b, loc, type, b.getIntegerAttr(type, v));
+}
+
+Value bsgp::emitCombine(OpBuilder &b, Location loc, StringRef kind,
+                        Value acc, Value x) {
+  bool isFloat = isa<FloatType>(acc.getType());
+  if (kind == "add")
+    return isFloat ? arith::AddFOp::create(b, loc, acc, x).getResult()
+                   : arith::AddIOp::create(b, loc, acc, x).getResult();
+  if (kind == "mul")
+    return isFloat ? arith::MulFOp::create(b, loc, acc, x).getResult()
+                   : arith::MulIOp::create(b, loc, acc, x).getResult();
+  if (kind == "and")
+    return arith::AndIOp::create(b, loc, acc, x);
+  if (kind == "or")
+    return arith::OrIOp::create(b, loc, acc, x);
+  if (kind == "xor")
+    return arith::XOrIOp::create(b, loc, acc, x);
+  if (kind == "mins")
+    return arith::MinSIOp::create(b, loc, acc, x);
+  if (kind == "minu")
+    return arith::MinUIOp::create(b, loc, acc, x);
+  if (kind == "maxs")
+    return arith::MaxSIOp::create(b, loc, acc, x);
+  if (kind == "maxu")
+    return arith::MaxUIOp::create(b, loc, acc, x);
+  bool isMin = kind == "minf";
+  Value lhs = isMin ? x : acc, rhs = isMin ? acc : x;
+  Value less =
+      arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OLT, lhs, rhs);
+  return arith::SelectOp::create(b, loc, less, x, acc);
+}

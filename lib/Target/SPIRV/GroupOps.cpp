@@ -17,6 +17,7 @@
 #include "GroupOps.h"
 
 #include "bsgp/Dialect/BSGP/IR/BSGPOps.h"
+#include "bsgp/Target/KernelBody.h"
 #include "bsgp/Target/SPIRV/SPIRV.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -27,8 +28,6 @@
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 
 #include "llvm/ADT/DenseSet.h"
-
-#include <limits>
 #include "llvm/ADT/StringExtras.h"
 
 using namespace mlir;
@@ -361,15 +360,8 @@ LogicalResult predicateBlock(Block &block, Block::iterator begin,
       // A missing rank contributes the identity of the combination.
       OpBuilder b(reduce);
       Location loc = reduce.getLoc();
-      StringRef kind = reduce.getKind();
-      int64_t identity = 0;
-      if (kind == "smin")
-        identity = std::numeric_limits<int32_t>::max();
-      else if (kind == "smax")
-        identity = std::numeric_limits<int32_t>::min();
-      else if (kind == "umin" || kind == "and")
-        identity = -1;
-      Value id = arith::ConstantIntOp::create(b, loc, b.getI32Type(), identity);
+      Value id = bsgp::getCombineIdentity(b, loc, reduce.getKind(),
+                                          reduce.getType());
       reduce.getValueMutable().assign(arith::SelectOp::create(
           b, loc, inRange, reduce.getValue(), id));
       continue;
@@ -481,33 +473,30 @@ LogicalResult bsgp::lowerGroupOpsToSPIRV(
       v = spirv::GroupNonUniformShuffleOp::create(b, loc, subgroup,
                                                   shuffle.getValue(), src);
     } else if (auto reduce = dyn_cast<bsgp::SubgroupReduceOp>(op)) {
-      auto reduceOp = spirv::GroupOperation::Reduce;
-      Value x = reduce.getValue();
+      // The op class as a tag: one builder call for the eight kinds.
+      auto make = [&](auto tag) -> Value {
+        using SPIRVOp = decltype(tag);
+        return SPIRVOp::create(b, loc, i32, subgroup.getValue(),
+                               spirv::GroupOperation::Reduce,
+                               reduce.getValue(), Value());
+      };
       StringRef kind = reduce.getKind();
       if (kind == "add")
-        v = spirv::GroupNonUniformIAddOp::create(b, loc, i32, subgroup.getValue(),
-                                                 reduceOp, x, Value());
-      else if (kind == "smin")
-        v = spirv::GroupNonUniformSMinOp::create(b, loc, i32, subgroup.getValue(),
-                                                 reduceOp, x, Value());
-      else if (kind == "umin")
-        v = spirv::GroupNonUniformUMinOp::create(b, loc, i32, subgroup.getValue(),
-                                                 reduceOp, x, Value());
-      else if (kind == "smax")
-        v = spirv::GroupNonUniformSMaxOp::create(b, loc, i32, subgroup.getValue(),
-                                                 reduceOp, x, Value());
-      else if (kind == "umax")
-        v = spirv::GroupNonUniformUMaxOp::create(b, loc, i32, subgroup.getValue(),
-                                                 reduceOp, x, Value());
+        v = make(spirv::GroupNonUniformIAddOp());
+      else if (kind == "mins")
+        v = make(spirv::GroupNonUniformSMinOp());
+      else if (kind == "minu")
+        v = make(spirv::GroupNonUniformUMinOp());
+      else if (kind == "maxs")
+        v = make(spirv::GroupNonUniformSMaxOp());
+      else if (kind == "maxu")
+        v = make(spirv::GroupNonUniformUMaxOp());
       else if (kind == "and")
-        v = spirv::GroupNonUniformBitwiseAndOp::create(
-            b, loc, i32, subgroup.getValue(), reduceOp, x, Value());
+        v = make(spirv::GroupNonUniformBitwiseAndOp());
       else if (kind == "or")
-        v = spirv::GroupNonUniformBitwiseOrOp::create(
-            b, loc, i32, subgroup.getValue(), reduceOp, x, Value());
+        v = make(spirv::GroupNonUniformBitwiseOrOp());
       else
-        v = spirv::GroupNonUniformBitwiseXorOp::create(
-            b, loc, i32, subgroup.getValue(), reduceOp, x, Value());
+        v = make(spirv::GroupNonUniformBitwiseXorOp());
     } else if (auto vote = dyn_cast<bsgp::SubgroupVoteOp>(op)) {
       Value p = vote.getPredicate();
       if (vote.getMode() == "any") {

@@ -67,7 +67,7 @@ bsgp.kernel @bad_ballot_type(%c: i1) {
 // -----
 
 bsgp.kernel @bad_reduce_kind(%x: i32) {
-  // expected-error @+1 {{'bsgp.subgroup_reduce' op kind must be add, smin, umin, smax, umax, and, or or xor, not 'mul'}}
+  // expected-error @+1 {{'bsgp.subgroup_reduce' op kind must be add, mins, minu, maxs, maxu, and, or or xor, not 'mul'}}
   %0 = bsgp.subgroup_reduce "mul" %x : i32
   bsgp.return
 }

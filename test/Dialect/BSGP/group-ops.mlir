@@ -14,7 +14,7 @@
 // CHECK:         bsgp.subgroup_shuffle "idx" %{{.*}}, %{{.*}} : i64
 // CHECK:         bsgp.subgroup_vote "all" %{{.*}} : i1
 // CHECK:         bsgp.subgroup_vote "ballot" %{{.*}} : i64
-// CHECK:         bsgp.subgroup_reduce "umax" %{{.*}} : i32
+// CHECK:         bsgp.subgroup_reduce "maxu" %{{.*}} : i32
 bsgp.kernel @k(%x: f32, %y: i64, %c: i1) {
   %buf = bsgp.group_local 128 : !bsgp.ptr<f32>
   %0 = bsgp.group_rank : i32
@@ -28,6 +28,6 @@ bsgp.kernel @k(%x: f32, %y: i64, %c: i1) {
   %7 = bsgp.subgroup_shuffle "idx" %y, %4 : i64
   %8 = bsgp.subgroup_vote "all" %c : i1
   %9 = bsgp.subgroup_vote "ballot" %c : i64
-  %10 = bsgp.subgroup_reduce "umax" %0 : i32
+  %10 = bsgp.subgroup_reduce "maxu" %0 : i32
   bsgp.return
 }

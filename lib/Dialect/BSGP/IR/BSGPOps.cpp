@@ -645,10 +645,10 @@ LogicalResult SubgroupVoteOp::verify() {
 }
 
 LogicalResult SubgroupReduceOp::verify() {
-  if (!llvm::is_contained({"add", "smin", "umin", "smax", "umax", "and", "or",
+  if (!llvm::is_contained({"add", "mins", "minu", "maxs", "maxu", "and", "or",
                            "xor"},
                           getKind()))
-    return emitOpError("kind must be add, smin, umin, smax, umax, and, or "
+    return emitOpError("kind must be add, mins, minu, maxs, maxu, and, or "
                        "or xor, not '")
            << getKind() << "'";
   return verifyDeviceCode(*this);

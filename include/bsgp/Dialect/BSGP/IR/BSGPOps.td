@@ -802,8 +802,9 @@ def BSGP_SubgroupReduceOp : BSGP_Op<"subgroup_reduce", [
   let description = [{
     Combines `value` over the lanes of the subgroup that execute the op
     together (the existing lanes: a partial subgroup's missing lanes take no
-    part) and gives every one of them the result. `kind` is `add`, `smin`,
-    `umin`, `smax`, `umax`, `and`, `or` or `xor`. One instruction on CUDA
+    part) and gives every one of them the result. `kind` is `add`, `mins`,
+    `minu`, `maxs`, `maxu`, `and`, `or` or `xor` (the integer kinds of
+    `bsgp.chunk_reduce`). One instruction on CUDA
     from sm_80 (`redux.sync`), a Reduce of `OpGroupNonUniformIAdd` and its
     kin on SPIR-V, the value itself on the CPU (one-lane subgroups). Like
     the shuffles it has no memory-effect interface, so that it is neither
