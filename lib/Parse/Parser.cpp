@@ -1540,12 +1540,17 @@ Expr *Parser::parsePrimary() {
     return new (Ctx) CharLiteral(T.getRange(), (unsigned char)V[0]);
   }
   case tok::string_literal: {
-    Token T = Tok;
-    consume();
+    // Adjacent literals are one string, as in C ("a" "b" is "ab").
     std::string V;
-    if (!decodeQuoted(T, V))
-      return nullptr;
-    return new (Ctx) StringLiteral(T.getRange(), Ctx.copyString(V));
+    while (Tok.is(tok::string_literal)) {
+      Token T = Tok;
+      consume();
+      std::string Part;
+      if (!decodeQuoted(T, Part))
+        return nullptr;
+      V += Part;
+    }
+    return new (Ctx) StringLiteral(rangeFrom(Begin), Ctx.copyString(V));
   }
   case tok::kw_true:
   case tok::kw_false: {
