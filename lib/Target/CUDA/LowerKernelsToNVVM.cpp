@@ -190,7 +190,10 @@ static void lowerGroupOpsForNVVM(LLVM::LLVMFuncOp fn,
     if (isa<bsgp::GroupRankOp>(op)) {
       v = NVVM::ThreadIdXOp::create(b, loc, i32);
     } else if (isa<bsgp::GroupSizeOp>(op)) {
-      v = NVVM::BlockDimXOp::create(b, loc, i32);
+      // A constant rather than %ntid.x: the block size is fixed for these
+      // kernels, and loops strided by group.size then get constant trip
+      // counts that LLVM unrolls, which puts their loads in flight together.
+      v = LLVM::ConstantOp::create(b, loc, i32, bsgp::kCUDAGroupSize);
     } else if (isa<bsgp::GroupIdOp>(op)) {
       v = NVVM::BlockIdXOp::create(b, loc, i32);
     } else if (isa<bsgp::GroupCountOp>(op)) {

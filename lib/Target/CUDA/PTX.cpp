@@ -111,8 +111,14 @@ LogicalResult bsgp::compileToPTX(ModuleOp device, const PTXOptions &options,
   if (!target)
     return failure();
   llvm::TargetOptions targetOptions;
+  // The warp operations are the .sync forms (shfl.sync, vote.sync), which
+  // need PTX ISA 6.0; LLVM's default for architectures before sm_70 is
+  // older, and it would fail to select them.
+  unsigned sm = 0;
+  llvm::StringRef(options.chip).drop_front(3).getAsInteger(10, sm);
+  std::string features = sm < 70 ? "+ptx60" : "";
   std::unique_ptr<llvm::TargetMachine> tm(target->createTargetMachine(
-      triple, options.chip, /*Features=*/"", targetOptions, std::nullopt,
+      triple, options.chip, features, targetOptions, std::nullopt,
       std::nullopt, llvm::CodeGenOptLevel::Aggressive));
   if (!tm) {
     error = "cannot create an NVPTX target machine for " + options.chip;
