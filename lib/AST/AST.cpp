@@ -135,7 +135,7 @@ const char *GroupExpr::getName(GroupOp Op) {
       "subgroup.shuffle_up",  "subgroup.shuffle_down", "subgroup.any",
       "subgroup.all",         "subgroup.ballot",     "subgroup.add",
       "subgroup.min",         "subgroup.max",        "subgroup.and",
-      "subgroup.or",          "subgroup.xor"};
+      "subgroup.or",          "subgroup.xor",        "subgroup.match"};
   return Names[Op];
 }
 

@@ -2389,6 +2389,8 @@ Value MLIRGen::emitGroup(bsgp::GroupExpr *e) {
     return vote("all", b.getI1Type());
   case GE::Ballot:
     return vote("ballot", b.getI64Type());
+  case GE::SubgroupMatch:
+    return bsgp::SubgroupMatchOp::create(b, l, b.getI64Type(), args[0]);
   case GE::SubgroupAdd:
   case GE::SubgroupMin:
   case GE::SubgroupMax:

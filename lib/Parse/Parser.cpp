@@ -1466,6 +1466,7 @@ Expr *Parser::parseGroup() {
                      .Case("and", GE::SubgroupAnd)
                      .Case("or", GE::SubgroupOr)
                      .Case("xor", GE::SubgroupXor)
+                     .Case("match", GE::SubgroupMatch)
                      .Default(-1)
                : llvm::StringSwitch<int>(M.Text)
                      .Case("rank", GE::GroupRank)
@@ -1478,8 +1479,8 @@ Expr *Parser::parseGroup() {
     Diags.report(M.getRange(), diag::err_bad_group_member)
         << Base << M.Text
         << (Sub ? "rank, size, shuffle, shuffle_xor, shuffle_up, "
-                  "shuffle_down, any, all, ballot, add, min, max, and, or "
-                  "or xor"
+                  "shuffle_down, any, all, ballot, add, min, max, and, or, "
+                  "xor or match"
                 : "rank, size, id, count or barrier");
     return nullptr;
   }

@@ -1886,6 +1886,7 @@ Expr *Sema::checkGroup(GroupExpr *G) {
   case GE::SubgroupAnd:
   case GE::SubgroupOr:
   case GE::SubgroupXor:
+  case GE::SubgroupMatch:
     Want = 1;
     break;
   default:
@@ -1944,6 +1945,16 @@ Expr *Sema::checkGroup(GroupExpr *G) {
     if (!T || !T->isInteger() || T->getBitWidth() != 32)
       return ArgErr(0, "a 32-bit integer (int or uint)");
     G->setType(T);
+    return G;
+  }
+  case GE::SubgroupMatch: {
+    // What match.any.sync compares: 32-bit or 64-bit words.
+    const auto *T = dyn_cast<BuiltinType>(Args[0]->getType()->getUnqualified());
+    if (!T || !T->isInteger() ||
+        (T->getBitWidth() != 32 && T->getBitWidth() != 64))
+      return ArgErr(0, "a 32-bit or 64-bit integer (int, uint, int64 or "
+                       "uint64)");
+    G->setType(Ctx.getBuiltinType(BuiltinType::UInt64));
     return G;
   }
   default:

@@ -68,9 +68,7 @@ bool usesGroupOps(func::FuncOp func) {
       .walk<WalkOrder::PreOrder>([](Operation *op) {
         if (isa<SpawnOp>(op))
           return WalkResult::skip();
-        if (isa<GroupRankOp, GroupSizeOp, GroupIdOp, GroupCountOp,
-                SubgroupRankOp, SubgroupSizeOp, GroupBarrierOp, GroupLocalOp,
-                SubgroupShuffleOp, SubgroupVoteOp, SubgroupReduceOp>(op))
+        if (isGroupOp(op))
           return WalkResult::interrupt();
         return WalkResult::advance();
       })

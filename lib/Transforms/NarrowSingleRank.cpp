@@ -73,10 +73,9 @@ Value findGuardedRank(KernelOp kernel) {
   // Work-group operations, chunk accumulations, rank reassignment and
   // thread.size need the other threads.
   WalkResult unsupported = kernel.walk([](Operation *op) {
-    if (isa<ThreadSizeOp, GetOp, SetOldRankOp, GroupRankOp, GroupSizeOp,
-            GroupIdOp, GroupCountOp, SubgroupRankOp, SubgroupSizeOp,
-            GroupBarrierOp, GroupLocalOp, SubgroupShuffleOp, SubgroupVoteOp,
-            SubgroupReduceOp, ChunkReduceOp, ChunkScanOp>(op))
+    if (isa<ThreadSizeOp, GetOp, SetOldRankOp, ChunkReduceOp, ChunkScanOp>(
+            op) ||
+        isGroupOp(op))
       return WalkResult::interrupt();
     return WalkResult::advance();
   });

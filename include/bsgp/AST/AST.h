@@ -816,7 +816,7 @@ private:
 /// The work-group and subgroup queries and operations: group.rank,
 /// group.size, group.id, group.count, group.barrier(), subgroup.rank,
 /// subgroup.size, subgroup.shuffle*(x, n), subgroup.any/all/ballot(c),
-/// subgroup.add/min/max/and/or/xor(x).
+/// subgroup.add/min/max/and/or/xor(x), subgroup.match(x).
 class GroupExpr : public Expr {
 public:
   enum GroupOp {
@@ -824,7 +824,7 @@ public:
     SubgroupRank, SubgroupSize, Shuffle, ShuffleXor, ShuffleUp, ShuffleDown,
     Any, All, Ballot,
     SubgroupAdd, SubgroupMin, SubgroupMax, SubgroupAnd, SubgroupOr,
-    SubgroupXor
+    SubgroupXor, SubgroupMatch
   };
   GroupExpr(SourceRange R, GroupOp Op, llvm::MutableArrayRef<Expr *> Args)
       : Expr(SK_Group, R), Op(Op), Args(Args) {}

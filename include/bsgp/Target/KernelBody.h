@@ -86,6 +86,13 @@ mlir::Value getCombineIdentity(mlir::OpBuilder &b, mlir::Location loc,
 mlir::Value emitCombine(mlir::OpBuilder &b, mlir::Location loc,
                         llvm::StringRef kind, mlir::Value acc, mlir::Value x);
 
+/// Replaces every `bsgp.subgroup_match` below `root` by one ballot per bit
+/// of its value and one of `true` (arith ops and `bsgp.subgroup_vote`s),
+/// for targets without a match instruction: a lane's peers are the lanes
+/// that voted as it did on every bit. Lanes that take no part in the
+/// ballots (missing ranks) are in none of the masks.
+void expandSubgroupMatches(mlir::Operation *root);
+
 /// Removes every `bsgp.*` discardable attribute below `root`: they mean
 /// nothing to LLVM IR.
 void stripBSGPAttributes(mlir::Operation *root);

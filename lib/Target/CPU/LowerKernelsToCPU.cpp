@@ -58,10 +58,7 @@ static void lowerGroupOpsForCPU(Operation *root, Value rank, Value size,
                                 Block *entry) {
   SmallVector<Operation *> ops;
   root->walk([&](Operation *op) {
-    if (isa<bsgp::GroupRankOp, bsgp::GroupSizeOp, bsgp::GroupIdOp,
-            bsgp::GroupCountOp, bsgp::SubgroupRankOp, bsgp::SubgroupSizeOp,
-            bsgp::GroupBarrierOp, bsgp::GroupLocalOp, bsgp::SubgroupShuffleOp,
-            bsgp::SubgroupVoteOp, bsgp::SubgroupReduceOp>(op))
+    if (bsgp::isGroupOp(op))
       ops.push_back(op);
   });
   MLIRContext *ctx = root->getContext();
@@ -81,6 +78,8 @@ static void lowerGroupOpsForCPU(Operation *root, Value rank, Value size,
       v = shuffle.getValue();
     } else if (auto reduce = dyn_cast<bsgp::SubgroupReduceOp>(op)) {
       v = reduce.getValue();
+    } else if (isa<bsgp::SubgroupMatchOp>(op)) {
+      v = arith::ConstantIntOp::create(b, loc, b.getI64Type(), 1);
     } else if (auto vote = dyn_cast<bsgp::SubgroupVoteOp>(op)) {
       v = vote.getPredicate();
       if (vote.getMode() == "ballot")

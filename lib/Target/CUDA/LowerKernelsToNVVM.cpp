@@ -174,10 +174,7 @@ static void lowerGroupOpsForNVVM(LLVM::LLVMFuncOp fn,
                                  OpBuilder &moduleBuilder, bool hasRedux) {
   SmallVector<Operation *> ops;
   fn.walk([&](Operation *op) {
-    if (isa<bsgp::GroupRankOp, bsgp::GroupSizeOp, bsgp::GroupIdOp,
-            bsgp::GroupCountOp, bsgp::SubgroupRankOp, bsgp::SubgroupSizeOp,
-            bsgp::GroupBarrierOp, bsgp::GroupLocalOp, bsgp::SubgroupShuffleOp,
-            bsgp::SubgroupVoteOp, bsgp::SubgroupReduceOp>(op))
+    if (bsgp::isGroupOp(op))
       ops.push_back(op);
   });
   MLIRContext *ctx = fn.getContext();
@@ -236,6 +233,16 @@ static void lowerGroupOpsForNVVM(LLVM::LLVMFuncOp fn,
       }
     } else if (auto reduce = dyn_cast<bsgp::SubgroupReduceOp>(op)) {
       v = lowerSubgroupReduce(b, loc, reduce, hasRedux);
+    } else if (auto match = dyn_cast<bsgp::SubgroupMatchOp>(op)) {
+      // Over the active lanes, as redux.sync: past the thread count the
+      // lanes have exited. (Before sm_70 the matches were expanded.)
+      Value active = LLVM::CallIntrinsicOp::create(
+                         b, loc, i32, b.getStringAttr("llvm.nvvm.activemask"),
+                         ValueRange{})
+                         .getResult(0);
+      v = NVVM::MatchSyncOp::create(b, loc, i32, active, match.getValue(),
+                                    NVVM::MatchSyncKind::any);
+      v = LLVM::ZExtOp::create(b, loc, i64, v);
     } else if (auto vote = dyn_cast<bsgp::SubgroupVoteOp>(op)) {
       Value mask = LLVM::ConstantOp::create(b, loc, i32, -1);
       if (vote.getMode() == "ballot") {
@@ -384,10 +391,12 @@ LogicalResult LowerKernelsToNVVMPass::buildKernel(bsgp::KernelOp kernel,
   // redux.sync is an sm_80 instruction.
   StringRef arch(chip);
   unsigned sm = 0;
-  bool hasRedux = arch.consume_front("sm_") &&
-                  !arch.take_while(llvm::isDigit).getAsInteger(10, sm) &&
-                  sm >= 80;
-  lowerGroupOpsForNVVM(fn, globals, hasRedux);
+  bool known = arch.consume_front("sm_") &&
+               !arch.take_while(llvm::isDigit).getAsInteger(10, sm);
+  // match.any.sync is an sm_70 instruction.
+  if (!known || sm < 70)
+    bsgp::expandSubgroupMatches(fn);
+  lowerGroupOpsForNVVM(fn, globals, known && sm >= 80);
   return success();
 }
 

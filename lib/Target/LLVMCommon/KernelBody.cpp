@@ -79,6 +79,33 @@ LogicalResult bsgp::rejectChunkOps(Operation *root, StringRef target) {
   return failure(r.wasInterrupted());
 }
 
+void bsgp::expandSubgroupMatches(Operation *root) {
+  SmallVector<SubgroupMatchOp> matches;
+  root->walk([&](SubgroupMatchOp op) { matches.push_back(op); });
+  for (SubgroupMatchOp op : matches) {
+    OpBuilder b(op);
+    Location loc = op.getLoc();
+    Value x = op.getValue();
+    Type t = x.getType(), i1 = b.getI1Type(), i64 = b.getI64Type();
+    auto ballot = [&](Value p) -> Value {
+      return SubgroupVoteOp::create(b, loc, i64, b.getStringAttr("ballot"), p);
+    };
+    Value allOnes = arith::ConstantIntOp::create(b, loc, i64, -1);
+    Value peers = ballot(arith::ConstantIntOp::create(b, loc, i1, 1));
+    for (unsigned bit = 0, e = t.getIntOrFloatBitWidth(); bit < e; ++bit) {
+      Value shifted = arith::ShRUIOp::create(
+          b, loc, x, arith::ConstantIntOp::create(b, loc, t, bit));
+      Value set = arith::TruncIOp::create(b, loc, i1, shifted);
+      Value votes = ballot(set);
+      Value others = arith::XOrIOp::create(b, loc, votes, allOnes);
+      peers = arith::AndIOp::create(
+          b, loc, peers, arith::SelectOp::create(b, loc, set, votes, others));
+    }
+    op.replaceAllUsesWith(peers);
+    op.erase();
+  }
+}
+
 void bsgp::stripBSGPAttributes(Operation *root) {
   root->walk([](Operation *op) {
     SmallVector<StringAttr> names;
@@ -125,9 +152,7 @@ bsgp::collectDeviceFunctions(ModuleOp host, ArrayRef<KernelOp> kernels,
 bool bsgp::usesGroupOps(Operation *kernel) {
   return kernel
       ->walk([](Operation *op) {
-        if (isa<GroupRankOp, GroupSizeOp, GroupIdOp, GroupCountOp,
-                SubgroupRankOp, SubgroupSizeOp, GroupBarrierOp, GroupLocalOp,
-                SubgroupShuffleOp, SubgroupVoteOp, SubgroupReduceOp>(op))
+        if (isGroupOp(op))
           return WalkResult::interrupt();
         return WalkResult::advance();
       })

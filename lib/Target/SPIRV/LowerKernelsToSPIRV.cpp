@@ -759,9 +759,13 @@ LogicalResult LowerKernelsToSPIRVPass::buildKernel(bsgp::KernelOp kernel,
                                  inner.getOperations());
     region.erase();
   }
-  if (grouped)
+  if (grouped) {
+    // SPIR-V's core has no match: ballots, which missing ranks then vote
+    // false in.
+    bsgp::expandSubgroupMatches(fn);
     return bsgp::predicateMissingRanks(*body, body->begin(), inRange,
                                        {rank64, rank});
+  }
   return success();
 }
 

@@ -71,3 +71,19 @@ bsgp.kernel @bad_reduce_kind(%x: i32) {
   %0 = bsgp.subgroup_reduce "mul" %x : i32
   bsgp.return
 }
+
+// -----
+
+func.func @match_on_host(%x: i32) -> i64 {
+  // expected-error @+1 {{'bsgp.subgroup_match' op must be in device code}}
+  %0 = bsgp.subgroup_match %x : i32
+  return %0 : i64
+}
+
+// -----
+
+bsgp.kernel @bad_match_type(%x: i16) {
+  // expected-error @+1 {{'bsgp.subgroup_match' op operand #0 must be 32-bit signless integer or 64-bit signless integer, but got 'i16'}}
+  %0 = bsgp.subgroup_match %x : i16
+  bsgp.return
+}

@@ -15,6 +15,8 @@
 // CHECK:         bsgp.subgroup_vote "all" %{{.*}} : i1
 // CHECK:         bsgp.subgroup_vote "ballot" %{{.*}} : i64
 // CHECK:         bsgp.subgroup_reduce "maxu" %{{.*}} : i32
+// CHECK:         bsgp.subgroup_match %{{.*}} : i32
+// CHECK:         bsgp.subgroup_match %{{.*}} : i64
 bsgp.kernel @k(%x: f32, %y: i64, %c: i1) {
   %buf = bsgp.group_local 128 : !bsgp.ptr<f32>
   %0 = bsgp.group_rank : i32
@@ -29,5 +31,7 @@ bsgp.kernel @k(%x: f32, %y: i64, %c: i1) {
   %8 = bsgp.subgroup_vote "all" %c : i1
   %9 = bsgp.subgroup_vote "ballot" %c : i64
   %10 = bsgp.subgroup_reduce "maxu" %0 : i32
+  %11 = bsgp.subgroup_match %0 : i32
+  %12 = bsgp.subgroup_match %y : i64
   bsgp.return
 }

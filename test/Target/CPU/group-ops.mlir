@@ -3,8 +3,8 @@
 // On the CPU a work group and a subgroup are one thread: group.rank is 0,
 // group.size 1, group.id the rank, group.count the thread count; a group
 // barrier has nothing to wait for; a local array is a private stack slot of
-// the entry block; a shuffle returns its own value and a vote its own
-// condition.
+// the entry block; a shuffle returns its own value, a vote its own
+// condition and a match the mask of lane 0 alone.
 
 // CHECK-LABEL: llvm.func internal @k__cpu(
 // CHECK:         %[[COUNT:.*]] = llvm.mlir.constant(64 : i64) : i64
@@ -22,6 +22,8 @@
 // CHECK-NEXT:      %[[B:.*]] = arith.extui %{{.*}} : i1 to i64
 // CHECK-NEXT:      bsgp.ptr.store %[[T]], %{{.*}}[%[[R]]]
 // CHECK-NEXT:      bsgp.ptr.store %[[B]], %{{.*}}[%[[R]]]
+// CHECK-NEXT:      %[[M:.*]] = arith.constant 1 : i64
+// CHECK-NEXT:      bsgp.ptr.store %[[M]], %{{.*}}[%[[R]]]
 // CHECK-NOT:     bsgp.group
 // CHECK-NOT:     bsgp.subgroup
 // CHECK:         llvm.return
@@ -43,5 +45,7 @@ bsgp.kernel @k(%out: !bsgp.ptr<i32>, %bits: !bsgp.ptr<i64>, %c: i1) {
   %r = bsgp.thread_rank : i32
   bsgp.ptr.store %t, %out[%r] : !bsgp.ptr<i32>, i32
   bsgp.ptr.store %ballot, %bits[%r] : !bsgp.ptr<i64>, i32
+  %m = bsgp.subgroup_match %t : i32
+  bsgp.ptr.store %m, %bits[%r] : !bsgp.ptr<i64>, i32
   bsgp.return
 }

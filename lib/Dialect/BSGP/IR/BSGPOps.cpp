@@ -46,6 +46,12 @@ static Operation *getCodeOwner(Operation *op) {
   return nullptr;
 }
 
+bool bsgp::isGroupOp(Operation *op) {
+  return isa<GroupRankOp, GroupSizeOp, GroupIdOp, GroupCountOp, SubgroupRankOp,
+             SubgroupSizeOp, GroupBarrierOp, GroupLocalOp, SubgroupShuffleOp,
+             SubgroupVoteOp, SubgroupReduceOp, SubgroupMatchOp>(op);
+}
+
 bool bsgp::isInDeviceCode(Operation *op) {
   Operation *owner = getCodeOwner(op);
   return owner && (isa<SpawnOp, SuperstepOp, KernelOp>(owner) ||
@@ -643,6 +649,8 @@ LogicalResult SubgroupVoteOp::verify() {
            << (ballot ? "i64" : "i1") << " for " << getMode();
   return verifyDeviceCode(*this);
 }
+
+LogicalResult SubgroupMatchOp::verify() { return verifyDeviceCode(*this); }
 
 LogicalResult SubgroupReduceOp::verify() {
   if (!llvm::is_contained({"add", "mins", "minu", "maxs", "maxu", "and", "or",

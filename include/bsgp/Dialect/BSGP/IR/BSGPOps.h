@@ -32,6 +32,11 @@ bool isCollectiveFunction(mlir::Operation *op);
 /// function marked `bsgp.collective` or `bsgp.device`.
 bool isInDeviceCode(mlir::Operation *op);
 
+/// True if `op` is one of the work-group and subgroup ops (`group.*`,
+/// `subgroup.*`, `local` arrays): a kernel holding one needs its work
+/// groups, and a function holding one is inlined where it is called.
+bool isGroupOp(mlir::Operation *op);
+
 /// True if `value` is computed from a target query (`target.cuda`,
 /// `!target.cpu`, `target.cpu || target.spirv`, ...): a branch on it is
 /// taken by every thread alike.

@@ -820,6 +820,27 @@ def BSGP_SubgroupReduceOp : BSGP_Op<"subgroup_reduce", [
   let hasVerifier = 1;
 }
 
+def BSGP_SubgroupMatchOp : BSGP_Op<"subgroup_match"> {
+  let summary = "`subgroup.match(x)`: the lanes whose x equals the caller's";
+  let description = [{
+    The `i64` mask of the lanes of the subgroup, among those that execute
+    the op together (the existing lanes), whose `value` has the same bits
+    as the calling lane's, the caller included. `match.any.sync` on CUDA
+    from sm_70; elsewhere one ballot per bit of `value`
+    (`bsgp::expandSubgroupMatch`); `1` on the CPU (one-lane subgroups).
+    Like the votes it has no memory-effect interface, so that it is neither
+    moved nor merged.
+
+    ```mlir
+    %m = bsgp.subgroup_match %d : i32
+    ```
+  }];
+  let arguments = (ins AnyTypeOf<[I32, I64]>:$value);
+  let results = (outs I64:$result);
+  let assemblyFormat = "$value attr-dict `:` type($value)";
+  let hasVerifier = 1;
+}
+
 //===----------------------------------------------------------------------===//
 // Accumulation over a CPU chunk (internal to the collective library)
 //===----------------------------------------------------------------------===//
