@@ -6,6 +6,8 @@
 
 #include "bsgp/Target/CUDA/PTX.h"
 
+#include "UnrollPrivateArrays.h"
+
 #include "mlir/Dialect/LLVMIR/Transforms/Passes.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/Pass/PassManager.h"
@@ -178,6 +180,7 @@ LogicalResult bsgp::compileToPTX(ModuleOp device, const PTXOptions &options,
   llvm::CGSCCAnalysisManager cgam;
   llvm::ModuleAnalysisManager mam;
   llvm::PassBuilder pb(tm.get());
+  bsgp::registerUnrollPrivateArrays(pb);
   pb.registerModuleAnalyses(mam);
   pb.registerCGSCCAnalyses(cgam);
   pb.registerFunctionAnalyses(fam);
