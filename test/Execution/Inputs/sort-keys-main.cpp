@@ -100,13 +100,18 @@ template <typename K> K randomKey(uint64_t i) {
 
 template <typename K>
 void testType(const char *name, void (*sortby)(K *, int *, int)) {
-  const int sizes[] = {0,    1,    2,    31,   32,   33,   1023,
-                       1024, 1025, 2047, 2048, 2049, 5000, (1 << 20) + 7};
+  const int sizes[] = {0,    1,    2,    31,   32,   33,   1023, 1024,
+                       1025, 2047, 2048, 2049, 4095, 4096, 4097, 5000,
+                       (1 << 20) + 7};
+  // The last run: 10000 equal keys, where the radix sort skips every digit.
+  const int runs = sizeof(sizes) / sizeof(sizes[0]) + 1;
   int ok = 0;
-  for (int n : sizes) {
+  for (int run = 0; run < runs; ++run) {
+    bool uniform = run == runs - 1;
+    int n = uniform ? 10000 : sizes[run];
     std::vector<K> key(n);
     for (int i = 0; i < n; ++i)
-      key[i] = randomKey<K>(i);
+      key[i] = uniform ? K(3) : randomKey<K>(i);
     K *dKey = static_cast<K *>(bsgprt_dnew((n + 1) * sizeof(K), "main"));
     int *dOut = static_cast<int *>(bsgprt_dnew((n + 1) * sizeof(int), "main"));
     bsgprt_memcpy_htod(dKey, key.data(), n * sizeof(K));
@@ -124,7 +129,7 @@ void testType(const char *name, void (*sortby)(K *, int *, int)) {
       ++ok;
     } else {
       ++failures;
-      std::printf("%s n=%d: FAIL\n", name, n);
+      std::printf("%s n=%d%s: FAIL\n", name, n, uniform ? " (equal keys)" : "");
     }
   }
   std::printf("%s: %d sizes ok\n", name, ok);
