@@ -109,7 +109,8 @@ const char *TargetQueryExpr::getName(Target T) {
 const char *AtomicExpr::getName(AtomicOp Op) {
   static const char *Names[] = {"atomicAdd", "atomicSub", "atomicMin",
                                 "atomicMax", "atomicAnd", "atomicOr",
-                                "atomicXor", "atomicExch", "atomicCAS"};
+                                "atomicXor", "atomicExch", "atomicCAS",
+                                "atomicLoad"};
   return Names[Op];
 }
 

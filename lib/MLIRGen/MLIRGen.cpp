@@ -2287,6 +2287,10 @@ Value MLIRGen::emitAtomic(bsgp::AtomicExpr *e) {
   if (e->getOp() == AO::CAS)
     return bsgp::AtomicCASOp::create(b, l, args[1].getType(), args[0],
                                      args[1], args[2]);
+  if (e->getOp() == AO::Load)
+    return bsgp::AtomicLoadOp::create(
+        b, l, cast<bsgp::PtrType>(args[0].getType()).getElementType(),
+        args[0]);
   Value v = args[1];
   bool isFloat = isa<FloatType>(v.getType());
   bool isSigned = e->getType()->isSignedInteger();
@@ -2317,6 +2321,7 @@ Value MLIRGen::emitAtomic(bsgp::AtomicExpr *e) {
     kind = K::assign;
     break;
   case AO::CAS:
+  case AO::Load:
     break;
   }
   return bsgp::AtomicRMWOp::create(b, l, v.getType(), kind, v, args[0]);

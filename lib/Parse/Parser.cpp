@@ -1609,6 +1609,7 @@ Expr *Parser::parsePrimary() {
                   .Case("atomicXor", AtomicExpr::Xor)
                   .Case("atomicExch", AtomicExpr::Exch)
                   .Case("atomicCAS", AtomicExpr::CAS)
+                  .Case("atomicLoad", AtomicExpr::Load)
                   .Default(-1);
       if (A >= 0) {
         consume();

@@ -1643,10 +1643,11 @@ Expr *Sema::checkBuiltin(BuiltinCallExpr *B) {
   return error(B);
 }
 
-/// atomicAdd(p, v) ... atomicCAS(p, expected, desired): device code only,
-/// `p` a pointer to a non-const 32- or 64-bit integer (or float for Add,
-/// Exch and CAS); the other arguments are converted to the pointee type,
-/// which is also the result type (the old value).
+/// atomicAdd(p, v) ... atomicCAS(p, expected, desired), atomicLoad(p):
+/// device code only, `p` a pointer to a non-const 32- or 64-bit integer (or
+/// float for Add, Exch and CAS; const allowed for Load); the other
+/// arguments are converted to the pointee type, which is also the result
+/// type (the old value).
 Expr *Sema::checkAtomic(AtomicExpr *A) {
   const char *Name = AtomicExpr::getName(A->getOp());
   bool DeviceFn = CurFn && !InRequire && SpawnDepth == 0 &&
@@ -1655,7 +1656,8 @@ Expr *Sema::checkAtomic(AtomicExpr *A) {
     Diags.report(A->getRange(), diag::err_atomic_in_host) << Name;
   for (Expr *&X : A->args())
     X = rvalue(checkExpr(X));
-  unsigned Want = A->getOp() == AtomicExpr::CAS ? 3 : 2;
+  bool IsLoad = A->getOp() == AtomicExpr::Load;
+  unsigned Want = A->getOp() == AtomicExpr::CAS ? 3 : IsLoad ? 1 : 2;
   if (A->args().size() != Want) {
     Diags.report(A->getRange(), diag::err_atomic_arity)
         << Name << Want << unsigned(A->args().size());
@@ -1672,7 +1674,7 @@ Expr *Sema::checkAtomic(AtomicExpr *A) {
     return error(A);
   }
   const Type *Pointee = PT->getPointee();
-  if (Pointee->isConst()) {
+  if (Pointee->isConst() && !IsLoad) {
     Diags.report(P->getRange(), diag::err_atomic_const)
         << Name << P->getType()->str();
     return error(A);

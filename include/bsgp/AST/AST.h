@@ -997,13 +997,14 @@ private:
   Target T;
 };
 
-/// A CUDA-style atomic on device memory: `atomicAdd(p, v)` and friends, and
-/// `atomicCAS(p, expected, desired)`. Returns the old value of `*p`. After
+/// A CUDA-style atomic on device memory: `atomicAdd(p, v)` and friends,
+/// `atomicCAS(p, expected, desired)` and `atomicLoad(p)`. Returns the old
+/// value of `*p` (atomicLoad: its value). After
 /// Sema, args()[0] is a pointer and the other arguments have its pointee
 /// type (unqualified).
 class AtomicExpr : public Expr {
 public:
-  enum AtomicOp { Add, Sub, Min, Max, And, Or, Xor, Exch, CAS };
+  enum AtomicOp { Add, Sub, Min, Max, And, Or, Xor, Exch, CAS, Load };
   AtomicExpr(SourceRange R, AtomicOp Op, llvm::MutableArrayRef<Expr *> Args)
       : Expr(SK_Atomic, R), Op(Op), Args(Args) {}
   AtomicOp getOp() const { return Op; }

@@ -441,6 +441,22 @@ struct AtomicRMWLowering : AtomicPattern<bsgp::AtomicRMWOp> {
   }
 };
 
+struct AtomicLoadLowering : AtomicPattern<bsgp::AtomicLoadOp> {
+  using AtomicPattern::AtomicPattern;
+  LogicalResult
+  matchAndRewrite(bsgp::AtomicLoadOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Type t = this->getTypeConverter()->convertType(op.getType());
+    unsigned bytes = t.getIntOrFloatBitWidth() / 8;
+    rewriter.replaceOpWithNewOp<LLVM::LoadOp>(
+        op, t, adaptor.getPtr(), bytes, /*isVolatile=*/false,
+        /*isNonTemporal=*/false, /*isInvariant=*/false,
+        /*isInvariantGroup=*/false, LLVM::AtomicOrdering::monotonic,
+        syncScope);
+    return success();
+  }
+};
+
 struct AtomicCASLowering : AtomicPattern<bsgp::AtomicCASOp> {
   using AtomicPattern::AtomicPattern;
   LogicalResult
@@ -481,7 +497,8 @@ void bsgp::populateBSGPToLLVMPatterns(LLVMTypeConverter &converter,
                FreeLowering<bsgp::DTempFreeOp, RuntimeFn::TempFree>,
                FreeLowering<bsgp::StreamFreeOp, RuntimeFn::TempFree>>(
       converter);
-  patterns.add<AtomicRMWLowering, AtomicCASLowering>(converter,
+  patterns.add<AtomicRMWLowering, AtomicLoadLowering, AtomicCASLowering>(
+      converter,
                                                      atomicSyncScope);
 }
 

@@ -518,6 +518,23 @@ void divideFloatsInDouble(Operation *root) {
   }
 }
 
+/// MLIR's SPIR-V dialect has no OpAtomicLoad: each `bsgp.atomic_load`
+/// becomes an atomic or of 0, which reads the same value (and is predicated
+/// and lowered as the other atomics are).
+void rewriteAtomicLoads(Operation *root) {
+  SmallVector<bsgp::AtomicLoadOp> loads;
+  root->walk([&](bsgp::AtomicLoadOp op) { loads.push_back(op); });
+  for (bsgp::AtomicLoadOp op : loads) {
+    OpBuilder b(op);
+    Value zero = arith::ConstantIntOp::create(b, op.getLoc(), op.getType(), 0);
+    Value v = bsgp::AtomicRMWOp::create(b, op.getLoc(), op.getType(),
+                                        arith::AtomicRMWKind::ori, zero,
+                                        op.getPtr());
+    op.replaceAllUsesWith(v);
+    op.erase();
+  }
+}
+
 /// SPIR-V has no float atomic add without an extension: each
 /// `bsgp.atomic_rmw addf` becomes a compare-exchange loop on the bits,
 ///   old = *p; while ((seen = cas(p, old, old + v)) != old) old = seen;
@@ -759,6 +776,7 @@ LogicalResult LowerKernelsToSPIRVPass::buildKernel(bsgp::KernelOp kernel,
                                  inner.getOperations());
     region.erase();
   }
+  rewriteAtomicLoads(fn);
   if (grouped) {
     // SPIR-V's core has no match: ballots, which missing ranks then vote
     // false in.
@@ -934,6 +952,7 @@ void LowerKernelsToSPIRVPass::runOnOperation() {
               return loadPushConstant(b, l, 1);
             })))
       return signalPassFailure();
+  rewriteAtomicLoads(*device);
   expandFloatAtomicAdds(*device);
   divideFloatsInDouble(*device);
   // Local arrays while pointers still have their element types and before

@@ -1,7 +1,7 @@
 // RUN: bsgp-opt %s -split-input-file -verify-diagnostics
 //
-// One case per verifier error of bsgp.target_is, bsgp.atomic_rmw and
-// bsgp.atomic_cas.
+// One case per verifier error of bsgp.target_is, bsgp.atomic_rmw,
+// bsgp.atomic_cas and bsgp.atomic_load.
 
 func.func @unknown_target() -> i1 {
   // expected-error @+1 {{'bsgp.target_is' op unknown target 'opencl'; expected cpu, cuda or spirv}}
@@ -63,4 +63,20 @@ func.func @cas_f64(%p: !bsgp.ptr<f64>, %v: f64) attributes {bsgp.device} {
   // expected-error @+1 {{'bsgp.atomic_cas' op element type 'f64' is not supported by this atomic operation}}
   %0 = bsgp.atomic_cas %p, %v, %v : !bsgp.ptr<f64>
   return
+}
+
+// -----
+
+func.func @load_float(%p: !bsgp.ptr<f32>) -> f32 attributes {bsgp.device} {
+  // expected-error @+1 {{'bsgp.atomic_load' op element type 'f32' is not supported by this atomic operation}}
+  %0 = bsgp.atomic_load %p : !bsgp.ptr<f32>
+  return %0 : f32
+}
+
+// -----
+
+func.func @load_on_host(%p: !bsgp.ptr<i32>) -> i32 {
+  // expected-error @+1 {{'bsgp.atomic_load' op must be in device code}}
+  %0 = bsgp.atomic_load %p : !bsgp.ptr<i32>
+  return %0 : i32
 }

@@ -13,6 +13,7 @@
 // CHECK:         bsgp.atomic_rmw assign %{{.*}}, %{{.*}} : !bsgp.ptr<f32>
 // CHECK:         bsgp.atomic_cas %{{.*}}, %{{.*}}, %{{.*}} : !bsgp.ptr<i32>
 // CHECK:         bsgp.atomic_cas %{{.*}}, %{{.*}}, %{{.*}} : !bsgp.ptr<f32>
+// CHECK:         bsgp.atomic_load %{{.*}} : !bsgp.ptr<i64>
 func.func @ops(%p: !bsgp.ptr<i32>, %q: !bsgp.ptr<i64>, %f: !bsgp.ptr<f32>,
                %v: i32, %w: i64, %x: f32) attributes {bsgp.device} {
   %c = bsgp.target_is "cpu" : i1
@@ -23,6 +24,7 @@ func.func @ops(%p: !bsgp.ptr<i32>, %q: !bsgp.ptr<i64>, %f: !bsgp.ptr<f32>,
   %3 = bsgp.atomic_rmw assign %x, %f : !bsgp.ptr<f32>
   %4 = bsgp.atomic_cas %p, %v, %0 : !bsgp.ptr<i32>
   %5 = bsgp.atomic_cas %f, %x, %2 : !bsgp.ptr<f32>
+  %6 = bsgp.atomic_load %q : !bsgp.ptr<i64>
   return
 }
 

@@ -363,6 +363,13 @@ LogicalResult AtomicRMWOp::verify() {
   }
 }
 
+LogicalResult AtomicLoadOp::verify() {
+  if (failed(verifyDeviceCode(*this)))
+    return failure();
+  return verifyAtomicType(*this, getType(), /*allowFloat=*/false,
+                          /*allowInt=*/true);
+}
+
 LogicalResult AtomicCASOp::verify() {
   if (failed(verifyDeviceCode(*this)))
     return failure();

@@ -668,6 +668,29 @@ def BSGP_AtomicRMWOp : BSGP_Op<"atomic_rmw", [
   let hasVerifier = 1;
 }
 
+def BSGP_AtomicLoadOp : BSGP_Op<"atomic_load", [
+    TypesMatchWith<"result type is the pointer's element type", "ptr",
+                   "result",
+                   "::llvm::cast<::bsgp::PtrType>($_self).getElementType()">]> {
+  let summary = "atomic load of `*ptr` (`atomicLoad`)";
+  let description = [{
+    Reads `*ptr` atomically with relaxed (monotonic) ordering at device
+    scope: a thread polling a word that another thread publishes sees the
+    update (a plain load may be served from a stale cache line), without
+    the cost of a read-modify-write. A 32- or 64-bit integer element.
+    Device code only. SPIR-V's core has no atomic load in MLIR's dialect,
+    so there it is an atomic or of 0.
+
+    ```mlir
+    %v = bsgp.atomic_load %p : !bsgp.ptr<i64>
+    ```
+  }];
+  let arguments = (ins Arg<BSGP_AnyPtr, "", [MemRead]>:$ptr);
+  let results = (outs AnyType:$result);
+  let assemblyFormat = "$ptr attr-dict `:` qualified(type($ptr))";
+  let hasVerifier = 1;
+}
+
 def BSGP_AtomicCASOp : BSGP_Op<"atomic_cas", [
     TypesMatchWith<"expected type is the pointer's element type", "ptr",
                    "expected",
