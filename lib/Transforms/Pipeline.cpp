@@ -24,6 +24,7 @@ void bsgp::buildBSGPSuperstepPipeline(
   pm.addPass(mlir::createSCCPPass());
   pm.addPass(createBSGPSplitSuperstepsPass());
   pm.addPass(createBSGPRematerializePass());
+  pm.addPass(createBSGPRematerializeLoadsPass());
   pm.addPass(createBSGPFindSavedValuesPass());
 }
 

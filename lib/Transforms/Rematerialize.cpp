@@ -38,13 +38,18 @@ constexpr unsigned kMaxRecipeOps = 6;
 /// The ops that recompute a superstep result, in definition order.
 struct Recipe {
   SmallVector<Operation *, 4> ops;
+  /// Values of the defining superstep taken from its results (which the
+  /// using superstep loads anyway), with those results.
+  SmallVector<std::pair<Value, Value>, 2> fromResults;
   bool readsRank = false;
   bool readsSize = false;
 };
 
 /// Adds the computation of `value` (defined in `step` or on the host) to
-/// `recipe`; false if it cannot be recomputed elsewhere.
-bool collect(Value value, SuperstepOp step, Recipe &recipe) {
+/// `recipe`; false if it cannot be recomputed elsewhere. Values in
+/// `available` are taken from the superstep results they map to.
+bool collect(Value value, SuperstepOp step, Recipe &recipe,
+             const DenseMap<Value, Value> *available = nullptr) {
   // Host values (function arguments, require results) are available in
   // every superstep.
   if (!step->getParentOp()->isAncestor(value.getParentRegion()->getParentOp()))
@@ -54,6 +59,13 @@ bool collect(Value value, SuperstepOp step, Recipe &recipe) {
     return false;
   if (isa<RequireOp>(def))
     return true;
+  if (available) {
+    auto it = available->find(value);
+    if (it != available->end()) {
+      recipe.fromResults.push_back(*it);
+      return true;
+    }
+  }
   // Results of other supersteps would have to be loaded instead.
   if (def->getParentOp() != step)
     return false;
@@ -70,7 +82,7 @@ bool collect(Value value, SuperstepOp step, Recipe &recipe) {
     return false;
   }
   for (Value operand : def->getOperands())
-    if (!collect(operand, step, recipe))
+    if (!collect(operand, step, recipe, available))
       return false;
   recipe.ops.push_back(def);
   return true;
@@ -173,10 +185,84 @@ void rematerialize(SpawnOp spawn) {
   }
 }
 
+/// True if `use` reads the value of its own thread (thread.get(r, v) reads
+/// rank r's v).
+bool isOwnValueUse(OpOperand &use) {
+  return !(isa<GetOp>(use.getOwner()) && use.getOperandNumber() == 1);
+}
+
+/// A result computed by a few side-effect-free ops from other results of
+/// its superstep is recomputed in a using superstep that loads those
+/// results anyway: `int x = in[r]; compact(out, x, (x & 1) != 0, ...)`
+/// saves x alone, not x, the flag and the count made from it.
+void recomputeFromResults(SpawnOp spawn) {
+  SmallVector<SuperstepOp> steps = ssutil::getSupersteps(spawn);
+  for (unsigned i = 0; i < steps.size(); ++i) {
+    auto yield = cast<YieldOp>(steps[i].getBody().front().getTerminator());
+    bool changed = false;
+    DenseMap<unsigned, IRMapping> copies;
+    DenseMap<unsigned, Operation *> lastCopies;
+    for (auto [k, result] : llvm::enumerate(steps[i].getResults())) {
+      for (OpOperand &use : llvm::make_early_inc_range(result.getUses())) {
+        int t = ssutil::getStepNumber(steps, use.getOwner());
+        // After a rank reassignment results are loaded after the
+        // set_oldrank; keep to the plain case.
+        if (!isOwnValueUse(use) || t <= static_cast<int>(i) ||
+            steps[t].getRankReassigned())
+          continue;
+        DenseMap<Value, Value> available;
+        for (auto [j, other] : llvm::enumerate(steps[i].getResults())) {
+          if (j == k)
+            continue;
+          for (OpOperand &otherUse : other.getUses())
+            if (isOwnValueUse(otherUse) &&
+                ssutil::getStepNumber(steps, otherUse.getOwner()) == t) {
+              available[yield.getValues()[j]] = other;
+              break;
+            }
+        }
+        Recipe recipe;
+        if (available.empty() ||
+            !collect(yield.getValues()[k], steps[i], recipe, &available) ||
+            recipe.fromResults.empty() || recipe.readsRank ||
+            recipe.readsSize)
+          continue;
+        Block &body = steps[t].getBody().front();
+        IRMapping &mapping = copies[t];
+        Operation *&lastCopy = lastCopies[t];
+        OpBuilder b(&body, body.begin());
+        if (lastCopy)
+          b.setInsertionPointAfter(lastCopy);
+        for (auto [value, fromResult] : recipe.fromResults)
+          mapping.map(value, fromResult);
+        for (Operation *op : recipe.ops) {
+          if (mapping.contains(op->getResult(0)))
+            continue;
+          lastCopy = b.clone(*op, mapping);
+          lastCopy->setLoc(copyLoc(op));
+        }
+        use.set(mapping.lookupOrDefault(yield.getValues()[k]));
+        changed = true;
+      }
+    }
+    if (!changed)
+      continue;
+    SmallVector<Value> kept;
+    for (auto [result, yielded] :
+         llvm::zip(steps[i].getResults(), yield.getValues()))
+      if (!result.use_empty())
+        kept.push_back(yielded);
+    steps[i] = ssutil::replaceSuperstepResults(steps[i], kept);
+  }
+}
+
 struct RematerializePass
     : public bsgp::impl::BSGPRematerializePassBase<RematerializePass> {
   void runOnOperation() override {
-    getOperation()->walk([&](SpawnOp spawn) { rematerialize(spawn); });
+    getOperation()->walk([&](SpawnOp spawn) {
+      rematerialize(spawn);
+      recomputeFromResults(spawn);
+    });
   }
 };
 

@@ -120,3 +120,49 @@ func.func @expressions(%p: !bsgp.ptr<i32>, %n: i32) {
   }
   return
 }
+
+// compact's shape: the flag and the count made from a loaded x are
+// recomputed in the superstep that loads x anyway, so x alone stays a
+// result. In superstep 3, which does not use x, the flag stays a result;
+// a value read by thread.get does not count as loaded, and after a rank
+// reassignment nothing is recomputed from results.
+// CHECK-LABEL: func.func @from_results(
+// CHECK: %[[S1:.*]]:2 = bsgp.superstep 1 {{.*}}-> (i32, i1) {
+// CHECK: %[[X:.*]] = bsgp.ptr.load
+// CHECK: %[[K:.*]] = arith.cmpi ne
+// CHECK: bsgp.yield %[[X]], %[[K]] : i32, i1
+// CHECK: bsgp.superstep 2 {{.*}}{
+// CHECK-NEXT: %[[C1:.*]] = arith.constant 1 : i32
+// CHECK-NEXT: %[[A:.*]] = arith.andi %[[S1]]#0, %[[C1]]
+// CHECK-NEXT: %[[C0:.*]] = arith.constant 0 : i32
+// CHECK-NEXT: %[[K2:.*]] = arith.cmpi ne, %[[A]], %[[C0]]
+// CHECK-NEXT: %[[CNT:.*]] = arith.select %[[K2]]
+// CHECK-NEXT: bsgp.ptr.store %[[CNT]], %{{.*}}[%[[S1]]#0]
+// CHECK: bsgp.superstep 3 {{.*}}{
+// CHECK: bsgp.get %{{.*}}, %[[S1]]#0
+// CHECK: arith.select %[[S1]]#1
+// CHECK: bsgp.superstep 4 rank_reassigned {{.*}}{
+// CHECK: arith.select %[[S1]]#1
+func.func @from_results(%p: !bsgp.ptr<i32>, %n: i32) {
+  bsgp.spawn %n {
+    %rk = bsgp.thread_rank : i32
+    %x = bsgp.ptr.load %p[%rk] : !bsgp.ptr<i32>, i32
+    %c1 = arith.constant 1 : i32
+    %a = arith.andi %x, %c1 : i32
+    %c0 = arith.constant 0 : i32
+    %keep = arith.cmpi ne, %a, %c0 : i32
+    %cnt = arith.select %keep, %c1, %c0 : i32
+    bsgp.barrier
+    bsgp.ptr.store %cnt, %p[%x] : !bsgp.ptr<i32>, i32
+    bsgp.barrier
+    %g = bsgp.get %c0, %x : i32
+    %v = arith.select %keep, %g, %c0 : i32
+    bsgp.ptr.store %v, %p[%c0] : !bsgp.ptr<i32>, i32
+    bsgp.barrier rank_reassigned
+    %r4 = bsgp.thread_rank : i32
+    bsgp.set_oldrank %r4
+    %w = arith.select %keep, %x, %c0 : i32
+    bsgp.ptr.store %w, %p[%r4] : !bsgp.ptr<i32>, i32
+  }
+  return
+}

@@ -82,8 +82,28 @@ def BSGPRematerializePass : Pass<"bsgp-rematerialize"> {
     constants, host values, `bsgp.thread_rank` and `bsgp.thread_size` is
     recomputed in each using superstep instead of being saved, as long as
     no rank-reassigning superstep (or `set_size`, for the size) lies in
-    between. This is why `rk1` of Listing 3 is not saved.
+    between. This is why `rk1` of Listing 3 is not saved. A result computed
+    by such ops from other results of its superstep is recomputed in a
+    using superstep that loads those results anyway.
   }];
+}
+
+def BSGPRematerializeLoadsPass : Pass<"bsgp-rematerialize-loads"> {
+  let summary = "load p[thread.rank] again after a barrier instead of saving it";
+  let description = [{
+    A superstep result that is `p[thread.rank]` for a pointer `p` from
+    before the spawn is loaded again by each superstep using it, when every
+    store in between goes to memory the spawn allocated, to work-group
+    memory, or to a host pointer `q` at `thread.rank`. The host tests
+    before the spawn that each such `q` and `p` are at least
+    `thread.size` elements apart (or equal, for stores in the superstep
+    that loads again) and runs a copy of the spawn that loads again if so,
+    the original otherwise. No test and no copy when there is no such `q`.
+    Spawns that set `thread.size`, and values used after a rank
+    reassignment or through `thread.get`/`thread.put`, are left alone.
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::scf::SCFDialect"];
 }
 
 def BSGPFindSavedValuesPass : Pass<"bsgp-find-saved-values"> {

@@ -1,0 +1,333 @@
+//===- RematerializeLoads.cpp - load again instead of saving -------------===//
+//
+// `int x = in[thread.rank]; scan(+, x); out[thread.rank] = x;` saves x to a
+// temporary stream at the end of the first superstep and loads it in the
+// second: the list makes four trips through memory where reading `in` again
+// after the barrier makes three. Reading it again is right only if no store
+// between the two reads can change in[thread.rank], and `in` and `out` are
+// pointer parameters the compiler knows nothing about.
+//
+// So the pass versions the spawn, as LLVM's loop versioning does with its
+// runtime alias checks: when every store between the two reads goes either
+// to memory allocated inside the spawn (the collectives' temporary lists,
+// work-group arrays) or to a host pointer q at index thread.rank, the host
+// tests before the spawn that each such q is far enough from `in` for the
+// rank ranges [q, q + n) and [in, in + n) not to meet. A store in the
+// superstep that reads again may also go to `in` itself (q == in, the
+// in-place scan): there each rank writes only its own element, after it
+// has read it. If the test holds the copy of the spawn that loads again
+// runs, otherwise the original, which saves. Without stores to check there
+// is no test and no copy.
+//
+//===----------------------------------------------------------------------===//
+
+#include "bsgp/Transforms/Passes.h"
+
+#include "SuperstepUtils.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/LLVMIR/LLVMTypes.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/IRMapping.h"
+#include "mlir/Interfaces/CallInterfaces.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+
+namespace bsgp {
+#define GEN_PASS_DEF_BSGPREMATERIALIZELOADSPASS
+#include "bsgp/Transforms/Passes.h.inc"
+} // namespace bsgp
+
+using namespace mlir;
+using namespace bsgp;
+
+namespace {
+
+/// A host pointer stored to at thread.rank between the two reads.
+struct StoreTerm {
+  Value ptr;
+  /// The store is in the superstep that reads again, so `ptr` may equal the
+  /// loaded pointer.
+  bool mayBeSame;
+};
+
+/// A superstep result `p[thread.rank]` that its users can load again.
+struct Candidate {
+  SuperstepOp step;
+  unsigned resultIndex;
+  PtrLoadOp load;
+  SmallVector<StoreTerm, 2> terms;
+};
+
+bool isDefinedIn(SpawnOp spawn, Value value) {
+  return spawn.getBody().isAncestor(value.getParentRegion());
+}
+
+/// True if `index` is thread.rank, maybe widened (a rank is never
+/// negative, so sign and zero extension agree).
+bool isRankIndex(Value index) {
+  while (Operation *def = index.getDefiningOp()) {
+    if (isa<arith::ExtSIOp, arith::ExtUIOp, arith::IndexCastOp,
+            arith::IndexCastUIOp>(def)) {
+      index = def->getOperand(0);
+      continue;
+    }
+    return isa<ThreadRankOp>(def);
+  }
+  return false;
+}
+
+/// True if `ptr` points into memory allocated inside `spawn` (a require's
+/// `dnew`/`dtempnew`, a work group's `local` array), which no host pointer
+/// from before the spawn can reach.
+bool isFresh(SpawnOp spawn, Value ptr) {
+  while (true) {
+    if (!isDefinedIn(spawn, ptr))
+      return false;
+    Operation *def = ptr.getDefiningOp();
+    if (!def)
+      return false;
+    if (isa<DNewOp, DTempNewOp, GroupLocalOp>(def))
+      return true;
+    if (isa<PtrCastOp, PtrOffsetOp>(def)) {
+      ptr = def->getOperand(0);
+      continue;
+    }
+    if (auto require = dyn_cast<RequireOp>(def)) {
+      auto yield = cast<YieldOp>(require.getBody().front().getTerminator());
+      ptr = yield.getValues()[cast<OpResult>(ptr).getResultNumber()];
+      continue;
+    }
+    return false;
+  }
+}
+
+bool isPointer(Type type) {
+  return isa<PtrType, LLVM::LLVMPointerType>(type);
+}
+
+/// Pointers of `load`'s element width, which a ptr.diff can compare with it.
+bool sameElementWidth(PtrType a, PtrType b) {
+  Type x = a.getElementType(), y = b.getElementType();
+  if (x == y)
+    return true;
+  return x.isIntOrFloat() && y.isIntOrFloat() &&
+         x.getIntOrFloatBitWidth() == y.getIntOrFloatBitWidth();
+}
+
+/// Adds to `terms` what the stores of `op` (not its nested ops) need from
+/// the run-time test; false if a store may reach `load`'s element in a way
+/// the test cannot rule out.
+bool checkWrites(SpawnOp spawn, Operation *op, PtrLoadOp load, bool lastStep,
+                 SmallVectorImpl<StoreTerm> &terms) {
+  if (isMemoryEffectFree(op) || op->hasTrait<OpTrait::HasRecursiveMemoryEffects>())
+    return true;
+  // Work-group communication touches work-group memory and registers only.
+  if (isGroupOp(op))
+    return true;
+  if (auto call = dyn_cast<CallOpInterface>(op)) {
+    // The collective library's host functions and the runtime write only
+    // through their pointer arguments.
+    auto callee = dyn_cast_if_present<SymbolRefAttr>(call.getCallableForCallee());
+    if (!callee)
+      return false;
+    StringRef name = callee.getLeafReference().getValue();
+    if (!name.starts_with("__bsgp_") && !name.starts_with("bsgprt_"))
+      return false;
+    return llvm::all_of(op->getOperands(), [&](Value v) {
+      return !isPointer(v.getType()) || isFresh(spawn, v);
+    });
+  }
+  auto effects = dyn_cast<MemoryEffectOpInterface>(op);
+  if (!effects)
+    return false;
+  SmallVector<MemoryEffects::EffectInstance> list;
+  effects.getEffects(list);
+  for (const MemoryEffects::EffectInstance &effect : list) {
+    if (!isa<MemoryEffects::Write>(effect.getEffect()) ||
+        isa<ThreadStateResource>(effect.getResource()))
+      continue;
+    Value target = effect.getValue();
+    if (!target)
+      return false;
+    if (isFresh(spawn, target))
+      continue;
+    auto store = dyn_cast<PtrStoreOp>(op);
+    if (!store || store.getPtr() != target || isDefinedIn(spawn, target) ||
+        !isRankIndex(store.getIndex()) ||
+        !sameElementWidth(cast<PtrType>(target.getType()),
+                          cast<PtrType>(load.getPtr().getType())))
+      return false;
+    // A store to the loaded list itself before the superstep that reads
+    // again: the test could never hold.
+    if (target == load.getPtr() && !lastStep)
+      return false;
+    terms.push_back({target, lastStep});
+  }
+  return true;
+}
+
+/// Fills `cand.terms` for a read again in steps[last]; false if the stores
+/// in between rule it out.
+bool checkWindow(SpawnOp spawn, MutableArrayRef<SuperstepOp> steps, unsigned first,
+                 unsigned last, Candidate &cand) {
+  for (Operation *op = steps[first]; op; op = op->getNextNode()) {
+    bool inLast = op == steps[last].getOperation();
+    WalkResult walk = op->walk([&](Operation *nested) {
+      return checkWrites(spawn, nested, cand.load, inLast, cand.terms)
+                 ? WalkResult::advance()
+                 : WalkResult::interrupt();
+    });
+    if (walk.wasInterrupted())
+      return false;
+    if (inLast)
+      return true;
+  }
+  return false;
+}
+
+/// The candidates of `spawn`, with the stores each needs tested.
+SmallVector<Candidate> findCandidates(SpawnOp spawn,
+                                      MutableArrayRef<SuperstepOp> steps) {
+  SmallVector<Candidate> found;
+  bool setsSize = false;
+  spawn.walk([&](SetSizeOp) { setsSize = true; });
+  if (setsSize)
+    return found;
+  for (unsigned i = 0; i < steps.size(); ++i) {
+    auto yield = cast<YieldOp>(steps[i].getBody().front().getTerminator());
+    for (auto [k, yielded] : llvm::enumerate(yield.getValues())) {
+      auto load = yielded.getDefiningOp<PtrLoadOp>();
+      if (!load || isDefinedIn(spawn, load.getPtr()) ||
+          !isRankIndex(load.getIndex()))
+        continue;
+      Value result = steps[i].getResult(k);
+      int last = -1;
+      bool usable = !result.use_empty();
+      for (OpOperand &use : result.getUses()) {
+        int t = ssutil::getStepNumber(steps, use.getOwner());
+        // thread.get/put address other ranks: keep those values saved.
+        if (t <= static_cast<int>(i) || isa<GetOp, PutOp>(use.getOwner()))
+          usable = false;
+        last = std::max(last, t);
+      }
+      if (!usable)
+        continue;
+      // After a rank reassignment thread.rank names another element.
+      for (int j = i + 1; j <= last; ++j)
+        usable &= !steps[j].getRankReassigned();
+      Candidate cand{steps[i], static_cast<unsigned>(k), load, {}};
+      if (usable && checkWindow(spawn, steps, i, last, cand))
+        found.push_back(std::move(cand));
+    }
+  }
+  return found;
+}
+
+/// Replaces every use of the candidate's result by a load at the top of the
+/// using superstep.
+void loadAgain(MutableArrayRef<SuperstepOp> steps, SuperstepOp step,
+               unsigned resultIndex, PtrLoadOp load) {
+  DenseMap<Operation *, Value> reloaded;
+  for (OpOperand &use :
+       llvm::make_early_inc_range(step.getResult(resultIndex).getUses())) {
+    int t = ssutil::getStepNumber(steps, use.getOwner());
+    Value &value = reloaded[steps[t]];
+    if (!value) {
+      Block &body = steps[t].getBody().front();
+      OpBuilder b(&body, body.begin());
+      // The index chain from thread.rank, copied with a rank of this step.
+      SmallVector<Operation *, 4> chain;
+      for (Value v = load.getIndex(); v;) {
+        Operation *def = v.getDefiningOp();
+        chain.push_back(def);
+        v = def->getNumOperands() ? def->getOperand(0) : Value();
+      }
+      IRMapping mapping;
+      for (Operation *def : llvm::reverse(chain))
+        b.clone(*def, mapping);
+      value = b.clone(*load, mapping)->getResult(0);
+    }
+    use.set(value);
+  }
+}
+
+/// `p` and `q` point to rank ranges of n elements that do not meet, or, if
+/// `mayBeSame`, to the same one.
+Value buildTest(OpBuilder &b, Location loc, Value p, const StoreTerm &term,
+                Value n) {
+  Value q = term.ptr;
+  if (q.getType() != p.getType())
+    q = PtrCastOp::create(b, loc, p.getType(), q);
+  Value d = PtrDiffOp::create(b, loc, b.getI64Type(), q, p);
+  Value negN = arith::SubIOp::create(
+      b, loc, arith::ConstantIntOp::create(b, loc, 0, 64), n);
+  Value apart = arith::OrIOp::create(
+      b, loc, arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sge, d, n),
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sle, d, negN));
+  if (!term.mayBeSame)
+    return apart;
+  Value same = arith::CmpIOp::create(
+      b, loc, arith::CmpIPredicate::eq, d,
+      arith::ConstantIntOp::create(b, loc, 0, 64));
+  return arith::OrIOp::create(b, loc, apart, same);
+}
+
+void rematerializeLoads(SpawnOp spawn) {
+  SmallVector<SuperstepOp> steps = ssutil::getSupersteps(spawn);
+  SmallVector<Candidate> cands = findCandidates(spawn, steps);
+  if (cands.empty())
+    return;
+  bool needsTest = llvm::any_of(
+      cands, [](const Candidate &c) { return !c.terms.empty(); });
+  if (!needsTest) {
+    for (Candidate &c : cands)
+      loadAgain(steps, c.step, c.resultIndex, c.load);
+    return;
+  }
+
+  OpBuilder b(spawn);
+  Location loc = spawn.getLoc();
+  Value n = arith::ExtSIOp::create(b, loc, b.getI64Type(),
+                                     spawn.getThreadCount());
+  Value test;
+  for (Candidate &c : cands)
+    for (const StoreTerm &term : c.terms) {
+      Value t = buildTest(b, loc, c.load.getPtr(), term, n);
+      test = test ? arith::AndIOp::create(b, loc, test, t) : t;
+    }
+  auto branch = scf::IfOp::create(b, loc, spawn.getResultTypes(), test,
+                                    /*withElseRegion=*/true);
+  // The copy that loads again runs when the test holds; the original, which
+  // saves, otherwise. The branches yield the spawn's results (without
+  // results the builder has made the yields).
+  bool hasResults = spawn->getNumResults() != 0;
+  IRMapping mapping;
+  b.setInsertionPointToStart(branch.thenBlock());
+  auto copy = cast<SpawnOp>(b.clone(*spawn, mapping));
+  if (hasResults)
+    scf::YieldOp::create(b, loc, copy.getResults());
+  spawn->replaceAllUsesWith(branch.getResults());
+  b.setInsertionPointToStart(branch.elseBlock());
+  if (hasResults)
+    scf::YieldOp::create(b, loc, spawn.getResults());
+  spawn->moveBefore(branch.elseBlock()->getTerminator());
+
+  SmallVector<SuperstepOp> copied = ssutil::getSupersteps(copy);
+  for (Candidate &c : cands)
+    loadAgain(copied, cast<SuperstepOp>(mapping.lookup(c.step.getOperation())),
+              c.resultIndex, cast<PtrLoadOp>(mapping.lookup(c.load.getOperation())));
+}
+
+struct RematerializeLoadsPass
+    : public bsgp::impl::BSGPRematerializeLoadsPassBase<
+          RematerializeLoadsPass> {
+  void runOnOperation() override {
+    SmallVector<SpawnOp> spawns;
+    getOperation()->walk([&](SpawnOp spawn) { spawns.push_back(spawn); });
+    for (SpawnOp spawn : spawns)
+      rematerializeLoads(spawn);
+  }
+};
+
+} // namespace
