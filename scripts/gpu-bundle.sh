@@ -36,7 +36,8 @@ for e in saxpy sgemv stencil mandelbrot poly3 find-faces memory-test par-sort; d
 done
 build $ALL listing5 "$ROOT/examples/paper/listing5-memory-test.bsgp" \
   "$ROOT/test/Execution/examples/Inputs/listing5-main.cpp"
-for t in find-faces get-numbers par-sort-idx reduce-scan thread-manipulation sort-keys large-lists; do
+for t in find-faces get-numbers par-sort-idx reduce-scan thread-manipulation sort-keys large-lists \
+    reload-after-barrier; do
   main=("$ROOT"/test/Execution/Inputs/$t-main.cpp)
   [ -f "${main[0]}" ] || main=()
   build $ALL "$t" "$ROOT/test/Execution/$t.bsgp" "${main[@]}"

@@ -26,7 +26,7 @@
 #include "SuperstepUtils.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
-#include "mlir/Dialect/LLVMIR/LLVMTypes.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/IRMapping.h"
@@ -43,12 +43,19 @@ using namespace bsgp;
 
 namespace {
 
-/// A host pointer stored to at thread.rank between the two reads.
+/// A host pointer stored to between the two reads.
 struct StoreTerm {
   Value ptr;
-  /// The store is in the superstep that reads again, so `ptr` may equal the
-  /// loaded pointer.
-  bool mayBeSame;
+  enum Kind {
+    /// At thread.rank, before the superstep that reads again: the ranks'
+    /// elements must not meet the loaded ones.
+    Apart,
+    /// At thread.rank, in the superstep that reads again: apart, or the
+    /// very same elements.
+    ApartOrSame,
+    /// Anywhere (another index, an atomic): another allocation.
+    OtherAllocation,
+  } kind;
 };
 
 /// A superstep result `p[thread.rank]` that its users can load again.
@@ -152,17 +159,20 @@ bool checkWrites(SpawnOp spawn, Operation *op, PtrLoadOp load, bool lastStep,
       return false;
     if (isFresh(spawn, target))
       continue;
+    if (isDefinedIn(spawn, target) || !isa<PtrType>(target.getType()))
+      return false;
     auto store = dyn_cast<PtrStoreOp>(op);
-    if (!store || store.getPtr() != target || isDefinedIn(spawn, target) ||
-        !isRankIndex(store.getIndex()) ||
-        !sameElementWidth(cast<PtrType>(target.getType()),
-                          cast<PtrType>(load.getPtr().getType())))
+    bool atRank = store && store.getPtr() == target &&
+                  isRankIndex(store.getIndex()) &&
+                  sameElementWidth(cast<PtrType>(target.getType()),
+                                   cast<PtrType>(load.getPtr().getType()));
+    // The loaded list itself, other than at the rank in the superstep that
+    // reads again: the test could never hold.
+    if (target == load.getPtr() && !(atRank && lastStep))
       return false;
-    // A store to the loaded list itself before the superstep that reads
-    // again: the test could never hold.
-    if (target == load.getPtr() && !lastStep)
-      return false;
-    terms.push_back({target, lastStep});
+    terms.push_back({target, !atRank    ? StoreTerm::OtherAllocation
+                             : lastStep ? StoreTerm::ApartOrSame
+                                        : StoreTerm::Apart});
   }
   return true;
 }
@@ -252,11 +262,36 @@ void loadAgain(MutableArrayRef<SuperstepOp> steps, SuperstepOp step,
   }
 }
 
-/// `p` and `q` point to rank ranges of n elements that do not meet, or, if
-/// `mayBeSame`, to the same one.
+/// The runtime's bsgprt_distinct_allocations, declared in `module`.
+LLVM::LLVMFuncOp getDistinctAllocations(ModuleOp module) {
+  StringRef name = "bsgprt_distinct_allocations";
+  if (auto fn = module.lookupSymbol<LLVM::LLVMFuncOp>(name))
+    return fn;
+  MLIRContext *ctx = module.getContext();
+  auto ptr = LLVM::LLVMPointerType::get(ctx);
+  auto type = LLVM::LLVMFunctionType::get(IntegerType::get(ctx, 32),
+                                          {ptr, ptr});
+  OpBuilder b = OpBuilder::atBlockEnd(module.getBody());
+  return LLVM::LLVMFuncOp::create(b, module.getLoc(), name, type);
+}
+
+/// What `term` needs of the store target and the loaded pointer `p`:
+/// rank ranges of n elements that do not meet (or are the same one), or
+/// two allocations of the runtime.
 Value buildTest(OpBuilder &b, Location loc, Value p, const StoreTerm &term,
                 Value n) {
   Value q = term.ptr;
+  if (term.kind == StoreTerm::OtherAllocation) {
+    auto fn = getDistinctAllocations(
+        p.getParentRegion()->getParentOfType<ModuleOp>());
+    auto ptr = LLVM::LLVMPointerType::get(b.getContext());
+    Value args[] = {
+        UnrealizedConversionCastOp::create(b, loc, ptr, p).getResult(0),
+        UnrealizedConversionCastOp::create(b, loc, ptr, q).getResult(0)};
+    Value distinct = LLVM::CallOp::create(b, loc, fn, args).getResult();
+    return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne, distinct,
+                                 arith::ConstantIntOp::create(b, loc, 0, 32));
+  }
   if (q.getType() != p.getType())
     q = PtrCastOp::create(b, loc, p.getType(), q);
   Value d = PtrDiffOp::create(b, loc, b.getI64Type(), q, p);
@@ -265,7 +300,7 @@ Value buildTest(OpBuilder &b, Location loc, Value p, const StoreTerm &term,
   Value apart = arith::OrIOp::create(
       b, loc, arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sge, d, n),
       arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sle, d, negN));
-  if (!term.mayBeSame)
+  if (term.kind == StoreTerm::Apart)
     return apart;
   Value same = arith::CmpIOp::create(
       b, loc, arith::CmpIPredicate::eq, d,

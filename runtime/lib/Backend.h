@@ -45,6 +45,13 @@ public:
   /// cpu backend); sizes the pool of temporaries.
   virtual uint64_t memoryBytes() const { return 0; }
 
+  /// The start of the device allocation holding `p`, or 0 when the backend
+  /// cannot tell; asked for memory the runtime did not allocate.
+  virtual uintptr_t allocationBase(const void *p) {
+    (void)p;
+    return 0;
+  }
+
   /// Returns null when the device is out of memory.
   virtual void *allocate(uint64_t bytes) = 0;
   virtual void deallocate(void *p) = 0;

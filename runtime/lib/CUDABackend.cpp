@@ -91,6 +91,9 @@ struct DriverAPI {
                                                int);
   /// Optional: checks that a fixed work-group size fits the kernel.
   CUresult (*cuFuncGetAttribute)(int *, int, CUfunction);
+  /// Optional: the allocation a device pointer lies in, for
+  /// bsgprt_distinct_allocations on memory the runtime did not allocate.
+  CUresult (*cuPointerGetAttribute)(void *, int, CUdeviceptr);
 };
 
 template <class Fn> bool lookup(void *lib, const char *name, Fn &fn) {
@@ -135,6 +138,7 @@ public:
            d.cuOccupancyMaxPotentialBlockSize);
     lookup(lib, "cuDeviceGetAttribute", d.cuDeviceGetAttribute);
     lookup(lib, "cuFuncGetAttribute", d.cuFuncGetAttribute);
+    lookup(lib, "cuPointerGetAttribute", d.cuPointerGetAttribute);
     lookup(lib, "cuDeviceTotalMem_v2", d.cuDeviceTotalMem);
     hasEvents = lookup(lib, "cuEventCreate", d.cuEventCreate) &&
                 lookup(lib, "cuEventRecord", d.cuEventRecord) &&
@@ -187,6 +191,17 @@ public:
   }
 
   const char *deviceName() const override { return name.c_str(); }
+
+  uintptr_t allocationBase(const void *p) override {
+    constexpr int RangeStartAddr = 11; // CU_POINTER_ATTRIBUTE_RANGE_START_ADDR
+    CUdeviceptr base = 0;
+    if (!api.cuPointerGetAttribute ||
+        api.cuPointerGetAttribute(&base, RangeStartAddr,
+                                  reinterpret_cast<CUdeviceptr>(p)) !=
+            CUDA_SUCCESS)
+      return 0;
+    return static_cast<uintptr_t>(base);
+  }
 
   uint64_t memoryBytes() const override {
     size_t bytes = 0;

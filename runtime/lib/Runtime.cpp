@@ -713,6 +713,27 @@ void *bsgprt_temp_alloc(uint64_t bytes, const char *srcloc) {
 
 void bsgprt_temp_free(void *p) { release(p, AllocKind::Temp); }
 
+int bsgprt_distinct_allocations(const void *a, const void *b) {
+  State &st = state();
+  Backend &dev = backend();
+  std::lock_guard<std::mutex> lock(st.mutex);
+  // The start of the live allocation holding `p`, or 0. Memory the runtime
+  // did not allocate (cudaMalloc'd lists passed in, say) is the backend's
+  // to place.
+  auto baseOf = [&](const void *p) -> uintptr_t {
+    uintptr_t addr = reinterpret_cast<uintptr_t>(p);
+    auto it = st.allocations.upper_bound(addr);
+    if (it != st.allocations.begin()) {
+      --it;
+      if (addr - it->first < std::max<uint64_t>(it->second.size, 1))
+        return it->first;
+    }
+    return p ? dev.allocationBase(p) : 0;
+  };
+  uintptr_t baseA = baseOf(a), baseB = baseOf(b);
+  return baseA && baseB && baseA != baseB;
+}
+
 void bsgprt_memcpy_htod(void *dst, const void *src, uint64_t bytes) {
   copy(dst, src, bytes, CopyKind::HtoD);
 }

@@ -104,16 +104,81 @@ func.func @store_before(%in: !bsgp.ptr<i32>, %f: !bsgp.ptr<f32>, %n: i32) {
 
 // -----
 
-// Values kept saved: a store at another index than the rank (the test
-// cannot bound it), an atomic on a host pointer, a load through a pointer
-// the spawn allocated, a value read after a rank reassignment, and one read
-// by thread.get. Nothing is versioned.
+// Stores at another index than the rank, and atomics, on host pointers:
+// the runtime must find the stored list in another allocation than the
+// loaded one, whatever the offsets.
+// CHECK-LABEL: func.func @other_allocation(
+// CHECK-SAME: %[[IN:[^:]*]]: !bsgp.ptr<i32>, %[[OUT:[^:]*]]: !bsgp.ptr<i32>, %[[C:[^:]*]]: !bsgp.ptr<i64>
+// CHECK: %[[P1:.*]] = builtin.unrealized_conversion_cast %[[IN]] : !bsgp.ptr<i32> to !llvm.ptr
+// CHECK: %[[Q1:.*]] = builtin.unrealized_conversion_cast %[[OUT]] : !bsgp.ptr<i32> to !llvm.ptr
+// CHECK: %[[D1:.*]] = llvm.call @bsgprt_distinct_allocations(%[[P1]], %[[Q1]]) : (!llvm.ptr, !llvm.ptr) -> i32
+// CHECK: arith.cmpi ne, %[[D1]]
+// CHECK: %[[Q2:.*]] = builtin.unrealized_conversion_cast %[[C]] : !bsgp.ptr<i64> to !llvm.ptr
+// CHECK: llvm.call @bsgprt_distinct_allocations(%{{.*}}, %[[Q2]])
+// CHECK: scf.if
+// CHECK: bsgp.superstep 2 {{.*}}{
+// CHECK-NEXT: bsgp.thread_rank
+// CHECK-NEXT: bsgp.ptr.load %[[IN]]
+// CHECK: } else {
+// CHECK: llvm.func @bsgprt_distinct_allocations(!llvm.ptr, !llvm.ptr) -> i32
+func.func @other_allocation(%in: !bsgp.ptr<i32>, %out: !bsgp.ptr<i32>, %cnt: !bsgp.ptr<i64>, %n: i32) {
+  bsgp.spawn %n {
+    %rk = bsgp.thread_rank : i32
+    %x = bsgp.ptr.load %in[%rk] : !bsgp.ptr<i32>, i32
+    bsgp.barrier
+    %c1 = arith.constant 1 : i32
+    %rk1 = bsgp.thread_rank : i32
+    %next = arith.addi %rk1, %c1 : i32
+    bsgp.ptr.store %x, %out[%next] : !bsgp.ptr<i32>, i32
+    %one = arith.constant 1 : i64
+    %old = bsgp.atomic_rmw addi %one, %cnt : !bsgp.ptr<i64>
+  }
+  return
+}
+
+// -----
+
+// Values kept saved: a store to the loaded list at another index, a load
+// through a pointer the spawn allocated, a value read after a rank
+// reassignment, and one read by thread.get. Nothing is versioned.
 // CHECK-LABEL: func.func @kept(
 // CHECK-NOT: scf.if
-// CHECK: bsgp.superstep 1 {{.*}}-> (i32, i32, i32, i32, i32) {
+// CHECK: bsgp.superstep 1 {{.*}}-> (i32, i32, i32, i32) {
 // CHECK: bsgp.superstep 2
 // CHECK-NOT: bsgp.ptr.load %arg0
 // CHECK: // -----
+func.func @kept(%in: !bsgp.ptr<i32>, %n: i32) {
+  bsgp.spawn %n {
+    %l = bsgp.require -> !bsgp.ptr<i32> {
+      %a = bsgp.dnew %n : !bsgp.ptr<i32>
+      bsgp.yield %a : !bsgp.ptr<i32>
+    }
+    %rk = bsgp.thread_rank : i32
+    %a = bsgp.ptr.load %in[%rk] : !bsgp.ptr<i32>, i32
+    %c = bsgp.ptr.load %l[%rk] : !bsgp.ptr<i32>, i32
+    %d = bsgp.ptr.load %in[%rk] : !bsgp.ptr<i32>, i32
+    %e = bsgp.ptr.load %in[%rk] : !bsgp.ptr<i32>, i32
+    bsgp.barrier
+    %c1 = arith.constant 1 : i32
+    %rk1 = bsgp.thread_rank : i32
+    %next = arith.addi %rk1, %c1 : i32
+    bsgp.ptr.store %a, %in[%next] : !bsgp.ptr<i32>, i32
+    bsgp.ptr.store %c, %l[%rk1] : !bsgp.ptr<i32>, i32
+    bsgp.barrier rank_reassigned
+    %rk3 = bsgp.thread_rank : i32
+    bsgp.set_oldrank %rk3
+    %g = bsgp.get %rk3, %e : i32
+    %s = arith.addi %d, %g : i32
+    %t = bsgp.require -> !bsgp.ptr<i32> {
+      %m = bsgp.dtempnew %n : !bsgp.ptr<i32>
+      bsgp.yield %m : !bsgp.ptr<i32>
+    }
+    bsgp.ptr.store %s, %t[%rk3] : !bsgp.ptr<i32>, i32
+  }
+  return
+}
+
+// -----
 func.func @kept(%in: !bsgp.ptr<i32>, %out: !bsgp.ptr<i32>, %n: i32) {
   bsgp.spawn %n {
     %l = bsgp.require -> !bsgp.ptr<i32> {

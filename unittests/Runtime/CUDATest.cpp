@@ -15,6 +15,7 @@
 
 #include <cstdio>
 #include <cstring>
+#include <dlfcn.h>
 #include <string>
 
 using bsgp::test::RuntimeTest;
@@ -221,6 +222,32 @@ TEST_F(CUDATest, MemsetAndDeviceCopies) {
     EXPECT_EQ(out[i], i < 32 ? 0x5c : 0) << "byte " << i;
   bsgprt_dfree(a);
   bsgprt_dfree(b);
+  EXPECT_TRUE(errors.empty());
+}
+
+TEST_F(CUDATest, DistinctAllocationsPlacesForeignDeviceMemory) {
+  // Device memory from the driver itself, as cudaMalloc gives it.
+  void *lib = dlopen("libcuda.so.1", RTLD_NOW | RTLD_LOCAL);
+  ASSERT_NE(lib, nullptr);
+  using MemAlloc = int (*)(unsigned long long *, size_t);
+  using MemFree = int (*)(unsigned long long);
+  auto memAlloc = reinterpret_cast<MemAlloc>(dlsym(lib, "cuMemAlloc_v2"));
+  auto memFree = reinterpret_cast<MemFree>(dlsym(lib, "cuMemFree_v2"));
+  ASSERT_TRUE(memAlloc && memFree);
+  char *ours = static_cast<char *>(bsgprt_dnew(4096, "ours"));
+  unsigned long long f1 = 0, f2 = 0;
+  ASSERT_EQ(memAlloc(&f1, 4096), 0);
+  ASSERT_EQ(memAlloc(&f2, 4096), 0);
+  char *a = reinterpret_cast<char *>(f1), *b = reinterpret_cast<char *>(f2);
+  EXPECT_EQ(bsgprt_distinct_allocations(a, b), 1);
+  EXPECT_EQ(bsgprt_distinct_allocations(a + 100, ours), 1);
+  EXPECT_EQ(bsgprt_distinct_allocations(a, a + 4000), 0);
+  int host = 0;
+  EXPECT_EQ(bsgprt_distinct_allocations(&host, a), 0);
+  memFree(f1);
+  memFree(f2);
+  bsgprt_dfree(ours);
+  dlclose(lib);
   EXPECT_TRUE(errors.empty());
 }
 

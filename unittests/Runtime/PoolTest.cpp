@@ -106,4 +106,23 @@ TEST_F(PoolTest, TemporaryFreedTwiceIsReported) {
       << errors[0].message;
 }
 
+TEST_F(PoolTest, DistinctAllocationsAreTold) {
+  char *a = static_cast<char *>(bsgprt_dnew(4096, "a"));
+  char *b = static_cast<char *>(bsgprt_temp_alloc(4096, "b"));
+  int host[4] = {0, 0, 0, 0};
+  EXPECT_EQ(bsgprt_distinct_allocations(a, b), 1);
+  EXPECT_EQ(bsgprt_distinct_allocations(b + 4000, a + 17), 1);
+  // One allocation, whatever the offsets.
+  EXPECT_EQ(bsgprt_distinct_allocations(a, a + 4095), 0);
+  // Past the end, and memory the runtime did not allocate, are unknown.
+  EXPECT_EQ(bsgprt_distinct_allocations(a + 4096, b), 0);
+  EXPECT_EQ(bsgprt_distinct_allocations(host, b), 0);
+  EXPECT_EQ(bsgprt_distinct_allocations(nullptr, a), 0);
+  bsgprt_temp_free(b);
+  // A freed temporary is no longer a live allocation.
+  EXPECT_EQ(bsgprt_distinct_allocations(a, b), 0);
+  bsgprt_dfree(a);
+  EXPECT_TRUE(errors.empty());
+}
+
 } // namespace

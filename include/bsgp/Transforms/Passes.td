@@ -88,21 +88,25 @@ def BSGPRematerializePass : Pass<"bsgp-rematerialize"> {
   }];
 }
 
-def BSGPRematerializeLoadsPass : Pass<"bsgp-rematerialize-loads"> {
+def BSGPRematerializeLoadsPass
+    : Pass<"bsgp-rematerialize-loads", "::mlir::ModuleOp"> {
   let summary = "load p[thread.rank] again after a barrier instead of saving it";
   let description = [{
     A superstep result that is `p[thread.rank]` for a pointer `p` from
     before the spawn is loaded again by each superstep using it, when every
     store in between goes to memory the spawn allocated, to work-group
-    memory, or to a host pointer `q` at `thread.rank`. The host tests
-    before the spawn that each such `q` and `p` are at least
+    memory, or to a host pointer `q`. The host tests before the spawn that
+    each such `q` stored to at `thread.rank` and `p` are at least
     `thread.size` elements apart (or equal, for stores in the superstep
-    that loads again) and runs a copy of the spawn that loads again if so,
-    the original otherwise. No test and no copy when there is no such `q`.
+    that loads again), and that any other `q` is in another allocation of
+    the runtime than `p` (`bsgprt_distinct_allocations`); it runs a copy of
+    the spawn that loads again if so, the original otherwise. No test and
+    no copy when there is no such `q`.
     Spawns that set `thread.size`, and values used after a rank
     reassignment or through `thread.get`/`thread.put`, are left alone.
   }];
   let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::LLVM::LLVMDialect",
                            "::mlir::scf::SCFDialect"];
 }
 

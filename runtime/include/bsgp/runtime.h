@@ -105,6 +105,13 @@ BSGPRT_API void bsgprt_dfree(void *p);
 BSGPRT_API void *bsgprt_temp_alloc(uint64_t bytes, const char *srcloc);
 /** Gives a temporary allocation back to the pool. */
 BSGPRT_API void bsgprt_temp_free(void *p);
+/** 1 if `a` and `b` point into two different live allocations (the
+ *  runtime's dnew lists and temporaries; on the cuda backend also device
+ *  memory allocated outside the runtime, as the driver places it), else 0
+ *  (the same allocation, or memory nobody can place). Compiled spawns ask
+ *  it before reading a list again after a barrier
+ *  (bsgp-rematerialize-loads). */
+BSGPRT_API int bsgprt_distinct_allocations(const void *a, const void *b);
 
 BSGPRT_API void bsgprt_memcpy_htod(void *dst, const void *src, uint64_t bytes);
 BSGPRT_API void bsgprt_memcpy_dtoh(void *dst, const void *src, uint64_t bytes);
