@@ -347,6 +347,8 @@ void rematerializeLoads(SpawnOp spawn) {
   if (hasResults)
     scf::YieldOp::create(b, loc, spawn.getResults());
   spawn->moveBefore(branch.elseBlock()->getTerminator());
+  copy->setAttr(kLoadVersionAttr, b.getStringAttr("reads again"));
+  spawn->setAttr(kLoadVersionAttr, b.getStringAttr("saves"));
 
   SmallVector<SuperstepOp> copied = ssutil::getSupersteps(copy);
   for (Candidate &c : cands)

@@ -96,6 +96,8 @@ SmallVector<SpawnSuperstepTable, 2> computeSuperstepTables(ModuleOp module) {
       SpawnSuperstepTable table = computeTable(spawn);
       table.function = func.getName().str();
       table.spawnIndex = index;
+      if (auto version = spawn->getAttrOfType<StringAttr>(kLoadVersionAttr))
+        table.version = version.getValue().str();
       tables.push_back(std::move(table));
     });
   });
@@ -105,7 +107,10 @@ SmallVector<SpawnSuperstepTable, 2> computeSuperstepTables(ModuleOp module) {
 void printSuperstepTable(ModuleOp module, llvm::raw_ostream &os) {
   for (const SpawnSuperstepTable &table : computeSuperstepTables(module)) {
     os << "spawn " << table.spawnIndex << " in @" << table.function << ": "
-       << table.numSupersteps << " supersteps\n";
+       << table.numSupersteps << " supersteps";
+    if (!table.version.empty())
+      os << " (versioned: the copy that " << table.version << ")";
+    os << "\n";
     os << llvm::formatv("  {0,-12} {1,-4} {2,-12} {3,-6} {4}\n", "value", "def",
                         "uses", "saved", "words");
     for (const SuperstepValueInfo &info : table.values) {

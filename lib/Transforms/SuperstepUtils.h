@@ -13,6 +13,9 @@
 #include "llvm/ADT/SmallVector.h"
 
 namespace bsgp {
+/// Marks the two copies of a spawn that bsgp-rematerialize-loads versions
+/// ("reads again", "saves"), for the superstep tables.
+inline constexpr llvm::StringLiteral kLoadVersionAttr = "bsgp.load_version";
 namespace ssutil {
 
 /// The superstep ops of `spawn`'s body, in execution order.

@@ -1,4 +1,14 @@
 // RUN: bsgp-opt %s --split-input-file --bsgp-split-supersteps --bsgp-rematerialize-loads | FileCheck %s
+// RUN: bsgp-opt %s --split-input-file --bsgp-split-supersteps --bsgp-rematerialize-loads --bsgp-find-saved-values=print-table -o /dev/null | FileCheck %s --check-prefix=TABLE
+
+// The table names the two copies of a versioned spawn; the loaded value
+// (unnamed here) is saved only in the one that saves.
+// TABLE: spawn 0 in @scan_shape: 2 supersteps (versioned: the copy that reads again)
+// TABLE-NEXT: value
+// TABLE-NEXT: spawn 1 in @scan_shape: 2 supersteps (versioned: the copy that saves)
+// TABLE-NEXT: value
+// TABLE-NEXT: %0{{ +}}1{{ +}}2{{ +}}yes
+// TABLE: spawn 0 in @fresh_only: 2 supersteps{{$}}
 
 // The scan's shape: x = in[rank] used after the barrier, out[rank] written
 // in the superstep that reads again. The host tests that out and in are n
@@ -21,11 +31,13 @@
 // CHECK-NEXT: %[[RK:.*]] = bsgp.thread_rank : i32
 // CHECK-NEXT: %[[X:.*]] = bsgp.ptr.load %[[IN]][%[[RK]]]
 // CHECK-NEXT: arith.addi %[[X]], %[[X]]
+// CHECK: } {bsgp.load_version = "reads again"}
 // CHECK: } else {
 // CHECK: bsgp.spawn
 // CHECK: %[[S1:.*]] = bsgp.superstep 1 {{.*}}-> i32 {
 // CHECK: bsgp.superstep 2 {{.*}}{
 // CHECK-NEXT: arith.addi %[[S1]], %[[S1]]
+// CHECK: } {bsgp.load_version = "saves"}
 func.func @scan_shape(%in: !bsgp.ptr<i32>, %out: !bsgp.ptr<i32>, %n: i32) {
   bsgp.spawn %n {
     %rk = bsgp.thread_rank : i32

@@ -45,6 +45,9 @@ struct SpawnSuperstepTable {
   std::string function;    ///< Enclosing function's symbol name.
   unsigned spawnIndex = 0; ///< Index of the spawn in that function, from 0.
   unsigned numSupersteps = 0;
+  /// For a spawn that bsgp-rematerialize-loads versioned: which copy
+  /// ("reads again" or "saves"); else empty.
+  std::string version;
   /// Saved values, and unsaved values that carry a source name.
   llvm::SmallVector<SuperstepValueInfo, 8> values;
 };

@@ -900,6 +900,22 @@ func.func @launch_arg_type(%n: i32, %q: !bsgp.ptr<f32>) {
 // Dialect attributes and types
 //===----------------------------------------------------------------------===//
 
+// expected-error @+1 {{'bsgp.load_version' must be a string attribute of a spawn}}
+func.func @load_version_on_function() attributes {bsgp.load_version = "saves"} {
+  return
+}
+
+// -----
+
+func.func @load_version_not_string(%n: i32) {
+  // expected-error @+1 {{'bsgp.load_version' must be a string attribute of a spawn}}
+  bsgp.spawn %n {
+  } {bsgp.load_version = 1 : i32}
+  return
+}
+
+// -----
+
 // expected-error @+1 {{unknown bsgp attribute 'bsgp.kernel'}}
 func.func @unknown_attr() attributes {bsgp.kernel} {
   return

@@ -77,6 +77,13 @@ LogicalResult BSGPDialect::verifyOperationAttribute(Operation *op,
       return op->emitError() << "'" << name << "' must be an integer";
     return success();
   }
+  // Which copy of a spawn versioned by bsgp-rematerialize-loads this is.
+  if (name == "bsgp.load_version") {
+    if (!isa<SpawnOp>(op) || !isa<StringAttr>(attr.getValue()))
+      return op->emitError()
+             << "'" << name << "' must be a string attribute of a spawn";
+    return success();
+  }
   if (name == getTargetAttrName()) {
     auto target = dyn_cast<StringAttr>(attr.getValue());
     if (!target || (target.getValue() != "cpu" && target.getValue() != "cuda" &&
