@@ -26,18 +26,8 @@ using namespace bsgp;
 namespace {
 
 void pruneResults(SpawnOp spawn) {
-  for (SuperstepOp step : ssutil::getSupersteps(spawn)) {
-    if (llvm::all_of(step.getResults(),
-                     [](Value result) { return !result.use_empty(); }))
-      continue;
-    auto yield = cast<YieldOp>(step.getBody().front().getTerminator());
-    SmallVector<Value> kept;
-    for (auto [result, yielded] :
-         llvm::zip(step.getResults(), yield.getValues()))
-      if (!result.use_empty())
-        kept.push_back(yielded);
-    ssutil::replaceSuperstepResults(step, kept);
-  }
+  for (SuperstepOp step : ssutil::getSupersteps(spawn))
+    ssutil::dropUnusedResults(step);
 }
 
 /// The `local` array that `value`, a pointer, points into, if any: a work

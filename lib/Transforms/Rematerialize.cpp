@@ -174,14 +174,8 @@ void rematerialize(SpawnOp spawn) {
         changed = true;
       }
     }
-    if (!changed)
-      continue;
-    SmallVector<Value> kept;
-    for (auto [result, yielded] :
-         llvm::zip(steps[i].getResults(), yield.getValues()))
-      if (!result.use_empty())
-        kept.push_back(yielded);
-    steps[i] = ssutil::replaceSuperstepResults(steps[i], kept);
+    if (changed)
+      steps[i] = ssutil::dropUnusedResults(steps[i]);
   }
 }
 
@@ -245,14 +239,8 @@ void recomputeFromResults(SpawnOp spawn) {
         changed = true;
       }
     }
-    if (!changed)
-      continue;
-    SmallVector<Value> kept;
-    for (auto [result, yielded] :
-         llvm::zip(steps[i].getResults(), yield.getValues()))
-      if (!result.use_empty())
-        kept.push_back(yielded);
-    steps[i] = ssutil::replaceSuperstepResults(steps[i], kept);
+    if (changed)
+      steps[i] = ssutil::dropUnusedResults(steps[i]);
   }
 }
 

@@ -45,6 +45,19 @@ SuperstepOp replaceSuperstepResults(SuperstepOp step, ArrayRef<Value> yielded) {
   return newStep;
 }
 
+SuperstepOp dropUnusedResults(SuperstepOp step) {
+  if (llvm::all_of(step.getResults(),
+                   [](Value result) { return !result.use_empty(); }))
+    return step;
+  auto yield = cast<YieldOp>(step.getBody().front().getTerminator());
+  SmallVector<Value> kept;
+  for (auto [result, yielded] :
+       llvm::zip(step.getResults(), yield.getValues()))
+    if (!result.use_empty())
+      kept.push_back(yielded);
+  return replaceSuperstepResults(step, kept);
+}
+
 FileLineColLoc findFileLineCol(Location loc) {
   // Code inlined from a collective function is attributed to its call site,
   // which is where it appears in the spawn.

@@ -28,6 +28,9 @@ llvm::SmallVector<SuperstepOp> getSupersteps(SpawnOp spawn);
 SuperstepOp replaceSuperstepResults(SuperstepOp step,
                                     llvm::ArrayRef<mlir::Value> yielded);
 
+/// Replaces `step` by a superstep without the results that nothing uses.
+/// Returns the new op (`step` itself if all are used).
+SuperstepOp dropUnusedResults(SuperstepOp step);
 /// The first file:line:col location inside `loc` (the call site's for
 /// inlined code), or null.
 mlir::FileLineColLoc findFileLineCol(mlir::Location loc);
