@@ -140,10 +140,10 @@ void rematerialize(SpawnOp spawn) {
           if (steps[t].getRankReassigned()) {
             // The thread that had rank r before the barrier has
             // thread.oldrank r now, so the rank of before is the old rank,
-            // once it is known: no store before the barrier and gather
-            // after it. (Only the rank itself: the paper's Table 1 saves
-            // values computed from it, such as Listing 1's f.)
-            if (recipe.ops.size() != 1 || !recipe.readsRank)
+            // once it is known: no store before the barrier and random
+            // gather after it, for the rank and for values computed from it
+            // (Listing 1's f = rk / 3, which the paper's Table 1 saves).
+            if (!recipe.readsRank)
               continue;
             fromOldRank = findSetOldRank(body);
             Operation *top = body.findAncestorOpInBlock(*user);

@@ -63,6 +63,8 @@ struct Candidate {
   SuperstepOp step;
   unsigned resultIndex;
   PtrLoadOp load;
+  /// The allocation of the loaded list, if made inside the spawn.
+  Operation *loadRoot;
   SmallVector<StoreTerm, 2> terms;
 };
 
@@ -84,18 +86,18 @@ bool isRankIndex(Value index) {
   return false;
 }
 
-/// True if `ptr` points into memory allocated inside `spawn` (a require's
-/// `dnew`/`dtempnew`, a work group's `local` array), which no host pointer
-/// from before the spawn can reach.
-bool isFresh(SpawnOp spawn, Value ptr) {
+/// The op that allocated the memory `ptr` points into if that happened
+/// inside `spawn` (a require's `dnew`/`dtempnew`, a work group's `local`
+/// array): no host pointer from before the spawn can reach it. Else null.
+Operation *getFreshRoot(SpawnOp spawn, Value ptr) {
   while (true) {
     if (!isDefinedIn(spawn, ptr))
-      return false;
+      return nullptr;
     Operation *def = ptr.getDefiningOp();
     if (!def)
-      return false;
+      return nullptr;
     if (isa<DNewOp, DTempNewOp, GroupLocalOp>(def))
-      return true;
+      return def;
     if (isa<PtrCastOp, PtrOffsetOp>(def)) {
       ptr = def->getOperand(0);
       continue;
@@ -105,7 +107,7 @@ bool isFresh(SpawnOp spawn, Value ptr) {
       ptr = yield.getValues()[cast<OpResult>(ptr).getResultNumber()];
       continue;
     }
-    return false;
+    return nullptr;
   }
 }
 
@@ -124,8 +126,10 @@ bool sameElementWidth(PtrType a, PtrType b) {
 
 /// Adds to `terms` what the stores of `op` (not its nested ops) need from
 /// the run-time test; false if a store may reach `load`'s element in a way
-/// the test cannot rule out.
-bool checkWrites(SpawnOp spawn, Operation *op, PtrLoadOp load, bool lastStep,
+/// the test cannot rule out. `loadRoot` is the fresh root of the loaded
+/// list, if it was allocated inside the spawn.
+bool checkWrites(SpawnOp spawn, Operation *op, PtrLoadOp load,
+                 Operation *loadRoot, bool lastStep,
                  SmallVectorImpl<StoreTerm> &terms) {
   if (isMemoryEffectFree(op) || op->hasTrait<OpTrait::HasRecursiveMemoryEffects>())
     return true;
@@ -142,7 +146,10 @@ bool checkWrites(SpawnOp spawn, Operation *op, PtrLoadOp load, bool lastStep,
     if (!name.starts_with("__bsgp_") && !name.starts_with("bsgprt_"))
       return false;
     return llvm::all_of(op->getOperands(), [&](Value v) {
-      return !isPointer(v.getType()) || isFresh(spawn, v);
+      if (!isPointer(v.getType()))
+        return true;
+      Operation *root = getFreshRoot(spawn, v);
+      return root && root != loadRoot;
     });
   }
   auto effects = dyn_cast<MemoryEffectOpInterface>(op);
@@ -151,25 +158,37 @@ bool checkWrites(SpawnOp spawn, Operation *op, PtrLoadOp load, bool lastStep,
   SmallVector<MemoryEffects::EffectInstance> list;
   effects.getEffects(list);
   for (const MemoryEffects::EffectInstance &effect : list) {
-    if (!isa<MemoryEffects::Write>(effect.getEffect()) ||
+    bool frees = isa<MemoryEffects::Free>(effect.getEffect());
+    if ((!frees && !isa<MemoryEffects::Write>(effect.getEffect())) ||
         isa<ThreadStateResource>(effect.getResource()))
       continue;
     Value target = effect.getValue();
     if (!target)
       return false;
-    if (isFresh(spawn, target))
-      continue;
-    if (isDefinedIn(spawn, target) || !isa<PtrType>(target.getType()))
-      return false;
     auto store = dyn_cast<PtrStoreOp>(op);
-    bool atRank = store && store.getPtr() == target &&
+    bool atRank = !frees && store && store.getPtr() == target &&
+                  isa<PtrType>(target.getType()) &&
                   isRankIndex(store.getIndex()) &&
                   sameElementWidth(cast<PtrType>(target.getType()),
                                    cast<PtrType>(load.getPtr().getType()));
     // The loaded list itself, other than at the rank in the superstep that
-    // reads again: the test could never hold.
-    if (target == load.getPtr() && !(atRank && lastStep))
+    // reads again: the test could never hold. At the rank there, each rank
+    // writes only its own element, after reading it again.
+    if (target == load.getPtr()) {
+      if (atRank && lastStep)
+        continue;
       return false;
+    }
+    if (Operation *root = getFreshRoot(spawn, target)) {
+      if (root == loadRoot)
+        return false;
+      continue;
+    }
+    if (isDefinedIn(spawn, target) || !isa<PtrType>(target.getType()))
+      return false;
+    // A list allocated inside the spawn is out of a host pointer's reach.
+    if (loadRoot)
+      continue;
     terms.push_back({target, !atRank    ? StoreTerm::OtherAllocation
                              : lastStep ? StoreTerm::ApartOrSame
                                         : StoreTerm::Apart});
@@ -184,7 +203,8 @@ bool checkWindow(SpawnOp spawn, MutableArrayRef<SuperstepOp> steps, unsigned fir
   for (Operation *op = steps[first]; op; op = op->getNextNode()) {
     bool inLast = op == steps[last].getOperation();
     WalkResult walk = op->walk([&](Operation *nested) {
-      return checkWrites(spawn, nested, cand.load, inLast, cand.terms)
+      return checkWrites(spawn, nested, cand.load, cand.loadRoot, inLast,
+                         cand.terms)
                  ? WalkResult::advance()
                  : WalkResult::interrupt();
     });
@@ -208,8 +228,13 @@ SmallVector<Candidate> findCandidates(SpawnOp spawn,
     auto yield = cast<YieldOp>(steps[i].getBody().front().getTerminator());
     for (auto [k, yielded] : llvm::enumerate(yield.getValues())) {
       auto load = yielded.getDefiningOp<PtrLoadOp>();
-      if (!load || isDefinedIn(spawn, load.getPtr()) ||
-          !isRankIndex(load.getIndex()))
+      if (!load || !isRankIndex(load.getIndex()))
+        continue;
+      // A list from before the spawn, or one a require of the spawn
+      // allocated (work-group arrays do not outlive their kernel).
+      Operation *loadRoot = getFreshRoot(spawn, load.getPtr());
+      if (loadRoot ? isa<GroupLocalOp>(loadRoot)
+                   : isDefinedIn(spawn, load.getPtr()))
         continue;
       Value result = steps[i].getResult(k);
       int last = -1;
@@ -226,7 +251,7 @@ SmallVector<Candidate> findCandidates(SpawnOp spawn,
       // After a rank reassignment thread.rank names another element.
       for (int j = i + 1; j <= last; ++j)
         usable &= !steps[j].getRankReassigned();
-      Candidate cand{steps[i], static_cast<unsigned>(k), load, {}};
+      Candidate cand{steps[i], static_cast<unsigned>(k), load, loadRoot, {}};
       if (usable && checkWindow(spawn, steps, i, last, cand))
         found.push_back(std::move(cand));
     }

@@ -54,6 +54,8 @@ func.func @listing5(%a: !bsgp.ptr<i32>) {
 // Listing 3 -> Listing 4: f and v are loaded at thread.oldrank in superstep
 // 2, so their streams t0, t1 cannot take the copy of v saved there; that
 // copy gets t2. t0 and t1 are freed after superstep 2, t2 after superstep 3.
+// (f is read from a list here: Listing 3's f = rk0 / 3 would be recomputed
+// from the old rank.)
 // CHECK-LABEL: func.func @findFaces(
 // CHECK: %[[T0:.*]] = bsgp.require -> !bsgp.stream
 // CHECK: %[[T1:.*]] = bsgp.require -> !bsgp.stream
@@ -70,11 +72,10 @@ func.func @listing5(%a: !bsgp.ptr<i32>) {
 // CHECK: bsgp.superstep 3
 // CHECK: bsgp.load{{ ?}}(%[[T2]])
 // CHECK: bsgp.stream_free %[[T2]]
-func.func @findFaces(%pf: !bsgp.ptr<i32>, %hd: !bsgp.ptr<i32>, %ib: !bsgp.ptr<i32>, %sorted: !bsgp.ptr<i32>, %n: i32) {
+func.func @findFaces(%pf: !bsgp.ptr<i32>, %hd: !bsgp.ptr<i32>, %ib: !bsgp.ptr<i32>, %sorted: !bsgp.ptr<i32>, %fs: !bsgp.ptr<i32>, %n: i32) {
   bsgp.spawn %n {
     %rk0 = bsgp.thread_rank : i32
-    %c3 = arith.constant 3 : i32
-    %f = arith.divsi %rk0, %c3 : i32
+    %f = bsgp.ptr.load %fs[%rk0] : !bsgp.ptr<i32>, i32
     %v = bsgp.ptr.load %ib[%rk0] : !bsgp.ptr<i32>, i32
     bsgp.barrier rank_reassigned
     %rk = bsgp.thread_rank : i32

@@ -2,13 +2,15 @@
 // RUN: bsgp-opt %s --bsgp-find-saved-values | FileCheck %s
 // RUN: bsgp-opt %s --bsgp-split-supersteps --bsgp-rematerialize --bsgp-find-saved-values=print-dot -o /dev/null | FileCheck %s --check-prefix=DOT
 
-// Table 1 of the paper, read off Listing 3 after rank propagation: f and v
-// are saved; rk0 and rk1 are not (rk1 is recomputed in superstep 3). v is
-// also used in superstep 1 (by local_sort), which the paper leaves out.
+// Table 1 of the paper, read off Listing 3 after rank propagation, but for
+// f: v is saved; rk0 and rk1 are not (rk1 is recomputed in superstep 3).
+// The paper saves f = rk0 / 3 too; superstep 2 recomputes it from the old
+// rank instead (bsgp-rematerialize), so it has no use left. v is also used
+// in superstep 1 (by local_sort), which the paper leaves out.
 // TABLE-LABEL: spawn 0 in @findFaces: 3 supersteps
 // TABLE-NEXT: value{{ +}}def{{ +}}uses{{ +}}saved{{ +}}words
 // TABLE-NEXT: rk0{{ +}}1{{ +}}1{{ +}}no{{ +}}1
-// TABLE-NEXT: f{{ +}}1{{ +}}2{{ +}}yes{{ +}}1
+// TABLE-NEXT: f{{ +}}1{{ +}}-{{ +}}no{{ +}}1
 // TABLE-NEXT: v{{ +}}1{{ +}}1,2,3{{ +}}yes{{ +}}1
 // TABLE-NEXT: rk1{{ +}}2{{ +}}2{{ +}}no{{ +}}1
 // TABLE-NOT: rk1

@@ -1,38 +1,40 @@
 // RUN: bsgp-opt %s --bsgp-pipeline | FileCheck %s
 
 // Listing 1 (thread.sortby as a collective with barrier(RANK_REASSIGNED))
-// through the whole pipeline gives Listing 4: three kernels, t0/t1 for f
-// and v loaded at the old rank, t2 for the moved v, two dtempnew lists
-// freed at the end. The kernel source ranges point into the spawn, also for
+// through the whole pipeline gives Listing 4 but for f: three kernels, t0
+// for v loaded at the old rank, t1 for the moved v, two dtempnew lists
+// freed at the end. f = rk0 / 3, which Listing 4 saves in a stream of its
+// own and gathers at the old rank, is computed from the old rank in
+// superstep 2. The kernel source ranges point into the spawn, also for
 // code inlined from thread.sortby (its call site).
 // CHECK-LABEL: bsgp.kernel @findFaces_spawn0_ss1(
 // CHECK-SAME: bsgp.srcloc = "listing1.bsgp:3:9-6:9"
 // CHECK: func.call @local_sort
-// CHECK-COUNT-2: bsgp.save
+// CHECK: bsgp.save
+// CHECK-NOT: bsgp.save
 // CHECK-LABEL: bsgp.kernel @findFaces_spawn0_ss2(
-// CHECK-SAME: %[[SORTED:[^:]*]]: !bsgp.ptr<i32>, %[[T0:[^:]*]]: !bsgp.stream, %[[T1:[^:]*]]: !bsgp.stream, %{{[^:]*}}: !bsgp.ptr<i32>, %{{[^:]*}}: !bsgp.ptr<i32>, %[[T2:[^:]*]]: !bsgp.stream)
+// CHECK-SAME: %[[SORTED:[^:]*]]: !bsgp.ptr<i32>, %[[T0:[^:]*]]: !bsgp.stream, %[[PF:[^:]*]]: !bsgp.ptr<i32>, %{{[^:]*}}: !bsgp.ptr<i32>, %[[T1:[^:]*]]: !bsgp.stream)
 // CHECK-SAME: bsgp.srcloc = "listing1.bsgp:6:9-12:9"
-// CHECK-NEXT: %[[RK:.*]] = bsgp.thread_rank
+// CHECK: %[[RK:.*]] = bsgp.thread_rank
 // CHECK-NEXT: %[[OLD:.*]] = bsgp.ptr.load %[[SORTED]][%[[RK]]]
-// CHECK-NEXT: bsgp.load{{ ?}}(%[[T0]]){{ ?}}[%[[OLD]]]
-// CHECK-NEXT: %[[V:.*]] = bsgp.load{{ ?}}(%[[T1]]){{ ?}}[%[[OLD]]]
-// CHECK: bsgp.save %[[V]] to{{ ?}}(%[[T2]])
+// CHECK-NEXT: %[[V:.*]] = bsgp.load{{ ?}}(%[[T0]]){{ ?}}[%[[OLD]]]
+// CHECK-NEXT: %[[F:.*]] = arith.divsi %[[OLD]],
+// CHECK-NEXT: bsgp.ptr.store %[[F]], %[[PF]][%[[RK]]]
+// CHECK: bsgp.save %[[V]] to{{ ?}}(%[[T1]])
 // CHECK-LABEL: bsgp.kernel @findFaces_spawn0_ss3(
 // CHECK-SAME: bsgp.srcloc = "listing1.bsgp:13:9-14:13"
 // CHECK-LABEL: func.func @findFaces(
 // CHECK: %[[SIZE:.*]] = arith.muli
 // CHECK-NEXT: %[[LIST:.*]] = bsgp.dtempnew %[[SIZE]]
 // CHECK-NEXT: %[[S0:.*]] = bsgp.stream_alloc %[[SIZE]]
-// CHECK-NEXT: %[[S1:.*]] = bsgp.stream_alloc %[[SIZE]]
 // CHECK-NEXT: bsgp.launch @findFaces_spawn0_ss1(%[[SIZE]])
 // CHECK-NEXT: call @global_merge(%[[LIST]])
 // CHECK-NEXT: %[[OWNER:.*]] = bsgp.dtempnew
-// CHECK-NEXT: %[[S2:.*]] = bsgp.stream_alloc %[[SIZE]]
-// CHECK-NEXT: bsgp.launch @findFaces_spawn0_ss2(%[[SIZE]]) args(%[[LIST]], %[[S0]], %[[S1]], %{{.*}}, %[[OWNER]], %[[S2]] :
+// CHECK-NEXT: %[[S1:.*]] = bsgp.stream_alloc %[[SIZE]]
+// CHECK-NEXT: bsgp.launch @findFaces_spawn0_ss2(%[[SIZE]]) args(%[[LIST]], %[[S0]], %{{.*}}, %[[OWNER]], %[[S1]] :
 // CHECK-NEXT: bsgp.stream_free %[[S0]]
+// CHECK-NEXT: bsgp.launch @findFaces_spawn0_ss3(%[[SIZE]]) args(%[[S1]], %[[OWNER]],
 // CHECK-NEXT: bsgp.stream_free %[[S1]]
-// CHECK-NEXT: bsgp.launch @findFaces_spawn0_ss3(%[[SIZE]]) args(%[[S2]], %[[OWNER]],
-// CHECK-NEXT: bsgp.stream_free %[[S2]]
 // CHECK-NEXT: bsgp.dtempfree %[[LIST]], %[[OWNER]]
 // CHECK-NEXT: return
 // CHECK-NOT: @sortby

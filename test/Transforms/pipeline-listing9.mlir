@@ -4,12 +4,13 @@
 // v crosses the rank-reassigning barrier of thread.sortby, so superstep 2
 // moves it to a stream indexed by the new ranks, and superstep 3 reads that
 // stream both at its own rank (v) and at rank - 1 (the get). No owner list
-// is allocated: one dtempnew (sortby's) is freed at the end.
+// is allocated: one dtempnew (sortby's) is freed at the end. f is
+// computed from the old rank (no stream).
 // CHECK-LABEL: bsgp.kernel @findFaces_spawn0_ss2(
-// CHECK-SAME: %[[SORTED:[^:]*]]: !bsgp.ptr<i32>, %[[T0:[^:]*]]: !bsgp.stream, %[[T1:[^:]*]]: !bsgp.stream, %{{[^:]*}}: !bsgp.ptr<i32>, %[[T2:[^:]*]]: !bsgp.stream)
+// CHECK-SAME: %[[SORTED:[^:]*]]: !bsgp.ptr<i32>, %[[T0:[^:]*]]: !bsgp.stream, %{{[^:]*}}: !bsgp.ptr<i32>, %[[T1:[^:]*]]: !bsgp.stream)
 // CHECK: %[[OLD:.*]] = bsgp.ptr.load %[[SORTED]]
-// CHECK: %[[V:.*]] = bsgp.load{{ ?}}(%[[T1]]){{ ?}}[%[[OLD]]]
-// CHECK: bsgp.save %[[V]] to{{ ?}}(%[[T2]])
+// CHECK: %[[V:.*]] = bsgp.load{{ ?}}(%[[T0]]){{ ?}}[%[[OLD]]]
+// CHECK: bsgp.save %[[V]] to{{ ?}}(%[[T1]])
 // CHECK-LABEL: bsgp.kernel @findFaces_spawn0_ss3(
 // CHECK-SAME: %[[S:[^:]*]]: !bsgp.stream, %{{[^:]*}}: !bsgp.ptr<i32>)
 // CHECK: %[[RK:.*]] = bsgp.thread_rank

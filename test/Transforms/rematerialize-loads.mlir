@@ -275,3 +275,95 @@ func.func @foreign_call(%in: !bsgp.ptr<i32>, %out: !bsgp.ptr<i32>, %n: i32) {
   }
   return
 }
+
+// -----
+
+// A list the spawn allocated (as thread.sortby's sorted keys, read by
+// thread.rebind): no host pointer can reach it, so it is read again with
+// no test. A store to that list at another index, a library call given it,
+// or a dfree of the loaded host list keeps the value saved.
+// CHECK-LABEL: func.func @fresh_list(
+// CHECK-NOT: scf.if
+// CHECK: %[[L:.*]] = bsgp.require -> !bsgp.ptr<i32>
+// CHECK: bsgp.superstep 2 {{.*}}{
+// CHECK-NEXT: %[[RK:.*]] = bsgp.thread_rank : i32
+// CHECK-NEXT: bsgp.ptr.load %[[L]][%[[RK]]]
+// CHECK-LABEL: func.func @fresh_store_elsewhere(
+// CHECK: bsgp.superstep 1 {{.*}}-> i32
+// CHECK-LABEL: func.func @fresh_to_library(
+// CHECK: bsgp.superstep 1 {{.*}}-> i32
+// CHECK-LABEL: func.func @freed(
+// CHECK-NOT: scf.if
+// CHECK: bsgp.superstep 1 {{.*}}-> i32
+func.func @fresh_list(%out: !bsgp.ptr<i32>, %n: i32) {
+  bsgp.spawn %n {
+    %l = bsgp.require -> !bsgp.ptr<i32> {
+      %a = bsgp.dtempnew %n : !bsgp.ptr<i32>
+      bsgp.yield %a : !bsgp.ptr<i32>
+    }
+    %rk = bsgp.thread_rank : i32
+    %x = bsgp.ptr.load %l[%rk] : !bsgp.ptr<i32>, i32
+    bsgp.barrier
+    %rk2 = bsgp.thread_rank : i32
+    bsgp.ptr.store %x, %out[%rk2] : !bsgp.ptr<i32>, i32
+    %c1 = arith.constant 1 : i32
+    %next = arith.addi %rk2, %c1 : i32
+    bsgp.ptr.store %x, %out[%next] : !bsgp.ptr<i32>, i32
+  }
+  return
+}
+
+func.func @fresh_store_elsewhere(%n: i32) {
+  bsgp.spawn %n {
+    %l = bsgp.require -> !bsgp.ptr<i32> {
+      %a = bsgp.dtempnew %n : !bsgp.ptr<i32>
+      bsgp.yield %a : !bsgp.ptr<i32>
+    }
+    %rk = bsgp.thread_rank : i32
+    %x = bsgp.ptr.load %l[%rk] : !bsgp.ptr<i32>, i32
+    bsgp.barrier
+    %c1 = arith.constant 1 : i32
+    %rk2 = bsgp.thread_rank : i32
+    %next = arith.addi %rk2, %c1 : i32
+    bsgp.ptr.store %x, %l[%next] : !bsgp.ptr<i32>, i32
+  }
+  return
+}
+
+func.func private @__bsgp_fill(!bsgp.ptr<i32>)
+
+func.func @fresh_to_library(%out: !bsgp.ptr<i32>, %n: i32) {
+  bsgp.spawn %n {
+    %l = bsgp.require -> !bsgp.ptr<i32> {
+      %a = bsgp.dtempnew %n : !bsgp.ptr<i32>
+      bsgp.yield %a : !bsgp.ptr<i32>
+    }
+    %rk = bsgp.thread_rank : i32
+    %x = bsgp.ptr.load %l[%rk] : !bsgp.ptr<i32>, i32
+    bsgp.barrier
+    bsgp.require {
+      func.call @__bsgp_fill(%l) : (!bsgp.ptr<i32>) -> ()
+    }
+    %rk2 = bsgp.thread_rank : i32
+    bsgp.ptr.store %x, %out[%rk2] : !bsgp.ptr<i32>, i32
+  }
+  return
+}
+
+func.func @freed(%in: !bsgp.ptr<i32>, %n: i32) {
+  bsgp.spawn %n {
+    %rk = bsgp.thread_rank : i32
+    %x = bsgp.ptr.load %in[%rk] : !bsgp.ptr<i32>, i32
+    bsgp.barrier
+    bsgp.require {
+      bsgp.dfree %in : !bsgp.ptr<i32>
+    }
+    %t = bsgp.require -> !bsgp.ptr<i32> {
+      %m = bsgp.dtempnew %n : !bsgp.ptr<i32>
+      bsgp.yield %m : !bsgp.ptr<i32>
+    }
+    %rk2 = bsgp.thread_rank : i32
+    bsgp.ptr.store %x, %t[%rk2] : !bsgp.ptr<i32>, i32
+  }
+  return
+}

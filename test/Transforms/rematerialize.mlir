@@ -2,13 +2,20 @@
 
 // Listing 3: rk1 = thread.rank after the rank-reassigning barrier is used in
 // superstep 3; no reassignment lies between 2 and 3, so superstep 3 reads
-// thread.rank itself and rk1 is not saved (§4.2 step 2). f and v stay.
+// thread.rank itself and rk1 is not saved (§4.2 step 2). f = rk0 / 3 is
+// recomputed from the old rank after the set_oldrank of superstep 2 (the
+// paper saves it); v, read from memory, stays.
 // CHECK-LABEL: func.func @findFaces(
-// CHECK: %[[S1:.*]]:2 = bsgp.superstep 1 {{.*}}-> (i32, i32)
+// CHECK: %[[S1:.*]] = bsgp.superstep 1 {{.*}}-> i32
 // CHECK: bsgp.superstep 2 rank_reassigned {{.*}}{
+// CHECK: %[[OLD:.*]] = bsgp.ptr.load
+// CHECK-NEXT: bsgp.set_oldrank %[[OLD]]
+// CHECK-NEXT: %[[C3:.*]] = arith.constant 3 : i32
+// CHECK-NEXT: %[[F:.*]] = arith.divsi %[[OLD]], %[[C3]]
+// CHECK: bsgp.ptr.store %[[F]],
 // CHECK: bsgp.superstep 3 {{.*}}{
 // CHECK-NEXT: %[[RK:.*]] = bsgp.thread_rank : i32
-// CHECK: bsgp.ptr.store %[[RK]], %{{.*}}[%[[S1]]#1]
+// CHECK: bsgp.ptr.store %[[RK]], %{{.*}}[%[[S1]]]
 func.func @findFaces(%pf: !bsgp.ptr<i32>, %hd: !bsgp.ptr<i32>, %ib: !bsgp.ptr<i32>, %sorted: !bsgp.ptr<i32>, %n: i32) {
   bsgp.spawn %n {
     %rk0 = bsgp.thread_rank : i32

@@ -3,16 +3,18 @@
 // Listing 3 -> Listing 4: f and v are saved at the end of superstep 1 at
 // thread.rank; superstep 2 follows barrier(RANK_REASSIGNED), so both are
 // loaded right after thread.oldrank is computed, at the old rank, and v,
-// still needed by superstep 3, is saved again at the new rank (t2).
+// still needed by superstep 3, is saved again at the new rank (t2). (f is
+// read from a list here: Listing 3's f = rk0 / 3 would be recomputed from
+// the old rank, rematerialize.mlir.)
 // CHECK-LABEL: func.func @findFaces(
-// CHECK-SAME: %[[PF:[^:]*]]: !bsgp.ptr<i32>, %[[HD:[^:]*]]: !bsgp.ptr<i32>, %[[IB:[^:]*]]: !bsgp.ptr<i32>, %[[SORTED:[^:]*]]: !bsgp.ptr<i32>
+// CHECK-SAME: %[[PF:[^:]*]]: !bsgp.ptr<i32>, %[[HD:[^:]*]]: !bsgp.ptr<i32>, %[[IB:[^:]*]]: !bsgp.ptr<i32>, %[[SORTED:[^:]*]]: !bsgp.ptr<i32>, %[[FS:[^:]*]]: !bsgp.ptr<i32>
 // CHECK: %[[T0:.*]] = bsgp.require -> !bsgp.stream {
 // CHECK-NEXT: %[[SZ:.*]] = bsgp.thread_size
 // CHECK-NEXT: bsgp.stream_alloc %[[SZ]]
 // CHECK: %[[T1:.*]] = bsgp.require -> !bsgp.stream
 // CHECK: %[[T2:.*]] = bsgp.require -> !bsgp.stream
 // CHECK: bsgp.superstep 1 {{.*}}{
-// CHECK: %[[F:.*]] = arith.divsi
+// CHECK: %[[F:.*]] = bsgp.ptr.load %[[FS]]
 // CHECK: %[[V:.*]] = bsgp.ptr.load %[[IB]]
 // CHECK: %[[RK:.*]] = bsgp.thread_rank
 // CHECK-NEXT: bsgp.save %[[F]] to{{ ?}}(%[[T0]]){{ ?}}[%[[RK]]] : i32
@@ -34,11 +36,10 @@
 // CHECK: bsgp.ptr.store %{{.*}}, %[[HD]][%[[V3]]]
 // CHECK-NOT: bsgp.set_oldrank
 // CHECK: return
-func.func @findFaces(%pf: !bsgp.ptr<i32>, %hd: !bsgp.ptr<i32>, %ib: !bsgp.ptr<i32>, %sorted: !bsgp.ptr<i32>, %n: i32) {
+func.func @findFaces(%pf: !bsgp.ptr<i32>, %hd: !bsgp.ptr<i32>, %ib: !bsgp.ptr<i32>, %sorted: !bsgp.ptr<i32>, %fs: !bsgp.ptr<i32>, %n: i32) {
   bsgp.spawn %n {
     %rk0 = bsgp.thread_rank : i32
-    %c3 = arith.constant 3 : i32
-    %f = arith.divsi %rk0, %c3 : i32
+    %f = bsgp.ptr.load %fs[%rk0] : !bsgp.ptr<i32>, i32
     %v = bsgp.ptr.load %ib[%rk0] : !bsgp.ptr<i32>, i32
     bsgp.barrier rank_reassigned
     %rk = bsgp.thread_rank : i32
