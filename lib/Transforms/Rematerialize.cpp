@@ -218,8 +218,7 @@ void recomputeFromResults(SpawnOp spawn) {
         Recipe recipe;
         if (available.empty() ||
             !collect(yield.getValues()[k], steps[i], recipe, &available) ||
-            recipe.fromResults.empty() || recipe.readsRank ||
-            recipe.readsSize)
+            recipe.fromResults.empty() || recipe.readsRank || recipe.readsSize)
           continue;
         Block &body = steps[t].getBody().front();
         IRMapping &mapping = copies[t];

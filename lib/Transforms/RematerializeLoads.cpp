@@ -10,14 +10,17 @@
 // So the pass versions the spawn, as LLVM's loop versioning does with its
 // runtime alias checks: when every store between the two reads goes either
 // to memory allocated inside the spawn (the collectives' temporary lists,
-// work-group arrays) or to a host pointer q at index thread.rank, the host
-// tests before the spawn that each such q is far enough from `in` for the
-// rank ranges [q, q + n) and [in, in + n) not to meet. A store in the
-// superstep that reads again may also go to `in` itself (q == in, the
-// in-place scan): there each rank writes only its own element, after it
-// has read it. If the test holds the copy of the spawn that loads again
-// runs, otherwise the original, which saves. Without stores to check there
-// is no test and no copy.
+// work-group arrays) or to a host pointer q, the host tests before the
+// spawn that each q stored to at thread.rank is far enough from `in` for
+// the rank ranges [q, q + n) and [in, in + n) not to meet, and asks the
+// runtime whether each q stored to elsewhere (compact's scatter, atomics)
+// lies in another allocation. A store in the superstep that reads again
+// may also go to `in` itself at the rank (q == in, the in-place scan):
+// there each rank writes only its own element, after it has read it. If
+// the test holds the copy of the spawn that loads again runs, otherwise
+// the original, which saves. Without stores to check there is no test and
+// no copy; that is always so for a list the spawn allocated itself (the
+// sorted keys that thread.rebind reads), which no host pointer reaches.
 //
 //===----------------------------------------------------------------------===//
 
@@ -111,9 +114,7 @@ Operation *getFreshRoot(SpawnOp spawn, Value ptr) {
   }
 }
 
-bool isPointer(Type type) {
-  return isa<PtrType, LLVM::LLVMPointerType>(type);
-}
+bool isPointer(Type type) { return isa<PtrType, LLVM::LLVMPointerType>(type); }
 
 /// Pointers of `load`'s element width, which a ptr.diff can compare with it.
 bool sameElementWidth(PtrType a, PtrType b) {
@@ -131,7 +132,8 @@ bool sameElementWidth(PtrType a, PtrType b) {
 bool checkWrites(SpawnOp spawn, Operation *op, PtrLoadOp load,
                  Operation *loadRoot, bool lastStep,
                  SmallVectorImpl<StoreTerm> &terms) {
-  if (isMemoryEffectFree(op) || op->hasTrait<OpTrait::HasRecursiveMemoryEffects>())
+  if (isMemoryEffectFree(op) ||
+      op->hasTrait<OpTrait::HasRecursiveMemoryEffects>())
     return true;
   // Work-group communication touches work-group memory and registers only.
   if (isGroupOp(op))
@@ -139,7 +141,8 @@ bool checkWrites(SpawnOp spawn, Operation *op, PtrLoadOp load,
   if (auto call = dyn_cast<CallOpInterface>(op)) {
     // The collective library's host functions and the runtime write only
     // through their pointer arguments.
-    auto callee = dyn_cast_if_present<SymbolRefAttr>(call.getCallableForCallee());
+    auto callee =
+        dyn_cast_if_present<SymbolRefAttr>(call.getCallableForCallee());
     if (!callee)
       return false;
     StringRef name = callee.getLeafReference().getValue();
@@ -198,8 +201,8 @@ bool checkWrites(SpawnOp spawn, Operation *op, PtrLoadOp load,
 
 /// Fills `cand.terms` for a read again in steps[last]; false if the stores
 /// in between rule it out.
-bool checkWindow(SpawnOp spawn, MutableArrayRef<SuperstepOp> steps, unsigned first,
-                 unsigned last, Candidate &cand) {
+bool checkWindow(SpawnOp spawn, MutableArrayRef<SuperstepOp> steps,
+                 unsigned first, unsigned last, Candidate &cand) {
   for (Operation *op = steps[first]; op; op = op->getNextNode()) {
     bool inLast = op == steps[last].getOperation();
     WalkResult walk = op->walk([&](Operation *nested) {
@@ -294,8 +297,8 @@ LLVM::LLVMFuncOp getDistinctAllocations(ModuleOp module) {
     return fn;
   MLIRContext *ctx = module.getContext();
   auto ptr = LLVM::LLVMPointerType::get(ctx);
-  auto type = LLVM::LLVMFunctionType::get(IntegerType::get(ctx, 32),
-                                          {ptr, ptr});
+  auto type =
+      LLVM::LLVMFunctionType::get(IntegerType::get(ctx, 32), {ptr, ptr});
   OpBuilder b = OpBuilder::atBlockEnd(module.getBody());
   return LLVM::LLVMFuncOp::create(b, module.getLoc(), name, type);
 }
@@ -327,9 +330,9 @@ Value buildTest(OpBuilder &b, Location loc, Value p, const StoreTerm &term,
       arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sle, d, negN));
   if (term.kind == StoreTerm::Apart)
     return apart;
-  Value same = arith::CmpIOp::create(
-      b, loc, arith::CmpIPredicate::eq, d,
-      arith::ConstantIntOp::create(b, loc, 0, 64));
+  Value same =
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, d,
+                            arith::ConstantIntOp::create(b, loc, 0, 64));
   return arith::OrIOp::create(b, loc, apart, same);
 }
 
@@ -338,8 +341,8 @@ void rematerializeLoads(SpawnOp spawn) {
   SmallVector<Candidate> cands = findCandidates(spawn, steps);
   if (cands.empty())
     return;
-  bool needsTest = llvm::any_of(
-      cands, [](const Candidate &c) { return !c.terms.empty(); });
+  bool needsTest =
+      llvm::any_of(cands, [](const Candidate &c) { return !c.terms.empty(); });
   if (!needsTest) {
     for (Candidate &c : cands)
       loadAgain(steps, c.step, c.resultIndex, c.load);
@@ -348,8 +351,8 @@ void rematerializeLoads(SpawnOp spawn) {
 
   OpBuilder b(spawn);
   Location loc = spawn.getLoc();
-  Value n = arith::ExtSIOp::create(b, loc, b.getI64Type(),
-                                     spawn.getThreadCount());
+  Value n =
+      arith::ExtSIOp::create(b, loc, b.getI64Type(), spawn.getThreadCount());
   Value test;
   for (Candidate &c : cands)
     for (const StoreTerm &term : c.terms) {
@@ -357,7 +360,7 @@ void rematerializeLoads(SpawnOp spawn) {
       test = test ? arith::AndIOp::create(b, loc, test, t) : t;
     }
   auto branch = scf::IfOp::create(b, loc, spawn.getResultTypes(), test,
-                                    /*withElseRegion=*/true);
+                                  /*withElseRegion=*/true);
   // The copy that loads again runs when the test holds; the original, which
   // saves, otherwise. The branches yield the spawn's results (without
   // results the builder has made the yields).
@@ -378,7 +381,8 @@ void rematerializeLoads(SpawnOp spawn) {
   SmallVector<SuperstepOp> copied = ssutil::getSupersteps(copy);
   for (Candidate &c : cands)
     loadAgain(copied, cast<SuperstepOp>(mapping.lookup(c.step.getOperation())),
-              c.resultIndex, cast<PtrLoadOp>(mapping.lookup(c.load.getOperation())));
+              c.resultIndex,
+              cast<PtrLoadOp>(mapping.lookup(c.load.getOperation())));
 }
 
 struct RematerializeLoadsPass
