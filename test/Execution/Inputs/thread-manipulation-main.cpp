@@ -119,7 +119,7 @@ void testFork(const char *what, const std::vector<int> &count) {
   std::vector<int> parent, child;
   for (int r = 0; r < n; ++r)
     for (int c = 0; c < count[r]; ++c) {
-      parent.push_back(r);
+      parent.push_back(r * 5 + 3);
       child.push_back(c);
     }
   size_t total = parent.size();
