@@ -1173,6 +1173,8 @@ void MLIRGen::emitSpawn(bsgp::SpawnStmt *s) {
   auto spawn = bsgp::SpawnOp::create(b, l, TypeRange{}, n);
   if (unsigned block = s->getBlockSize())
     spawn->setAttr(bsgp::kBlockSizeAttrName, b.getI32IntegerAttr(block));
+  if (unsigned blocks = s->getMinBlocks())
+    spawn->setAttr(bsgp::kMinBlocksAttrName, b.getI32IntegerAttr(blocks));
   Block *body = new Block();
   spawn.getBody().push_back(body);
   llvm::DenseMap<VarKey, Value> outer = env;

@@ -129,7 +129,7 @@ private:
     return T ? parsePointers(T) : nullptr;
   }
   const Type *parseArraySuffix(const Type *T);
-  bool parseSpawnAttributes(unsigned &BlockSize);
+  bool parseSpawnAttributes(unsigned &BlockSize, unsigned &MinBlocks);
   StructType *parseStructBody(StructType *ST, SourceLocation Begin,
                               SourceLocation NameLoc);
 
@@ -261,33 +261,48 @@ const Type *Parser::parsePointers(const Type *T) {
   return T;
 }
 
-/// `[[block_size(N)]]` after `spawn (n)`: the CUDA thread-block size of the
-/// spawn's kernels, a multiple of 32 from 32 to 1024.
-bool Parser::parseSpawnAttributes(unsigned &BlockSize) {
+/// `[[block_size(N), min_blocks(M)]]` after `spawn (n)`, either or both:
+/// the CUDA thread-block size of the spawn's kernels (a multiple of 32 from
+/// 32 to 1024) and the blocks per multiprocessor their registers should
+/// allow (1 to 32).
+bool Parser::parseSpawnAttributes(unsigned &BlockSize, unsigned &MinBlocks) {
   if (!expect(tok::l_square) || !expect(tok::l_square))
     return false;
-  if (Tok.isNot(tok::identifier) || Tok.Text != "block_size") {
-    Diags.report(Tok.getRange(), diag::err_spawn_attribute_unknown)
-        << Tok.Text;
-    return false;
-  }
-  consume();
-  if (!expect(tok::l_paren))
-    return false;
-  uint64_t N = 0;
-  if (Tok.isNot(tok::int_literal) ||
-      Tok.Text.take_while([](char C) { return llvm::isDigit(C); })
-          .getAsInteger(10, N) ||
-      N < 32 || N > 1024 || N % 32 != 0) {
-    Diags.report(Tok.getRange(), diag::err_spawn_block_size) << Tok.Text;
-    return false;
-  }
-  consume();
-  if (!expect(tok::r_paren) || !expect(tok::r_square) ||
-      !expect(tok::r_square))
-    return false;
-  BlockSize = unsigned(N);
-  return true;
+  do {
+    bool IsBlockSize = Tok.is(tok::identifier) && Tok.Text == "block_size";
+    bool IsMinBlocks = Tok.is(tok::identifier) && Tok.Text == "min_blocks";
+    if (!IsBlockSize && !IsMinBlocks) {
+      Diags.report(Tok.getRange(), diag::err_spawn_attribute_unknown)
+          << Tok.Text;
+      return false;
+    }
+    unsigned &Slot = IsBlockSize ? BlockSize : MinBlocks;
+    if (Slot) {
+      Diags.report(Tok.getRange(), diag::err_spawn_attribute_twice)
+          << Tok.Text;
+      return false;
+    }
+    consume();
+    if (!expect(tok::l_paren))
+      return false;
+    uint64_t N = 0;
+    bool Bad = Tok.isNot(tok::int_literal) ||
+               Tok.Text.take_while([](char C) { return llvm::isDigit(C); })
+                   .getAsInteger(10, N);
+    if (IsBlockSize && (Bad || N < 32 || N > 1024 || N % 32 != 0)) {
+      Diags.report(Tok.getRange(), diag::err_spawn_block_size) << Tok.Text;
+      return false;
+    }
+    if (IsMinBlocks && (Bad || N < 1 || N > 32)) {
+      Diags.report(Tok.getRange(), diag::err_spawn_min_blocks) << Tok.Text;
+      return false;
+    }
+    consume();
+    if (!expect(tok::r_paren))
+      return false;
+    Slot = unsigned(N);
+  } while (tryConsume(tok::comma));
+  return expect(tok::r_square) && expect(tok::r_square);
 }
 
 const Type *Parser::parseArraySuffix(const Type *T) {
@@ -906,8 +921,8 @@ Stmt *Parser::parseStatement() {
       skipToStmtEnd();
       return nullptr;
     }
-    unsigned BlockSize = 0;
-    if (Tok.is(tok::l_square) && !parseSpawnAttributes(BlockSize)) {
+    unsigned BlockSize = 0, MinBlocks = 0;
+    if (Tok.is(tok::l_square) && !parseSpawnAttributes(BlockSize, MinBlocks)) {
       skipToStmtEnd();
       return nullptr;
     }
@@ -922,6 +937,7 @@ Stmt *Parser::parseStatement() {
       return nullptr;
     auto *Spawn = new (Ctx) SpawnStmt(rangeFrom(Begin), N, Body);
     Spawn->setBlockSize(BlockSize);
+    Spawn->setMinBlocks(MinBlocks);
     return Spawn;
   }
   case tok::kw_barrier: {

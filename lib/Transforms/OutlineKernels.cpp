@@ -179,6 +179,8 @@ void SpawnOutliner::outlineSuperstep(SuperstepOp step, SpawnOp spawn,
     kernel->setAttr(BSGPDialect::getTargetAttrName(), only);
   if (Attribute block = spawn->getAttr(kBlockSizeAttrName))
     kernel->setAttr(kBlockSizeAttrName, block);
+  if (Attribute blocks = spawn->getAttr(kMinBlocksAttrName))
+    kernel->setAttr(kMinBlocksAttrName, blocks);
   Block *entry = new Block;
   kernel.getBody().push_back(entry);
   IRMapping mapping;

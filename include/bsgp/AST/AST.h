@@ -491,12 +491,17 @@ public:
   /// choose.
   unsigned getBlockSize() const { return BlockSize; }
   void setBlockSize(unsigned N) { BlockSize = N; }
+  /// The thread blocks per multiprocessor `[[min_blocks(N)]]` asks the CUDA
+  /// code generator to fit (registers permitting); 0 for none.
+  unsigned getMinBlocks() const { return MinBlocks; }
+  void setMinBlocks(unsigned N) { MinBlocks = N; }
   static bool classof(const Stmt *S) { return S->getKind() == SK_Spawn; }
 
 private:
   Expr *Count;
   CompoundStmt *Body;
   unsigned BlockSize = 0;
+  unsigned MinBlocks = 0;
 };
 
 /// `barrier;` or `barrier(RANK_REASSIGNED);`.

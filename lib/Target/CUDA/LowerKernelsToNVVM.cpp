@@ -510,6 +510,19 @@ void LowerKernelsToNVVMPass::runOnOperation() {
     folded->erase();
     if (failed(built))
       return signalPassFailure();
+    // `spawn (n) [[min_blocks(N)]]`: `.maxntid` and `.minnctapersm` bound the
+    // registers ptxas gives the kernel so that N blocks fit a
+    // multiprocessor. Only where the block size is fixed: a kernel the
+    // runtime sizes could be launched with more threads than `.maxntid`.
+    auto minBlocks =
+        kernel->getAttrOfType<IntegerAttr>(bsgp::kMinBlocksAttrName);
+    if (minBlocks && blockSize) {
+      auto fn = device->lookupSymbol<LLVM::LLVMFuncOp>(kernel.getSymName());
+      fn->setAttr(NVVM::NVVMDialect::getMaxntidAttrName(),
+                  db.getDenseI32ArrayAttr({int32_t(blockSize), 1, 1}));
+      fn->setAttr(NVVM::NVVMDialect::getMinctasmAttrName(),
+                  db.getI32IntegerAttr(int32_t(minBlocks.getInt())));
+    }
   }
   // Before any conversion: code for the other targets goes away.
   bsgp::foldTargetQueries(*device, "cuda");

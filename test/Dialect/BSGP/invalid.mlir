@@ -900,6 +900,13 @@ func.func @launch_arg_type(%n: i32, %q: !bsgp.ptr<f32>) {
 // Dialect attributes and types
 //===----------------------------------------------------------------------===//
 
+// expected-error @+1 {{'bsgp.min_blocks' must be an integer}}
+func.func @min_blocks_not_integer() attributes {bsgp.min_blocks = "4"} {
+  return
+}
+
+// -----
+
 // expected-error @+1 {{'bsgp.load_version' must be a string attribute of a spawn}}
 func.func @load_version_on_function() attributes {bsgp.load_version = "saves"} {
   return

@@ -72,7 +72,7 @@ LogicalResult BSGPDialect::verifyOperationAttribute(Operation *op,
   // The CUDA block size of a kernel with work-group operations, and how
   // many work groups one block runs (bsgp-lower-kernels-nvvm).
   if (name == "bsgp.group_size" || name == "bsgp.groups_per_block" ||
-      name == kBlockSizeAttrName) {
+      name == kBlockSizeAttrName || name == kMinBlocksAttrName) {
     if (!isa<IntegerAttr>(attr.getValue()))
       return op->emitError() << "'" << name << "' must be an integer";
     return success();

@@ -23,6 +23,9 @@ namespace bsgp {
 /// Integer attribute of a `bsgp.spawn` (`[[block_size(N)]]`) and of the
 /// kernels outlined from it: the CUDA thread-block size asked for.
 constexpr llvm::StringLiteral kBlockSizeAttrName = "bsgp.block_size";
+/// `spawn (n) [[min_blocks(N)]]`: the thread blocks a multiprocessor should
+/// hold at once, on the spawn and its kernels (CUDA's `.minnctapersm`).
+constexpr llvm::StringLiteral kMinBlocksAttrName = "bsgp.min_blocks";
 
 /// True if `op` is a function marked `bsgp.collective` (may hold barriers).
 bool isCollectiveFunction(mlir::Operation *op);
