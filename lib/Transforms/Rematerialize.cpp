@@ -104,6 +104,34 @@ SetOldRankOp findSetOldRank(Block &body) {
   return {};
 }
 
+/// True if `use` reads the value of its own thread (thread.get(r, v) reads
+/// rank r's v).
+bool isOwnValueUse(OpOperand &use) {
+  return !(isa<GetOp>(use.getOwner()) && use.getOperandNumber() == 1);
+}
+
+/// Copies `recipe` at `b` (after `lastCopy`, the last copy into the same
+/// place, which it updates) and returns the copy of `yielded`. Values the
+/// recipe takes from results map to those results; with `fromOldRank` the
+/// rank is the old rank.
+Value copyRecipe(OpBuilder &b, const Recipe &recipe, Value yielded,
+                 IRMapping &mapping, Operation *&lastCopy,
+                 SetOldRankOp fromOldRank = {}) {
+  if (lastCopy)
+    b.setInsertionPointAfter(lastCopy);
+  for (auto [value, fromResult] : recipe.fromResults)
+    mapping.map(value, fromResult);
+  for (Operation *op : recipe.ops) {
+    if (fromOldRank && isa<ThreadRankOp>(op))
+      mapping.map(op->getResult(0), fromOldRank.getOldRank());
+    if (mapping.contains(op->getResult(0)))
+      continue;
+    lastCopy = b.clone(*op, mapping);
+    lastCopy->setLoc(copyLoc(op));
+  }
+  return mapping.lookupOrDefault(yielded);
+}
+
 void rematerialize(SpawnOp spawn) {
   SmallVector<SuperstepOp> steps = ssutil::getSupersteps(spawn);
   bool setsSize = false;
@@ -124,7 +152,7 @@ void rematerialize(SpawnOp spawn) {
       for (OpOperand &use : llvm::make_early_inc_range(result.getUses())) {
         Operation *user = use.getOwner();
         // thread.get(r, v) reads another thread's v: keep it saved.
-        if (isa<GetOp>(user) && use.getOperandNumber() == 1)
+        if (!isOwnValueUse(use))
           continue;
         int t = ssutil::getStepNumber(steps, user);
         if (t <= static_cast<int>(i))
@@ -160,29 +188,13 @@ void rematerialize(SpawnOp spawn) {
         OpBuilder b(&body, body.begin());
         if (fromOldRank)
           b.setInsertionPointAfter(fromOldRank);
-        if (lastCopy)
-          b.setInsertionPointAfter(lastCopy);
-        for (Operation *op : recipe.ops) {
-          if (fromOldRank && isa<ThreadRankOp>(op))
-            mapping.map(op->getResult(0), fromOldRank.getOldRank());
-          if (mapping.contains(op->getResult(0)))
-            continue;
-          lastCopy = b.clone(*op, mapping);
-          lastCopy->setLoc(copyLoc(op));
-        }
-        use.set(mapping.lookupOrDefault(yielded));
+        use.set(copyRecipe(b, recipe, yielded, mapping, lastCopy, fromOldRank));
         changed = true;
       }
     }
     if (changed)
       steps[i] = ssutil::dropUnusedResults(steps[i]);
   }
-}
-
-/// True if `use` reads the value of its own thread (thread.get(r, v) reads
-/// rank r's v).
-bool isOwnValueUse(OpOperand &use) {
-  return !(isa<GetOp>(use.getOwner()) && use.getOperandNumber() == 1);
 }
 
 /// A result computed by a few side-effect-free ops from other results of
@@ -224,17 +236,7 @@ void recomputeFromResults(SpawnOp spawn) {
         IRMapping &mapping = copies[t];
         Operation *&lastCopy = lastCopies[t];
         OpBuilder b(&body, body.begin());
-        if (lastCopy)
-          b.setInsertionPointAfter(lastCopy);
-        for (auto [value, fromResult] : recipe.fromResults)
-          mapping.map(value, fromResult);
-        for (Operation *op : recipe.ops) {
-          if (mapping.contains(op->getResult(0)))
-            continue;
-          lastCopy = b.clone(*op, mapping);
-          lastCopy->setLoc(copyLoc(op));
-        }
-        use.set(mapping.lookupOrDefault(yield.getValues()[k]));
+        use.set(copyRecipe(b, recipe, yield.getValues()[k], mapping, lastCopy));
         changed = true;
       }
     }
