@@ -37,6 +37,17 @@ using llvm::isa;
 
 namespace {
 
+/// The type of `E` if it is a 32-bit or 64-bit scalar (an integer one with
+/// `IntegerOnly`): the words that shuffles, subgroup.match and the CPU
+/// chunk ops move. Null otherwise.
+const BuiltinType *getWordScalarType(const Expr *E, bool IntegerOnly) {
+  const auto *T = dyn_cast<BuiltinType>(E->getType()->getUnqualified());
+  if (!T || !(IntegerOnly ? T->isInteger() : T->isArithmetic()) ||
+      (T->getBitWidth() != 32 && T->getBitWidth() != 64))
+    return nullptr;
+  return T;
+}
+
 struct FunctionInfo {
   bool HasSpawn = false;
   bool HasCollective = false; ///< A barrier or a collective primitive.
@@ -1553,9 +1564,8 @@ Expr *Sema::checkBuiltin(BuiltinCallExpr *B) {
     // The element types of the bsgp.chunk_* ops; the list holds one value
     // per CPU chunk, of exactly the value's type.
     Args[0] = rvalue(Args[0]);
-    const auto *T = dyn_cast<BuiltinType>(Args[0]->getType()->getUnqualified());
-    if (!T || !T->isArithmetic() ||
-        (T->getBitWidth() != 32 && T->getBitWidth() != 64))
+    const BuiltinType *T = getWordScalarType(Args[0], /*IntegerOnly=*/false);
+    if (!T)
       return ArgErr(0, "a 32-bit or 64-bit scalar (int, uint, int64, uint64, "
                        "float or double)");
     auto Op = B->getReduceOp();
@@ -1916,9 +1926,8 @@ Expr *Sema::checkGroup(GroupExpr *G) {
   case GE::ShuffleUp:
   case GE::ShuffleDown: {
     // The hardware moves 32-bit words; 64-bit values take two shuffles.
-    const auto *T = dyn_cast<BuiltinType>(Args[0]->getType()->getUnqualified());
-    if (!T || !T->isArithmetic() ||
-        (T->getBitWidth() != 32 && T->getBitWidth() != 64))
+    const BuiltinType *T = getWordScalarType(Args[0], /*IntegerOnly=*/false);
+    if (!T)
       return ArgErr(0, "a 32-bit or 64-bit scalar (int, uint, int64, uint64, "
                        "float or double)");
     if (!Args[1]->getType()->isInteger())
@@ -1951,9 +1960,7 @@ Expr *Sema::checkGroup(GroupExpr *G) {
   }
   case GE::SubgroupMatch: {
     // What match.any.sync compares: 32-bit or 64-bit words.
-    const auto *T = dyn_cast<BuiltinType>(Args[0]->getType()->getUnqualified());
-    if (!T || !T->isInteger() ||
-        (T->getBitWidth() != 32 && T->getBitWidth() != 64))
+    if (!getWordScalarType(Args[0], /*IntegerOnly=*/true))
       return ArgErr(0, "a 32-bit or 64-bit integer (int, uint, int64 or "
                        "uint64)");
     G->setType(Ctx.getBuiltinType(BuiltinType::UInt64));
