@@ -76,7 +76,8 @@ const char *BuiltinCallExpr::getName(BuiltinKind K) {
                                 "thread.kill",   "thread.sortby", "thread.split",
                                 "reduce",        "scan",         "compact",
                                 "split",         "sort_idx",     "thread.rebind",
-                                "__bsgp_chunk_reduce", "__bsgp_chunk_scan"};
+                                "__bsgp_chunk_reduce", "__bsgp_chunk_scan",
+                                "__bsgp_group_lookback", "__bsgp_single_pass"};
   return Names[K];
 }
 

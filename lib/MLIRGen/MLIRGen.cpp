@@ -2177,6 +2177,13 @@ Value MLIRGen::emitBuiltin(bsgp::BuiltinCallExpr *e) {
                                 args[1]);
     return arith::ConstantIntOp::create(b, l, 0, 1);
   }
+  case BK::GroupLookback:
+    return bsgp::GroupLookbackOp::create(
+        b, l, b.getI32Type(), args[0], args[1],
+        b.getI32IntegerAttr(int32_t(
+            cast<bsgp::IntegerLiteral>(e->args()[2])->getValue())));
+  case BK::SinglePass:
+    return bsgp::SinglePassOp::create(b, l, b.getI1Type());
   default:
     break;
   }
@@ -2213,6 +2220,19 @@ Value MLIRGen::emitBuiltin(bsgp::BuiltinCallExpr *e) {
   // `scan(op, x);` as a statement drops the total, which for 64-bit types
   // would cost a reduce of its own.
   bool totalUnused = e->getBuiltinKind() == BK::Scan && e == discarded;
+  // Without its total a scan may run in one pass (the library's
+  // __bsgp_scan_only_*, for the types and operators that have one).
+  if (totalUnused) {
+    std::string only =
+        "__bsgp_scan_only_" + name.substr(strlen("__bsgp_scan_"));
+    auto onlyFn = module.lookupSymbol<func::FuncOp>(only);
+    if (onlyFn && !onlyFn.isExternal() && onlyFn.getNumArguments() == 1 &&
+        onlyFn.getArgumentTypes()[0] == args[0].getType()) {
+      Value scanned = func::CallOp::create(b, l, onlyFn, args).getResult(0);
+      emitAssign(e->args()[0], scanned, l);
+      return arith::ConstantOp::create(b, l, ret, b.getZeroAttr(ret));
+    }
+  }
   auto fn = module.lookupSymbol<func::FuncOp>(name);
   if (!fn || fn.isExternal() || fn.getNumArguments() != args.size()) {
     failed = true;

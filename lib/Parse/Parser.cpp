@@ -1645,6 +1645,9 @@ Expr *Parser::parsePrimary() {
                   .Case("sort_idx", BuiltinCallExpr::SortIdx)
                   .Case("__bsgp_chunk_reduce", BuiltinCallExpr::ChunkReduce)
                   .Case("__bsgp_chunk_scan", BuiltinCallExpr::ChunkScan)
+                  .Case("__bsgp_group_lookback",
+                        BuiltinCallExpr::GroupLookback)
+                  .Case("__bsgp_single_pass", BuiltinCallExpr::SinglePass)
                   .Default(-1);
       if (K >= 0) {
         // The chunk builtins are exact only where the library puts them

@@ -569,10 +569,12 @@ bool Sema::isThreadDependent(Expr *E) {
       return !V->isHost();
   if (auto *T = dyn_cast<ThreadAttrExpr>(E))
     return T->getAttr() != ThreadAttrExpr::Size;
-  // reduce returns the same value to every thread; the other primitives
-  // return per-thread values.
+  // reduce returns the same value to every thread, and the single-pass
+  // question is answered at compile time; the other primitives return
+  // per-thread values.
   if (auto *B = dyn_cast<BuiltinCallExpr>(E))
-    return B->getBuiltinKind() != BuiltinCallExpr::Reduce;
+    return B->getBuiltinKind() != BuiltinCallExpr::Reduce &&
+           B->getBuiltinKind() != BuiltinCallExpr::SinglePass;
   // The sizes and the group count are the same in every thread; ranks, ids
   // and subgroup results are not.
   if (auto *G = dyn_cast<GroupExpr>(E))
@@ -1498,6 +1500,8 @@ Expr *Sema::checkBuiltin(BuiltinCallExpr *B) {
   case BK::Split: Want = 4; break;
   case BK::ChunkReduce:
   case BK::ChunkScan: Want = 2; break;
+  case BK::GroupLookback: Want = 3; break;
+  case BK::SinglePass: Want = 0; break;
   default: break;
   }
   auto Args = B->args();
@@ -1583,6 +1587,28 @@ Expr *Sema::checkBuiltin(BuiltinCallExpr *B) {
     B->setType(K == BK::ChunkScan ? (const Type *)T : Ctx.getVoidType());
     return B;
   }
+  case BK::GroupLookback: {
+    // The bsgp.group_lookback op: a 32-bit sum over 64-bit status words.
+    Args[0] = rvalue(Args[0]);
+    if (!Args[0]->getType()->isInteger())
+      return ArgErr(0, "an integer");
+    Args[0] = convert(Args[0], Ctx.getUIntType());
+    Args[1] = rvalue(Args[1]);
+    const auto *P = dyn_cast<PointerType>(Args[1]->getType()->getUnqualified());
+    if (!P || P->getPointee()->isConst() ||
+        P->getPointee()->getUnqualified() !=
+            Ctx.getBuiltinType(BuiltinType::UInt64))
+      return ArgErr(1, "a pointer to a list of uint64");
+    // Blocks a multiprocessor, as [[min_blocks(N)]].
+    auto *L = dyn_cast<IntegerLiteral>(Args[2]);
+    if (!L || L->getValue() < 1 || L->getValue() > 32)
+      return ArgErr(2, "an integer literal from 1 to 32");
+    B->setType(Ctx.getUIntType());
+    return B;
+  }
+  case BK::SinglePass:
+    B->setType(Ctx.getBoolType());
+    return B;
   case BK::SortIdx:
   case BK::ThreadSortBy: {
     Args[0] = rvalue(Args[0]);

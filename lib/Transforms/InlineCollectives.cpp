@@ -154,7 +154,9 @@ struct InlineCollectivesPass
         return signalPassFailure();
       }
       for (auto [call, callee] : calls) {
-        Operation *parent = call->getParentOp();
+        // Branches on target queries and bsgp.single_pass are gone before
+        // the split, as for the callee's barriers.
+        Operation *parent = getParentSkippingTargetBranches(call);
         if (!isa<SpawnOp, ParOp>(parent) && !isCollectiveFunction(parent)) {
           call.emitError("collective function '")
               << callee.getSymName()
@@ -190,9 +192,18 @@ struct InlineCollectivesPass
     for (auto func : module.getOps<func::FuncOp>())
       if (func.isPrivate() && isCollective(func))
         inlined.insert(func);
-    for (func::FuncOp func : inlined)
-      if (SymbolTable::symbolKnownUseEmpty(func, module))
-        func.erase();
+    // Until nothing changes: a collective may be used only by another
+    // (the library's scan without a total calls the scan with one).
+    SmallVector<func::FuncOp> pending(inlined.begin(), inlined.end());
+    for (bool erased = true; erased;) {
+      erased = false;
+      for (func::FuncOp &func : pending)
+        if (func && SymbolTable::symbolKnownUseEmpty(func, module)) {
+          func.erase();
+          func = nullptr;
+          erased = true;
+        }
+    }
     if (failed(inlineGroupFunctions(module, interface, cloneCallback)))
       return signalPassFailure();
     applyRebinds(module);

@@ -761,13 +761,16 @@ private:
 /// implementing it. The collective library itself also has
 /// __bsgp_chunk_reduce(op, x, list) and __bsgp_chunk_scan(op, x, list),
 /// which become the bsgp.chunk_reduce and bsgp.chunk_scan ops
-/// (accumulation over a CPU chunk of ranks).
+/// (accumulation over a CPU chunk of ranks), __bsgp_group_lookback(v,
+/// status) (bsgp.group_lookback: v summed over the work groups before the
+/// caller's) and __bsgp_single_pass() (bsgp.single_pass: may the collective
+/// skip its barrier here).
 class BuiltinCallExpr : public Expr {
 public:
   enum BuiltinKind {
     ThreadGet, ThreadPut, ThreadFork, ThreadKill, ThreadSortBy, ThreadSplit,
     Reduce, Scan, Compact, Split, SortIdx, ThreadRebind, ChunkReduce,
-    ChunkScan
+    ChunkScan, GroupLookback, SinglePass
   };
   /// The operator of reduce and scan.
   enum ReduceOp { None, OpAdd, OpMul, OpMin, OpMax, OpAnd, OpOr, OpXor };
@@ -790,7 +793,8 @@ public:
   }
   /// True for the builtins that only the collective library may call.
   static bool isLibraryOnly(BuiltinKind K) {
-    return K == ChunkReduce || K == ChunkScan;
+    return K == ChunkReduce || K == ChunkScan || K == GroupLookback ||
+           K == SinglePass;
   }
   /// True for the primitives that synchronize all threads (everything but
   /// get, put and kill... which still must run in a spawn). The chunk

@@ -62,6 +62,11 @@ collectDeviceFunctions(mlir::ModuleOp host, llvm::ArrayRef<KernelOp> kernels,
 void getKernelsForTarget(mlir::ModuleOp module, llvm::StringRef target,
                          llvm::SmallVectorImpl<KernelOp> &kernels);
 
+/// Reports a bsgp.group_lookback under `root`, which only the CUDA target
+/// lowers (the collective library asks for it under `target.cuda`).
+mlir::LogicalResult rejectGroupLookbacks(mlir::Operation *root,
+                                         llvm::StringRef target);
+
 /// Reports the first bsgp.chunk_reduce or bsgp.chunk_scan below `root` and
 /// fails: only the CPU target runs ranks in chunks. `target` names the
 /// target in the message ("CUDA", "SPIR-V"). The GPU lowerings call it once

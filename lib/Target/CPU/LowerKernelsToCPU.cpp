@@ -290,6 +290,6 @@ void LowerKernelsToCPUPass::runOnOperation() {
   SmallVector<bsgp::KernelOp> kernels;
   bsgp::getKernelsForTarget(getOperation(), "cpu", kernels);
   for (bsgp::KernelOp k : kernels)
-    if (failed(lowerKernel(k)))
+    if (failed(bsgp::rejectGroupLookbacks(k, "CPU")) || failed(lowerKernel(k)))
       return signalPassFailure();
 }

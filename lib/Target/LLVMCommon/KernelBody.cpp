@@ -67,6 +67,16 @@ void bsgp::hoistConstantAllocas(Operation *root, Block *entry) {
   }
 }
 
+LogicalResult bsgp::rejectGroupLookbacks(Operation *root, StringRef target) {
+  WalkResult r = root->walk([&](GroupLookbackOp op) {
+    op->emitOpError("looks back at the work groups before it, which only the "
+                    "CUDA target lowers; it cannot be lowered for the ")
+        << target << " target (use it under `if (target.cuda)`)";
+    return WalkResult::interrupt();
+  });
+  return failure(r.wasInterrupted());
+}
+
 LogicalResult bsgp::rejectChunkOps(Operation *root, StringRef target) {
   WalkResult r = root->walk([&](Operation *op) {
     if (!isa<ChunkReduceOp, ChunkScanOp>(op))

@@ -944,7 +944,8 @@ void LowerKernelsToSPIRVPass::runOnOperation() {
   // Before any check or conversion: code for the other targets goes away.
   bsgp::foldTargetQueries(*device, "spirv");
   // Chunk accumulations under `if (target.cpu)` are gone by now.
-  if (failed(bsgp::rejectChunkOps(*device, "SPIR-V")))
+  if (failed(bsgp::rejectChunkOps(*device, "SPIR-V")) ||
+      failed(bsgp::rejectGroupLookbacks(*device, "SPIR-V")))
     return signalPassFailure();
   for (func::FuncOp fn : device->getOps<func::FuncOp>())
     if (failed(bsgp::lowerGroupOpsToSPIRV(

@@ -87,3 +87,35 @@ bsgp.kernel @bad_match_type(%x: i16) {
   %0 = bsgp.subgroup_match %x : i16
   bsgp.return
 }
+
+// -----
+
+bsgp.kernel @lookback_status_words(%v: i32, %st: !bsgp.ptr<i32>) {
+  // expected-error @+1 {{'bsgp.group_lookback' op status must be a list of 64-bit words, not '!bsgp.ptr<i32>'}}
+  %0 = bsgp.group_lookback %v, %st min_blocks 8 : !bsgp.ptr<i32>
+  bsgp.return
+}
+
+// -----
+
+bsgp.kernel @lookback_min_blocks(%v: i32, %st: !bsgp.ptr<i64>) {
+  // expected-error @+1 {{'bsgp.group_lookback' op attribute 'min_blocks' failed to satisfy constraint: 32-bit signless integer attribute whose minimum value is 1 whose maximum value is 32}}
+  %0 = bsgp.group_lookback %v, %st min_blocks 33 : !bsgp.ptr<i64>
+  bsgp.return
+}
+
+// -----
+
+func.func @lookback_on_host(%v: i32, %st: !bsgp.ptr<i64>) -> i32 {
+  // expected-error @+1 {{'bsgp.group_lookback' op must be in device code}}
+  %0 = bsgp.group_lookback %v, %st min_blocks 8 : !bsgp.ptr<i64>
+  return %0 : i32
+}
+
+// -----
+
+func.func @single_pass_on_host() -> i1 {
+  // expected-error @+1 {{'bsgp.single_pass' op must be in device code}}
+  %0 = bsgp.single_pass : i1
+  return %0 : i1
+}

@@ -35,3 +35,14 @@ bsgp.kernel @k(%x: f32, %y: i64, %c: i1) {
   %12 = bsgp.subgroup_match %y : i64
   bsgp.return
 }
+
+// The look-back of the single-pass collectives, and bsgp-single-pass's
+// question, round-trip.
+// CHECK-LABEL: bsgp.kernel @lookback(
+// CHECK:         bsgp.group_lookback %{{.*}}, %{{.*}} min_blocks 6 : !bsgp.ptr<i64>
+// CHECK:         bsgp.single_pass : i1
+bsgp.kernel @lookback(%v: i32, %st: !bsgp.ptr<i64>) {
+  %0 = bsgp.group_lookback %v, %st min_blocks 6 : !bsgp.ptr<i64>
+  %1 = bsgp.single_pass : i1
+  bsgp.return
+}

@@ -77,8 +77,9 @@ LogicalResult BSGPDialect::verifyOperationAttribute(Operation *op,
       return op->emitError() << "'" << name << "' must be an integer";
     return success();
   }
-  // Which copy of a spawn versioned by bsgp-rematerialize-loads this is.
-  if (name == "bsgp.load_version") {
+  // Which copy of a spawn versioned by bsgp-rematerialize-loads or
+  // bsgp-single-pass this is.
+  if (name == "bsgp.load_version" || name == "bsgp.pass_version") {
     if (!isa<SpawnOp>(op) || !isa<StringAttr>(attr.getValue()))
       return op->emitError()
              << "'" << name << "' must be a string attribute of a spawn";

@@ -49,7 +49,8 @@ static Operation *getCodeOwner(Operation *op) {
 bool bsgp::isGroupOp(Operation *op) {
   return isa<GroupRankOp, GroupSizeOp, GroupIdOp, GroupCountOp, SubgroupRankOp,
              SubgroupSizeOp, GroupBarrierOp, GroupLocalOp, SubgroupShuffleOp,
-             SubgroupVoteOp, SubgroupReduceOp, SubgroupMatchOp>(op);
+             SubgroupVoteOp, SubgroupReduceOp, SubgroupMatchOp,
+             GroupLookbackOp>(op);
 }
 
 bool bsgp::isInDeviceCode(Operation *op) {
@@ -81,7 +82,8 @@ static bool dependsOnTargetQuery(Value value, unsigned depth) {
   Operation *def = value.getDefiningOp();
   if (!def || depth > 8)
     return false;
-  if (isa<TargetIsOp>(def))
+  // bsgp-single-pass answers its questions before the split too.
+  if (isa<TargetIsOp, SinglePassOp>(def))
     return true;
   return llvm::any_of(def->getOperands(), [&](Value operand) {
     return dependsOnTargetQuery(operand, depth + 1);
@@ -638,6 +640,15 @@ LogicalResult SubgroupRankOp::verify() { return verifyDeviceCode(*this); }
 LogicalResult SubgroupSizeOp::verify() { return verifyDeviceCode(*this); }
 LogicalResult GroupBarrierOp::verify() { return verifyDeviceCode(*this); }
 LogicalResult GroupLocalOp::verify() { return verifyDeviceCode(*this); }
+LogicalResult SinglePassOp::verify() { return verifyDeviceCode(*this); }
+
+LogicalResult GroupLookbackOp::verify() {
+  Type elem = cast<PtrType>(getStatus().getType()).getElementType();
+  if (!elem.isInteger(64))
+    return emitOpError("status must be a list of 64-bit words, not ")
+           << getStatus().getType();
+  return verifyDeviceCode(*this);
+}
 
 LogicalResult SubgroupShuffleOp::verify() {
   if (!llvm::is_contained({"idx", "xor", "up", "down"}, getMode()))

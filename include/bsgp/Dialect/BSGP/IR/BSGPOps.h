@@ -41,14 +41,16 @@ bool isInDeviceCode(mlir::Operation *op);
 bool isGroupOp(mlir::Operation *op);
 
 /// True if `value` is computed from a target query (`target.cuda`,
-/// `!target.cpu`, `target.cpu || target.spirv`, ...): a branch on it is
-/// taken by every thread alike.
+/// `!target.cpu`, `target.cpu || target.spirv`, ...) or a bsgp.single_pass
+/// question: a branch on it is taken by every thread alike, and is gone
+/// before the spawn is split.
 bool dependsOnTargetQuery(mlir::Value value);
 
-/// The parent of `op`, skipping the `scf.if`s on target queries around it:
-/// a barrier or require under such a branch belongs to the superstep level
-/// above it (bsgp-specialize-targets removes the branch before supersteps
-/// are cut).
+/// The parent of `op`, skipping the `scf.if`s on target queries (and
+/// bsgp.single_pass) around it: a barrier, require or collective call under
+/// such a branch belongs to the superstep level above it
+/// (bsgp-specialize-targets and bsgp-single-pass remove the branch before
+/// supersteps are cut).
 mlir::Operation *getParentSkippingTargetBranches(mlir::Operation *op);
 
 } // namespace bsgp

@@ -785,6 +785,71 @@ def BSGP_GroupLocalOp : BSGP_Op<"group_local"> {
   let hasVerifier = 1;
 }
 
+def BSGP_GroupLookbackOp : BSGP_Op<"group_lookback"> {
+  let summary = "the sum of a value over the work groups before this one";
+  let description = [{
+    Every thread of a work group passes the same `value`; each gets the
+    32-bit sum of the values of all work groups with a smaller `group.id`,
+    learned within the kernel by Merrill and Garland's decoupled look-back
+    over `status`, a list of at least `group.count` 64-bit words that must
+    be zero when the kernel starts. Each thread block publishes its
+    aggregate at once and its inclusive prefix when it knows it; a block
+    adds the aggregates of the blocks before it, 32 at a time, until it
+    meets a published prefix. A thread block that runs several work groups
+    (bsgp-lower-kernels-nvvm's coarsening) looks back once for all of them.
+
+    A block waits for the blocks before it, so the GPU must start thread
+    blocks in the order of their index, as CUB's single-pass scan also
+    assumes. Only the CUDA target lowers it; the collective library uses it
+    under `target.cuda` where bsgp-single-pass allows one pass. Device
+    code only; every thread of the work group must reach it, at the top
+    level of the superstep.
+
+    Blocks waiting at the look-back leave the memory idle unless enough
+    others run beside them: `min_blocks` asks ptxas to fit that many blocks
+    on a multiprocessor (`.minnctapersm`, as `[[min_blocks(N)]]` does, which
+    takes precedence), the smallest over the kernel's look-backs.
+
+    ```mlir
+    %prefix = bsgp.group_lookback %aggregate, %status min_blocks 8
+        : !bsgp.ptr<i64>
+    ```
+  }];
+  let arguments = (ins I32:$value,
+                       Arg<BSGP_AnyPtr, "", [MemRead, MemWrite]>:$status,
+                       ConfinedAttr<I32Attr, [IntMinValue<1>,
+                                              IntMaxValue<32>]>:$min_blocks);
+  let results = (outs I32:$result);
+  let assemblyFormat = [{
+    $value `,` $status `min_blocks` $min_blocks attr-dict `:`
+    qualified(type($status))
+  }];
+  let hasVerifier = 1;
+}
+
+def BSGP_SinglePassOp : BSGP_Op<"single_pass"> {
+  let summary = "may the collective at this point run without its barrier";
+  let description = [{
+    The collective library's question to bsgp-single-pass, which replaces
+    it by a constant before the spawn is split into supersteps: true if the
+    caller's superstep around this point needs no barrier here, that is if
+    the caller's code before it (from the superstep's start) writes no
+    memory but work-group arrays, and nothing the code guarded by it or
+    after it (to the superstep's end) writes can be what the code before it
+    read in another thread. Its one use must be the condition of an
+    `scf.if` whose then-region is the collective without the barrier.
+    Where the answer needs pointers compared at run time, the pass versions
+    the spawn. Device code only.
+
+    ```mlir
+    %one = bsgp.single_pass : i1
+    ```
+  }];
+  let results = (outs I1:$result);
+  let assemblyFormat = "attr-dict `:` type($result)";
+  let hasVerifier = 1;
+}
+
 def BSGP_SubgroupShuffleOp : BSGP_Op<"subgroup_shuffle", [
     AllTypesMatch<["value", "result"]>]> {
   let summary = "`subgroup.shuffle*(x, n)`: x of another lane of the subgroup";
