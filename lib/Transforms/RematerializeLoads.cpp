@@ -71,50 +71,10 @@ struct Candidate {
   SmallVector<StoreTerm, 2> terms;
 };
 
-bool isDefinedIn(SpawnOp spawn, Value value) {
-  return spawn.getBody().isAncestor(value.getParentRegion());
-}
-
-/// True if `index` is thread.rank, maybe widened (a rank is never
-/// negative, so sign and zero extension agree).
-bool isRankIndex(Value index) {
-  while (Operation *def = index.getDefiningOp()) {
-    if (isa<arith::ExtSIOp, arith::ExtUIOp, arith::IndexCastOp,
-            arith::IndexCastUIOp>(def)) {
-      index = def->getOperand(0);
-      continue;
-    }
-    return isa<ThreadRankOp>(def);
-  }
-  return false;
-}
-
-/// The op that allocated the memory `ptr` points into if that happened
-/// inside `spawn` (a require's `dnew`/`dtempnew`, a work group's `local`
-/// array): no host pointer from before the spawn can reach it. Else null.
-Operation *getFreshRoot(SpawnOp spawn, Value ptr) {
-  while (true) {
-    if (!isDefinedIn(spawn, ptr))
-      return nullptr;
-    Operation *def = ptr.getDefiningOp();
-    if (!def)
-      return nullptr;
-    if (isa<DNewOp, DTempNewOp, GroupLocalOp>(def))
-      return def;
-    if (isa<PtrCastOp, PtrOffsetOp>(def)) {
-      ptr = def->getOperand(0);
-      continue;
-    }
-    if (auto require = dyn_cast<RequireOp>(def)) {
-      auto yield = cast<YieldOp>(require.getBody().front().getTerminator());
-      ptr = yield.getValues()[cast<OpResult>(ptr).getResultNumber()];
-      continue;
-    }
-    return nullptr;
-  }
-}
-
-bool isPointer(Type type) { return isa<PtrType, LLVM::LLVMPointerType>(type); }
+using ssutil::getFreshRoot;
+using ssutil::isDefinedIn;
+using ssutil::isPointer;
+using ssutil::isRankIndex;
 
 /// Pointers of `load`'s element width, which a ptr.diff can compare with it.
 bool sameElementWidth(PtrType a, PtrType b) {
@@ -136,7 +96,7 @@ bool checkWrites(SpawnOp spawn, Operation *op, PtrLoadOp load,
       op->hasTrait<OpTrait::HasRecursiveMemoryEffects>())
     return true;
   // Work-group communication touches work-group memory and registers only.
-  if (isGroupOp(op))
+  if (isGroupOp(op) && !isa<GroupLookbackOp>(op))
     return true;
   if (auto call = dyn_cast<CallOpInterface>(op)) {
     // The collective library's host functions and the runtime write only
@@ -290,50 +250,15 @@ void loadAgain(MutableArrayRef<SuperstepOp> steps, SuperstepOp step,
   }
 }
 
-/// The runtime's bsgprt_distinct_allocations, declared in `module`.
-LLVM::LLVMFuncOp getDistinctAllocations(ModuleOp module) {
-  StringRef name = "bsgprt_distinct_allocations";
-  if (auto fn = module.lookupSymbol<LLVM::LLVMFuncOp>(name))
-    return fn;
-  MLIRContext *ctx = module.getContext();
-  auto ptr = LLVM::LLVMPointerType::get(ctx);
-  auto type =
-      LLVM::LLVMFunctionType::get(IntegerType::get(ctx, 32), {ptr, ptr});
-  OpBuilder b = OpBuilder::atBlockEnd(module.getBody());
-  return LLVM::LLVMFuncOp::create(b, module.getLoc(), name, type);
-}
-
 /// What `term` needs of the store target and the loaded pointer `p`:
 /// rank ranges of n elements that do not meet (or are the same one), or
 /// two allocations of the runtime.
 Value buildTest(OpBuilder &b, Location loc, Value p, const StoreTerm &term,
                 Value n) {
-  Value q = term.ptr;
-  if (term.kind == StoreTerm::OtherAllocation) {
-    auto fn = getDistinctAllocations(
-        p.getParentRegion()->getParentOfType<ModuleOp>());
-    auto ptr = LLVM::LLVMPointerType::get(b.getContext());
-    Value args[] = {
-        UnrealizedConversionCastOp::create(b, loc, ptr, p).getResult(0),
-        UnrealizedConversionCastOp::create(b, loc, ptr, q).getResult(0)};
-    Value distinct = LLVM::CallOp::create(b, loc, fn, args).getResult();
-    return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne, distinct,
-                                 arith::ConstantIntOp::create(b, loc, 0, 32));
-  }
-  if (q.getType() != p.getType())
-    q = PtrCastOp::create(b, loc, p.getType(), q);
-  Value d = PtrDiffOp::create(b, loc, b.getI64Type(), q, p);
-  Value negN = arith::SubIOp::create(
-      b, loc, arith::ConstantIntOp::create(b, loc, 0, 64), n);
-  Value apart = arith::OrIOp::create(
-      b, loc, arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sge, d, n),
-      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sle, d, negN));
-  if (term.kind == StoreTerm::Apart)
-    return apart;
-  Value same =
-      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, d,
-                            arith::ConstantIntOp::create(b, loc, 0, 64));
-  return arith::OrIOp::create(b, loc, apart, same);
+  if (term.kind == StoreTerm::OtherAllocation)
+    return ssutil::buildDistinctAllocationsTest(b, loc, p, term.ptr);
+  return ssutil::buildApartTest(b, loc, p, term.ptr, n,
+                                term.kind == StoreTerm::ApartOrSame);
 }
 
 void rematerializeLoads(SpawnOp spawn) {

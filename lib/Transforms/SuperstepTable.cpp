@@ -96,8 +96,11 @@ SmallVector<SpawnSuperstepTable, 2> computeSuperstepTables(ModuleOp module) {
       SpawnSuperstepTable table = computeTable(spawn);
       table.function = func.getName().str();
       table.spawnIndex = index;
-      if (auto version = spawn->getAttrOfType<StringAttr>(kLoadVersionAttr))
-        table.version = version.getValue().str();
+      // "the copy that runs in one pass, that reads again" and the like.
+      for (StringRef attr : {kPassVersionAttr, kLoadVersionAttr})
+        if (auto version = spawn->getAttrOfType<StringAttr>(attr))
+          table.version += (table.version.empty() ? "" : ", that ") +
+                           version.getValue().str();
       tables.push_back(std::move(table));
     });
   });

@@ -7,6 +7,8 @@
 
 #include "SuperstepUtils.h"
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/IR/Builders.h"
 
 using namespace mlir;
@@ -94,6 +96,83 @@ int getStepNumber(ArrayRef<SuperstepOp> steps, Operation *op) {
     if (step->isAncestor(op))
       return static_cast<int>(i);
   return -1;
+}
+
+bool isDefinedIn(SpawnOp spawn, Value value) {
+  return spawn.getBody().isAncestor(value.getParentRegion());
+}
+
+bool isRankIndex(Value index) {
+  while (Operation *def = index.getDefiningOp()) {
+    if (isa<arith::ExtSIOp, arith::ExtUIOp, arith::IndexCastOp,
+            arith::IndexCastUIOp>(def)) {
+      index = def->getOperand(0);
+      continue;
+    }
+    return isa<ThreadRankOp>(def);
+  }
+  return false;
+}
+
+Operation *getFreshRoot(SpawnOp spawn, Value ptr) {
+  while (true) {
+    if (!isDefinedIn(spawn, ptr))
+      return nullptr;
+    Operation *def = ptr.getDefiningOp();
+    if (!def)
+      return nullptr;
+    if (isa<DNewOp, DTempNewOp, GroupLocalOp>(def))
+      return def;
+    if (isa<PtrCastOp, PtrOffsetOp>(def)) {
+      ptr = def->getOperand(0);
+      continue;
+    }
+    if (auto require = dyn_cast<RequireOp>(def)) {
+      auto yield = cast<YieldOp>(require.getBody().front().getTerminator());
+      ptr = yield.getValues()[cast<OpResult>(ptr).getResultNumber()];
+      continue;
+    }
+    return nullptr;
+  }
+}
+
+bool isPointer(Type type) { return isa<PtrType, LLVM::LLVMPointerType>(type); }
+
+Value buildDistinctAllocationsTest(OpBuilder &b, Location loc, Value p,
+                                   Value q) {
+  auto module = p.getParentRegion()->getParentOfType<ModuleOp>();
+  StringRef name = "bsgprt_distinct_allocations";
+  auto fn = module.lookupSymbol<LLVM::LLVMFuncOp>(name);
+  auto ptr = LLVM::LLVMPointerType::get(b.getContext());
+  if (!fn) {
+    auto type = LLVM::LLVMFunctionType::get(b.getI32Type(), {ptr, ptr});
+    OpBuilder mb = OpBuilder::atBlockEnd(module.getBody());
+    fn = LLVM::LLVMFuncOp::create(mb, module.getLoc(), name, type);
+  }
+  Value args[] = {
+      UnrealizedConversionCastOp::create(b, loc, ptr, p).getResult(0),
+      UnrealizedConversionCastOp::create(b, loc, ptr, q).getResult(0)};
+  Value distinct = LLVM::CallOp::create(b, loc, fn, args).getResult();
+  return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne, distinct,
+                               arith::ConstantIntOp::create(b, loc, 0, 32));
+}
+
+Value buildApartTest(OpBuilder &b, Location loc, Value p, Value q, Value n,
+                     bool orSame) {
+  if (q.getType() != p.getType())
+    q = PtrCastOp::create(b, loc, p.getType(), q);
+  Value d = PtrDiffOp::create(b, loc, b.getI64Type(), q, p);
+  Value negN = arith::SubIOp::create(
+      b, loc, arith::ConstantIntOp::create(b, loc, 0, 64), n);
+  Value apart = arith::OrIOp::create(
+      b, loc, arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sge, d, n),
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sle, d, negN));
+  if (!orSame)
+    return apart;
+  Value same =
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, d,
+                            arith::ConstantIntOp::create(b, loc, 0, 64));
+  return arith::OrIOp::create(b, loc, apart, same);
 }
 
 } // namespace ssutil

@@ -16,6 +16,9 @@ namespace bsgp {
 /// Marks the two copies of a spawn that bsgp-rematerialize-loads versions
 /// ("reads again", "saves"), for the superstep tables.
 inline constexpr llvm::StringLiteral kLoadVersionAttr = "bsgp.load_version";
+/// Marks the two copies of a spawn that bsgp-single-pass versions ("runs in
+/// one pass", "keeps the barrier").
+inline constexpr llvm::StringLiteral kPassVersionAttr = "bsgp.pass_version";
 namespace ssutil {
 
 /// The superstep ops of `spawn`'s body, in execution order.
@@ -41,6 +44,35 @@ std::string getValueName(mlir::Value value);
 /// The number of the superstep of `op` among `steps`, from 0, or -1 if `op`
 /// is in none of them.
 int getStepNumber(llvm::ArrayRef<SuperstepOp> steps, mlir::Operation *op);
+
+/// True if `value` is defined inside `spawn`'s body.
+bool isDefinedIn(SpawnOp spawn, mlir::Value value);
+
+/// True if `index` is thread.rank, maybe widened (a rank is never
+/// negative, so sign and zero extension agree).
+bool isRankIndex(mlir::Value index);
+
+/// The op that allocated the memory `ptr` points into if that happened
+/// inside `spawn` (a require's `dnew`/`dtempnew`, a work group's `local`
+/// array): no host pointer from before the spawn can reach it. Else null.
+mlir::Operation *getFreshRoot(SpawnOp spawn, mlir::Value ptr);
+
+/// True for `!bsgp.ptr` and `!llvm.ptr`.
+bool isPointer(mlir::Type type);
+
+/// Host code at `b` that is true if the runtime places `p` and `q` in
+/// different allocations (bsgprt_distinct_allocations, declared in the
+/// module if need be).
+mlir::Value buildDistinctAllocationsTest(mlir::OpBuilder &b,
+                                         mlir::Location loc, mlir::Value p,
+                                         mlir::Value q);
+
+/// Host code at `b` that is true if the ranges of `n` elements from `p`
+/// and from `q` (pointers to elements of one width) do not meet, or, with
+/// `orSame`, are the same range.
+mlir::Value buildApartTest(mlir::OpBuilder &b, mlir::Location loc,
+                           mlir::Value p, mlir::Value q, mlir::Value n,
+                           bool orSame);
 
 } // namespace ssutil
 } // namespace bsgp

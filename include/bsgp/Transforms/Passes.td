@@ -65,6 +65,36 @@ def BSGPExpandParPass : Pass<"bsgp-expand-par"> {
   }];
 }
 
+def BSGPSinglePassPass : Pass<"bsgp-single-pass", "::mlir::ModuleOp"> {
+  let summary = "answer the collectives' bsgp.single_pass questions";
+  let description = [{
+    A collective such as scan has a barrier: every rank's code before it
+    runs before any rank's code after it. The CUDA library can instead
+    learn each work group's prefix inside the superstep by decoupled
+    look-back (`bsgp.group_lookback`), a single pass over the data, which
+    is right when the caller's code relies on no such ordering. The
+    library asks with `bsgp.single_pass`, whose one use is the condition
+    of an `scf.if` holding the single-pass form (its else-region holds the
+    form with the barrier). This pass answers, before the spawn is split.
+
+    The part of the superstep before the question must write no memory but
+    work-group arrays; the single-pass form and the rest of the superstep
+    after it must write nothing a rank's earlier part read in another
+    rank, and hold no `require`. The question must not sit in a loop of
+    the spawn. Each pair of a memory read before and a write after is
+    cleared statically (memory the spawn allocated, the same element
+    `p[thread.rank]`) or by a test on the host before the spawn: element
+    ranges `thread.size` long that do not meet or are the same, or another
+    allocation of the runtime (`bsgprt_distinct_allocations`). With tests,
+    the spawn is versioned: `scf.if tests { one pass } else { barrier }`,
+    marked by `bsgp.pass_version`. Without, the question becomes a
+    constant.
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::LLVM::LLVMDialect",
+                           "::mlir::scf::SCFDialect"];
+}
+
 def BSGPSplitSuperstepsPass : Pass<"bsgp-split-supersteps"> {
   let summary = "cut spawn bodies at their barriers into supersteps (§4.2 step 3)";
   let description = [{

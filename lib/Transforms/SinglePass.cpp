@@ -1,0 +1,336 @@
+//===- SinglePass.cpp - may a collective skip its barrier -----------------===//
+//
+// `int x = in[thread.rank]; scan(+, x); out[thread.rank] = x;` needs no
+// barrier inside the scan: each work group can learn the sum of the groups
+// before it within the kernel (decoupled look-back), and the list is read
+// and written once instead of read twice. The barrier is still what BSGP
+// promises: every rank's code before the scan runs before any rank's code
+// after it. Skipping it is right when the caller's code cannot tell, which
+// needs two things of the superstep around the question:
+//
+//  - before it, no writes but to work-group arrays (with them a rank after
+//    the question could miss another rank's write), and
+//  - after it, in the single-pass form and in the caller's code to the
+//    superstep's end, no write to what a rank read before it in another
+//    rank: with look-back a work group runs its part after the question
+//    once the groups before it are past theirs, but later groups may not
+//    have read yet.
+//
+// Like bsgp-rematerialize-loads, the pass clears pairs of a read and a
+// write either statically (memory the spawn allocated, the same element at
+// thread.rank) or by a test on the host, and then versions the spawn.
+//
+//===----------------------------------------------------------------------===//
+
+#include "bsgp/Transforms/Passes.h"
+
+#include "SuperstepUtils.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/IRMapping.h"
+#include "mlir/Interfaces/CallInterfaces.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
+
+namespace bsgp {
+#define GEN_PASS_DEF_BSGPSINGLEPASSPASS
+#include "bsgp/Transforms/Passes.h.inc"
+} // namespace bsgp
+
+using namespace mlir;
+using namespace bsgp;
+
+namespace {
+
+/// A read or write of memory outside the work group's arrays.
+struct Access {
+  Value ptr;
+  /// `ptr[thread.rank]`, the rank's own element of the list `ptr`.
+  bool atRank;
+};
+
+/// A host test one answer needs: element ranges apart (or the same), or
+/// two allocations.
+struct Test {
+  Value read, written;
+  bool apart;
+};
+
+/// What one bsgp.single_pass gets: no (failure), or yes if every test
+/// holds.
+using Verdict = FailureOr<SmallVector<Test>>;
+
+bool isGroupLocal(SpawnOp spawn, Value ptr) {
+  Operation *root = ssutil::getFreshRoot(spawn, ptr);
+  return root && isa<GroupLocalOp>(root);
+}
+
+bool isCollectiveCall(Operation *op) {
+  auto call = dyn_cast<CallOpInterface>(op);
+  auto callee =
+      call ? dyn_cast_if_present<SymbolRefAttr>(call.getCallableForCallee())
+           : SymbolRefAttr();
+  if (!callee)
+    return false;
+  StringRef name = callee.getLeafReference().getValue();
+  return name.starts_with("__bsgp_") || name.starts_with("bsgprt_");
+}
+
+/// Adds the accesses of `op` itself (not its nested ops) to `reads` and
+/// `writes`; with a null `writes` a write fails. Failure also for an access
+/// nothing can clear.
+LogicalResult collectAccesses(SpawnOp spawn, Operation *op,
+                              SmallVectorImpl<Access> &reads,
+                              SmallVectorImpl<Access> *writes) {
+  if (isMemoryEffectFree(op) ||
+      op->hasTrait<OpTrait::HasRecursiveMemoryEffects>())
+    return success();
+  if ((isGroupOp(op) && !isa<GroupLookbackOp>(op)) || isa<SinglePassOp>(op))
+    return success();
+  if (isa<CallOpInterface>(op)) {
+    // The library's host functions and the runtime reach memory only
+    // through their pointer arguments; anything else may touch anything.
+    if (!isCollectiveCall(op))
+      return failure();
+    for (Value v : op->getOperands()) {
+      if (!ssutil::isPointer(v.getType()) || isGroupLocal(spawn, v))
+        continue;
+      if (!writes)
+        return failure();
+      reads.push_back({v, false});
+      writes->push_back({v, false});
+    }
+    return success();
+  }
+  auto effects = dyn_cast<MemoryEffectOpInterface>(op);
+  if (!effects)
+    return failure();
+  SmallVector<MemoryEffects::EffectInstance> list;
+  effects.getEffects(list);
+  for (const MemoryEffects::EffectInstance &effect : list) {
+    if (isa<ThreadStateResource>(effect.getResource()) ||
+        isa<MemoryEffects::Allocate>(effect.getEffect()))
+      continue;
+    Value target = effect.getValue();
+    if (!target)
+      return failure();
+    if (isGroupLocal(spawn, target))
+      continue;
+    bool atRank = false;
+    if (auto load = dyn_cast<PtrLoadOp>(op))
+      atRank = load.getPtr() == target && ssutil::isRankIndex(load.getIndex());
+    if (auto store = dyn_cast<PtrStoreOp>(op))
+      atRank =
+          store.getPtr() == target && ssutil::isRankIndex(store.getIndex());
+    SmallVectorImpl<Access> *into =
+        isa<MemoryEffects::Read>(effect.getEffect()) ? &reads : writes;
+    if (!into)
+      return failure();
+    into->push_back({target, atRank});
+  }
+  return success();
+}
+
+/// Collects the accesses of `op` and its nested ops. Require blocks of the
+/// part before run on the host before the superstep in both forms;
+/// `requires` says whether they may be skipped (true) or rule the answer
+/// out (false).
+LogicalResult collectNested(SpawnOp spawn, Operation *op, bool requires,
+                            SmallVectorImpl<Access> &reads,
+                            SmallVectorImpl<Access> *writes) {
+  WalkResult walk = op->walk<WalkOrder::PreOrder>([&](Operation *nested) {
+    if (isa<RequireOp>(nested))
+    return requires ? WalkResult::skip() : WalkResult::interrupt();
+    return succeeded(collectAccesses(spawn, nested, reads, writes))
+               ? WalkResult::advance()
+               : WalkResult::interrupt();
+  });
+  return failure(walk.wasInterrupted());
+}
+
+bool sameElementWidth(Value a, Value b) {
+  auto pa = dyn_cast<PtrType>(a.getType()), pb = dyn_cast<PtrType>(b.getType());
+  if (!pa || !pb)
+    return false;
+  Type x = pa.getElementType(), y = pb.getElementType();
+  return x == y || (x.isIntOrFloat() && y.isIntOrFloat() &&
+                    x.getIntOrFloatBitWidth() == y.getIntOrFloatBitWidth());
+}
+
+/// The answer for `query` in `spawn`.
+Verdict decide(SpawnOp spawn, SinglePassOp query, bool setsSize) {
+  if (!query->hasOneUse())
+    return failure();
+  auto branch = dyn_cast<scf::IfOp>(*query->user_begin());
+  if (!branch || branch.getCondition() != query.getResult())
+    return failure();
+  // The question's superstep must run once per rank: no loop around it.
+  for (Operation *p = branch->getParentOp(); p != spawn; p = p->getParentOp())
+    if (!p || !isa<scf::IfOp>(p))
+      return failure();
+
+  // Reads after the question are as ordered as before it.
+  SmallVector<Access> reads, writes, laterReads;
+  // Before: back to the barrier that starts the superstep (ops holding a
+  // barrier count whole, which only adds accesses).
+  bool done = false;
+  for (Operation *cur = branch; !done && cur != spawn; cur = cur->getParentOp())
+    for (Operation *prev = cur->getPrevNode(); prev && !done;
+         prev = prev->getPrevNode()) {
+      if (isa<BarrierOp>(prev)) {
+        done = true;
+        break;
+      }
+      if (failed(collectNested(spawn, prev, /*requires=*/true, reads,
+                               /*writes=*/nullptr)))
+        return failure();
+    }
+  // The single-pass form: its own requires allocate its status words.
+  for (Operation &op : *branch.thenBlock())
+    if (failed(
+            collectNested(spawn, &op, /*requires=*/true, laterReads, &writes)))
+      return failure();
+  // After: to the barrier that ends the superstep.
+  done = false;
+  for (Operation *cur = branch; !done && cur != spawn; cur = cur->getParentOp())
+    for (Operation *next = cur->getNextNode(); next && !done;
+         next = next->getNextNode()) {
+      if (isa<BarrierOp>(next)) {
+        done = true;
+        break;
+      }
+      if (failed(collectNested(spawn, next, /*requires=*/false, laterReads,
+                               &writes)))
+        return failure();
+    }
+
+  SmallVector<Test> tests;
+  for (const Access &r : reads)
+    for (const Access &w : writes) {
+      Operation *rootR = ssutil::getFreshRoot(spawn, r.ptr);
+      Operation *rootW = ssutil::getFreshRoot(spawn, w.ptr);
+      bool sameElement = r.ptr == w.ptr && r.atRank && w.atRank;
+      if (sameElement)
+        continue;
+      // Memory the spawn allocated is out of a host pointer's reach.
+      if (rootR || rootW) {
+        if (rootR == rootW)
+          return failure();
+        continue;
+      }
+      if (ssutil::isDefinedIn(spawn, r.ptr) ||
+          ssutil::isDefinedIn(spawn, w.ptr) || !isa<PtrType>(r.ptr.getType()) ||
+          !isa<PtrType>(w.ptr.getType()))
+        return failure();
+      bool apart =
+          r.atRank && w.atRank && !setsSize && sameElementWidth(r.ptr, w.ptr);
+      if (!llvm::any_of(tests, [&](const Test &t) {
+            return t.read == r.ptr && t.written == w.ptr && t.apart == apart;
+          }))
+        tests.push_back({r.ptr, w.ptr, apart});
+    }
+  return tests;
+}
+
+/// Replaces `query` by `yes` and keeps only the branch taken: an `if`
+/// holding a barrier or a require is valid only on a question (or target
+/// query) that is still open.
+void answer(SinglePassOp query, bool yes) {
+  OpBuilder b(query);
+  query.getResult().replaceAllUsesWith(
+      arith::ConstantIntOp::create(b, query.getLoc(), yes, 1));
+  query.erase();
+}
+
+void keepBranchesTaken(Operation *root) {
+  MLIRContext *ctx = root->getContext();
+  RewritePatternSet patterns(ctx);
+  scf::IfOp::getCanonicalizationPatterns(patterns, ctx);
+  FrozenRewritePatternSet frozen(std::move(patterns));
+  for (Region &r : root->getRegions())
+    (void)applyPatternsGreedily(r, frozen);
+}
+
+void runOnSpawn(SpawnOp spawn) {
+  SmallVector<SinglePassOp> queries;
+  spawn.walk([&](SinglePassOp q) { queries.push_back(q); });
+  if (queries.empty())
+    return;
+  bool setsSize = false;
+  spawn.walk([&](SetSizeOp) { setsSize = true; });
+
+  SmallVector<Test> tests;
+  SmallVector<SinglePassOp> tested;
+  for (SinglePassOp q : queries) {
+    Verdict v = decide(spawn, q, setsSize);
+    if (failed(v)) {
+      answer(q, false);
+    } else if (v->empty()) {
+      answer(q, true);
+    } else {
+      llvm::append_range(tests, *v);
+      tested.push_back(q);
+    }
+  }
+  if (tested.empty()) {
+    keepBranchesTaken(spawn);
+    return;
+  }
+
+  OpBuilder b(spawn);
+  Location loc = spawn.getLoc();
+  Value n =
+      arith::ExtSIOp::create(b, loc, b.getI64Type(), spawn.getThreadCount());
+  Value all;
+  for (const Test &t : tests) {
+    Value holds = t.apart ? ssutil::buildApartTest(b, loc, t.read, t.written, n,
+                                                   /*orSame=*/true)
+                          : ssutil::buildDistinctAllocationsTest(b, loc, t.read,
+                                                                 t.written);
+    all = all ? arith::AndIOp::create(b, loc, all, holds) : holds;
+  }
+  auto branch = scf::IfOp::create(b, loc, spawn.getResultTypes(), all,
+                                  /*withElseRegion=*/true);
+  bool hasResults = spawn->getNumResults() != 0;
+  IRMapping mapping;
+  b.setInsertionPointToStart(branch.thenBlock());
+  auto copy = cast<SpawnOp>(b.clone(*spawn, mapping));
+  if (hasResults)
+    scf::YieldOp::create(b, loc, copy.getResults());
+  spawn->replaceAllUsesWith(branch.getResults());
+  b.setInsertionPointToStart(branch.elseBlock());
+  if (hasResults)
+    scf::YieldOp::create(b, loc, spawn.getResults());
+  spawn->moveBefore(branch.elseBlock()->getTerminator());
+  copy->setAttr(kPassVersionAttr, b.getStringAttr("runs in one pass"));
+  spawn->setAttr(kPassVersionAttr, b.getStringAttr("keeps the barrier"));
+  for (SinglePassOp q : tested) {
+    answer(cast<SinglePassOp>(mapping.lookup(q.getOperation())), true);
+    answer(q, false);
+  }
+  keepBranchesTaken(copy);
+  keepBranchesTaken(spawn);
+}
+
+struct SinglePassPass
+    : public bsgp::impl::BSGPSinglePassPassBase<SinglePassPass> {
+  void runOnOperation() override {
+    SmallVector<SpawnOp> spawns;
+    getOperation()->walk([&](SpawnOp spawn) { spawns.push_back(spawn); });
+    for (SpawnOp spawn : spawns)
+      runOnSpawn(spawn);
+    // A question outside any spawn has no superstep to ask about.
+    SmallVector<SinglePassOp> left;
+    getOperation()->walk([&](SinglePassOp q) { left.push_back(q); });
+    for (SinglePassOp q : left) {
+      Operation *owner = q->getParentWithTrait<OpTrait::IsIsolatedFromAbove>();
+      answer(q, false);
+      keepBranchesTaken(owner);
+    }
+  }
+};
+
+} // namespace

@@ -1,0 +1,208 @@
+// RUN: bsgp-opt %s --split-input-file --bsgp-single-pass | FileCheck %s
+// RUN: bsgp-opt %s --split-input-file --bsgp-single-pass --bsgp-split-supersteps --bsgp-find-saved-values=print-table -o /dev/null | FileCheck %s --check-prefix=TABLE
+
+// The versioned spawn's copies, named in the superstep table.
+// TABLE: spawn 0 in @scan_shape: 1 supersteps (versioned: the copy that runs in one pass)
+// TABLE: spawn 1 in @scan_shape: 2 supersteps (versioned: the copy that keeps the barrier)
+// TABLE: spawn 0 in @in_place: 1 supersteps{{$}}
+// TABLE: spawn 0 in @write_before: 2 supersteps{{$}}
+
+// The library's scan as a statement: x = in[rank] read before the question,
+// the group's prefix looked back at in the single-pass form, out[rank]
+// written after it. Whether out's ranks meet in's other ranks is known
+// only at run time: the host tests that out and in are n elements apart
+// (or the same list), and runs the copy without the barrier if so.
+// CHECK-LABEL: func.func @scan_shape(
+// CHECK-SAME: %[[IN:[^:]*]]: !bsgp.ptr<i32>, %[[OUT:[^:]*]]: !bsgp.ptr<i32>, %[[N:[^:]*]]: i32
+// CHECK: %[[N64:.*]] = arith.extsi %[[N]] : i32 to i64
+// CHECK: %[[D:.*]] = bsgp.ptr.diff %[[OUT]], %[[IN]]
+// CHECK: %[[GE:.*]] = arith.cmpi sge, %[[D]], %[[N64]]
+// CHECK: %[[LE:.*]] = arith.cmpi sle, %[[D]], %{{.*}}
+// CHECK: %[[APART:.*]] = arith.ori %[[GE]], %[[LE]]
+// CHECK: %[[SAME:.*]] = arith.cmpi eq, %[[D]], %{{.*}}
+// CHECK: %[[OK:.*]] = arith.ori %[[APART]], %[[SAME]]
+// CHECK: scf.if %[[OK]] {
+// CHECK: bsgp.spawn
+// CHECK-NOT: bsgp.barrier
+// CHECK: bsgp.group_lookback
+// CHECK-NOT: bsgp.barrier
+// CHECK: } {bsgp.pass_version = "runs in one pass"}
+// CHECK: } else {
+// CHECK: bsgp.spawn
+// CHECK-NOT: bsgp.group_lookback
+// CHECK: bsgp.barrier
+// CHECK: } {bsgp.pass_version = "keeps the barrier"}
+// CHECK-NOT: bsgp.single_pass
+func.func @scan_shape(%in: !bsgp.ptr<i32>, %out: !bsgp.ptr<i32>, %n: i32) {
+  bsgp.spawn %n {
+    %rk = bsgp.thread_rank : i32
+    %x = bsgp.ptr.load %in[%rk] : !bsgp.ptr<i32>, i32
+    %q = bsgp.single_pass : i1
+    %y = scf.if %q -> (i32) {
+      %st = bsgp.require -> !bsgp.ptr<i64> {
+        %c4 = arith.constant 4 : i32
+        %s = bsgp.dtempnew %c4 : !bsgp.ptr<i64>
+        bsgp.yield %s : !bsgp.ptr<i64>
+      }
+      %p = bsgp.group_lookback %x, %st min_blocks 8 : !bsgp.ptr<i64>
+      scf.yield %p : i32
+    } else {
+      bsgp.barrier
+      scf.yield %x : i32
+    }
+    %rk2 = bsgp.thread_rank : i32
+    bsgp.ptr.store %y, %out[%rk2] : !bsgp.ptr<i32>, i32
+  }
+  return
+}
+
+// -----
+
+// The in-place scan: each rank writes only the element it read. Nothing
+// to test: the question is answered yes, the barrier and the spawn's copy
+// are gone.
+// CHECK-LABEL: func.func @in_place(
+// CHECK-NOT: scf.if
+// CHECK: bsgp.spawn
+// CHECK-NOT: bsgp.barrier
+// CHECK: bsgp.group_lookback
+// CHECK-NOT: bsgp.barrier
+// CHECK: return
+func.func @in_place(%p: !bsgp.ptr<i32>, %st: !bsgp.ptr<i64>, %n: i32) {
+  bsgp.spawn %n {
+    %rk = bsgp.thread_rank : i32
+    %x = bsgp.ptr.load %p[%rk] : !bsgp.ptr<i32>, i32
+    %q = bsgp.single_pass : i1
+    %y = scf.if %q -> (i32) {
+      %l = bsgp.group_local 1 : !bsgp.ptr<i64>
+      %pre = bsgp.group_lookback %x, %l min_blocks 8 : !bsgp.ptr<i64>
+      scf.yield %pre : i32
+    } else {
+      bsgp.barrier
+      scf.yield %x : i32
+    }
+    bsgp.ptr.store %y, %p[%rk] : !bsgp.ptr<i32>, i32
+  }
+  return
+}
+
+// -----
+
+// A store before the question: after it, another rank could read that
+// element before the storing rank ran. The barrier stays.
+// CHECK-LABEL: func.func @write_before(
+// CHECK-NOT: scf.if
+// CHECK: bsgp.spawn
+// CHECK-NOT: bsgp.group_lookback
+// CHECK: bsgp.barrier
+// CHECK-NOT: bsgp.pass_version
+func.func @write_before(%a: !bsgp.ptr<i32>, %n: i32) {
+  bsgp.spawn %n {
+    %rk = bsgp.thread_rank : i32
+    %c1 = arith.constant 1 : i32
+    bsgp.ptr.store %c1, %a[%rk] : !bsgp.ptr<i32>, i32
+    %q = bsgp.single_pass : i1
+    %y = scf.if %q -> (i32) {
+      %l = bsgp.group_local 1 : !bsgp.ptr<i64>
+      %pre = bsgp.group_lookback %c1, %l min_blocks 8 : !bsgp.ptr<i64>
+      scf.yield %pre : i32
+    } else {
+      bsgp.barrier
+      scf.yield %c1 : i32
+    }
+    %z = bsgp.ptr.load %a[%y] : !bsgp.ptr<i32>, i32
+    bsgp.ptr.store %z, %a[%rk] : !bsgp.ptr<i32>, i32
+  }
+  return
+}
+
+// -----
+
+// Compact's shape: the kept values scattered to `list` at positions the
+// look-back gives. Element ranges cannot rule that out; the host asks the
+// runtime whether `list` and `in` are two allocations.
+// CHECK-LABEL: func.func @scatter_after(
+// CHECK-SAME: %[[IN:[^:]*]]: !bsgp.ptr<i32>, %[[LIST:[^:]*]]: !bsgp.ptr<i32>
+// CHECK: %[[A:.*]] = builtin.unrealized_conversion_cast %[[IN]]
+// CHECK: %[[B:.*]] = builtin.unrealized_conversion_cast %[[LIST]]
+// CHECK: %[[D:.*]] = llvm.call @bsgprt_distinct_allocations(%[[A]], %[[B]])
+// CHECK: %[[OK:.*]] = arith.cmpi ne, %[[D]]
+// CHECK: scf.if %[[OK]] {
+// CHECK: bsgp.pass_version = "runs in one pass"
+// CHECK: bsgp.pass_version = "keeps the barrier"
+func.func @scatter_after(%in: !bsgp.ptr<i32>, %list: !bsgp.ptr<i32>,
+                         %n: i32) {
+  bsgp.spawn %n {
+    %rk = bsgp.thread_rank : i32
+    %x = bsgp.ptr.load %in[%rk] : !bsgp.ptr<i32>, i32
+    %q = bsgp.single_pass : i1
+    scf.if %q {
+      %l = bsgp.group_local 1 : !bsgp.ptr<i64>
+      %at = bsgp.group_lookback %x, %l min_blocks 6 : !bsgp.ptr<i64>
+      bsgp.ptr.store %x, %list[%at] : !bsgp.ptr<i32>, i32
+    } else {
+      bsgp.barrier
+      bsgp.ptr.store %x, %list[%rk] : !bsgp.ptr<i32>, i32
+    }
+  }
+  return
+}
+
+// -----
+
+// Reads from a list the spawn allocated, which no host pointer reaches:
+// no test needed.
+// CHECK-LABEL: func.func @fresh_read(
+// CHECK-NOT: scf.if
+// CHECK: bsgp.spawn
+// CHECK-NOT: bsgp.barrier
+// CHECK: return
+func.func @fresh_read(%out: !bsgp.ptr<i32>, %n: i32) {
+  bsgp.spawn %n {
+    %t = bsgp.require -> !bsgp.ptr<i32> {
+      %s = bsgp.dtempnew %n : !bsgp.ptr<i32>
+      bsgp.yield %s : !bsgp.ptr<i32>
+    }
+    %rk = bsgp.thread_rank : i32
+    %x = bsgp.ptr.load %t[%rk] : !bsgp.ptr<i32>, i32
+    %q = bsgp.single_pass : i1
+    %y = scf.if %q -> (i32) {
+      %l = bsgp.group_local 1 : !bsgp.ptr<i64>
+      %pre = bsgp.group_lookback %x, %l min_blocks 8 : !bsgp.ptr<i64>
+      scf.yield %pre : i32
+    } else {
+      bsgp.barrier
+      scf.yield %x : i32
+    }
+    bsgp.ptr.store %y, %out[%y] : !bsgp.ptr<i32>, i32
+  }
+  return
+}
+
+// -----
+
+// A require after the question would run before the single kernel, not
+// between the two halves: the barrier stays.
+// CHECK-LABEL: func.func @require_after(
+// CHECK-NOT: bsgp.group_lookback
+// CHECK: bsgp.barrier
+func.func @require_after(%in: !bsgp.ptr<i32>, %n: i32) {
+  bsgp.spawn %n {
+    %rk = bsgp.thread_rank : i32
+    %q = bsgp.single_pass : i1
+    %y = scf.if %q -> (i32) {
+      %l = bsgp.group_local 1 : !bsgp.ptr<i64>
+      %pre = bsgp.group_lookback %rk, %l min_blocks 8 : !bsgp.ptr<i64>
+      scf.yield %pre : i32
+    } else {
+      bsgp.barrier
+      scf.yield %rk : i32
+    }
+    %t = bsgp.require -> !bsgp.ptr<i32> {
+      %s = bsgp.dtempnew %n : !bsgp.ptr<i32>
+      bsgp.yield %s : !bsgp.ptr<i32>
+    }
+    bsgp.ptr.store %y, %t[%rk] : !bsgp.ptr<i32>, i32
+  }
+  return
+}
