@@ -16,6 +16,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "CoarsenGroups.h"
+#include "LowerLookback.h"
 
 #include "bsgp/Target/KernelBody.h"
 
@@ -99,6 +100,14 @@ unsigned bsgp::chooseGroupsPerBlock(KernelOp kernel, unsigned asked) {
   kernel.walk([&](ReturnOp) { ++returns; });
   if (returns != 1 || !isa<ReturnOp>(body.getTerminator()))
     return 1;
+  // A block looks back once for all its work groups, which needs every
+  // group's aggregate at once: at the top level.
+  bool nestedLookback = false;
+  kernel.walk([&](GroupLookbackOp op) {
+    nestedLookback |= op->getBlock() != &body;
+  });
+  if (nestedLookback)
+    return 1;
   int64_t bytes = localArrayBytes(kernel);
   unsigned groups = asked;
   while (groups > 1 && bytes * groups > kStaticSharedBytes)
@@ -145,6 +154,20 @@ static void cloneInterleaved(bsgp::KernelOp kernel, OpBuilder &b,
       const GroupCopy &copy = copies[i];
       if (Value v = queryValue(&op, copy, size32, groupCount)) {
         map.map(op.getResult(0), v);
+        continue;
+      }
+      if (auto lookback = dyn_cast<bsgp::GroupLookbackOp>(op)) {
+        // Once for the block, when every copy has its aggregate.
+        if (i + 1 < copies.size())
+          continue;
+        SmallVector<Value> aggregates;
+        for (IRMapping &m : maps)
+          aggregates.push_back(m.lookup(lookback.getValue()));
+        SmallVector<Value> prefixes = bsgp::emitBlockLookback(
+            b, op.getLoc(), maps.front().lookup(lookback.getStatus()),
+            aggregates);
+        for (auto [m, prefix] : llvm::zip(maps, prefixes))
+          m.map(lookback.getResult(), prefix);
         continue;
       }
       Operation *clone = b.clone(op, map);

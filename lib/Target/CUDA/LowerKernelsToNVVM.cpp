@@ -12,6 +12,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "CoarsenGroups.h"
+#include "LowerLookback.h"
 
 #include "bsgp/Target/CUDA/PTX.h"
 #include "bsgp/Target/KernelABI.h"
@@ -396,6 +397,8 @@ LogicalResult LowerKernelsToNVVMPass::buildKernel(bsgp::KernelOp kernel,
   // match.any.sync is an sm_70 instruction.
   if (!known || sm < 70)
     bsgp::expandSubgroupMatches(fn);
+  // Coarsened kernels have expanded theirs, once per block.
+  bsgp::expandGroupLookbacks(fn);
   lowerGroupOpsForNVVM(fn, globals, known && sm >= 80);
   return success();
 }
@@ -516,6 +519,13 @@ void LowerKernelsToNVVMPass::runOnOperation() {
     // runtime sizes could be launched with more threads than `.maxntid`.
     auto minBlocks =
         kernel->getAttrOfType<IntegerAttr>(bsgp::kMinBlocksAttrName);
+    // A look-back's blocks wait for the blocks before them: it asks for
+    // enough blocks beside them to keep the memory busy.
+    kernel.walk([&](bsgp::GroupLookbackOp op) {
+      if (!kernel->hasAttr(bsgp::kMinBlocksAttrName) &&
+          (!minBlocks || op.getMinBlocks() < minBlocks.getInt()))
+        minBlocks = op.getMinBlocksAttr();
+    });
     if (minBlocks && blockSize) {
       auto fn = device->lookupSymbol<LLVM::LLVMFuncOp>(kernel.getSymName());
       fn->setAttr(NVVM::NVVMDialect::getMaxntidAttrName(),

@@ -6,8 +6,8 @@
 //
 // Calls the spawns of reload-after-barrier.bsgp on one device list with
 // the output apart from, equal to, or one element off the input (or, for
-// compact, in a list of its own), and compares the lists with what a
-// sequential loop gives.
+// compact, in a list of its own), plus a scan after a store that another
+// rank reads, and compares the lists with what a sequential loop gives.
 //
 //===----------------------------------------------------------------------===//
 
@@ -21,13 +21,14 @@ extern "C" {
 void scanInto(int *in, int *out, int n);
 void readThenClear(int *in, int *out, int n);
 void compactOdd(int *in, int *out, int n);
+void doubleThenScan(int *in, int *out, int n);
 }
 
 namespace {
 
 int failures = 0;
 
-enum Kind { Scan, Clear, Compact };
+enum Kind { Scan, Clear, Compact, Double };
 
 /// Checks `got` against `want`, reporting the first difference.
 void check(const char *name, int n, const std::vector<int> &got,
@@ -69,6 +70,18 @@ void run(const char *name, Kind kind, int n, int in, int out) {
       want[in + r] = 0;
     for (int r = 0; r < n; ++r)
       x[r] += 1;
+  } else if (kind == Double) {
+    for (int r = 0; r < n; ++r)
+      want[in + r] = 2 * x[r];
+    int sum = 0;
+    std::vector<int> scanned(n);
+    for (int r = 0; r < n; ++r) {
+      scanned[r] = sum;
+      sum += x[r];
+    }
+    std::vector<int> before = x;
+    for (int r = 0; r < n; ++r)
+      x[r] = scanned[r] + 2 * before[(r + 1) % n];
   } else {
     std::vector<int> kept;
     for (int v : x)
@@ -89,6 +102,8 @@ void run(const char *name, Kind kind, int n, int in, int out) {
     scanInto(d + in, dOut, n);
   else if (kind == Clear)
     readThenClear(d + in, dOut, n);
+  else if (kind == Double)
+    doubleThenScan(d + in, dOut, n);
   else
     compactOdd(d + in, dOut, n);
   std::vector<int> got(host.size()), gotOther(n);
@@ -104,7 +119,7 @@ void run(const char *name, Kind kind, int n, int in, int out) {
 } // namespace
 
 int main() {
-  for (int n : {33, 5000}) {
+  for (int n : {33, 5000, 100003}) {
     run("apart", Scan, n, 0, n + 2);
     run("same", Scan, n, 1, 1);
     run("out=in+1", Scan, n, 1, 2);
@@ -115,6 +130,7 @@ int main() {
     run("compact in place", Compact, n, 1, 1);
     run("compact out=in-1", Compact, n, 1, 0);
     run("compact out=in+1", Compact, n, 1, 2);
+    run("write before", Double, n, 0, n + 2);
   }
   std::printf("failures: %d\n", failures);
   return failures != 0;
