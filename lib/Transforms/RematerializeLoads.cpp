@@ -284,24 +284,11 @@ void rematerializeLoads(SpawnOp spawn) {
       Value t = buildTest(b, loc, c.load.getPtr(), term, n);
       test = test ? arith::AndIOp::create(b, loc, test, t) : t;
     }
-  auto branch = scf::IfOp::create(b, loc, spawn.getResultTypes(), test,
-                                  /*withElseRegion=*/true);
   // The copy that loads again runs when the test holds; the original, which
-  // saves, otherwise. The branches yield the spawn's results (without
-  // results the builder has made the yields).
-  bool hasResults = spawn->getNumResults() != 0;
+  // saves, otherwise.
   IRMapping mapping;
-  b.setInsertionPointToStart(branch.thenBlock());
-  auto copy = cast<SpawnOp>(b.clone(*spawn, mapping));
-  if (hasResults)
-    scf::YieldOp::create(b, loc, copy.getResults());
-  spawn->replaceAllUsesWith(branch.getResults());
-  b.setInsertionPointToStart(branch.elseBlock());
-  if (hasResults)
-    scf::YieldOp::create(b, loc, spawn.getResults());
-  spawn->moveBefore(branch.elseBlock()->getTerminator());
-  copy->setAttr(kLoadVersionAttr, b.getStringAttr("reads again"));
-  spawn->setAttr(kLoadVersionAttr, b.getStringAttr("saves"));
+  SpawnOp copy = ssutil::versionSpawn(spawn, test, kLoadVersionAttr,
+                                      "reads again", "saves", mapping);
 
   SmallVector<SuperstepOp> copied = ssutil::getSupersteps(copy);
   for (Candidate &c : cands)

@@ -151,6 +151,26 @@ LogicalResult collectNested(SpawnOp spawn, Operation *op, bool requires,
   return failure(walk.wasInterrupted());
 }
 
+/// Collects the accesses of the ops from `from` back to the barrier that
+/// starts its superstep, or with `forward` on to the one that ends it,
+/// leaving enclosing `if`s as needed. An op holding a barrier counts whole,
+/// which only adds accesses.
+LogicalResult collectToBarrier(SpawnOp spawn, Operation *from, bool forward,
+                               bool requires, SmallVectorImpl<Access> &reads,
+                               SmallVectorImpl<Access> *writes) {
+  auto step = [&](Operation *op) {
+    return forward ? op->getNextNode() : op->getPrevNode();
+  };
+  for (Operation *cur = from; cur != spawn; cur = cur->getParentOp())
+    for (Operation *op = step(cur); op; op = step(op)) {
+      if (isa<BarrierOp>(op))
+        return success();
+      if (failed(collectNested(spawn, op, requires, reads, writes)))
+        return failure();
+    }
+  return success();
+}
+
 bool sameElementWidth(Value a, Value b) {
   auto pa = dyn_cast<PtrType>(a.getType()), pb = dyn_cast<PtrType>(b.getType());
   if (!pa || !pb)
@@ -174,38 +194,16 @@ Verdict decide(SpawnOp spawn, SinglePassOp query, bool setsSize) {
 
   // Reads after the question are as ordered as before it.
   SmallVector<Access> reads, writes, laterReads;
-  // Before: back to the barrier that starts the superstep (ops holding a
-  // barrier count whole, which only adds accesses).
-  bool done = false;
-  for (Operation *cur = branch; !done && cur != spawn; cur = cur->getParentOp())
-    for (Operation *prev = cur->getPrevNode(); prev && !done;
-         prev = prev->getPrevNode()) {
-      if (isa<BarrierOp>(prev)) {
-        done = true;
-        break;
-      }
-      if (failed(collectNested(spawn, prev, /*requires=*/true, reads,
-                               /*writes=*/nullptr)))
-        return failure();
-    }
   // The single-pass form: its own requires allocate its status words.
   for (Operation &op : *branch.thenBlock())
     if (failed(
             collectNested(spawn, &op, /*requires=*/true, laterReads, &writes)))
       return failure();
-  // After: to the barrier that ends the superstep.
-  done = false;
-  for (Operation *cur = branch; !done && cur != spawn; cur = cur->getParentOp())
-    for (Operation *next = cur->getNextNode(); next && !done;
-         next = next->getNextNode()) {
-      if (isa<BarrierOp>(next)) {
-        done = true;
-        break;
-      }
-      if (failed(collectNested(spawn, next, /*requires=*/false, laterReads,
-                               &writes)))
-        return failure();
-    }
+  if (failed(collectToBarrier(spawn, branch, /*forward=*/false,
+                              /*requires=*/true, reads, /*writes=*/nullptr)) ||
+      failed(collectToBarrier(spawn, branch, /*forward=*/true,
+                              /*requires=*/false, laterReads, &writes)))
+    return failure();
 
   SmallVector<Test> tests;
   for (const Access &r : reads)
@@ -292,21 +290,10 @@ void runOnSpawn(SpawnOp spawn) {
                                                                  t.written);
     all = all ? arith::AndIOp::create(b, loc, all, holds) : holds;
   }
-  auto branch = scf::IfOp::create(b, loc, spawn.getResultTypes(), all,
-                                  /*withElseRegion=*/true);
-  bool hasResults = spawn->getNumResults() != 0;
   IRMapping mapping;
-  b.setInsertionPointToStart(branch.thenBlock());
-  auto copy = cast<SpawnOp>(b.clone(*spawn, mapping));
-  if (hasResults)
-    scf::YieldOp::create(b, loc, copy.getResults());
-  spawn->replaceAllUsesWith(branch.getResults());
-  b.setInsertionPointToStart(branch.elseBlock());
-  if (hasResults)
-    scf::YieldOp::create(b, loc, spawn.getResults());
-  spawn->moveBefore(branch.elseBlock()->getTerminator());
-  copy->setAttr(kPassVersionAttr, b.getStringAttr("runs in one pass"));
-  spawn->setAttr(kPassVersionAttr, b.getStringAttr("keeps the barrier"));
+  SpawnOp copy =
+      ssutil::versionSpawn(spawn, all, kPassVersionAttr, "runs in one pass",
+                           "keeps the barrier", mapping);
   for (SinglePassOp q : tested) {
     answer(cast<SinglePassOp>(mapping.lookup(q.getOperation())), true);
     answer(q, false);

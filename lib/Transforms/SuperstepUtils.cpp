@@ -9,7 +9,9 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/Builders.h"
+#include "mlir/IR/IRMapping.h"
 
 using namespace mlir;
 
@@ -53,8 +55,7 @@ SuperstepOp dropUnusedResults(SuperstepOp step) {
     return step;
   auto yield = cast<YieldOp>(step.getBody().front().getTerminator());
   SmallVector<Value> kept;
-  for (auto [result, yielded] :
-       llvm::zip(step.getResults(), yield.getValues()))
+  for (auto [result, yielded] : llvm::zip(step.getResults(), yield.getValues()))
     if (!result.use_empty())
       kept.push_back(yielded);
   return replaceSuperstepResults(step, kept);
@@ -137,6 +138,29 @@ Operation *getFreshRoot(SpawnOp spawn, Value ptr) {
 }
 
 bool isPointer(Type type) { return isa<PtrType, LLVM::LLVMPointerType>(type); }
+
+SpawnOp versionSpawn(SpawnOp spawn, Value test, StringRef attr,
+                     StringRef copyVersion, StringRef version,
+                     IRMapping &mapping) {
+  OpBuilder b(spawn);
+  Location loc = spawn.getLoc();
+  auto branch = scf::IfOp::create(b, loc, spawn.getResultTypes(), test,
+                                  /*withElseRegion=*/true);
+  // Without results the builder has made the yields.
+  bool hasResults = spawn->getNumResults() != 0;
+  b.setInsertionPointToStart(branch.thenBlock());
+  auto copy = cast<SpawnOp>(b.clone(*spawn, mapping));
+  if (hasResults)
+    scf::YieldOp::create(b, loc, copy.getResults());
+  spawn->replaceAllUsesWith(branch.getResults());
+  b.setInsertionPointToStart(branch.elseBlock());
+  if (hasResults)
+    scf::YieldOp::create(b, loc, spawn.getResults());
+  spawn->moveBefore(branch.elseBlock()->getTerminator());
+  copy->setAttr(attr, b.getStringAttr(copyVersion));
+  spawn->setAttr(attr, b.getStringAttr(version));
+  return copy;
+}
 
 Value buildDistinctAllocationsTest(OpBuilder &b, Location loc, Value p,
                                    Value q) {

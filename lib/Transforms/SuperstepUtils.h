@@ -12,6 +12,10 @@
 #include "mlir/IR/Location.h"
 #include "llvm/ADT/SmallVector.h"
 
+namespace mlir {
+class IRMapping;
+} // namespace mlir
+
 namespace bsgp {
 /// Marks the two copies of a spawn that bsgp-rematerialize-loads versions
 /// ("reads again", "saves"), for the superstep tables.
@@ -60,12 +64,20 @@ mlir::Operation *getFreshRoot(SpawnOp spawn, mlir::Value ptr);
 /// True for `!bsgp.ptr` and `!llvm.ptr`.
 bool isPointer(mlir::Type type);
 
+/// Versions `spawn` on the host value `test`: `scf.if test { copy } else {
+/// spawn }`, each branch yielding its spawn's results, which replace the
+/// spawn's uses. The copy gets `attr` = `copyVersion`, the original
+/// `attr` = `version`. Returns the copy; `mapping` maps the original's ops
+/// to the copy's.
+SpawnOp versionSpawn(SpawnOp spawn, mlir::Value test, llvm::StringRef attr,
+                     llvm::StringRef copyVersion, llvm::StringRef version,
+                     mlir::IRMapping &mapping);
+
 /// Host code at `b` that is true if the runtime places `p` and `q` in
 /// different allocations (bsgprt_distinct_allocations, declared in the
 /// module if need be).
-mlir::Value buildDistinctAllocationsTest(mlir::OpBuilder &b,
-                                         mlir::Location loc, mlir::Value p,
-                                         mlir::Value q);
+mlir::Value buildDistinctAllocationsTest(mlir::OpBuilder &b, mlir::Location loc,
+                                         mlir::Value p, mlir::Value q);
 
 /// Host code at `b` that is true if the ranges of `n` elements from `p`
 /// and from `q` (pointers to elements of one width) do not meet, or, with
