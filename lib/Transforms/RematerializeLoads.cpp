@@ -75,15 +75,7 @@ using ssutil::getFreshRoot;
 using ssutil::isDefinedIn;
 using ssutil::isPointer;
 using ssutil::isRankIndex;
-
-/// Pointers of `load`'s element width, which a ptr.diff can compare with it.
-bool sameElementWidth(PtrType a, PtrType b) {
-  Type x = a.getElementType(), y = b.getElementType();
-  if (x == y)
-    return true;
-  return x.isIntOrFloat() && y.isIntOrFloat() &&
-         x.getIntOrFloatBitWidth() == y.getIntOrFloatBitWidth();
-}
+using ssutil::sameElementWidth;
 
 /// Adds to `terms` what the stores of `op` (not its nested ops) need from
 /// the run-time test; false if a store may reach `load`'s element in a way

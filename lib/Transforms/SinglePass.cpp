@@ -136,14 +136,14 @@ LogicalResult collectAccesses(SpawnOp spawn, Operation *op,
 
 /// Collects the accesses of `op` and its nested ops. Require blocks of the
 /// part before run on the host before the superstep in both forms;
-/// `requires` says whether they may be skipped (true) or rule the answer
-/// out (false).
-LogicalResult collectNested(SpawnOp spawn, Operation *op, bool requires,
+/// `skipRequires` says whether they may be skipped (true) or rule the
+/// answer out (false).
+LogicalResult collectNested(SpawnOp spawn, Operation *op, bool skipRequires,
                             SmallVectorImpl<Access> &reads,
                             SmallVectorImpl<Access> *writes) {
   WalkResult walk = op->walk<WalkOrder::PreOrder>([&](Operation *nested) {
     if (isa<RequireOp>(nested))
-    return requires ? WalkResult::skip() : WalkResult::interrupt();
+      return skipRequires ? WalkResult::skip() : WalkResult::interrupt();
     return succeeded(collectAccesses(spawn, nested, reads, writes))
                ? WalkResult::advance()
                : WalkResult::interrupt();
@@ -156,7 +156,8 @@ LogicalResult collectNested(SpawnOp spawn, Operation *op, bool requires,
 /// leaving enclosing `if`s as needed. An op holding a barrier counts whole,
 /// which only adds accesses.
 LogicalResult collectToBarrier(SpawnOp spawn, Operation *from, bool forward,
-                               bool requires, SmallVectorImpl<Access> &reads,
+                               bool skipRequires,
+                               SmallVectorImpl<Access> &reads,
                                SmallVectorImpl<Access> *writes) {
   auto step = [&](Operation *op) {
     return forward ? op->getNextNode() : op->getPrevNode();
@@ -165,19 +166,10 @@ LogicalResult collectToBarrier(SpawnOp spawn, Operation *from, bool forward,
     for (Operation *op = step(cur); op; op = step(op)) {
       if (isa<BarrierOp>(op))
         return success();
-      if (failed(collectNested(spawn, op, requires, reads, writes)))
+      if (failed(collectNested(spawn, op, skipRequires, reads, writes)))
         return failure();
     }
   return success();
-}
-
-bool sameElementWidth(Value a, Value b) {
-  auto pa = dyn_cast<PtrType>(a.getType()), pb = dyn_cast<PtrType>(b.getType());
-  if (!pa || !pb)
-    return false;
-  Type x = pa.getElementType(), y = pb.getElementType();
-  return x == y || (x.isIntOrFloat() && y.isIntOrFloat() &&
-                    x.getIntOrFloatBitWidth() == y.getIntOrFloatBitWidth());
 }
 
 /// The answer for `query` in `spawn`.
@@ -192,17 +184,19 @@ Verdict decide(SpawnOp spawn, SinglePassOp query, bool setsSize) {
     if (!p || !isa<scf::IfOp>(p))
       return failure();
 
-  // Reads after the question are as ordered as before it.
+  // Reads before the question against writes after it. Reads after it
+  // need no check: nothing before it writes.
   SmallVector<Access> reads, writes, laterReads;
   // The single-pass form: its own requires allocate its status words.
   for (Operation &op : *branch.thenBlock())
-    if (failed(
-            collectNested(spawn, &op, /*requires=*/true, laterReads, &writes)))
+    if (failed(collectNested(spawn, &op, /*skipRequires=*/true, laterReads,
+                             &writes)))
       return failure();
   if (failed(collectToBarrier(spawn, branch, /*forward=*/false,
-                              /*requires=*/true, reads, /*writes=*/nullptr)) ||
+                              /*skipRequires=*/true, reads,
+                              /*writes=*/nullptr)) ||
       failed(collectToBarrier(spawn, branch, /*forward=*/true,
-                              /*requires=*/false, laterReads, &writes)))
+                              /*skipRequires=*/false, laterReads, &writes)))
     return failure();
 
   SmallVector<Test> tests;
@@ -219,12 +213,13 @@ Verdict decide(SpawnOp spawn, SinglePassOp query, bool setsSize) {
           return failure();
         continue;
       }
+      auto readPtr = dyn_cast<PtrType>(r.ptr.getType());
+      auto writtenPtr = dyn_cast<PtrType>(w.ptr.getType());
       if (ssutil::isDefinedIn(spawn, r.ptr) ||
-          ssutil::isDefinedIn(spawn, w.ptr) || !isa<PtrType>(r.ptr.getType()) ||
-          !isa<PtrType>(w.ptr.getType()))
+          ssutil::isDefinedIn(spawn, w.ptr) || !readPtr || !writtenPtr)
         return failure();
-      bool apart =
-          r.atRank && w.atRank && !setsSize && sameElementWidth(r.ptr, w.ptr);
+      bool apart = r.atRank && w.atRank && !setsSize &&
+                   ssutil::sameElementWidth(readPtr, writtenPtr);
       if (!llvm::any_of(tests, [&](const Test &t) {
             return t.read == r.ptr && t.written == w.ptr && t.apart == apart;
           }))

@@ -139,6 +139,12 @@ Operation *getFreshRoot(SpawnOp spawn, Value ptr) {
 
 bool isPointer(Type type) { return isa<PtrType, LLVM::LLVMPointerType>(type); }
 
+bool sameElementWidth(PtrType a, PtrType b) {
+  Type x = a.getElementType(), y = b.getElementType();
+  return x == y || (x.isIntOrFloat() && y.isIntOrFloat() &&
+                    x.getIntOrFloatBitWidth() == y.getIntOrFloatBitWidth());
+}
+
 SpawnOp versionSpawn(SpawnOp spawn, Value test, StringRef attr,
                      StringRef copyVersion, StringRef version,
                      IRMapping &mapping) {

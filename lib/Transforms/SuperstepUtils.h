@@ -64,6 +64,10 @@ mlir::Operation *getFreshRoot(SpawnOp spawn, mlir::Value ptr);
 /// True for `!bsgp.ptr` and `!llvm.ptr`.
 bool isPointer(mlir::Type type);
 
+/// True if `a` and `b` point to elements of one width, which a ptr.diff
+/// can compare.
+bool sameElementWidth(PtrType a, PtrType b);
+
 /// Versions `spawn` on the host value `test`: `scf.if test { copy } else {
 /// spawn }`, each branch yielding its spawn's results, which replace the
 /// spawn's uses. The copy gets `attr` = `copyVersion`, the original

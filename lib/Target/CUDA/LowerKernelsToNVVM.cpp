@@ -520,12 +520,13 @@ void LowerKernelsToNVVMPass::runOnOperation() {
     auto minBlocks =
         kernel->getAttrOfType<IntegerAttr>(bsgp::kMinBlocksAttrName);
     // A look-back's blocks wait for the blocks before them: it asks for
-    // enough blocks beside them to keep the memory busy.
-    kernel.walk([&](bsgp::GroupLookbackOp op) {
-      if (!kernel->hasAttr(bsgp::kMinBlocksAttrName) &&
-          (!minBlocks || op.getMinBlocks() < minBlocks.getInt()))
-        minBlocks = op.getMinBlocksAttr();
-    });
+    // enough blocks beside them to keep the memory busy (the fewest any of
+    // the kernel's look-backs asks for).
+    if (!minBlocks)
+      kernel.walk([&](bsgp::GroupLookbackOp op) {
+        if (!minBlocks || op.getMinBlocks() < minBlocks.getInt())
+          minBlocks = op.getMinBlocksAttr();
+      });
     if (minBlocks && blockSize) {
       auto fn = device->lookupSymbol<LLVM::LLVMFuncOp>(kernel.getSymName());
       fn->setAttr(NVVM::NVVMDialect::getMaxntidAttrName(),
