@@ -156,6 +156,10 @@ static void cloneInterleaved(bsgp::KernelOp kernel, OpBuilder &b,
         map.map(op.getResult(0), v);
         continue;
       }
+      // bar.sync waits for the whole block: one stands for every copy's
+      // (eight in a row cost the single-pass scan 1-2%).
+      if (isa<bsgp::GroupBarrierOp>(op) && i + 1 < copies.size())
+        continue;
       if (auto lookback = dyn_cast<bsgp::GroupLookbackOp>(op)) {
         // Once for the block, when every copy has its aggregate.
         if (i + 1 < copies.size())
