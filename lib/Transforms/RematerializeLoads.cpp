@@ -268,14 +268,12 @@ void rematerializeLoads(SpawnOp spawn) {
 
   OpBuilder b(spawn);
   Location loc = spawn.getLoc();
-  Value n =
-      arith::ExtSIOp::create(b, loc, b.getI64Type(), spawn.getThreadCount());
+  Value n = ssutil::buildThreadCount64(b, spawn);
   Value test;
   for (Candidate &c : cands)
-    for (const StoreTerm &term : c.terms) {
-      Value t = buildTest(b, loc, c.load.getPtr(), term, n);
-      test = test ? arith::AndIOp::create(b, loc, test, t) : t;
-    }
+    for (const StoreTerm &term : c.terms)
+      test = ssutil::andTest(b, loc, test,
+                             buildTest(b, loc, c.load.getPtr(), term, n));
   // The copy that loads again runs when the test holds; the original, which
   // saves, otherwise.
   IRMapping mapping;

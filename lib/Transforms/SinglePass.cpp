@@ -275,16 +275,15 @@ void runOnSpawn(SpawnOp spawn) {
 
   OpBuilder b(spawn);
   Location loc = spawn.getLoc();
-  Value n =
-      arith::ExtSIOp::create(b, loc, b.getI64Type(), spawn.getThreadCount());
+  Value n = ssutil::buildThreadCount64(b, spawn);
   Value all;
-  for (const Test &t : tests) {
-    Value holds = t.apart ? ssutil::buildApartTest(b, loc, t.read, t.written, n,
-                                                   /*orSame=*/true)
-                          : ssutil::buildDistinctAllocationsTest(b, loc, t.read,
-                                                                 t.written);
-    all = all ? arith::AndIOp::create(b, loc, all, holds) : holds;
-  }
+  for (const Test &t : tests)
+    all = ssutil::andTest(
+        b, loc, all,
+        t.apart
+            ? ssutil::buildApartTest(b, loc, t.read, t.written, n,
+                                     /*orSame=*/true)
+            : ssutil::buildDistinctAllocationsTest(b, loc, t.read, t.written));
   IRMapping mapping;
   SpawnOp copy =
       ssutil::versionSpawn(spawn, all, kPassVersionAttr, "runs in one pass",

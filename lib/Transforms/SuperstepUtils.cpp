@@ -205,5 +205,14 @@ Value buildApartTest(OpBuilder &b, Location loc, Value p, Value q, Value n,
   return arith::OrIOp::create(b, loc, apart, same);
 }
 
+Value buildThreadCount64(OpBuilder &b, SpawnOp spawn) {
+  return arith::ExtSIOp::create(b, spawn.getLoc(), b.getI64Type(),
+                                spawn.getThreadCount());
+}
+
+Value andTest(OpBuilder &b, Location loc, Value all, Value test) {
+  return all ? arith::AndIOp::create(b, loc, all, test) : test;
+}
+
 } // namespace ssutil
 } // namespace bsgp

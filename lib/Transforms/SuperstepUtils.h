@@ -90,6 +90,15 @@ mlir::Value buildApartTest(mlir::OpBuilder &b, mlir::Location loc,
                            mlir::Value p, mlir::Value q, mlir::Value n,
                            bool orSame);
 
+/// The spawn's thread count as an i64, built at `b` (before the spawn), the
+/// `n` of the host tests.
+mlir::Value buildThreadCount64(mlir::OpBuilder &b, SpawnOp spawn);
+
+/// `all && test`, or `test` while `all` is null: the conjunction of host
+/// tests built one at a time.
+mlir::Value andTest(mlir::OpBuilder &b, mlir::Location loc, mlir::Value all,
+                    mlir::Value test);
+
 } // namespace ssutil
 } // namespace bsgp
 
