@@ -212,9 +212,18 @@ LogicalResult SpawnOutliner::run(SpawnOp spawn) {
       continue;
     }
     auto step = cast<SuperstepOp>(op);
+    // Dead code first: a superstep whose store bsgp-forward-sort-keys
+    // removed keeps the load that fed it.
+    Block &stepBody = step.getBody().front();
+    SmallVector<Operation *> bodyOps;
+    for (Operation &inner : stepBody.without_terminator())
+      bodyOps.push_back(&inner);
+    for (Operation *inner : llvm::reverse(bodyOps))
+      if (isOpTriviallyDead(inner))
+        inner->erase();
     // A superstep left without code (everything rematerialized or dead)
     // would launch an empty kernel; the launch boundary alone has no effect.
-    if (step.getBody().front().without_terminator().empty()) {
+    if (stepBody.without_terminator().empty()) {
       step->erase();
       continue;
     }

@@ -25,6 +25,7 @@ void bsgp::buildBSGPSuperstepPipeline(
   pm.addPass(mlir::createSCCPPass());
   pm.addPass(createBSGPSinglePassPass());
   pm.addPass(createBSGPSplitSuperstepsPass());
+  pm.addPass(createBSGPForwardSortKeysPass());
   pm.addPass(createBSGPRematerializePass());
   pm.addPass(createBSGPRematerializeLoadsPass());
   pm.addPass(createBSGPFindSavedValuesPass());

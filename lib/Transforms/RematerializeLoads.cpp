@@ -69,6 +69,10 @@ struct Candidate {
   /// The allocation of the loaded list, if made inside the spawn.
   Operation *loadRoot;
   SmallVector<StoreTerm, 2> terms;
+  /// When `load` reads the copy that the defining superstep stored: that
+  /// store, which the window's check lets through (each rank writes its own
+  /// element, the value it then reads again).
+  PtrStoreOp copyStore;
 };
 
 using ssutil::getFreshRoot;
@@ -84,34 +88,11 @@ using ssutil::sameElementWidth;
 bool checkWrites(SpawnOp spawn, Operation *op, PtrLoadOp load,
                  Operation *loadRoot, bool lastStep,
                  SmallVectorImpl<StoreTerm> &terms) {
-  if (isMemoryEffectFree(op) ||
-      op->hasTrait<OpTrait::HasRecursiveMemoryEffects>())
-    return true;
-  // Work-group communication touches work-group memory and registers only.
-  if (isGroupOp(op) && !isa<GroupLookbackOp>(op))
-    return true;
-  if (auto call = dyn_cast<CallOpInterface>(op)) {
-    // The collective library's host functions and the runtime write only
-    // through their pointer arguments.
-    auto callee =
-        dyn_cast_if_present<SymbolRefAttr>(call.getCallableForCallee());
-    if (!callee)
-      return false;
-    StringRef name = callee.getLeafReference().getValue();
-    if (!name.starts_with("__bsgp_") && !name.starts_with("bsgprt_"))
-      return false;
-    return llvm::all_of(op->getOperands(), [&](Value v) {
-      if (!isPointer(v.getType()))
-        return true;
-      Operation *root = getFreshRoot(spawn, v);
-      return root && root != loadRoot;
-    });
-  }
-  auto effects = dyn_cast<MemoryEffectOpInterface>(op);
-  if (!effects)
-    return false;
+  if (std::optional<bool> known =
+          ssutil::checkWritesBeforeEffects(spawn, op, loadRoot))
+    return *known;
   SmallVector<MemoryEffects::EffectInstance> list;
-  effects.getEffects(list);
+  cast<MemoryEffectOpInterface>(op).getEffects(list);
   for (const MemoryEffects::EffectInstance &effect : list) {
     bool frees = isa<MemoryEffects::Free>(effect.getEffect());
     if ((!frees && !isa<MemoryEffects::Write>(effect.getEffect())) ||
@@ -158,6 +139,8 @@ bool checkWindow(SpawnOp spawn, MutableArrayRef<SuperstepOp> steps,
   for (Operation *op = steps[first]; op; op = op->getNextNode()) {
     bool inLast = op == steps[last].getOperation();
     WalkResult walk = op->walk([&](Operation *nested) {
+      if (nested == cand.copyStore.getOperation())
+        return WalkResult::advance();
       return checkWrites(spawn, nested, cand.load, cand.loadRoot, inLast,
                          cand.terms)
                  ? WalkResult::advance()
@@ -169,6 +152,50 @@ bool checkWindow(SpawnOp spawn, MutableArrayRef<SuperstepOp> steps,
       return true;
   }
   return false;
+}
+
+/// Listing 1 stores its sorted key `v` to `owner[rk]` and, after the
+/// barrier, compares `owner[rk - 1]` with `v`: reading `v` again from the
+/// sorted keys reads two lists there, reading it from `owner[rk]` one, whose
+/// lines the neighbour's read brings in anyway. So where the defining
+/// superstep stores the value at the rank, unconditionally, into a list the
+/// spawn allocated, and a using superstep reads that list, the value is
+/// read from there, if no store up to the last use can reach the copy. The
+/// read is a new load after the store; the caller erases it once the uses
+/// are moved.
+std::optional<Candidate> findStoredCopy(SpawnOp spawn,
+                                        MutableArrayRef<SuperstepOp> steps,
+                                        unsigned i, unsigned k, PtrLoadOp load,
+                                        int last) {
+  Value value = load.getResult();
+  Block &body = steps[i].getBody().front();
+  for (Operation &op : body) {
+    auto store = dyn_cast<PtrStoreOp>(op);
+    if (!store || store.getValue() != value || !isRankIndex(store.getIndex()) ||
+        !sameElementWidth(cast<PtrType>(store.getPtr().getType()),
+                          cast<PtrType>(load.getPtr().getType())))
+      continue;
+    Operation *root = getFreshRoot(spawn, store.getPtr());
+    if (!root || isa<GroupLocalOp>(root))
+      continue;
+    bool readThere = false;
+    for (int t = i + 1; t <= last && !readThere; ++t)
+      steps[t].walk([&](PtrLoadOp other) {
+        if (getFreshRoot(spawn, other.getPtr()) == root)
+          readThere = true;
+      });
+    if (!readThere)
+      continue;
+    OpBuilder b(store->getContext());
+    b.setInsertionPointAfter(store);
+    auto copy = PtrLoadOp::create(b, store.getLoc(), value.getType(),
+                                  store.getPtr(), store.getIndex());
+    Candidate cand{steps[i], k, copy, root, {}, store};
+    if (checkWindow(spawn, steps, i, last, cand) && cand.terms.empty())
+      return cand;
+    copy.erase();
+  }
+  return std::nullopt;
 }
 
 /// The candidates of `spawn`, with the stores each needs tested.
@@ -206,8 +233,16 @@ SmallVector<Candidate> findCandidates(SpawnOp spawn,
       // After a rank reassignment thread.rank names another element.
       for (int j = i + 1; j <= last; ++j)
         usable &= !steps[j].getRankReassigned();
-      Candidate cand{steps[i], static_cast<unsigned>(k), load, loadRoot, {}};
-      if (usable && checkWindow(spawn, steps, i, last, cand))
+      if (!usable)
+        continue;
+      if (std::optional<Candidate> copy =
+              findStoredCopy(spawn, steps, i, k, load, last)) {
+        found.push_back(std::move(*copy));
+        continue;
+      }
+      Candidate cand{steps[i], static_cast<unsigned>(k), load, loadRoot, {},
+                     {}};
+      if (checkWindow(spawn, steps, i, last, cand))
         found.push_back(std::move(cand));
     }
   }
@@ -261,8 +296,11 @@ void rematerializeLoads(SpawnOp spawn) {
   bool needsTest =
       llvm::any_of(cands, [](const Candidate &c) { return !c.terms.empty(); });
   if (!needsTest) {
-    for (Candidate &c : cands)
+    for (Candidate &c : cands) {
       loadAgain(steps, c.step, c.resultIndex, c.load);
+      if (c.copyStore)
+        c.load.erase();
+    }
     return;
   }
 
@@ -281,10 +319,15 @@ void rematerializeLoads(SpawnOp spawn) {
                                       "reads again", "saves", mapping);
 
   SmallVector<SuperstepOp> copied = ssutil::getSupersteps(copy);
-  for (Candidate &c : cands)
+  for (Candidate &c : cands) {
+    auto load = cast<PtrLoadOp>(mapping.lookup(c.load.getOperation()));
     loadAgain(copied, cast<SuperstepOp>(mapping.lookup(c.step.getOperation())),
-              c.resultIndex,
-              cast<PtrLoadOp>(mapping.lookup(c.load.getOperation())));
+              c.resultIndex, load);
+    if (c.copyStore) {
+      load.erase();
+      c.load.erase();
+    }
+  }
 }
 
 struct RematerializeLoadsPass

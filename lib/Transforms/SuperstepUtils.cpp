@@ -12,6 +12,7 @@
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/IRMapping.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
 
 using namespace mlir;
 
@@ -138,6 +139,34 @@ Operation *getFreshRoot(SpawnOp spawn, Value ptr) {
 }
 
 bool isPointer(Type type) { return isa<PtrType, LLVM::LLVMPointerType>(type); }
+
+std::optional<bool> checkWritesBeforeEffects(SpawnOp spawn, Operation *op,
+                                             Operation *excludedRoot) {
+  if (isMemoryEffectFree(op) ||
+      op->hasTrait<OpTrait::HasRecursiveMemoryEffects>())
+    return true;
+  // Work-group communication touches work-group memory and registers only.
+  if (isGroupOp(op) && !isa<GroupLookbackOp>(op))
+    return true;
+  if (auto call = dyn_cast<CallOpInterface>(op)) {
+    auto callee =
+        dyn_cast_if_present<SymbolRefAttr>(call.getCallableForCallee());
+    if (!callee)
+      return false;
+    StringRef name = callee.getLeafReference().getValue();
+    if (!name.starts_with("__bsgp_") && !name.starts_with("bsgprt_"))
+      return false;
+    return llvm::all_of(op->getOperands(), [&](Value v) {
+      if (!isPointer(v.getType()))
+        return true;
+      Operation *root = getFreshRoot(spawn, v);
+      return root && root != excludedRoot;
+    });
+  }
+  if (!isa<MemoryEffectOpInterface>(op))
+    return false;
+  return std::nullopt;
+}
 
 bool sameElementWidth(PtrType a, PtrType b) {
   Type x = a.getElementType(), y = b.getElementType();

@@ -10,7 +10,10 @@
 #include "bsgp/Dialect/BSGP/IR/BSGPOps.h"
 
 #include "mlir/IR/Location.h"
+#include "mlir/Interfaces/CallInterfaces.h"
 #include "llvm/ADT/SmallVector.h"
+
+#include <optional>
 
 namespace mlir {
 class IRMapping;
@@ -63,6 +66,17 @@ mlir::Operation *getFreshRoot(SpawnOp spawn, mlir::Value ptr);
 
 /// True for `!bsgp.ptr` and `!llvm.ptr`.
 bool isPointer(mlir::Type type);
+
+/// What the passes checking a superstep's writes can tell of `op` (not its
+/// nested ops) before looking at its memory effects: true if it writes
+/// nothing (no memory effects, or only its nested ops', or work-group
+/// communication) or calls the collective library's host code
+/// (`__bsgp_*`) or the runtime (`bsgprt_*`), which write only through
+/// their pointer arguments, with only memory `spawn` allocated (other than
+/// `excludedRoot`'s); false for any other call and an op whose effects are
+/// unknown; nothing if its effects need a look.
+std::optional<bool> checkWritesBeforeEffects(SpawnOp spawn, mlir::Operation *op,
+                                             mlir::Operation *excludedRoot);
 
 /// True if `a` and `b` point to elements of one width, which a ptr.diff
 /// can compare.

@@ -180,13 +180,16 @@ bsgp.kernel @resize_spawn1_ss1() {
   bsgp.return
 }
 
-// An empty superstep launches nothing; a host value that a superstep
-// yields (hand-written superstep form) is passed to the kernel that uses it.
+// An empty superstep launches nothing, nor does one of dead code only (a
+// load nothing uses: what bsgp-forward-sort-keys leaves of Listing 1's
+// first superstep); a host value that a superstep yields (hand-written
+// superstep form) is passed to the kernel that uses it.
 // CHECK-LABEL: bsgp.kernel @empty_step_spawn0_ss2(
 // CHECK-SAME: %[[V:[^:]*]]: i32, %[[Q:[^:]*]]: !bsgp.ptr<i32>)
 // CHECK: bsgp.ptr.store %[[V]], %[[Q]]
 // CHECK-LABEL: func.func @empty_step(
 // CHECK-NOT: @empty_step_spawn0_ss1
+// CHECK-NOT: @empty_step_spawn0_ss3
 // CHECK: bsgp.launch @empty_step_spawn0_ss2
 // CHECK-NOT: bsgp.launch
 // CHECK: return
@@ -197,6 +200,10 @@ func.func @empty_step(%p: !bsgp.ptr<i32>, %n: i32) {
     bsgp.superstep 2 {
       %rk = bsgp.thread_rank : i32
       bsgp.ptr.store %n, %p[%rk] : !bsgp.ptr<i32>, i32
+    }
+    bsgp.superstep 3 {
+      %rk = bsgp.thread_rank : i32
+      %dead = bsgp.ptr.load %p[%rk] : !bsgp.ptr<i32>, i32
     }
   }
   return

@@ -367,3 +367,62 @@ func.func @freed(%in: !bsgp.ptr<i32>, %n: i32) {
   }
   return
 }
+
+// -----
+
+// Listing 1's shape: x, loaded before the barrier, is also stored at the
+// rank into a list the spawn allocated, which the superstep after the
+// barrier reads (its neighbour's element): x is read again from there, one
+// list instead of two, with no test. Where that superstep reads only `in`,
+// x is read again from `in`, as before.
+// CHECK-LABEL: func.func @stored_copy(
+// CHECK-SAME: %[[IN:[^:]*]]: !bsgp.ptr<i32>
+// CHECK-NOT: scf.if
+// CHECK: %[[COPY:.*]] = bsgp.require -> !bsgp.ptr<i32>
+// CHECK: bsgp.superstep 1 {{.*}}{
+// CHECK: bsgp.ptr.store %{{.*}}, %[[COPY]][
+// CHECK: bsgp.superstep 2 {{.*}}{
+// CHECK-NEXT: %[[RK:.*]] = bsgp.thread_rank : i32
+// CHECK-NEXT: %[[X:.*]] = bsgp.ptr.load %[[COPY]][%[[RK]]]
+// CHECK: arith.cmpi ne, %{{.*}}, %[[X]]
+// CHECK-LABEL: func.func @stored_copy_unread(
+// CHECK-SAME: %[[IN2:[^:]*]]: !bsgp.ptr<i32>
+// CHECK: bsgp.superstep 2 {{.*}}{
+// CHECK-NEXT: %[[RK2:.*]] = bsgp.thread_rank : i32
+// CHECK-NEXT: bsgp.ptr.load %[[IN2]][%[[RK2]]]
+func.func @stored_copy(%in: !bsgp.ptr<i32>, %out: !bsgp.ptr<i1>, %n: i32) {
+  %c1 = arith.constant 1 : i32
+  bsgp.spawn %n {
+    %copy = bsgp.require -> !bsgp.ptr<i32> {
+      %l = bsgp.dtempnew %n : !bsgp.ptr<i32>
+      bsgp.yield %l : !bsgp.ptr<i32>
+    }
+    %rk = bsgp.thread_rank : i32
+    %x = bsgp.ptr.load %in[%rk] : !bsgp.ptr<i32>, i32
+    bsgp.ptr.store %x, %copy[%rk] : !bsgp.ptr<i32>, i32
+    bsgp.barrier
+    %rk2 = bsgp.thread_rank : i32
+    %prev = arith.subi %rk2, %c1 : i32
+    %y = bsgp.ptr.load %copy[%prev] : !bsgp.ptr<i32>, i32
+    %d = arith.cmpi ne, %y, %x : i32
+    bsgp.ptr.store %d, %out[%rk2] : !bsgp.ptr<i1>, i32
+  }
+  return
+}
+
+func.func @stored_copy_unread(%in: !bsgp.ptr<i32>, %n: i32) {
+  bsgp.spawn %n {
+    %copy = bsgp.require -> !bsgp.ptr<i32> {
+      %l = bsgp.dtempnew %n : !bsgp.ptr<i32>
+      bsgp.yield %l : !bsgp.ptr<i32>
+    }
+    %rk = bsgp.thread_rank : i32
+    %x = bsgp.ptr.load %in[%rk] : !bsgp.ptr<i32>, i32
+    bsgp.ptr.store %x, %copy[%rk] : !bsgp.ptr<i32>, i32
+    bsgp.barrier
+    %rk2 = bsgp.thread_rank : i32
+    %y = arith.addi %x, %x : i32
+    bsgp.ptr.store %y, %copy[%rk2] : !bsgp.ptr<i32>, i32
+  }
+  return
+}

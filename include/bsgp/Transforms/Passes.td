@@ -105,6 +105,19 @@ def BSGPSplitSuperstepsPass : Pass<"bsgp-split-supersteps"> {
   }];
 }
 
+def BSGPForwardSortKeysPass : Pass<"bsgp-forward-sort-keys"> {
+  let summary = "let thread.sortby and sort_idx sort the caller's key list";
+  let description = [{
+    Where the superstep before a `__bsgp_list_sort_ranks_*(input, keys,
+    ...)` call (the library passes `keys` as `input`) stores `p[thread.rank]`
+    into `keys` at the rank, `p` a list from before the spawn, and no write
+    of that superstep or of the host code up to the sort can reach `p` (every
+    write goes to memory the spawn allocated or to work-group memory), the
+    call reads `p` instead and the store goes. Spawns that set
+    `thread.size` are left alone.
+  }];
+}
+
 def BSGPRematerializePass : Pass<"bsgp-rematerialize"> {
   let summary = "recompute cheap values instead of saving them (§4.2 step 2)";
   let description = [{
@@ -131,7 +144,9 @@ def BSGPRematerializeLoadsPass
     that loads again), and that any other `q` is in another allocation of
     the runtime than `p` (`bsgprt_distinct_allocations`); it runs a copy of
     the spawn that loads again if so, the original otherwise. No test and
-    no copy when there is no such `q`.
+    no copy when there is no such `q`. A value the defining superstep also
+    stores at the rank into a list `q` the spawn allocated, which a using
+    superstep reads, is read again from `q` (no test).
     Spawns that set `thread.size`, and values used after a rank
     reassignment or through `thread.get`/`thread.put`, are left alone.
   }];

@@ -118,6 +118,11 @@ void testType(const char *name, void (*sortby)(K *, int *, int)) {
     sortby(dKey, dOut, n);
     std::vector<int> got(n);
     bsgprt_memcpy_dtoh(got.data(), dOut, n * sizeof(int));
+    // The sort reads the caller's keys directly (bsgp-forward-sort-keys)
+    // and must leave them as they were.
+    std::vector<K> after(n);
+    bsgprt_memcpy_dtoh(after.data(), dKey, n * sizeof(K));
+    bool unchanged = std::memcmp(after.data(), key.data(), n * sizeof(K)) == 0;
     bsgprt_dfree(dKey);
     bsgprt_dfree(dOut);
     std::vector<int> want(n);
@@ -125,11 +130,12 @@ void testType(const char *name, void (*sortby)(K *, int *, int)) {
     std::stable_sort(want.begin(), want.end(), [&](int a, int b) {
       return keyLess(key[a], key[b]);
     });
-    if (got == want) {
+    if (got == want && unchanged) {
       ++ok;
     } else {
       ++failures;
-      std::printf("%s n=%d%s: FAIL\n", name, n, uniform ? " (equal keys)" : "");
+      std::printf("%s n=%d%s: FAIL%s\n", name, n, uniform ? " (equal keys)" : "",
+                  unchanged ? "" : " (keys changed)");
     }
   }
   std::printf("%s: %d sizes ok\n", name, ok);
