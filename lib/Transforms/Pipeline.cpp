@@ -27,6 +27,7 @@ void bsgp::buildBSGPSuperstepPipeline(
   pm.addPass(createBSGPSplitSuperstepsPass());
   pm.addPass(createBSGPForwardSortKeysPass());
   pm.addPass(createBSGPRematerializePass());
+  pm.addPass(createBSGPForwardSortResultsPass());
   pm.addPass(createBSGPRematerializeLoadsPass());
   pm.addPass(createBSGPFindSavedValuesPass());
 }

@@ -97,7 +97,8 @@ SmallVector<SpawnSuperstepTable, 2> computeSuperstepTables(ModuleOp module) {
       table.function = func.getName().str();
       table.spawnIndex = index;
       // "the copy that runs in one pass, that reads again" and the like.
-      for (StringRef attr : {kPassVersionAttr, kLoadVersionAttr})
+      for (StringRef attr :
+           {kPassVersionAttr, kResultVersionAttr, kLoadVersionAttr})
         if (auto version = spawn->getAttrOfType<StringAttr>(attr))
           table.version += (table.version.empty() ? "" : ", that ") +
                            version.getValue().str();

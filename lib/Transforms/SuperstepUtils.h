@@ -26,6 +26,9 @@ inline constexpr llvm::StringLiteral kLoadVersionAttr = "bsgp.load_version";
 /// Marks the two copies of a spawn that bsgp-single-pass versions ("runs in
 /// one pass", "keeps the barrier").
 inline constexpr llvm::StringLiteral kPassVersionAttr = "bsgp.pass_version";
+/// Marks the two copies of a spawn that bsgp-forward-sort-results versions
+/// ("sorts into the lists", "copies the sorted lists").
+inline constexpr llvm::StringLiteral kResultVersionAttr = "bsgp.result_version";
 namespace ssutil {
 
 /// The superstep ops of `spawn`'s body, in execution order.

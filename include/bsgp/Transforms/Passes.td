@@ -131,6 +131,23 @@ def BSGPRematerializePass : Pass<"bsgp-rematerialize"> {
   }];
 }
 
+def BSGPForwardSortResultsPass : Pass<"bsgp-forward-sort-results"> {
+  let summary = "let thread.sortby and sort_idx sort into the caller's lists";
+  let description = [{
+    Where the superstep after a `__bsgp_list_sort_ranks_*` call stores the
+    sorted keys or ranks it reads at the rank (`sorted[thread.rank] = k`)
+    into a list from before the spawn, reads no other such list and
+    touches those lists only through the stores, the call gets them as its
+    spare lists with `inSpare` set (the pairs end there), the stores go and
+    the superstep reads the caller's lists. When two lists might meet (the
+    two outputs, or an output and a sort input from before the spawn) the
+    spawn is versioned on `bsgprt_distinct_allocations`.
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::LLVM::LLVMDialect",
+                           "::mlir::scf::SCFDialect"];
+}
+
 def BSGPRematerializeLoadsPass
     : Pass<"bsgp-rematerialize-loads", "::mlir::ModuleOp"> {
   let summary = "load p[thread.rank] again after a barrier instead of saving it";

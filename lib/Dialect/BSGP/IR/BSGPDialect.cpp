@@ -77,9 +77,10 @@ LogicalResult BSGPDialect::verifyOperationAttribute(Operation *op,
       return op->emitError() << "'" << name << "' must be an integer";
     return success();
   }
-  // Which copy of a spawn versioned by bsgp-rematerialize-loads or
-  // bsgp-single-pass this is.
-  if (name == "bsgp.load_version" || name == "bsgp.pass_version") {
+  // Which copy of a spawn versioned by bsgp-rematerialize-loads,
+  // bsgp-single-pass or bsgp-forward-sort-results this is.
+  if (name == "bsgp.load_version" || name == "bsgp.pass_version" ||
+      name == "bsgp.result_version") {
     if (!isa<SpawnOp>(op) || !isa<StringAttr>(attr.getValue()))
       return op->emitError()
              << "'" << name << "' must be a string attribute of a spawn";
