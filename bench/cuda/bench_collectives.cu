@@ -36,6 +36,7 @@ void benchReduce(int *in, int *out, int n);
 void benchScan(int *in, int *out, int n);
 void benchCompact(int *in, int *out, int n);
 void benchSortby(unsigned *keys, unsigned *sortedKeys, unsigned *ranks, int n);
+void benchSortIdx(unsigned *keys, int *idx, int n);
 }
 
 namespace {
@@ -195,6 +196,17 @@ int main(int argc, char **argv) {
     bool same = download(sortedB, n) == download(sortedC, n) &&
                 download(ranksB, n) == download(ranksC, n);
     report("sortby", n, tb, tc, 16.0 * n, same);
+    // sort_idx gives each rank the old rank of the rank-th smallest key:
+    // CUB's ranks of the same pair sort. Bandwidth counts reading the keys
+    // and writing the ranks.
+    double ti = medianSeconds(
+        [&] {
+          benchSortIdx(keys, reinterpret_cast<int *>(ranksB), int(n));
+          bsgprt_synchronize();
+        },
+        sortReps);
+    report("sort_idx", n, ti, tc, 8.0 * n,
+           download(ranksB, n) == download(ranksC, n));
     cudaFree(tmp);
     cudaFree(ranksB);
     cudaFree(ranksIn);
