@@ -77,8 +77,8 @@ bool writesOnlyFresh(SpawnOp spawn, Operation *op, Operation *keysRoot,
 /// require stores `p[thread.rank]` into the sort's input at the rank.
 void forward(SpawnOp spawn, SuperstepOp step, RequireOp require,
              func::CallOp call) {
-  Value keys = call.getOperand(1);
-  if (call.getOperand(0) != keys)
+  Value keys = call.getOperand(ssutil::kSortKeys);
+  if (call.getOperand(ssutil::kSortInput) != keys)
     return;
   Operation *keysRoot = getFreshRoot(spawn, keys);
   if (!keysRoot || isa<GroupLocalOp>(keysRoot))
@@ -117,7 +117,7 @@ void forward(SpawnOp spawn, SuperstepOp step, RequireOp require,
     if (op.walk(check).wasInterrupted())
       return;
   }
-  call->setOperand(0, load.getPtr());
+  call->setOperand(ssutil::kSortInput, load.getPtr());
   store.erase();
 }
 
@@ -141,12 +141,9 @@ struct ForwardSortKeysPass
         auto require = dyn_cast<RequireOp>(op);
         if (!require || !last)
           continue;
-        for (Operation &inner : require.getBody().front()) {
-          auto call = dyn_cast<func::CallOp>(inner);
-          if (call && call.getCallee().starts_with("__bsgp_list_sort_ranks_") &&
-              call.getNumOperands() == 6)
+        for (Operation &inner : require.getBody().front())
+          if (func::CallOp call = ssutil::getListSortCall(&inner))
             forward(spawn, last, require, call);
-        }
       }
     }
   }

@@ -122,24 +122,12 @@ bool stepAllows(SpawnOp spawn, SuperstepOp step, ArrayRef<Output> outs) {
 
 /// Host code at `b` copying `n` elements of `src` to `dst`.
 void buildCopy(OpBuilder &b, Location loc, Value dst, Value src, Value n) {
-  auto module = dst.getParentRegion()->getParentOfType<ModuleOp>();
-  StringRef name = "bsgprt_memcpy_dtod";
-  auto ptr = LLVM::LLVMPointerType::get(b.getContext());
-  auto fn = module.lookupSymbol<LLVM::LLVMFuncOp>(name);
-  if (!fn) {
-    auto type = LLVM::LLVMFunctionType::get(
-        LLVM::LLVMVoidType::get(b.getContext()), {ptr, ptr, b.getI64Type()});
-    OpBuilder mb = OpBuilder::atBlockEnd(module.getBody());
-    fn = LLVM::LLVMFuncOp::create(mb, module.getLoc(), name, type);
-  }
   Type element = cast<PtrType>(dst.getType()).getElementType();
   unsigned bytes = element.getIntOrFloatBitWidth() / 8;
   Value size = arith::MulIOp::create(
       b, loc, n, arith::ConstantIntOp::create(b, loc, bytes, 64));
-  Value args[] = {
-      UnrealizedConversionCastOp::create(b, loc, ptr, dst).getResult(0),
-      UnrealizedConversionCastOp::create(b, loc, ptr, src).getResult(0), size};
-  LLVM::CallOp::create(b, loc, fn, args);
+  ssutil::buildRuntimeCall(b, loc, "bsgprt_memcpy_dtod", Type(),
+                           {dst, src, size});
 }
 
 /// Rewrites the sort (mapped through `mapping`) to leave its pairs in the
@@ -158,9 +146,9 @@ void rewrite(func::CallOp call, ArrayRef<Output> outs, IRMapping &mapping) {
   b.setInsertionPointToStart(branch.thenBlock());
   for (auto [i, constOut] : llvm::enumerate(outs)) {
     Output out = constOut;
-    buildCopy(b, loc, out.target, mapped.getOperand(1 + i),
-              mapped.getOperand(5));
-    mapped->setOperand(3 + i, out.target);
+    buildCopy(b, loc, out.target, mapped.getOperand(ssutil::kSortKeys + i),
+              mapped.getOperand(ssutil::kSortCount));
+    mapped->setOperand(ssutil::kSortSpareKeys + i, out.target);
     Value sorted = mapping.lookupOrDefault(out.sorted);
     sorted.replaceAllUsesWith(out.target);
     cast<PtrStoreOp>(mapping.lookupOrDefault(out.store.getOperation())).erase();
@@ -172,8 +160,8 @@ void forward(SpawnOp spawn, RequireOp require, func::CallOp call) {
   if (!next)
     return;
   Output outs[2];
-  outs[0].sorted = findSortedList(require, call.getOperand(1));
-  outs[1].sorted = findSortedList(require, call.getOperand(2));
+  outs[0].sorted = findSortedList(require, call.getOperand(ssutil::kSortKeys));
+  outs[1].sorted = findSortedList(require, call.getOperand(ssutil::kSortIds));
   for (Output &out : outs)
     if (!out.sorted || !findStore(spawn, next, out))
       return;
@@ -187,7 +175,7 @@ void forward(SpawnOp spawn, RequireOp require, func::CallOp call) {
   // The lists the sort reads or writes while it writes the targets.
   SmallVector<std::pair<Value, Value>, 3> pairs;
   pairs.push_back({outs[0].target, outs[1].target});
-  Value input = call.getOperand(0);
+  Value input = call.getOperand(ssutil::kSortInput);
   if (!isDefinedIn(spawn, input))
     for (Output &out : outs)
       pairs.push_back({input, out.target});
@@ -213,12 +201,9 @@ struct ForwardSortResultsPass
         auto require = dyn_cast<RequireOp>(op);
         if (!require)
           continue;
-        for (Operation &inner : require.getBody().front()) {
-          auto call = dyn_cast<func::CallOp>(inner);
-          if (call && call.getCallee().starts_with("__bsgp_list_sort_ranks_") &&
-              call.getNumOperands() == 6)
+        for (Operation &inner : require.getBody().front())
+          if (func::CallOp call = ssutil::getListSortCall(&inner))
             found.push_back({spawn, {require, call}});
-        }
       }
     });
     for (auto &[spawn, site] : found)

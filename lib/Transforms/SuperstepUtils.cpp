@@ -8,6 +8,7 @@
 #include "SuperstepUtils.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/Builders.h"
@@ -197,21 +198,42 @@ SpawnOp versionSpawn(SpawnOp spawn, Value test, StringRef attr,
   return copy;
 }
 
+Value buildRuntimeCall(OpBuilder &b, Location loc, StringRef name, Type result,
+                       ValueRange args) {
+  auto module =
+      b.getInsertionBlock()->getParentOp()->getParentOfType<ModuleOp>();
+  auto ptr = LLVM::LLVMPointerType::get(b.getContext());
+  SmallVector<Value> converted;
+  SmallVector<Type> types;
+  for (Value arg : args) {
+    if (isa<PtrType>(arg.getType()))
+      arg = UnrealizedConversionCastOp::create(b, loc, ptr, arg).getResult(0);
+    converted.push_back(arg);
+    types.push_back(arg.getType());
+  }
+  auto fn = module.lookupSymbol<LLVM::LLVMFuncOp>(name);
+  if (!fn) {
+    Type type = result ? result : LLVM::LLVMVoidType::get(b.getContext());
+    OpBuilder mb = OpBuilder::atBlockEnd(module.getBody());
+    fn = LLVM::LLVMFuncOp::create(mb, module.getLoc(), name,
+                                  LLVM::LLVMFunctionType::get(type, types));
+  }
+  auto call = LLVM::CallOp::create(b, loc, fn, converted);
+  return result ? call.getResult() : Value();
+}
+
+func::CallOp getListSortCall(Operation *op) {
+  auto call = dyn_cast<func::CallOp>(op);
+  if (!call || !call.getCallee().starts_with("__bsgp_list_sort_ranks_") ||
+      call.getNumOperands() != kNumSortOperands)
+    return {};
+  return call;
+}
+
 Value buildDistinctAllocationsTest(OpBuilder &b, Location loc, Value p,
                                    Value q) {
-  auto module = p.getParentRegion()->getParentOfType<ModuleOp>();
-  StringRef name = "bsgprt_distinct_allocations";
-  auto fn = module.lookupSymbol<LLVM::LLVMFuncOp>(name);
-  auto ptr = LLVM::LLVMPointerType::get(b.getContext());
-  if (!fn) {
-    auto type = LLVM::LLVMFunctionType::get(b.getI32Type(), {ptr, ptr});
-    OpBuilder mb = OpBuilder::atBlockEnd(module.getBody());
-    fn = LLVM::LLVMFuncOp::create(mb, module.getLoc(), name, type);
-  }
-  Value args[] = {
-      UnrealizedConversionCastOp::create(b, loc, ptr, p).getResult(0),
-      UnrealizedConversionCastOp::create(b, loc, ptr, q).getResult(0)};
-  Value distinct = LLVM::CallOp::create(b, loc, fn, args).getResult();
+  Value distinct = buildRuntimeCall(b, loc, "bsgprt_distinct_allocations",
+                                    b.getI32Type(), {p, q});
   return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne, distinct,
                                arith::ConstantIntOp::create(b, loc, 0, 32));
 }

@@ -17,6 +17,9 @@
 
 namespace mlir {
 class IRMapping;
+namespace func {
+class CallOp;
+} // namespace func
 } // namespace mlir
 
 namespace bsgp {
@@ -93,6 +96,30 @@ bool sameElementWidth(PtrType a, PtrType b);
 SpawnOp versionSpawn(SpawnOp spawn, mlir::Value test, llvm::StringRef attr,
                      llvm::StringRef copyVersion, llvm::StringRef version,
                      mlir::IRMapping &mapping);
+
+/// A call at `b` of the runtime's C function `name` (declared in the
+/// module if need be), `!bsgp.ptr` arguments passed as `!llvm.ptr`; its
+/// result, or null for `void`.
+mlir::Value buildRuntimeCall(mlir::OpBuilder &b, mlir::Location loc,
+                             llvm::StringRef name, mlir::Type result,
+                             mlir::ValueRange args);
+
+/// The operands of the collective library's `__bsgp_list_sort_ranks_<s>`
+/// (typed.bsgp.in): the sort of (input[i], i) in (keys, ids) or in the
+/// spare lists, its result true if in the spare lists.
+enum ListSortOperand : unsigned {
+  kSortInput,
+  kSortKeys,
+  kSortIds,
+  kSortSpareKeys,
+  kSortSpareIds,
+  kSortCount,
+  kNumSortOperands
+};
+
+/// `op` if it calls `__bsgp_list_sort_ranks_<s>` as the library declares
+/// it; else null.
+mlir::func::CallOp getListSortCall(mlir::Operation *op);
 
 /// Host code at `b` that is true if the runtime places `p` and `q` in
 /// different allocations (bsgprt_distinct_allocations, declared in the
