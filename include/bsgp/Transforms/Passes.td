@@ -132,16 +132,17 @@ def BSGPRematerializePass : Pass<"bsgp-rematerialize"> {
 }
 
 def BSGPForwardSortResultsPass : Pass<"bsgp-forward-sort-results"> {
-  let summary = "let thread.sortby and sort_idx sort into the caller's lists";
+  let summary = "let thread.sortby sort into the caller's output lists";
   let description = [{
-    Where the superstep after a `__bsgp_list_sort_ranks_*` call stores the
-    sorted keys or ranks it reads at the rank (`sorted[thread.rank] = k`)
-    into a list from before the spawn, reads no other such list and
-    touches those lists only through the stores, the call gets them as its
-    spare lists with `inSpare` set (the pairs end there), the stores go and
-    the superstep reads the caller's lists. When two lists might meet (the
-    two outputs, or an output and a sort input from before the spawn) the
-    spawn is versioned on `bsgprt_distinct_allocations`.
+    Where the superstep after a `__bsgp_list_sort_ranks_*` call stores both
+    the sorted keys and the ranks it reads at the rank
+    (`sorted[thread.rank] = k`) into lists from before the spawn, reads no
+    other such list and touches those lists only through the stores, the
+    call gets them as its spare lists, the host copies the pairs there when
+    the sort answers that they are in its own lists, the stores go and the
+    superstep reads the caller's lists. The spawn is versioned on
+    `bsgprt_distinct_allocations` of the two outputs, and of each output
+    and a sort input from before the spawn.
   }];
   let dependentDialects = ["::mlir::arith::ArithDialect",
                            "::mlir::LLVM::LLVMDialect",
