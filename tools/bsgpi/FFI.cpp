@@ -1,0 +1,189 @@
+//===- FFI.cpp - calling C functions through libffi -----------------------===//
+//
+// Part of bsgpc, the BSGP compiler.
+//
+//===----------------------------------------------------------------------===//
+//
+// An `extern "C"` function is looked up with dlsym and called through
+// libffi with the types of its prototype (variadic arguments with their
+// promoted types), so printf, fopen or sqrtf are the C library's own. The
+// allocation functions are called the same way and their results entered
+// in the allocation table. The bsgprt_* functions of the BSGP runtime ABI
+// (docs/runtime.md) are implemented here: device memory is host memory.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Interp.h"
+
+#include "bsgp/AST/AST.h"
+
+#include "llvm/ADT/StringSwitch.h"
+
+#include <dlfcn.h>
+#include <ffi.h>
+
+using namespace bsgp;
+using namespace bsgp::interp;
+using BK = BuiltinType::BuiltinKind;
+
+static ffi_type *ffiType(Interpreter &I, const Type *T, SourceRange R) {
+  T = T->getUnqualified();
+  if (llvm::isa<PointerType, NullType>(T))
+    return &ffi_type_pointer;
+  if (auto *B = llvm::dyn_cast<BuiltinType>(T)) {
+    switch (B->getBuiltinKind()) {
+    case BK::Void: return &ffi_type_void;
+    case BK::Bool: return &ffi_type_uint8;
+    case BK::Char: return &ffi_type_sint8;
+    case BK::Int: return &ffi_type_sint32;
+    case BK::UInt: return &ffi_type_uint32;
+    case BK::Int64: return &ffi_type_sint64;
+    case BK::UInt64: return &ffi_type_uint64;
+    case BK::Float: return &ffi_type_float;
+    case BK::Double: return &ffi_type_double;
+    }
+  }
+  I.fatal(R, "bsgpi cannot pass a value of type '" + T->str() +
+                 "' to a C function");
+}
+
+/// Checks that [P, P + Bytes) lies in P's allocation, if the interpreter
+/// knows it; returns that allocation.
+static Allocation *checkRange(Interpreter &I, uint64_t P, uint64_t Bytes,
+                              SourceRange R, const char *What) {
+  if (!Bytes)
+    return nullptr;
+  if (P < 4096)
+    I.fatal(R, llvm::Twine(What) + " is a null pointer");
+  Allocation *A = I.Mem.find(reinterpret_cast<void *>(P));
+  if (A && P - (uint64_t)A->Base + Bytes > A->Size)
+    I.fatal(R, llvm::Twine("out-of-bounds copy: ") + What + " covers " +
+                   llvm::Twine(Bytes) + " bytes at offset " +
+                   llvm::Twine(P - (uint64_t)A->Base) + " of a " +
+                   llvm::Twine(A->Size) + "-byte block");
+  return A;
+}
+
+static void markInit(Allocation *A, uint64_t P, uint64_t Bytes,
+                     Allocation *From = nullptr, uint64_t FromP = 0) {
+  if (!A || A->Init.empty())
+    return;
+  uint64_t Off = P - (uint64_t)A->Base;
+  for (uint64_t B = 0; B < Bytes; ++B) {
+    bool Set = true;
+    if (From && !From->Init.empty()) {
+      uint64_t S = FromP - (uint64_t)From->Base + B;
+      Set = From->Init[S / 8] & (1u << (S % 8));
+    }
+    uint64_t D = Off + B;
+    if (Set)
+      A->Init[D / 8] |= 1u << (D % 8);
+  }
+}
+
+/// The bsgprt_* functions bsgpi implements; false if \p Name is not one.
+static bool callRuntime(Interpreter &I, llvm::StringRef Name,
+                        llvm::ArrayRef<uint64_t> A, uint64_t &Ret,
+                        SourceRange R) {
+  if (Name == "bsgprt_memcpy_htod" || Name == "bsgprt_memcpy_dtoh" ||
+      Name == "bsgprt_memcpy_dtod") {
+    Allocation *D = checkRange(I, A[0], A[2], R, "the destination");
+    Allocation *S = checkRange(I, A[1], A[2], R, "the source");
+    if (A[2])
+      std::memmove(reinterpret_cast<void *>(A[0]),
+                   reinterpret_cast<void *>(A[1]), A[2]);
+    markInit(D, A[0], A[2], S, A[1]);
+    return true;
+  }
+  if (Name == "bsgprt_memset_d") {
+    Allocation *D = checkRange(I, A[0], A[2], R, "the destination");
+    if (A[2])
+      std::memset(reinterpret_cast<void *>(A[0]), (int)A[1], A[2]);
+    markInit(D, A[0], A[2]);
+    return true;
+  }
+  if (Name == "bsgprt_dnew" || Name == "bsgprt_temp_alloc") {
+    Ret = reinterpret_cast<uint64_t>(I.Mem.allocate(A[0], AllocKind::List));
+    return true;
+  }
+  if (Name == "bsgprt_dfree" || Name == "bsgprt_temp_free") {
+    if (A[0] && !I.Mem.release(reinterpret_cast<void *>(A[0])))
+      I.fatal(R, "bsgprt_dfree of a pointer that is not a device list");
+    return true;
+  }
+  if (Name == "bsgprt_synchronize" || Name == "bsgprt_profile_enable" ||
+      Name == "bsgprt_profile_reset")
+    return true;
+  if (Name == "bsgprt_target") {
+    Ret = 0;
+    return true;
+  }
+  if (Name.starts_with("bsgprt_"))
+    I.fatal(R, "bsgpi does not implement the runtime function '" + Name + "'");
+  return false;
+}
+
+Column Interpreter::callExternal(Frame &F, const FunctionDecl *Fn,
+                                 llvm::ArrayRef<Column> Args,
+                                 llvm::ArrayRef<const Type *> ArgTypes,
+                                 Lanes &L, SourceRange R) {
+  llvm::StringRef Name = Fn->getName();
+  const Type *RT = Fn->getReturnType()->getUnqualified();
+  Column Out(RT->isVoid() ? 0 : sizeOf(RT), L.size());
+  // Argument types: the prototype's, then the promoted variadic ones.
+  auto Params = Fn->getFunctionType()->getParams();
+  llvm::SmallVector<ffi_type *, 8> Types;
+  for (unsigned I = 0; I < Args.size(); ++I)
+    Types.push_back(ffiType(*this, I < Params.size() ? Params[I] : ArgTypes[I],
+                            R));
+  void *Sym = nullptr;
+  bool Runtime = Name.starts_with("bsgprt_");
+  if (!Runtime) {
+    Sym = dlsym(RTLD_DEFAULT, Name.str().c_str());
+    if (!Sym)
+      fatal(R, "no C function named '" + Name + "' to call");
+  }
+  ffi_cif Cif;
+  ffi_type *RetT = ffiType(*this, RT, R);
+  ffi_status S = Fn->isVarargs()
+                     ? ffi_prep_cif_var(&Cif, FFI_DEFAULT_ABI, Params.size(),
+                                        Types.size(), RetT, Types.data())
+                     : ffi_prep_cif(&Cif, FFI_DEFAULT_ABI, Types.size(), RetT,
+                                    Types.data());
+  if (S != FFI_OK)
+    fatal(R, "libffi cannot call '" + Name + "'");
+  for (uint32_t K = 0; K < L.size(); ++K) {
+    llvm::SmallVector<void *, 8> Ptrs;
+    llvm::SmallVector<uint64_t, 8> Words;
+    for (unsigned I = 0; I < Args.size(); ++I) {
+      uint64_t W = 0;
+      std::memcpy(&W, Args[I].at(K), std::min<uint32_t>(Args[I].Size, 8));
+      Words.push_back(W);
+    }
+    for (unsigned I = 0; I < Args.size(); ++I)
+      Ptrs.push_back(const_cast<uint8_t *>(Args[I].at(K)));
+    uint64_t Ret[2] = {0, 0};
+    if (Runtime) {
+      if (!callRuntime(*this, Name, Words, Ret[0], R))
+        fatal(R, "no C function named '" + Name + "' to call");
+    } else {
+      if (Name == "free" && Words[0])
+        Mem.release(reinterpret_cast<void *>(Words[0]));
+      if (Name == "realloc" && Words[0])
+        Mem.release(reinterpret_cast<void *>(Words[0]));
+      ffi_call(&Cif, FFI_FN(Sym), Ret, Ptrs.data());
+      uint64_t Bytes = llvm::StringSwitch<uint64_t>(Name)
+                           .Case("malloc", Words[0])
+                           .Case("calloc", Words.size() > 1
+                                               ? Words[0] * Words[1]
+                                               : 0)
+                           .Case("realloc", Words.size() > 1 ? Words[1] : 0)
+                           .Default(~0ull);
+      if (Bytes != ~0ull)
+        Mem.adopt(reinterpret_cast<void *>(Ret[0]), Bytes, AllocKind::Heap);
+    }
+    if (Out.Size)
+      std::memcpy(Out.at(K), Ret, Out.Size);
+  }
+  return Out;
+}

@@ -1,0 +1,291 @@
+//===- Interp.h - the BSGP reference interpreter ----------------*- C++ -*-===//
+//
+// Part of bsgpc, the BSGP compiler.
+//
+//===----------------------------------------------------------------------===//
+///
+/// \file
+/// bsgpi runs a checked AST directly (docs/testing.md). The threads of a
+/// spawn run in lockstep: every expression is evaluated for a list of
+/// lanes at once and yields a Column (one value per lane), and control flow
+/// splits the lane list. Sema guarantees that barriers and collectives sit
+/// under control flow that is uniform across the threads, so when the walk
+/// reaches one, every live thread is there, at the same point of the same
+/// expression; the collective then works on whole columns. fork, kill and
+/// the rank-reassigning primitives rebuild every frame's per-lane storage
+/// (lane i always holds the thread of rank i). Host code is the same walk
+/// over a single lane.
+///
+/// Memory is host memory: pointers are real addresses, so C functions called
+/// through libffi just work. Every allocation the interpreter makes or sees
+/// made (dnew, dtempnew, variables, string literals, malloc) is in an
+/// allocation table that bounds-checks accesses, tracks which bytes of a
+/// list were written (uninitialized reads) and which rank wrote each byte
+/// in the current superstep (races).
+///
+//===----------------------------------------------------------------------===//
+
+#ifndef BSGPI_INTERP_H
+#define BSGPI_INTERP_H
+
+#include "bsgp/AST/ASTContext.h"
+#include "bsgp/Basic/SourceManager.h"
+
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/SmallVector.h"
+#include "llvm/ADT/Twine.h"
+
+#include <cstring>
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace bsgp {
+namespace interp {
+
+/// Indices of the lanes an expression or statement runs for, ascending.
+using Lanes = llvm::SmallVector<uint32_t, 4>;
+
+//===----------------------------------------------------------------------===//
+// Types and values
+//===----------------------------------------------------------------------===//
+
+/// Bytes of \p T in memory: C layout, packed vectors (float3 is 12 bytes),
+/// bool one byte, pointers 8; as the compiled code lays them out.
+uint64_t sizeOf(const Type *T);
+uint64_t alignOf(const Type *T);
+/// Offset of field \p Index of struct \p S.
+uint64_t fieldOffset(const StructType *S, unsigned Index);
+/// The scalar kind of a builtin or the element kind of a vector type.
+BuiltinType::BuiltinKind scalarKind(const Type *T);
+/// Number of scalars of a vector type, 1 otherwise.
+unsigned numComponents(const Type *T);
+
+/// One value per lane, Size bytes each.
+struct Column {
+  uint32_t Size = 0;
+  uint32_t N = 0;
+  llvm::SmallVector<uint8_t, 16> Bytes;
+
+  Column() = default;
+  Column(uint32_t Size, uint32_t N) : Size(Size), N(N), Bytes(Size * (size_t)N) {}
+  uint8_t *at(size_t K) { return Bytes.data() + K * Size; }
+  const uint8_t *at(size_t K) const { return Bytes.data() + K * Size; }
+  template <typename T> T get(size_t K) const {
+    T V;
+    std::memcpy(&V, at(K), sizeof(T));
+    return V;
+  }
+  template <typename T> void set(size_t K, T V) {
+    std::memcpy(at(K), &V, sizeof(T));
+  }
+};
+
+/// Converts one scalar between builtin kinds with C semantics.
+void convertScalar(BuiltinType::BuiltinKind From, const uint8_t *Src,
+                   BuiltinType::BuiltinKind To, uint8_t *Dst);
+/// Reads a scalar of kind \p K as int64 (integers) or truncated double.
+int64_t scalarToInt(BuiltinType::BuiltinKind K, const uint8_t *P);
+/// True when the scalar (or pointer) at \p P is nonzero.
+bool scalarTruth(const Type *T, const uint8_t *P);
+
+//===----------------------------------------------------------------------===//
+// Memory
+//===----------------------------------------------------------------------===//
+
+enum class AllocKind {
+  List,     ///< dnew, bsgprt_dnew.
+  TempList, ///< dtempnew: freed when the spawn ends.
+  Heap,     ///< malloc and friends, called through libffi.
+  Variable, ///< The storage of variables (one slot of Stride bytes a lane).
+  String,   ///< String literals and argv.
+};
+
+struct Allocation {
+  uint8_t *Base = nullptr;
+  uint64_t Size = 0;
+  AllocKind Kind = AllocKind::Heap;
+  /// For variable storage: each lane's slot; an access may not cross one.
+  uint64_t Stride = 0;
+  /// Lists: one bit a byte, set once the byte was written.
+  std::vector<uint8_t> Init;
+  /// Lists and globals: per byte, (superstep << 32) | (rank + 1) of the
+  /// last plain store in device code.
+  std::vector<uint64_t> Writer;
+  bool Owned = false;
+  std::string What;
+};
+
+class Memory {
+public:
+  ~Memory();
+  /// Allocates \p Size zeroed bytes (aligned to 16) and registers them.
+  uint8_t *allocate(uint64_t Size, AllocKind K, uint64_t Stride = 0,
+                    llvm::StringRef What = "");
+  /// Registers memory allocated elsewhere (malloc through libffi).
+  void adopt(void *P, uint64_t Size, AllocKind K);
+  /// Unregisters (and frees, if allocated here) the allocation at \p P.
+  /// Returns false when \p P starts no allocation.
+  bool release(void *P);
+  /// The allocation containing \p P, or null.
+  Allocation *find(const void *P);
+  /// The allocation containing \p P or ending at it (one past the end).
+  Allocation *findBase(const void *P);
+
+private:
+  std::map<uintptr_t, Allocation> Allocs;
+  Allocation *Last = nullptr;
+};
+
+//===----------------------------------------------------------------------===//
+// Interpreter
+//===----------------------------------------------------------------------===//
+
+struct Options {
+  bool TargetCPU = true, TargetCUDA = false, TargetSPIRV = false;
+  uint32_t GroupSize = 1;
+  uint32_t SubgroupSize = 1;
+  uint64_t MaxSteps = 0; ///< 0: no limit.
+  bool CheckRaces = true;
+};
+
+/// The activation of a function, or of a spawn body.
+struct Frame {
+  const FunctionDecl *Fn = nullptr;
+  /// Runs in a spawn (one lane a thread or a subset of them).
+  bool Device = false;
+  /// The spawn body itself: its host variables live in Host.
+  bool SpawnBody = false;
+  Frame *Host = nullptr;
+  uint32_t NumLanes = 1;
+  /// Device frames: the thread (rank) of each lane.
+  std::vector<uint32_t> Thread;
+  /// Variable storage: lane l of a device frame at Base + l * size.
+  llvm::DenseMap<const VarDecl *, uint8_t *> Vars;
+  /// Return values, one per lane.
+  Column Ret;
+  /// The innermost loop's lanes that left it by break / continue.
+  Lanes *Broken = nullptr, *Continued = nullptr;
+};
+
+/// A deferred thread.put: written at the end of the superstep.
+struct PendingPut {
+  uint8_t *Addr;
+  llvm::SmallVector<uint8_t, 16> Value;
+  uint32_t Rank;
+  SourceRange Where;
+};
+
+/// The running spawn.
+struct SpawnState {
+  uint32_t N = 0;
+  std::vector<int32_t> OldRank;
+  Frame *HostFrame = nullptr;
+  std::vector<Frame *> DeviceFrames;
+  /// Every lane list of a device frame that lives across a collective.
+  std::vector<Lanes *> LiveLanes;
+  /// Values of thread.get's variables at the last sync point.
+  llvm::DenseMap<const VarDecl *, std::vector<uint8_t>> Snapshots;
+  std::vector<PendingPut> Puts;
+  std::vector<void *> Temps;
+};
+
+class Interpreter {
+public:
+  Interpreter(ASTContext &Ctx, SourceManager &SM, const Options &Opts)
+      : Ctx(Ctx), SM(SM), Opts(Opts) {}
+  /// Runs main with \p Args (argv[0] included); returns its exit status.
+  int run(llvm::ArrayRef<std::string> Args);
+
+  /// Reports a runtime error at \p R and exits with status 1.
+  [[noreturn]] void fatal(SourceRange R, const llvm::Twine &Msg);
+
+  // Expressions (Expr.cpp, Operators.cpp).
+  Column eval(Frame &F, Expr *E, Lanes &L);
+  /// Addresses (uint64 column) of an lvalue.
+  Column address(Frame &F, Expr *E, Lanes &L);
+  Column load(Frame &F, const Column &Addr, const Type *T, Lanes &L,
+              SourceRange R);
+  void store(Frame &F, const Column &Addr, const Column &V, const Type *T,
+             Lanes &L, SourceRange R, bool Atomic = false);
+  Column convert(const Column &C, const Type *From, const Type *To);
+  Column splat(const uint8_t *V, uint32_t Size, uint32_t N);
+  Column evalBinary(Frame &F, BinaryOperator *B, Lanes &L);
+  Column evalUnary(Frame &F, UnaryOperator *U, Lanes &L);
+  Column arith(BinaryOperator::Opcode Op, const Column &A, const Column &B,
+               const Type *T, const Type *BT, const Type *ResT, SourceRange R,
+               Frame &F, Lanes &L);
+  Column evalAtomic(Frame &F, AtomicExpr *A, Lanes &L);
+
+  // Statements and calls (Stmt.cpp).
+  Lanes exec(Frame &F, Stmt *S, Lanes L);
+  Lanes execLoop(Frame &F, Stmt *S, Expr *Cond, Expr *Inc, Stmt *Body,
+                 bool CondFirst, Lanes L);
+  Column call(Frame &F, CallExpr *C, Lanes &L);
+  Column callFunction(Frame &F, const FunctionDecl *Fn,
+                      llvm::ArrayRef<Column> Args, Lanes &L, SourceRange R);
+  uint8_t *varBase(Frame &F, const VarDecl *D, bool &PerLane);
+  uint32_t rankOf(Frame &F, uint32_t Lane) {
+    return F.Device ? F.Thread[Lane] : 0;
+  }
+  void step(SourceRange R);
+  bool mayRemap(Stmt *S);
+
+  // Spawns and collectives (Spawn.cpp, Collectives.cpp, Groups.cpp).
+  void execSpawn(Frame &F, SpawnStmt *S);
+  void syncPoint(Frame &F, Lanes &L, SourceRange R, const char *What);
+  Column evalBuiltin(Frame &F, BuiltinCallExpr *B, Lanes &L);
+  Column evalGroup(Frame &F, GroupExpr *G, Lanes &L);
+  /// Rebuilds the spawn so that new rank j is old rank Src[j].
+  void remap(llvm::ArrayRef<uint32_t> Src);
+  void setOldRank(llvm::ArrayRef<int32_t> Old) {
+    Spawn->OldRank.assign(Old.begin(), Old.end());
+  }
+
+  // Host calls (FFI.cpp).
+  Column callExternal(Frame &F, const FunctionDecl *Fn,
+                      llvm::ArrayRef<Column> Args,
+                      llvm::ArrayRef<const Type *> ArgTypes, Lanes &L,
+                      SourceRange R);
+
+  /// Registers a live lane list of a device frame for remapping.
+  struct LiveLanesGuard {
+    Interpreter &I;
+    bool Active;
+    LiveLanesGuard(Interpreter &I, Frame &F, Lanes *L) : I(I) {
+      Active = L && F.Device && I.Spawn;
+      if (Active)
+        I.Spawn->LiveLanes.push_back(L);
+    }
+    ~LiveLanesGuard() {
+      if (Active)
+        I.Spawn->LiveLanes.pop_back();
+    }
+  };
+
+  ASTContext &Ctx;
+  SourceManager &SM;
+  Options Opts;
+  Memory Mem;
+  SpawnState *Spawn = nullptr;
+  /// Superstep counter: plain stores in device code record it (races).
+  uint64_t Superstep = 1;
+  uint64_t Steps = 0;
+  unsigned Depth = 0;
+  Frame Globals;
+  llvm::DenseMap<const StringLiteral *, uint8_t *> Strings;
+  /// Variables read by thread.get: snapshotted at every sync point.
+  llvm::DenseSet<const VarDecl *> GetVars;
+  llvm::DenseMap<const Stmt *, bool> RemapCache;
+  std::map<std::string, const FunctionDecl *> Functions;
+};
+
+/// A readable list of ranks for reports: "3" or "3 and 7".
+std::string rankList(llvm::ArrayRef<uint32_t> Ranks);
+
+} // namespace interp
+} // namespace bsgp
+
+#endif // BSGPI_INTERP_H

@@ -1,0 +1,207 @@
+//===- Memory.cpp - allocation table, checked loads and stores ------------===//
+//
+// Part of bsgpc, the BSGP compiler.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Interp.h"
+
+#include "llvm/Support/raw_ostream.h"
+
+#include <cstdio>
+#include <cstdlib>
+
+using namespace bsgp;
+using namespace bsgp::interp;
+
+Memory::~Memory() {
+  for (auto &[Base, A] : Allocs)
+    if (A.Owned)
+      std::free(A.Base);
+}
+
+uint8_t *Memory::allocate(uint64_t Size, AllocKind K, uint64_t Stride,
+                          llvm::StringRef What) {
+  uint64_t Rounded = (std::max<uint64_t>(Size, 1) + 15) / 16 * 16;
+  auto *P = static_cast<uint8_t *>(std::aligned_alloc(16, Rounded));
+  if (!P)
+    return nullptr;
+  std::memset(P, 0, Rounded);
+  Allocation &A = Allocs[reinterpret_cast<uintptr_t>(P)];
+  A = Allocation();
+  A.Base = P;
+  A.Size = Size;
+  A.Kind = K;
+  A.Stride = Stride;
+  A.Owned = true;
+  A.What = What.str();
+  if (K == AllocKind::List || K == AllocKind::TempList)
+    A.Init.assign((Size + 7) / 8, 0);
+  Last = nullptr;
+  return P;
+}
+
+void Memory::adopt(void *P, uint64_t Size, AllocKind K) {
+  if (!P)
+    return;
+  Allocation &A = Allocs[reinterpret_cast<uintptr_t>(P)];
+  A = Allocation();
+  A.Base = static_cast<uint8_t *>(P);
+  A.Size = Size;
+  A.Kind = K;
+  Last = nullptr;
+}
+
+bool Memory::release(void *P) {
+  auto It = Allocs.find(reinterpret_cast<uintptr_t>(P));
+  if (It == Allocs.end())
+    return false;
+  if (It->second.Owned)
+    std::free(It->second.Base);
+  Allocs.erase(It);
+  Last = nullptr;
+  return true;
+}
+
+Allocation *Memory::find(const void *P) {
+  auto U = reinterpret_cast<uintptr_t>(P);
+  if (Last && U >= (uintptr_t)Last->Base && U < (uintptr_t)Last->Base + Last->Size)
+    return Last;
+  auto It = Allocs.upper_bound(U);
+  if (It == Allocs.begin())
+    return nullptr;
+  --It;
+  if (U >= It->first + std::max<uint64_t>(It->second.Size, 1))
+    return nullptr;
+  Last = &It->second;
+  return Last;
+}
+
+Allocation *Memory::findBase(const void *P) {
+  if (Allocation *A = find(P))
+    return A;
+  // One past the end of an allocation still names it.
+  auto U = reinterpret_cast<uintptr_t>(P);
+  auto It = Allocs.upper_bound(U);
+  if (It == Allocs.begin())
+    return nullptr;
+  --It;
+  return U == It->first + It->second.Size ? &It->second : nullptr;
+}
+
+void Interpreter::fatal(SourceRange R, const llvm::Twine &Msg) {
+  std::fflush(stdout);
+  llvm::raw_ostream &OS = llvm::errs();
+  if (R.isValid()) {
+    OS << SM.getFileName(R.Begin.File) << ':' << R.Begin.Line << ':'
+       << R.Begin.Col << ": ";
+  } else {
+    OS << "bsgpi: ";
+  }
+  OS << "error: " << Msg << '\n';
+  if (R.isValid()) {
+    llvm::StringRef Line = SM.getLineText(R.Begin.File, R.Begin.Line);
+    OS << Line << '\n';
+    OS.indent(R.Begin.Col > 0 ? R.Begin.Col - 1 : 0) << "^\n";
+  }
+  OS.flush();
+  std::_Exit(1);
+}
+
+static const char *kindName(AllocKind K) {
+  switch (K) {
+  case AllocKind::List:
+    return "list";
+  case AllocKind::TempList:
+    return "temporary list";
+  case AllocKind::Heap:
+    return "heap block";
+  case AllocKind::Variable:
+    return "variable";
+  case AllocKind::String:
+    return "string";
+  }
+  return "block";
+}
+
+/// Checks an access of \p Bytes at \p P and returns its allocation (null for
+/// memory the interpreter does not know, such as a FILE).
+static Allocation *checkAccess(Interpreter &I, uint8_t *P, uint64_t Bytes,
+                               bool Write, uint32_t Rank, bool InSpawn,
+                               SourceRange R) {
+  std::string Who = InSpawn ? " by rank " + std::to_string(Rank) : "";
+  if (reinterpret_cast<uintptr_t>(P) < 4096)
+    I.fatal(R, llvm::Twine(Write ? "write" : "read") +
+                   " through a null pointer" + Who);
+  Allocation *A = I.Mem.find(P);
+  if (!A)
+    return nullptr;
+  uint64_t Off = P - A->Base;
+  bool Out = Off + Bytes > A->Size;
+  if (!Out && A->Stride)
+    Out = Off / A->Stride != (Off + Bytes - 1) / A->Stride;
+  if (Out)
+    I.fatal(R, llvm::Twine("out-of-bounds ") + (Write ? "write" : "read") +
+                   " of " + llvm::Twine(Bytes) + " bytes at offset " +
+                   llvm::Twine(Off) + " of a " + llvm::Twine(A->Size) +
+                   "-byte " + kindName(A->Kind) + Who);
+  return A;
+}
+
+Column Interpreter::load(Frame &F, const Column &Addr, const Type *T,
+                         Lanes &L, SourceRange R) {
+  uint32_t Size = sizeOf(T);
+  Column V(Size, Addr.N);
+  for (uint32_t K = 0; K < Addr.N; ++K) {
+    auto *P = reinterpret_cast<uint8_t *>(Addr.get<uint64_t>(K));
+    uint32_t Rank = F.Device ? rankOf(F, L[K]) : 0;
+    Allocation *A = checkAccess(*this, P, Size, false, Rank, F.Device, R);
+    if (A && !A->Init.empty()) {
+      uint64_t Off = P - A->Base;
+      for (uint64_t B = Off; B < Off + Size; ++B)
+        if (!(A->Init[B / 8] & (1u << (B % 8))))
+          fatal(R, "read of an uninitialized element (byte offset " +
+                       llvm::Twine(Off) + ") of a " + kindName(A->Kind) +
+                       " of " + llvm::Twine(A->Size) + " bytes" +
+                       (F.Device ? " by rank " + llvm::Twine(Rank)
+                                 : llvm::Twine("")));
+    }
+    std::memcpy(V.at(K), P, Size);
+  }
+  return V;
+}
+
+void Interpreter::store(Frame &F, const Column &Addr, const Column &V,
+                        const Type *T, Lanes &L, SourceRange R, bool Atomic) {
+  uint32_t Size = sizeOf(T);
+  bool Track = F.Device && Spawn && Opts.CheckRaces && !Atomic;
+  for (uint32_t K = 0; K < Addr.N; ++K) {
+    auto *P = reinterpret_cast<uint8_t *>(Addr.get<uint64_t>(K));
+    uint32_t Rank = F.Device ? rankOf(F, L[K]) : 0;
+    Allocation *A = checkAccess(*this, P, Size, true, Rank, F.Device, R);
+    const uint8_t *Src = V.at(K);
+    if (A) {
+      uint64_t Off = P - A->Base;
+      if (Track && A->Kind != AllocKind::Variable) {
+        if (A->Writer.empty())
+          A->Writer.assign(A->Size, 0);
+        uint64_t Mine = (Superstep << 32) | (Rank + 1);
+        for (uint64_t B = Off; B < Off + Size; ++B) {
+          uint64_t W = A->Writer[B];
+          if ((W >> 32) == Superstep && W != Mine &&
+              std::memcmp(P, Src, Size) != 0)
+            fatal(R, "race: ranks " + llvm::Twine((uint32_t)W - 1) + " and " +
+                         llvm::Twine(Rank) +
+                         " write different values to byte offset " +
+                         llvm::Twine(Off) + " of a " + kindName(A->Kind) +
+                         " in one superstep");
+          A->Writer[B] = Mine;
+        }
+      }
+      if (!A->Init.empty())
+        for (uint64_t B = Off; B < Off + Size; ++B)
+          A->Init[B / 8] |= 1u << (B % 8);
+    }
+    std::memcpy(P, Src, Size);
+  }
+}

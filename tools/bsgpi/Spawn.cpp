@@ -1,0 +1,213 @@
+//===- Spawn.cpp - spawns, sync points, rank reassignment, groups ---------===//
+//
+// Part of bsgpc, the BSGP compiler.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Interp.h"
+
+#include "bsgp/AST/AST.h"
+
+using namespace bsgp;
+using namespace bsgp::interp;
+
+void Interpreter::execSpawn(Frame &F, SpawnStmt *S) {
+  Lanes One{0};
+  Column C = eval(F, S->getCount(), One);
+  int64_t N = scalarToInt(scalarKind(S->getCount()->getType()), C.at(0));
+  if (N < 0 || N > INT32_MAX)
+    fatal(S->getCount()->getRange(),
+          "spawn of " + llvm::Twine(N) + " threads");
+  if (N == 0)
+    return;
+  SpawnState St;
+  St.N = N;
+  St.HostFrame = &F;
+  St.OldRank.resize(N);
+  Frame D;
+  D.Device = true;
+  D.SpawnBody = true;
+  D.Host = &F;
+  D.NumLanes = N;
+  D.Thread.resize(N);
+  Lanes L;
+  L.resize(N);
+  for (uint32_t I = 0; I < N; ++I)
+    St.OldRank[I] = D.Thread[I] = L[I] = I;
+  SpawnState *Saved = Spawn;
+  Spawn = &St;
+  St.DeviceFrames.push_back(&D);
+  ++Superstep;
+  (void)exec(D, S->getBody(), L);
+  syncPoint(D, L, S->getRange(), nullptr);
+  for (auto &[V, P] : D.Vars)
+    Mem.release(P);
+  for (void *P : St.Temps)
+    Mem.release(P);
+  Spawn = Saved;
+  ++Superstep;
+}
+
+/// Applies the superstep's thread.put stores; two of them storing different
+/// values into one variable are a race.
+static void applyPuts(Interpreter &I) {
+  llvm::DenseMap<uint8_t *, size_t> Seen;
+  auto &Puts = I.Spawn->Puts;
+  for (size_t K = 0; K < Puts.size(); ++K) {
+    PendingPut &P = Puts[K];
+    auto [It, New] = Seen.try_emplace(P.Addr, K);
+    if (!New) {
+      PendingPut &Q = Puts[It->second];
+      if (Q.Value.size() == P.Value.size() &&
+          std::memcmp(Q.Value.data(), P.Value.data(), P.Value.size()) != 0 &&
+          I.Opts.CheckRaces)
+        I.fatal(P.Where, "race: ranks " + llvm::Twine(Q.Rank) + " and " +
+                             llvm::Twine(P.Rank) +
+                             " thread.put different values into one "
+                             "variable in one superstep");
+    }
+    std::memcpy(P.Addr, P.Value.data(), P.Value.size());
+  }
+  Puts.clear();
+}
+
+void Interpreter::syncPoint(Frame &F, Lanes &L, SourceRange R,
+                            const char *What) {
+  if (What) {
+    // Every live thread must be here: compare the lanes with the spawn.
+    std::vector<uint8_t> Here(Spawn->N, 0);
+    for (uint32_t K : L)
+      Here[rankOf(F, K)] = 1;
+    std::vector<uint32_t> Missing, Present;
+    for (uint32_t T = 0; T < Spawn->N; ++T)
+      (Here[T] ? Present : Missing).push_back(T);
+    if (!Missing.empty())
+      fatal(R, llvm::Twine("barrier divergence: ranks ") + rankList(Missing) +
+                   " do not reach this " + What + " (ranks " +
+                   rankList(Present) + " do)");
+  }
+  applyPuts(*this);
+  ++Superstep;
+  // thread.get reads the values of the superstep before.
+  for (Frame *D : Spawn->DeviceFrames)
+    for (auto &[V, P] : D->Vars)
+      if (GetVars.count(V) && !V->isGroupLocal()) {
+        uint64_t Size = sizeOf(V->getType());
+        Spawn->Snapshots[V].assign(P, P + Size * D->NumLanes);
+      }
+}
+
+void Interpreter::remap(llvm::ArrayRef<uint32_t> Src) {
+  uint32_t OldN = Spawn->N, NewN = Src.size();
+  for (Frame *D : Spawn->DeviceFrames) {
+    if (D->NumLanes != OldN)
+      fatal({}, "internal: rank reassignment inside a partial frame");
+    for (auto &[V, P] : D->Vars) {
+      uint64_t Size = sizeOf(V->getType());
+      if (V->isGroupLocal()) {
+        uint64_t Groups = (NewN + Opts.GroupSize - 1) / Opts.GroupSize;
+        Mem.release(P);
+        P = Mem.allocate(Size * std::max<uint64_t>(Groups, 1),
+                         AllocKind::Variable, Size, V->getName());
+        continue;
+      }
+      uint8_t *Q = Mem.allocate(Size * std::max<uint32_t>(NewN, 1),
+                                AllocKind::Variable, Size, V->getName());
+      if (!Q)
+        fatal({}, "out of memory after a rank reassignment");
+      for (uint32_t J = 0; J < NewN; ++J)
+        std::memcpy(Q + J * Size, P + Src[J] * Size, Size);
+      Mem.release(P);
+      P = Q;
+    }
+    if (D->Ret.Size) {
+      Column R(D->Ret.Size, NewN);
+      for (uint32_t J = 0; J < NewN; ++J)
+        std::memcpy(R.at(J), D->Ret.at(Src[J]), D->Ret.Size);
+      D->Ret = std::move(R);
+    } else {
+      D->Ret.N = NewN;
+    }
+    D->NumLanes = NewN;
+    D->Thread.resize(NewN);
+    for (uint32_t J = 0; J < NewN; ++J)
+      D->Thread[J] = J;
+  }
+  // A lane list keeps the threads it had, at their new ranks.
+  std::vector<uint8_t> In(OldN);
+  for (Lanes *LL : Spawn->LiveLanes) {
+    std::fill(In.begin(), In.end(), 0);
+    for (uint32_t K : *LL)
+      In[K] = 1;
+    LL->clear();
+    for (uint32_t J = 0; J < NewN; ++J)
+      if (In[Src[J]])
+        LL->push_back(J);
+  }
+  for (auto &[V, Bytes] : Spawn->Snapshots) {
+    uint64_t Size = sizeOf(V->getType());
+    if (Bytes.size() != Size * OldN)
+      continue;
+    std::vector<uint8_t> New(Size * NewN);
+    for (uint32_t J = 0; J < NewN; ++J)
+      std::memcpy(&New[J * Size], &Bytes[Src[J] * Size], Size);
+    Bytes = std::move(New);
+  }
+  Spawn->OldRank.resize(NewN);
+  for (uint32_t J = 0; J < NewN; ++J)
+    Spawn->OldRank[J] = Src[J];
+  Spawn->N = NewN;
+}
+
+/// Checks a thread.get / thread.put rank.
+static uint32_t checkedRank(Interpreter &I, Frame &F, const Column &R,
+                            const Type *T, uint32_t K, Lanes &L,
+                            BuiltinCallExpr *B) {
+  int64_t V = scalarToInt(scalarKind(T), R.at(K));
+  if (V < 0 || V >= I.Spawn->N)
+    I.fatal(B->getRange(),
+            llvm::Twine(B->getBuiltinKind() == BuiltinCallExpr::ThreadGet
+                            ? "thread.get"
+                            : "thread.put") +
+                " of rank " + llvm::Twine(V) + " by rank " +
+                llvm::Twine(I.rankOf(F, L[K])) + ", outside the spawn of " +
+                llvm::Twine(I.Spawn->N) + " threads");
+  return V;
+}
+
+Column evalGetPut(Interpreter &I, Frame &F, BuiltinCallExpr *B, Lanes &L) {
+  auto Args = B->args();
+  Column R = I.eval(F, Args[0], L);
+  const Type *RT = Args[0]->getType();
+  Lanes Targets;
+  for (uint32_t K = 0; K < L.size(); ++K)
+    Targets.push_back(checkedRank(I, F, R, RT, K, L, B));
+  if (B->getBuiltinKind() == BuiltinCallExpr::ThreadPut) {
+    Column V = I.eval(F, Args[2], L);
+    Column A = I.address(F, Args[1], Targets);
+    for (uint32_t K = 0; K < L.size(); ++K) {
+      PendingPut P;
+      P.Addr = reinterpret_cast<uint8_t *>(A.get<uint64_t>(K));
+      P.Value.assign(V.at(K), V.at(K) + V.Size);
+      P.Rank = I.rankOf(F, L[K]);
+      P.Where = B->getRange();
+      I.Spawn->Puts.push_back(std::move(P));
+    }
+    return Column(0, L.size());
+  }
+  Expr *V = Args[1]->ignoreParenImpCasts();
+  if (auto *DR = llvm::dyn_cast<DeclRefExpr>(V)) {
+    auto *D = llvm::dyn_cast<VarDecl>(DR->getDecl());
+    auto It = D ? I.Spawn->Snapshots.find(D) : I.Spawn->Snapshots.end();
+    if (It != I.Spawn->Snapshots.end() && F.Vars.count(D) &&
+        Args[1]->getType()->getUnqualified() == D->getType()->getUnqualified()) {
+      uint32_t Size = sizeOf(D->getType());
+      Column Out(Size, L.size());
+      for (uint32_t K = 0; K < L.size(); ++K)
+        std::memcpy(Out.at(K), &It->second[Targets[K] * Size], Size);
+      return Out;
+    }
+  }
+  // No sync point since the value was made: read the current value.
+  return I.eval(F, Args[1], Targets);
+}

@@ -1,0 +1,292 @@
+//===- Stmt.cpp - statements, control flow over lanes, calls --------------===//
+//
+// Part of bsgpc, the BSGP compiler.
+//
+//===----------------------------------------------------------------------===//
+//
+// exec() runs a statement for a list of lanes and returns the lanes that
+// leave it normally; the others left by break, continue (the loop's lists)
+// or return (the frame's return column). A loop runs while any lane is
+// still in it, so threads with different trip counts each take their own.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Interp.h"
+
+#include "bsgp/AST/AST.h"
+
+#include <algorithm>
+
+using namespace bsgp;
+using namespace bsgp::interp;
+
+static Lanes mergeLanes(const Lanes &A, const Lanes &B) {
+  if (A.empty())
+    return B;
+  if (B.empty())
+    return A;
+  Lanes R;
+  R.reserve(A.size() + B.size());
+  std::merge(A.begin(), A.end(), B.begin(), B.end(), std::back_inserter(R));
+  return R;
+}
+
+void Interpreter::step(SourceRange R) {
+  ++Steps;
+  if (Opts.MaxSteps && Steps > Opts.MaxSteps)
+    fatal(R, "the program ran more than " + llvm::Twine(Opts.MaxSteps) +
+                 " steps (--max-steps)");
+}
+
+bool Interpreter::mayRemap(Stmt *S) {
+  if (!S)
+    return false;
+  auto It = RemapCache.find(S);
+  if (It != RemapCache.end())
+    return It->second;
+  bool R = false;
+  if (auto *B = llvm::dyn_cast<BuiltinCallExpr>(S)) {
+    auto K = B->getBuiltinKind();
+    R = K == BuiltinCallExpr::ThreadFork || K == BuiltinCallExpr::ThreadKill ||
+        K == BuiltinCallExpr::ThreadSortBy || K == BuiltinCallExpr::ThreadSplit;
+  } else if (auto *C = llvm::dyn_cast<CallExpr>(S)) {
+    const FunctionDecl *Fn = C->getDirectCallee();
+    R = Fn && Fn->getFunctionKind() == FunctionDecl::FK_Collective;
+  } else if (auto *TA = llvm::dyn_cast<ThreadAttrExpr>(S)) {
+    R = TA->getAttr() == ThreadAttrExpr::OldRank;
+  }
+  if (!R)
+    forEachChild(S, [&](Stmt *C) { R = R || mayRemap(C); });
+  if (auto *FS = llvm::dyn_cast<ForStmt>(S))
+    R = R || mayRemap(FS->getBody());
+  RemapCache[S] = R;
+  return R;
+}
+
+uint8_t *Interpreter::varBase(Frame &F, const VarDecl *D, bool &PerLane) {
+  if (D->getStorage() == VarDecl::Global) {
+    PerLane = false;
+    auto It = Globals.Vars.find(D);
+    if (It != Globals.Vars.end())
+      return It->second;
+    uint8_t *P = Mem.allocate(sizeOf(D->getType()), AllocKind::Variable, 0,
+                              D->getName());
+    Globals.Vars[D] = P;
+    return P;
+  }
+  auto It = F.Vars.find(D);
+  if (It != F.Vars.end()) {
+    PerLane = F.Device;
+    return It->second;
+  }
+  if (F.Device && F.Host &&
+      (D->isRequireDecl() || (F.SpawnBody && D->isHost())))
+    return varBase(*F.Host, D, PerLane);
+  uint64_t Size = sizeOf(D->getType());
+  uint64_t Slots = 1;
+  if (F.Device)
+    Slots = D->isGroupLocal()
+                ? (Spawn->N + Opts.GroupSize - 1) / Opts.GroupSize
+                : F.NumLanes;
+  uint8_t *P = Mem.allocate(Size * std::max<uint64_t>(Slots, 1),
+                            AllocKind::Variable, Size, D->getName());
+  if (!P)
+    fatal(D->getRange(), "out of memory for variable '" + D->getName() + "'");
+  F.Vars[D] = P;
+  PerLane = F.Device;
+  return P;
+}
+
+/// Stores \p V into variable \p D for the lanes \p L.
+static void assignVar(Interpreter &I, Frame &F, const VarDecl *D,
+                      const Column &V, Lanes &L) {
+  bool PerLane = false;
+  uint8_t *Base = I.varBase(F, D, PerLane);
+  uint64_t Size = sizeOf(D->getType());
+  for (uint32_t K = 0; K < L.size(); ++K)
+    std::memcpy(Base + (PerLane ? L[K] : 0) * Size, V.at(K), Size);
+}
+
+Lanes Interpreter::exec(Frame &F, Stmt *S, Lanes L) {
+  if (L.empty() || !S)
+    return L;
+  LiveLanesGuard G(*this, F, mayRemap(S) ? &L : nullptr);
+  switch (S->getKind()) {
+  case Stmt::SK_Compound:
+    for (Stmt *C : llvm::cast<CompoundStmt>(S)->body()) {
+      L = exec(F, C, L);
+      if (L.empty())
+        break;
+    }
+    return L;
+  case Stmt::SK_Decl:
+    for (VarDecl *D : llvm::cast<DeclStmt>(S)->decls())
+      if (Expr *Init = D->getInit()) {
+        Column V = eval(F, Init, L);
+        assignVar(*this, F, D, V, L);
+      }
+    return L;
+  case Stmt::SK_Expr:
+    (void)eval(F, llvm::cast<ExprStmt>(S)->getExpr(), L);
+    return L;
+  case Stmt::SK_Null:
+    return L;
+  case Stmt::SK_If: {
+    auto *IS = llvm::cast<IfStmt>(S);
+    Column C = eval(F, IS->getCond(), L);
+    Lanes TL, FL;
+    for (uint32_t K = 0; K < L.size(); ++K)
+      (C.Bytes[K] ? TL : FL).push_back(L[K]);
+    TL = exec(F, IS->getThen(), std::move(TL));
+    FL = exec(F, IS->getElse(), std::move(FL));
+    return mergeLanes(TL, FL);
+  }
+  case Stmt::SK_While: {
+    auto *W = llvm::cast<WhileStmt>(S);
+    return execLoop(F, S, W->getCond(), nullptr, W->getBody(), true, L);
+  }
+  case Stmt::SK_Do: {
+    auto *D = llvm::cast<DoStmt>(S);
+    return execLoop(F, S, D->getCond(), nullptr, D->getBody(), false, L);
+  }
+  case Stmt::SK_For: {
+    auto *FS = llvm::cast<ForStmt>(S);
+    L = exec(F, FS->getInit(), L);
+    return execLoop(F, S, FS->getCond(), FS->getInc(), FS->getBody(), true, L);
+  }
+  case Stmt::SK_Break:
+    *F.Broken = mergeLanes(*F.Broken, L);
+    return {};
+  case Stmt::SK_Continue:
+    *F.Continued = mergeLanes(*F.Continued, L);
+    return {};
+  case Stmt::SK_Return: {
+    if (Expr *V = llvm::cast<ReturnStmt>(S)->getValue()) {
+      Column C = eval(F, V, L);
+      if (F.Ret.Size)
+        for (uint32_t K = 0; K < L.size(); ++K)
+          std::memcpy(F.Ret.at(L[K]), C.at(K), F.Ret.Size);
+    }
+    return {};
+  }
+  case Stmt::SK_Spawn:
+    execSpawn(F, llvm::cast<SpawnStmt>(S));
+    return L;
+  case Stmt::SK_Barrier:
+    syncPoint(F, L, S->getRange(), "barrier");
+    return L;
+  case Stmt::SK_Require: {
+    Lanes One{0};
+    (void)exec(*Spawn->HostFrame, llvm::cast<RequireStmt>(S)->getBody(), One);
+    return L;
+  }
+  case Stmt::SK_Par:
+    // The statements of a par are independent (the programmer says so);
+    // running them in order gives the answer of any alignment of their
+    // supersteps.
+    return exec(F, llvm::cast<ParStmt>(S)->getBody(), L);
+  default:
+    if (auto *E = llvm::dyn_cast<Expr>(S)) {
+      (void)eval(F, E, L);
+      return L;
+    }
+    fatal(S->getRange(), "bsgpi cannot run this statement");
+  }
+}
+
+Lanes Interpreter::execLoop(Frame &F, Stmt *S, Expr *Cond, Expr *Inc,
+                            Stmt *Body, bool CondFirst, Lanes L) {
+  Lanes Out, Broken, Continued;
+  Lanes *SavedB = F.Broken, *SavedC = F.Continued;
+  F.Broken = &Broken;
+  F.Continued = &Continued;
+  bool Remap = mayRemap(S);
+  LiveLanesGuard G1(*this, F, Remap ? &L : nullptr),
+      G2(*this, F, Remap ? &Out : nullptr),
+      G3(*this, F, Remap ? &Broken : nullptr),
+      G4(*this, F, Remap ? &Continued : nullptr);
+  bool First = true;
+  while (!L.empty()) {
+    step(S->getRange());
+    if (Cond && (CondFirst || !First)) {
+      Column C = eval(F, Cond, L);
+      Lanes Stay, Leave;
+      for (uint32_t K = 0; K < L.size(); ++K)
+        (C.Bytes[K] ? Stay : Leave).push_back(L[K]);
+      Out = mergeLanes(Out, Leave);
+      L = std::move(Stay);
+      if (L.empty())
+        break;
+    }
+    First = false;
+    L = exec(F, Body, L);
+    L = mergeLanes(L, Continued);
+    Continued.clear();
+    Out = mergeLanes(Out, Broken);
+    Broken.clear();
+    if (Inc && !L.empty())
+      (void)eval(F, Inc, L);
+  }
+  F.Broken = SavedB;
+  F.Continued = SavedC;
+  return Out;
+}
+
+Column Interpreter::call(Frame &F, CallExpr *C, Lanes &L) {
+  const FunctionDecl *Fn = C->getDirectCallee();
+  if (!Fn)
+    fatal(C->getRange(), "bsgpi cannot call through a pointer");
+  auto Args = C->args();
+  std::vector<Column> Vals(Args.size());
+  // Arguments that fork or kill go first: they change the lanes.
+  for (unsigned Pass = 0; Pass < 2; ++Pass)
+    for (unsigned I = 0; I < Args.size(); ++I)
+      if (mayRemap(Args[I]) == (Pass == 0))
+        Vals[I] = eval(F, Args[I], L);
+  if (!Fn->isDefinition()) {
+    auto It = Functions.find(Fn->getName().str());
+    if (It != Functions.end() && It->second->isDefinition())
+      Fn = It->second;
+  }
+  if (Fn->isDefinition())
+    return callFunction(F, Fn, Vals, L, C->getRange());
+  llvm::SmallVector<const Type *, 8> Types;
+  for (Expr *A : Args)
+    Types.push_back(A->getType());
+  return callExternal(F, Fn, Vals, Types, L, C->getRange());
+}
+
+Column Interpreter::callFunction(Frame &F, const FunctionDecl *Fn,
+                                 llvm::ArrayRef<Column> Args, Lanes &L,
+                                 SourceRange R) {
+  step(R);
+  if (Depth > 2000)
+    fatal(R, "call stack deeper than 2000 calls");
+  Frame NF;
+  NF.Fn = Fn;
+  NF.Device = F.Device;
+  NF.Host = F.Device ? F.Host : nullptr;
+  NF.NumLanes = L.size();
+  if (F.Device)
+    for (uint32_t K : L)
+      NF.Thread.push_back(F.Thread[K]);
+  Lanes CL;
+  for (uint32_t K = 0; K < L.size(); ++K)
+    CL.push_back(K);
+  auto Params = Fn->getParams();
+  for (unsigned I = 0; I < Params.size() && I < Args.size(); ++I)
+    assignVar(*this, NF, Params[I], Args[I], CL);
+  const Type *RT = Fn->getReturnType()->getUnqualified();
+  NF.Ret = Column(RT->isVoid() ? 0 : sizeOf(RT), L.size());
+  if (F.Device)
+    Spawn->DeviceFrames.push_back(&NF);
+  ++Depth;
+  (void)exec(NF, Fn->getBody(), CL);
+  --Depth;
+  if (F.Device)
+    Spawn->DeviceFrames.pop_back();
+  for (auto &[D, P] : NF.Vars)
+    Mem.release(P);
+  NF.Ret.N = L.size();
+  return std::move(NF.Ret);
+}

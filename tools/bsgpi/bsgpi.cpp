@@ -1,0 +1,124 @@
+//===- bsgpi.cpp - the BSGP reference interpreter -------------------------===//
+//
+// Part of bsgpc, the BSGP compiler.
+//
+//===----------------------------------------------------------------------===//
+///
+/// \file
+/// `bsgpi [options] prog.bsgp [program args...]` parses and checks the
+/// program as `bsgpc -fsyntax-only` does and runs its main by interpreting
+/// the checked AST (docs/testing.md). It uses the frontend only (Lex, Parse,
+/// AST, Sema), so that it is an oracle independent of MLIRGen, the passes
+/// and the targets.
+///
+//===----------------------------------------------------------------------===//
+
+#include "Interp.h"
+
+#include "bsgp/Basic/Diagnostic.h"
+#include "bsgp/Parse/Parser.h"
+#include "bsgp/Sema/Sema.h"
+
+#include "llvm/Support/InitLLVM.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/raw_ostream.h"
+
+using namespace bsgp;
+
+static void usage(llvm::raw_ostream &OS) {
+  OS << "usage: bsgpi [options] prog.bsgp [program arguments...]\n"
+        "  -I <dir>              search <dir> for imports\n"
+        "  --target=cpu|cuda|spirv\n"
+        "                        the target whose target.* query is true "
+        "(default cpu)\n"
+        "  --group-size=<n>      threads per work group (default 1, as on "
+        "the CPU)\n"
+        "  --subgroup-size=<n>   lanes per subgroup (default 1)\n"
+        "  --max-steps=<n>       stop with an error after n loop iterations "
+        "and calls\n"
+        "  --no-check-races      do not report racing stores\n";
+}
+
+static bool parseNumber(llvm::StringRef V, uint64_t &Out) {
+  return !V.getAsInteger(10, Out);
+}
+
+int main(int argc, char **argv) {
+  llvm::InitLLVM X(argc, argv);
+  interp::Options Opts;
+  std::vector<std::string> Includes;
+  int I = 1;
+  auto Bad = [](const llvm::Twine &Msg) {
+    llvm::errs() << "bsgpi: error: " << Msg << "\n";
+    return 1;
+  };
+  for (; I < argc; ++I) {
+    llvm::StringRef A = argv[I];
+    if (!A.starts_with("-") || A == "-")
+      break;
+    uint64_t N = 0;
+    if (A == "--help" || A == "-help" || A == "-h") {
+      usage(llvm::outs());
+      return 0;
+    } else if (A == "-I") {
+      if (++I == argc)
+        return Bad("missing directory after -I");
+      Includes.push_back(argv[I]);
+    } else if (A.starts_with("-I")) {
+      Includes.push_back(A.drop_front(2).str());
+    } else if (A.consume_front("--target=")) {
+      Opts.TargetCPU = A == "cpu";
+      Opts.TargetCUDA = A == "cuda";
+      Opts.TargetSPIRV = A == "spirv";
+      if (!Opts.TargetCPU && !Opts.TargetCUDA && !Opts.TargetSPIRV)
+        return Bad("unknown target '" + A + "' (cpu, cuda or spirv)");
+    } else if (A.consume_front("--group-size=")) {
+      if (!parseNumber(A, N) || N == 0 || N > 1024)
+        return Bad("bad --group-size '" + A + "' (1 to 1024)");
+      Opts.GroupSize = N;
+    } else if (A.consume_front("--subgroup-size=")) {
+      if (!parseNumber(A, N) || N == 0 || N > 64)
+        return Bad("bad --subgroup-size '" + A + "' (1 to 64)");
+      Opts.SubgroupSize = N;
+    } else if (A.consume_front("--max-steps=")) {
+      if (!parseNumber(A, N))
+        return Bad("bad --max-steps '" + A + "'");
+      Opts.MaxSteps = N;
+    } else if (A == "--no-check-races") {
+      Opts.CheckRaces = false;
+    } else {
+      return Bad("unknown option '" + A + "' (see --help)");
+    }
+  }
+  if (I == argc)
+    return Bad("no input file (see --help)");
+  if (Opts.GroupSize % Opts.SubgroupSize)
+    return Bad("the group size must be a multiple of the subgroup size");
+
+  SourceManager SM;
+  DiagnosticEngine Diags(SM, llvm::errs());
+  Diags.setProgramName("bsgpi");
+  llvm::StringRef Path = argv[I];
+  auto Buf = llvm::MemoryBuffer::getFile(Path, /*IsText=*/true);
+  if (!Buf) {
+    Diags.report(diag::err_drv_cannot_open) << Path
+                                            << Buf.getError().message();
+    return 1;
+  }
+  uint32_t Id = SM.addBuffer(std::move(*Buf), Path);
+  ASTContext Ctx;
+  ParseSession PS(Ctx, Diags);
+  PS.setIncludePaths(Includes);
+  Ctx.setMainFileId(Id);
+  PS.parseMainFile(Id);
+  if (!Diags.hasFatalError())
+    analyzeProgram(Ctx, Diags);
+  if (Diags.hasErrors())
+    return 1;
+
+  std::vector<std::string> Args;
+  for (int J = I; J < argc; ++J)
+    Args.push_back(argv[J]);
+  interp::Interpreter Interp(Ctx, SM, Opts);
+  return Interp.run(Args);
+}
