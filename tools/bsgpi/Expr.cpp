@@ -177,7 +177,19 @@ Column Interpreter::eval(Frame &F, Expr *E, Lanes &L) {
     }
     return R;
   }
-  case Stmt::SK_DeclRef:
+  case Stmt::SK_DeclRef: {
+    // A variable: its storage is the interpreter's own, no checks needed.
+    auto *D = llvm::dyn_cast<VarDecl>(llvm::cast<DeclRefExpr>(E)->getDecl());
+    if (!D || D->isGroupLocal())
+      return load(F, address(F, E, L), T, L, E->getRange());
+    bool PerLane = false;
+    uint8_t *Base = varBase(F, D, PerLane);
+    uint32_t Size = sizeOf(D->getType());
+    Column R(Size, N);
+    for (uint32_t K = 0; K < N; ++K)
+      std::memcpy(R.at(K), Base + (PerLane ? L[K] : 0) * (uint64_t)Size, Size);
+    return R;
+  }
   case Stmt::SK_Index:
     return load(F, address(F, E, L), T, L, E->getRange());
   case Stmt::SK_Member:
@@ -243,13 +255,15 @@ Column Interpreter::eval(Frame &F, Expr *E, Lanes &L) {
 static void checkIndex(Interpreter &I, Frame &F, uint64_t Ptr, int64_t Index,
                        uint64_t ElemSize, uint64_t ArrayLen, uint32_t Lane,
                        SourceRange R) {
-  std::string Who =
-      F.Device ? " by rank " + std::to_string(I.rankOf(F, Lane)) : "";
+  auto Who = [&] {
+    return F.Device ? " by rank " + std::to_string(I.rankOf(F, Lane))
+                    : std::string();
+  };
   if (ArrayLen) {
     if (Index < 0 || (uint64_t)Index >= ArrayLen)
       I.fatal(R, "index " + llvm::Twine(Index) +
                      " is out of bounds of an array of " +
-                     llvm::Twine(ArrayLen) + " elements" + Who);
+                     llvm::Twine(ArrayLen) + " elements" + Who());
     return;
   }
   Allocation *A = I.Mem.findBase(reinterpret_cast<void *>(Ptr));
@@ -263,7 +277,7 @@ static void checkIndex(Interpreter &I, Frame &F, uint64_t Ptr, int64_t Index,
     I.fatal(R, "index " + llvm::Twine(Index) + " is out of bounds of a " +
                    Kind + " of " + llvm::Twine(A->Size / ElemSize) +
                    " elements (element " +
-                   llvm::Twine(Off / (int64_t)ElemSize) + ")" + Who);
+                   llvm::Twine(Off / (int64_t)ElemSize) + ")" + Who());
   }
 }
 

@@ -129,10 +129,12 @@ static const char *kindName(AllocKind K) {
 static Allocation *checkAccess(Interpreter &I, uint8_t *P, uint64_t Bytes,
                                bool Write, uint32_t Rank, bool InSpawn,
                                SourceRange R) {
-  std::string Who = InSpawn ? " by rank " + std::to_string(Rank) : "";
+  auto Who = [&] {
+    return InSpawn ? " by rank " + std::to_string(Rank) : std::string();
+  };
   if (reinterpret_cast<uintptr_t>(P) < 4096)
     I.fatal(R, llvm::Twine(Write ? "write" : "read") +
-                   " through a null pointer" + Who);
+                   " through a null pointer" + Who());
   Allocation *A = I.Mem.find(P);
   if (!A)
     return nullptr;
@@ -144,7 +146,7 @@ static Allocation *checkAccess(Interpreter &I, uint8_t *P, uint64_t Bytes,
     I.fatal(R, llvm::Twine("out-of-bounds ") + (Write ? "write" : "read") +
                    " of " + llvm::Twine(Bytes) + " bytes at offset " +
                    llvm::Twine(Off) + " of a " + llvm::Twine(A->Size) +
-                   "-byte " + kindName(A->Kind) + Who);
+                   "-byte " + kindName(A->Kind) + Who());
   return A;
 }
 

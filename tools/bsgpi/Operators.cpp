@@ -54,14 +54,23 @@ template <typename T> static void st(uint8_t *P, T V) {
   std::memcpy(P, &V, sizeof(T));
 }
 
-static std::string who(Interpreter &I, Frame &F, Lanes &L, uint32_t K) {
-  return F.Device ? " by rank " + std::to_string(I.rankOf(F, L[K])) : "";
-}
 
 /// One arithmetic or bitwise operation on scalars of type T.
+/// Who did it, for reports: " by rank 3" in a spawn.
+struct Who {
+  Interpreter *I = nullptr;
+  Frame *F = nullptr;
+  Lanes *L = nullptr;
+  uint32_t K = 0;
+  std::string str() const {
+    if (!I || !F->Device)
+      return "";
+    return " by rank " + std::to_string(I->rankOf(*F, (*L)[K]));
+  }
+};
+
 template <typename T>
-static T apply(Interpreter &I, Op O, T A, T B, SourceRange R,
-               const std::string &Who) {
+static T apply(Interpreter &I, Op O, T A, T B, SourceRange R, const Who &W) {
   if constexpr (std::is_floating_point_v<T>) {
     switch (O) {
     case Op::Add: return A + B;
@@ -83,10 +92,10 @@ static T apply(Interpreter &I, Op O, T A, T B, SourceRange R,
     case Op::Div:
     case Op::Rem:
       if (B == 0)
-        I.fatal(R, "integer division by zero" + Who);
+        I.fatal(R, "integer division by zero" + W.str());
       if constexpr (std::is_signed_v<T>)
         if (B == (T)-1 && A == std::numeric_limits<T>::min())
-          I.fatal(R, "integer overflow in division" + Who);
+          I.fatal(R, "integer overflow in division" + W.str());
       return O == Op::Div ? A / B : A % B;
     default: break;
     }
@@ -155,7 +164,7 @@ Column Interpreter::arith(Op O, const Column &A, const Column &B,
             int64_t S = scalarToInt(K1, B.at(K) + (BC == 1 ? 0 : C) * BS);
             if (S < 0 || S >= (int64_t)(sizeof(T) * 8))
               fatal(R, "shift by " + llvm::Twine(S) + " is out of range for " +
-                           AT->str() + who(*this, F, L, K));
+                           AT->str() + Who{this, &F, &L, K}.str());
             using U = std::make_unsigned_t<T>;
             T V = O == Op::Shl ? (T)((U)X << S) : (T)(X >> S);
             st<T>(Res.at(K) + C * ES, V);
@@ -191,7 +200,7 @@ Column Interpreter::arith(Op O, const Column &A, const Column &B,
                       O == Op::And ? X & Y : O == Op::Or ? X | Y : X ^ Y);
         } else {
           T V = apply<T>(*this, O, ld<T>(A.at(K) + C * ES),
-                         ld<T>(B.at(K) + C * ES), R, who(*this, F, L, K));
+                         ld<T>(B.at(K) + C * ES), R, Who{this, &F, &L, K});
           st<T>(Res.at(K) + C * ES, V);
         }
       }
@@ -256,6 +265,18 @@ Column Interpreter::evalBinary(Frame &F, BinaryOperator *B, Lanes &L) {
       remap(Src);
       return V;
     }
+    if (auto *DR = llvm::dyn_cast<DeclRefExpr>(Target)) {
+      // A variable: the interpreter's own storage, no checks needed.
+      auto *D = llvm::dyn_cast<VarDecl>(DR->getDecl());
+      if (D && !D->isGroupLocal()) {
+        bool PerLane = false;
+        uint8_t *Base = varBase(F, D, PerLane);
+        uint64_t Size = sizeOf(D->getType());
+        for (uint32_t K = 0; K < L.size(); ++K)
+          std::memcpy(Base + (PerLane ? L[K] : 0) * Size, V.at(K), Size);
+        return V;
+      }
+    }
     Column A = address(F, LHS, L);
     store(F, A, V, LHS->getType(), L, B->getRange());
     return V;
@@ -279,7 +300,7 @@ Column Interpreter::evalBinary(Frame &F, BinaryOperator *B, Lanes &L) {
     return Res;
   }
   Column A, C;
-  if (mayRemap(RHS) && !mayRemap(LHS)) {
+  if (F.Device && mayRemap(RHS) && !mayRemap(LHS)) {
     C = eval(F, RHS, L);
     A = eval(F, LHS, L);
   } else {
@@ -385,8 +406,8 @@ Column Interpreter::evalAtomic(Frame &F, AtomicExpr *AE, Lanes &L) {
       using X = decltype(Tag);
       X C = ld<X>(Cur.at(0)), A = ld<X>(V), R = C;
       switch (AE->getOp()) {
-      case AtomicExpr::Add: R = apply<X>(*this, Op::Add, C, A, {}, ""); break;
-      case AtomicExpr::Sub: R = apply<X>(*this, Op::Sub, C, A, {}, ""); break;
+      case AtomicExpr::Add: R = apply<X>(*this, Op::Add, C, A, {}, Who()); break;
+      case AtomicExpr::Sub: R = apply<X>(*this, Op::Sub, C, A, {}, Who()); break;
       case AtomicExpr::Min: R = A < C ? A : C; break;
       case AtomicExpr::Max: R = A > C ? A : C; break;
       case AtomicExpr::Exch: R = A; break;

@@ -110,7 +110,7 @@ static void assignVar(Interpreter &I, Frame &F, const VarDecl *D,
 Lanes Interpreter::exec(Frame &F, Stmt *S, Lanes L) {
   if (L.empty() || !S)
     return L;
-  LiveLanesGuard G(*this, F, mayRemap(S) ? &L : nullptr);
+  LiveLanesGuard G(*this, F, F.Device && mayRemap(S) ? &L : nullptr);
   switch (S->getKind()) {
   case Stmt::SK_Compound:
     for (Stmt *C : llvm::cast<CompoundStmt>(S)->body()) {
@@ -200,7 +200,7 @@ Lanes Interpreter::execLoop(Frame &F, Stmt *S, Expr *Cond, Expr *Inc,
   Lanes *SavedB = F.Broken, *SavedC = F.Continued;
   F.Broken = &Broken;
   F.Continued = &Continued;
-  bool Remap = mayRemap(S);
+  bool Remap = F.Device && mayRemap(S);
   LiveLanesGuard G1(*this, F, Remap ? &L : nullptr),
       G2(*this, F, Remap ? &Out : nullptr),
       G3(*this, F, Remap ? &Broken : nullptr),
@@ -241,7 +241,7 @@ Column Interpreter::call(Frame &F, CallExpr *C, Lanes &L) {
   // Arguments that fork or kill go first: they change the lanes.
   for (unsigned Pass = 0; Pass < 2; ++Pass)
     for (unsigned I = 0; I < Args.size(); ++I)
-      if (mayRemap(Args[I]) == (Pass == 0))
+      if ((F.Device && mayRemap(Args[I])) == (Pass == 0))
         Vals[I] = eval(F, Args[I], L);
   if (!Fn->isDefinition()) {
     auto It = Functions.find(Fn->getName().str());
