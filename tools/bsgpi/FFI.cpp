@@ -19,12 +19,31 @@
 
 #include "llvm/ADT/StringSwitch.h"
 
+#include <csignal>
 #include <dlfcn.h>
 #include <ffi.h>
 
 using namespace bsgp;
 using namespace bsgp::interp;
 using BK = BuiltinType::BuiltinKind;
+
+namespace {
+/// The C call in progress, for the report if it crashes.
+Interpreter *CrashInterp = nullptr;
+const FunctionDecl *CrashFn = nullptr;
+SourceRange CrashWhere;
+
+/// A C function called with bad arguments (atoi(NULL)) crashes in the C
+/// library; bsgpi reports where the program called it instead.
+void onCrash(int Sig) {
+  std::signal(Sig, SIG_DFL);
+  if (CrashInterp && CrashFn)
+    CrashInterp->fatal(CrashWhere, "the C function '" + CrashFn->getName() +
+                                       "' crashed (signal " +
+                                       llvm::Twine(Sig) + ")");
+  std::_Exit(1);
+}
+} // namespace
 
 static ffi_type *ffiType(Interpreter &I, const Type *T, SourceRange R) {
   T = T->getUnqualified();
@@ -152,6 +171,14 @@ Column Interpreter::callExternal(Frame &F, const FunctionDecl *Fn,
                                     Types.data());
   if (S != FFI_OK)
     fatal(R, "libffi cannot call '" + Name + "'");
+  if (!CrashInterp) {
+    CrashInterp = this;
+    std::signal(SIGSEGV, onCrash);
+    std::signal(SIGBUS, onCrash);
+    std::signal(SIGFPE, onCrash);
+  }
+  CrashFn = Fn;
+  CrashWhere = R;
   for (uint32_t K = 0; K < L.size(); ++K) {
     llvm::SmallVector<void *, 8> Ptrs;
     llvm::SmallVector<uint64_t, 8> Words;
@@ -185,5 +212,6 @@ Column Interpreter::callExternal(Frame &F, const FunctionDecl *Fn,
     if (Out.Size)
       std::memcpy(Out.at(K), Ret, Out.Size);
   }
+  CrashFn = nullptr;
   return Out;
 }

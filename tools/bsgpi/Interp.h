@@ -143,6 +143,10 @@ private:
 // Interpreter
 //===----------------------------------------------------------------------===//
 
+/// Calls deeper than this are reported (recursion gone wrong); the
+/// interpreter's stack (bsgpi.cpp) is sized for it.
+constexpr unsigned MaxCallDepth = 10000;
+
 struct Options {
   bool TargetCPU = true, TargetCUDA = false, TargetSPIRV = false;
   uint32_t GroupSize = 1;

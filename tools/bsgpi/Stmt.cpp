@@ -260,8 +260,8 @@ Column Interpreter::callFunction(Frame &F, const FunctionDecl *Fn,
                                  llvm::ArrayRef<Column> Args, Lanes &L,
                                  SourceRange R) {
   step(R);
-  if (Depth > 2000)
-    fatal(R, "call stack deeper than 2000 calls");
+  if (Depth >= MaxCallDepth)
+    fatal(R, "call stack deeper than " + llvm::Twine(MaxCallDepth) + " calls");
   Frame NF;
   NF.Fn = Fn;
   NF.Device = F.Device;

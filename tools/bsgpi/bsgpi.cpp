@@ -23,6 +23,8 @@
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <pthread.h>
+
 using namespace bsgp;
 
 static void usage(llvm::raw_ostream &OS) {
@@ -120,5 +122,25 @@ int main(int argc, char **argv) {
   for (int J = I; J < argc; ++J)
     Args.push_back(argv[J]);
   interp::Interpreter Interp(Ctx, SM, Opts);
-  return Interp.run(Args);
+  // The interpreter recurses over the AST and over the program's calls:
+  // it runs on a thread with a stack large enough for the call depth it
+  // allows (interp::MaxCallDepth).
+  struct Job {
+    interp::Interpreter *I;
+    std::vector<std::string> *Args;
+    int Status = 1;
+  } J{&Interp, &Args};
+  pthread_attr_t Attr;
+  pthread_attr_init(&Attr);
+  pthread_attr_setstacksize(&Attr, size_t(1) << 30);
+  pthread_t T;
+  auto Run = [](void *P) -> void * {
+    auto *J = static_cast<Job *>(P);
+    J->Status = J->I->run(*J->Args);
+    return nullptr;
+  };
+  if (pthread_create(&T, &Attr, Run, &J) != 0)
+    return Bad("cannot start the interpreter thread");
+  pthread_join(T, nullptr);
+  return J.Status;
 }
