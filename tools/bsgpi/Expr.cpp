@@ -273,6 +273,7 @@ static void checkIndex(Interpreter &I, Frame &F, uint64_t Ptr, int64_t Index,
   if (Off < 0 || (uint64_t)Off + ElemSize > A->Size) {
     const char *Kind = A->Kind == AllocKind::List       ? "list"
                        : A->Kind == AllocKind::TempList ? "temporary list"
+                       : A->Kind == AllocKind::Heap     ? "heap block"
                                                         : "block";
     I.fatal(R, "index " + llvm::Twine(Index) + " is out of bounds of a " +
                    Kind + " of " + llvm::Twine(A->Size / ElemSize) +

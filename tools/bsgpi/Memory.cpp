@@ -136,8 +136,12 @@ static Allocation *checkAccess(Interpreter &I, uint8_t *P, uint64_t Bytes,
     I.fatal(R, llvm::Twine(Write ? "write" : "read") +
                    " through a null pointer" + Who());
   Allocation *A = I.Mem.find(P);
-  if (!A)
-    return nullptr;
+  if (!A) {
+    // Just past the end of an allocation is out of it, not foreign memory.
+    A = I.Mem.findBase(P);
+    if (!A)
+      return nullptr;
+  }
   uint64_t Off = P - A->Base;
   bool Out = Off + Bytes > A->Size;
   if (!Out && A->Stride)
