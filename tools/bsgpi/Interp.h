@@ -54,7 +54,17 @@ using Lanes = llvm::SmallVector<uint32_t, 4>;
 
 /// Bytes of \p T in memory: C layout, packed vectors (float3 is 12 bytes),
 /// bool one byte, pointers 8; as the compiled code lays them out.
-uint64_t sizeOf(const Type *T);
+uint64_t sizeOfSlow(const Type *T);
+inline uint64_t sizeOf(const Type *T) {
+  // The common cases without a call: the walk asks for sizes constantly.
+  if (auto *B = llvm::dyn_cast<BuiltinType>(T)) {
+    static constexpr uint8_t Sizes[] = {1, 1, 1, 4, 4, 8, 8, 4, 8};
+    return Sizes[B->getBuiltinKind()];
+  }
+  if (llvm::isa<PointerType>(T))
+    return 8;
+  return sizeOfSlow(T);
+}
 uint64_t alignOf(const Type *T);
 /// Offset of field \p Index of struct \p S.
 uint64_t fieldOffset(const StructType *S, unsigned Index);

@@ -15,7 +15,7 @@ using namespace bsgp;
 using namespace bsgp::interp;
 using BK = BuiltinType::BuiltinKind;
 
-uint64_t interp::sizeOf(const Type *T) {
+uint64_t interp::sizeOfSlow(const Type *T) {
   T = T->getUnqualified();
   if (auto *B = llvm::dyn_cast<BuiltinType>(T))
     return B->getBuiltinKind() == BK::Void ? 1
