@@ -126,8 +126,8 @@ static bool callRuntime(Interpreter &I, llvm::StringRef Name,
     return true;
   }
   if (Name == "bsgprt_dfree" || Name == "bsgprt_temp_free") {
-    if (A[0] && !I.Mem.release(reinterpret_cast<void *>(A[0])))
-      I.fatal(R, "bsgprt_dfree of a pointer that is not a device list");
+    if (A[0] && !I.Mem.retire(reinterpret_cast<void *>(A[0])))
+      I.fatal(R, "bsgprt_dfree of a pointer that is not a live device list");
     return true;
   }
   if (Name == "bsgprt_synchronize" || Name == "bsgprt_profile_enable" ||
@@ -179,6 +179,15 @@ Column Interpreter::callExternal(Frame &F, const FunctionDecl *Fn,
   }
   CrashFn = Fn;
   CrashWhere = R;
+  // A C function may write any list it is given (fread into a dnew list):
+  // those lists count as written from here on.
+  if (!Runtime)
+    for (uint32_t K = 0; K < L.size(); ++K)
+      for (unsigned I = 0; I < Args.size(); ++I)
+        if (llvm::isa<PointerType>(ArgTypes[I]->getUnqualified()))
+          if (Allocation *A = Mem.find(
+                  reinterpret_cast<void *>(Args[I].get<uint64_t>(K))))
+            std::fill(A->Init.begin(), A->Init.end(), 0xff);
   for (uint32_t K = 0; K < L.size(); ++K) {
     llvm::SmallVector<void *, 8> Ptrs;
     llvm::SmallVector<uint64_t, 8> Words;

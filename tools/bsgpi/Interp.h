@@ -125,6 +125,9 @@ struct Allocation {
   /// last plain store in device code.
   std::vector<uint64_t> Writer;
   bool Owned = false;
+  /// A list freed (dtempnew after its spawn, bsgprt_dfree): kept in the
+  /// table so that a later access is reported, not read from freed memory.
+  bool Freed = false;
   std::string What;
 };
 
@@ -139,6 +142,9 @@ public:
   /// Unregisters (and frees, if allocated here) the allocation at \p P.
   /// Returns false when \p P starts no allocation.
   bool release(void *P);
+  /// Marks the list at \p P freed; returns false when \p P starts no live
+  /// list.
+  bool retire(void *P);
   /// The allocation containing \p P, or null.
   Allocation *find(const void *P);
   /// The allocation containing \p P or ending at it (one past the end).

@@ -63,6 +63,24 @@ bool Memory::release(void *P) {
   return true;
 }
 
+bool Memory::retire(void *P) {
+  auto It = Allocs.find(reinterpret_cast<uintptr_t>(P));
+  if (It == Allocs.end() || It->second.Freed)
+    return false;
+  Allocation &A = It->second;
+  A.Freed = true;
+  // The bytes go back now; the entry stays until a new allocation reuses
+  // its address, so that accesses through old pointers are reported.
+  if (A.Owned)
+    std::free(A.Base);
+  A.Owned = false;
+  A.Init.clear();
+  A.Writer.clear();
+  A.Init.shrink_to_fit();
+  A.Writer.shrink_to_fit();
+  return true;
+}
+
 Allocation *Memory::find(const void *P) {
   auto U = reinterpret_cast<uintptr_t>(P);
   if (Last && U >= (uintptr_t)Last->Base && U < (uintptr_t)Last->Base + Last->Size)
@@ -142,6 +160,9 @@ static Allocation *checkAccess(Interpreter &I, uint8_t *P, uint64_t Bytes,
     if (!A)
       return nullptr;
   }
+  if (A->Freed)
+    I.fatal(R, llvm::Twine(Write ? "write to" : "read of") + " a " +
+                   kindName(A->Kind) + " that was freed" + Who());
   uint64_t Off = P - A->Base;
   bool Out = Off + Bytes > A->Size;
   if (!Out && A->Stride)

@@ -43,7 +43,7 @@ void Interpreter::execSpawn(Frame &F, SpawnStmt *S) {
   for (auto &[V, P] : D.Vars)
     Mem.release(P);
   for (void *P : St.Temps)
-    Mem.release(P);
+    Mem.retire(P);
   Spawn = Saved;
   ++Superstep;
 }
