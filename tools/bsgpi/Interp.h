@@ -121,9 +121,10 @@ struct Allocation {
   uint64_t Stride = 0;
   /// Lists: one bit a byte, set once the byte was written.
   std::vector<uint8_t> Init;
-  /// Lists and globals: per byte, (superstep << 32) | (rank + 1) of the
-  /// last plain store in device code.
-  std::vector<uint64_t> Writer;
+  /// Per byte, rank + 1 of the last plain store in device code during
+  /// superstep WriterStep (0: none); cleared when a new superstep writes.
+  std::vector<uint32_t> Writer;
+  uint64_t WriterStep = 0;
   bool Owned = false;
   /// A list freed (dtempnew after its spawn, bsgprt_dfree): kept in the
   /// table so that a later access is reported, not read from freed memory.

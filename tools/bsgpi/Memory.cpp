@@ -210,14 +210,15 @@ void Interpreter::store(Frame &F, const Column &Addr, const Column &V,
     if (A) {
       uint64_t Off = P - A->Base;
       if (Track && A->Kind != AllocKind::Variable) {
-        if (A->Writer.empty())
+        if (A->WriterStep != Superstep) {
           A->Writer.assign(A->Size, 0);
-        uint64_t Mine = (Superstep << 32) | (Rank + 1);
+          A->WriterStep = Superstep;
+        }
+        uint32_t Mine = Rank + 1;
         for (uint64_t B = Off; B < Off + Size; ++B) {
-          uint64_t W = A->Writer[B];
-          if ((W >> 32) == Superstep && W != Mine &&
-              std::memcmp(P, Src, Size) != 0)
-            fatal(R, "race: ranks " + llvm::Twine((uint32_t)W - 1) + " and " +
+          uint32_t W = A->Writer[B];
+          if (W && W != Mine && std::memcmp(P, Src, Size) != 0)
+            fatal(R, "race: ranks " + llvm::Twine(W - 1) + " and " +
                          llvm::Twine(Rank) +
                          " write different values to byte offset " +
                          llvm::Twine(Off) + " of a " + kindName(A->Kind) +

@@ -23,6 +23,7 @@
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <new>
 #include <pthread.h>
 
 using namespace bsgp;
@@ -47,6 +48,12 @@ static bool parseNumber(llvm::StringRef V, uint64_t &Out) {
 
 int main(int argc, char **argv) {
   llvm::InitLLVM X(argc, argv);
+  // A program can ask for more than the machine has (a spawn of 2^31
+  // threads): that is a report, not a crash.
+  std::set_new_handler([] {
+    llvm::errs() << "bsgpi: error: out of memory\n";
+    std::_Exit(1);
+  });
   interp::Options Opts;
   std::vector<std::string> Includes;
   int I = 1;
