@@ -193,7 +193,8 @@ Column Interpreter::eval(Frame &F, Expr *E, Lanes &L) {
   case Stmt::SK_Index:
     return load(F, address(F, E, L), T, L, E->getRange());
   case Stmt::SK_Member:
-    if (E->isLValue())
+    if (E->isLValue() &&
+        llvm::cast<MemberExpr>(E)->getComponents().size() <= 1)
       return load(F, address(F, E, L), T, L, E->getRange());
     return evalMemberRValue(*this, F, llvm::cast<MemberExpr>(E), L);
   case Stmt::SK_Cast: {
