@@ -34,9 +34,10 @@ static void usage(llvm::raw_ostream &OS) {
         "  --target=cpu|cuda|spirv\n"
         "                        the target whose target.* query is true "
         "(default cpu)\n"
-        "  --group-size=<n>      threads per work group (default 1, as on "
-        "the CPU)\n"
-        "  --subgroup-size=<n>   lanes per subgroup (default 1)\n"
+        "  --group-size=<n>      threads per work group (default 1 for cpu, "
+        "256 for cuda and spirv)\n"
+        "  --subgroup-size=<n>   lanes per subgroup (default 1 for cpu, 32 "
+        "for cuda and spirv)\n"
         "  --max-steps=<n>       stop with an error after n loop iterations "
         "and calls\n"
         "  --no-check-races      do not report racing stores\n";
@@ -56,6 +57,7 @@ int main(int argc, char **argv) {
   });
   interp::Options Opts;
   std::vector<std::string> Includes;
+  bool GroupSizeGiven = false, SubgroupSizeGiven = false;
   int I = 1;
   auto Bad = [](const llvm::Twine &Msg) {
     llvm::errs() << "bsgpi: error: " << Msg << "\n";
@@ -85,10 +87,12 @@ int main(int argc, char **argv) {
       if (!parseNumber(A, N) || N == 0 || N > 1024)
         return Bad("bad --group-size '" + A + "' (1 to 1024)");
       Opts.GroupSize = N;
+      GroupSizeGiven = true;
     } else if (A.consume_front("--subgroup-size=")) {
       if (!parseNumber(A, N) || N == 0 || N > 64)
         return Bad("bad --subgroup-size '" + A + "' (1 to 64)");
       Opts.SubgroupSize = N;
+      SubgroupSizeGiven = true;
     } else if (A.consume_front("--max-steps=")) {
       if (!parseNumber(A, N))
         return Bad("bad --max-steps '" + A + "'");
@@ -101,6 +105,14 @@ int main(int argc, char **argv) {
   }
   if (I == argc)
     return Bad("no input file (see --help)");
+  // The GPU targets' work groups (docs/language.md) unless asked otherwise:
+  // blocks of 256 and warps of 32 (SPIR-V: NVIDIA's subgroups).
+  if (!Opts.TargetCPU) {
+    if (!GroupSizeGiven)
+      Opts.GroupSize = 256;
+    if (!SubgroupSizeGiven)
+      Opts.SubgroupSize = 32;
+  }
   if (Opts.GroupSize % Opts.SubgroupSize)
     return Bad("the group size must be a multiple of the subgroup size");
 
