@@ -250,9 +250,11 @@ Column Interpreter::evalBinary(Frame &F, BinaryOperator *B, Lanes &L) {
     while (auto *P = llvm::dyn_cast<ParenExpr>(Target))
       Target = P->getSubExpr();
     if (auto *TA = llvm::dyn_cast<ThreadAttrExpr>(Target)) {
+      if (TA->getAttr() != ThreadAttrExpr::OldRank)
+        fatal(B->getRange(), "bsgpi does not support assigning thread.size "
+                             "(the collective library's idiom)");
       // `thread.oldrank = r` after barrier(RANK_REASSIGNED): the thread now
       // at rank i continues the one that had rank r before.
-      (void)TA;
       std::vector<uint32_t> Src(Spawn->N);
       for (uint32_t K = 0; K < L.size(); ++K) {
         int32_t R = V.get<int32_t>(K);
