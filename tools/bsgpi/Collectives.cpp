@@ -26,8 +26,6 @@ using namespace bsgp::interp;
 using BK = BuiltinType::BuiltinKind;
 using RO = BuiltinCallExpr::ReduceOp;
 
-Column evalGetPut(Interpreter &I, Frame &F, BuiltinCallExpr *B, Lanes &L);
-
 namespace {
 
 template <typename T> T ld(const uint8_t *P) {
@@ -161,7 +159,7 @@ Column Interpreter::evalBuiltin(Frame &F, BuiltinCallExpr *B, Lanes &L) {
   switch (Kind) {
   case BuiltinCallExpr::ThreadGet:
   case BuiltinCallExpr::ThreadPut:
-    return evalGetPut(*this, F, B, L);
+    return evalGetPut(F, B, L);
   case BuiltinCallExpr::ThreadRebind:
     // A promise about values, not an effect.
     return Column(0, L.size());

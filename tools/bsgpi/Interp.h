@@ -259,6 +259,8 @@ public:
   void syncPoint(Frame &F, Lanes &L, SourceRange R, const char *What);
   Column evalBuiltin(Frame &F, BuiltinCallExpr *B, Lanes &L);
   Column evalGroup(Frame &F, GroupExpr *G, Lanes &L);
+  /// thread.get and thread.put (Spawn.cpp).
+  Column evalGetPut(Frame &F, BuiltinCallExpr *B, Lanes &L);
   /// Rebuilds the spawn so that new rank j is old rank Src[j].
   void remap(llvm::ArrayRef<uint32_t> Src);
   void setOldRank(llvm::ArrayRef<int32_t> Old) {

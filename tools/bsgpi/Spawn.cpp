@@ -175,7 +175,8 @@ static uint32_t checkedRank(Interpreter &I, Frame &F, const Column &R,
   return V;
 }
 
-Column evalGetPut(Interpreter &I, Frame &F, BuiltinCallExpr *B, Lanes &L) {
+Column Interpreter::evalGetPut(Frame &F, BuiltinCallExpr *B, Lanes &L) {
+  Interpreter &I = *this;
   auto Args = B->args();
   Column R = I.eval(F, Args[0], L);
   const Type *RT = Args[0]->getType();
