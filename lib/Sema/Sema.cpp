@@ -18,6 +18,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "bsgp/Sema/Sema.h"
+#include "DivisionByZero.h"
 #include "bsgp/AST/MathFunctions.h"
 #include "bsgp/AST/ASTContext.h"
 #include "bsgp/Basic/Diagnostic.h"
@@ -1228,6 +1229,7 @@ Expr *Sema::checkAssign(BinaryOperator *B) {
     }
   }
   B->setType(LU);
+  warnDivisionByZero(B, B->getComputationType(), Diags);
   return B;
 }
 
@@ -1281,6 +1283,7 @@ Expr *Sema::checkBinary(BinaryOperator *B) {
     B->setLHS(convert(L, CT));
     B->setRHS(convert(R, CT));
     B->setType(Compare ? Ctx.getBoolType() : CT);
+    warnDivisionByZero(B, CT, Diags);
     return B;
   }
   if (LT->isVector() || RT->isVector()) {
@@ -1293,6 +1296,7 @@ Expr *Sema::checkBinary(BinaryOperator *B) {
     B->setLHS(convert(L, VT));
     B->setRHS(convert(R, VT));
     B->setType(VT);
+    warnDivisionByZero(B, VT, Diags);
     return B;
   }
   // Pointers.
