@@ -43,6 +43,7 @@
 #include "llvm/ADT/ScopeExit.h"
 #include "llvm/ADT/SetVector.h"
 #include "llvm/ADT/SmallPtrSet.h"
+#include "llvm/Support/MathExtras.h"
 
 using namespace mlir;
 
@@ -247,8 +248,12 @@ uint64_t MLIRGen::sizeOf(const bsgp::Type *t) {
   t = t->getUnqualified();
   if (auto *bt = dyn_cast<bsgp::BuiltinType>(t))
     return std::max(1u, bt->getBitWidth() / 8);
+  // A vector takes its size rounded up to a power of two, as OpenCL's
+  // vectors do: a float3 is 16 bytes, the stride with which lists, pointer
+  // arithmetic and dnew step over it on every target (docs/language.md).
   if (auto *vt = dyn_cast<bsgp::VectorType>(t))
-    return vt->getNumElements() * sizeOf(vt->getElementType());
+    return llvm::PowerOf2Ceil(vt->getNumElements() *
+                              sizeOf(vt->getElementType()));
   if (isa<bsgp::PointerType, bsgp::NullType>(t))
     return 8;
   if (auto *at = dyn_cast<bsgp::ArrayType>(t))
