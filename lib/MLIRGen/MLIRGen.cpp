@@ -1623,7 +1623,14 @@ Value MLIRGen::emitExprInner(bsgp::Expr *e) {
     Type rt = convertType(e->getType(), e->getRange());
     if (!rt)
       return {};
-    return constInt(rt, sizeOf(t), l);
+    // Struct values have no layout in code generation yet: a 0 would be a
+    // silently wrong size.
+    uint64_t size = sizeOf(t);
+    if (!size) {
+      (void)unsupported(e->getRange(), "sizeof of type '" + t->str() + "'");
+      return {};
+    }
+    return constInt(rt, size, l);
   }
   case bsgp::Stmt::SK_New: {
     auto *n = cast<bsgp::NewExpr>(e);
