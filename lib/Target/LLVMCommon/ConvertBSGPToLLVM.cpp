@@ -317,8 +317,8 @@ struct StreamAllocLowering : BSGPPattern<bsgp::StreamAllocOp> {
     // size of gigabytes.
     Value words = LLVM::SExtOp::create(rewriter, loc, i64, adaptor.getSize());
     Value zero = LLVM::ConstantOp::create(rewriter, loc, i64, 0);
-    Value negative = LLVM::ICmpOp::create(rewriter, loc, LLVM::ICmpPredicate::slt,
-                                          words, zero);
+    Value negative = LLVM::ICmpOp::create(
+        rewriter, loc, LLVM::ICmpPredicate::slt, words, zero);
     words = LLVM::SelectOp::create(rewriter, loc, negative, zero, words);
     Value four = LLVM::ConstantOp::create(rewriter, loc, i64, 4);
     Value bytes = LLVM::MulOp::create(rewriter, loc, words, four);
