@@ -19,6 +19,7 @@
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallString.h"
 #include "llvm/ADT/StringSet.h"
+#include "llvm/Support/MathExtras.h"
 #include "llvm/Support/raw_ostream.h"
 
 using namespace bsgp;
@@ -137,17 +138,25 @@ bool bsgp::writeHeader(llvm::StringRef Guard, ASTContext &Ctx,
         "BSGP file. */\n";
   OS << "#ifndef " << Guard << "\n#define " << Guard << "\n\n";
   OS << "#include <stdbool.h>\n#include <stdint.h>\n\n";
+  // BSGP vectors are aligned to their size rounded up to a power of two,
+  // so a 3-vector is 16 bytes (docs/language.md): the first field carries
+  // the alignment, which pads bsgp_float3 to the stride of a BSGP list.
+  if (!Vectors.empty())
+    OS << "#ifndef BSGP_ALIGNAS\n#ifdef __cplusplus\n"
+          "#define BSGP_ALIGNAS(n) alignas(n)\n#else\n"
+          "#define BSGP_ALIGNAS(n) _Alignas(n)\n#endif\n#endif\n\n";
   for (const auto &V : Vectors) {
     llvm::StringRef Name = V.getKey();
     llvm::StringRef Elem = Name.drop_back();
-    char N = Name.back();
+    unsigned N = Name.back() - '0';
     std::string ET = Elem == "float" ? "float" : Elem == "int" ? "int32_t"
                                                                : "uint32_t";
     OS << "#ifndef BSGP_TYPE_" << Name << "\n#define BSGP_TYPE_" << Name
-       << "\ntypedef struct { " << ET << " x, y";
-    if (N >= '3')
+       << "\ntypedef struct { BSGP_ALIGNAS(" << llvm::PowerOf2Ceil(4 * N)
+       << ") " << ET << " x; " << ET << " y";
+    if (N >= 3)
       OS << ", z";
-    if (N >= '4')
+    if (N >= 4)
       OS << ", w";
     OS << "; } bsgp_" << Name << ";\n#endif\n\n";
   }

@@ -43,6 +43,7 @@
 #include "llvm/ADT/ScopeExit.h"
 #include "llvm/ADT/SetVector.h"
 #include "llvm/ADT/SmallPtrSet.h"
+#include "llvm/Support/MathExtras.h"
 
 using namespace mlir;
 
@@ -143,6 +144,7 @@ private:
     return arith::ConstantOp::create(b, l, t, b.getIntegerAttr(t, v));
   }
   Value toI32(Value v, const bsgp::Type *from, Location l);
+  Value emitSpawnCount(Value n, bsgp::Expr *count, Location l);
   Value toIndex(Value v, Location l);
   Value stringLiteral(StringRef s, Location l);
   uint64_t sizeOf(const bsgp::Type *t);
@@ -246,8 +248,12 @@ uint64_t MLIRGen::sizeOf(const bsgp::Type *t) {
   t = t->getUnqualified();
   if (auto *bt = dyn_cast<bsgp::BuiltinType>(t))
     return std::max(1u, bt->getBitWidth() / 8);
+  // A vector takes its size rounded up to a power of two, as OpenCL's
+  // vectors do: a float3 is 16 bytes, the stride with which lists, pointer
+  // arithmetic and dnew step over it on every target (docs/language.md).
   if (auto *vt = dyn_cast<bsgp::VectorType>(t))
-    return vt->getNumElements() * sizeOf(vt->getElementType());
+    return llvm::PowerOf2Ceil(vt->getNumElements() *
+                              sizeOf(vt->getElementType()));
   if (isa<bsgp::PointerType, bsgp::NullType>(t))
     return 8;
   if (auto *at = dyn_cast<bsgp::ArrayType>(t))
@@ -1164,12 +1170,56 @@ void MLIRGen::emitLoop(bsgp::Stmt *s, bsgp::Expr *condExpr, bsgp::Stmt *body,
   env.erase(&flags.continueKey);
 }
 
+/// The spawn's count as the `int` the spawn op takes. An `int` (or a
+/// narrower type) is taken as is: the launch sign-extends it, so the
+/// runtime reports a negative count as such. A count of another type goes
+/// through `bsgprt_spawn_count`, which reports one that is not a valid
+/// `int` count at the spawn's line and yields 0 for it, rather than letting
+/// it wrap around to a different number of threads.
+Value MLIRGen::emitSpawnCount(Value n, bsgp::Expr *count, Location l) {
+  const bsgp::Type *from = count->getType();
+  unsigned width = n.getType().getIntOrFloatBitWidth();
+  bool sgn = isSigned(from);
+  if (width < 32 || (width == 32 && sgn))
+    return toI32(n, from, l);
+  Type i64 = b.getI64Type();
+  if (width == 32)
+    n = arith::ExtUIOp::create(b, l, i64, n);
+  else if (!sgn) // above INT64_MAX: still far too many threads
+    n = arith::MinUIOp::create(
+        b, l, n, arith::ConstantIntOp::create(b, l, i64, INT64_MAX));
+  auto callee = module.lookupSymbol<LLVM::LLVMFuncOp>("bsgprt_spawn_count");
+  Type llvmPtr = LLVM::LLVMPointerType::get(&ctx);
+  if (!callee) {
+    OpBuilder mb = OpBuilder::atBlockEnd(module.getBody());
+    callee = LLVM::LLVMFuncOp::create(
+        mb, l, "bsgprt_spawn_count",
+        LLVM::LLVMFunctionType::get(b.getI32Type(), {i64, llvmPtr}));
+  }
+  std::string where = "<unknown>";
+  if (auto fl = dyn_cast<FileLineColLoc>(l))
+    where = (fl.getFilename().getValue() + ":" + Twine(fl.getLine()) + ":" +
+             Twine(fl.getColumn()))
+                .str();
+  Value str = UnrealizedConversionCastOp::create(b, l, llvmPtr,
+                                                 stringLiteral(where, l))
+                  .getResult(0);
+  return LLVM::CallOp::create(b, l, callee, ValueRange{n, str}).getResult();
+}
+
 void MLIRGen::emitSpawn(bsgp::SpawnStmt *s) {
   Location l = loc(s->getRange());
-  Value n = emitExpr(s->getCount());
+  // Sema converts the count to int; a wider or unsigned count is checked
+  // by emitSpawnCount before that conversion could wrap it around.
+  bsgp::Expr *count = s->getCount();
+  if (auto *c = dyn_cast<bsgp::ImplicitCastExpr>(count);
+      c && c->getCastKind() == bsgp::ImplicitCastExpr::IntegralCast &&
+      c->getSubExpr()->getType()->isInteger())
+    count = c->getSubExpr();
+  Value n = emitExpr(count);
   if (!n)
     return;
-  n = toI32(n, s->getCount()->getType(), l);
+  n = emitSpawnCount(n, count, l);
   auto spawn = bsgp::SpawnOp::create(b, l, TypeRange{}, n);
   if (unsigned block = s->getBlockSize())
     spawn->setAttr(bsgp::kBlockSizeAttrName, b.getI32IntegerAttr(block));
@@ -1573,7 +1623,14 @@ Value MLIRGen::emitExprInner(bsgp::Expr *e) {
     Type rt = convertType(e->getType(), e->getRange());
     if (!rt)
       return {};
-    return constInt(rt, sizeOf(t), l);
+    // Struct values have no layout in code generation yet: a 0 would be a
+    // silently wrong size.
+    uint64_t size = sizeOf(t);
+    if (!size) {
+      (void)unsupported(e->getRange(), "sizeof of type '" + t->str() + "'");
+      return {};
+    }
+    return constInt(rt, size, l);
   }
   case bsgp::Stmt::SK_New: {
     auto *n = cast<bsgp::NewExpr>(e);
@@ -1581,7 +1638,11 @@ Value MLIRGen::emitExprInner(bsgp::Expr *e) {
     Type pt = convertType(e->getType(), e->getRange());
     if (!count || !pt)
       return {};
-    count = toI32(count, n->getCount()->getType(), l);
+    // 64-bit, as C's size_t: a list of 2^31 elements or more is legal.
+    count = emitConversion(count, n->getCount()->getType(),
+                           ast.getBuiltinType(bsgp::BuiltinType::Int64), l);
+    if (!count)
+      return {};
     if (n->isTemporary())
       return bsgp::DTempNewOp::create(b, l, pt, count);
     return bsgp::DNewOp::create(b, l, pt, count);

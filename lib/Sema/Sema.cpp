@@ -18,6 +18,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "bsgp/Sema/Sema.h"
+#include "DivisionByZero.h"
 #include "bsgp/AST/MathFunctions.h"
 #include "bsgp/AST/ASTContext.h"
 #include "bsgp/Basic/Diagnostic.h"
@@ -50,6 +51,7 @@ const BuiltinType *getWordScalarType(const Expr *E, bool IntegerOnly) {
 
 struct FunctionInfo {
   bool HasSpawn = false;
+  bool HasNew = false;        ///< A dnew or dtempnew (host-only code).
   bool HasCollective = false; ///< A barrier or a collective primitive.
   /// Calls by name, with the call expression for notes.
   llvm::SmallVector<std::pair<llvm::StringRef, CallExpr *>, 4> Calls;
@@ -177,6 +179,8 @@ const Type *Sema::functionType(FunctionDecl *F) {
 void Sema::collectInfo(Stmt *S, FunctionInfo &Info) {
   if (isa<SpawnStmt>(S))
     Info.HasSpawn = true;
+  if (isa<NewExpr>(S))
+    Info.HasNew = true;
   if (isa<BarrierStmt>(S))
     Info.HasCollective = true;
   if (auto *B = dyn_cast<BuiltinCallExpr>(S))
@@ -265,7 +269,11 @@ void Sema::classify() {
     else if ((F->isExternC() &&
               getMathFunction(F->getName()) == MathFunction::None) ||
              F->getName() == "main" ||
-             (It != Infos.end() && It->second.HasSpawn))
+             (It != Infos.end() &&
+              (It->second.HasSpawn ||
+               // dnew allocates from the host: a function that calls it
+               // outside a spawn can only run there, as a host function.
+               (It->second.HasNew && !F->isInline()))))
       F->setFunctionKind(FunctionDecl::FK_Host);
     else
       F->setFunctionKind(FunctionDecl::FK_Device);
@@ -1228,6 +1236,7 @@ Expr *Sema::checkAssign(BinaryOperator *B) {
     }
   }
   B->setType(LU);
+  warnDivisionByZero(B, B->getComputationType(), Diags);
   return B;
 }
 
@@ -1281,6 +1290,7 @@ Expr *Sema::checkBinary(BinaryOperator *B) {
     B->setLHS(convert(L, CT));
     B->setRHS(convert(R, CT));
     B->setType(Compare ? Ctx.getBoolType() : CT);
+    warnDivisionByZero(B, CT, Diags);
     return B;
   }
   if (LT->isVector() || RT->isVector()) {
@@ -1293,6 +1303,7 @@ Expr *Sema::checkBinary(BinaryOperator *B) {
     B->setLHS(convert(L, VT));
     B->setRHS(convert(R, VT));
     B->setType(VT);
+    warnDivisionByZero(B, VT, Diags);
     return B;
   }
   // Pointers.
@@ -1444,9 +1455,12 @@ Expr *Sema::checkCall(CallExpr *C) {
       checkDivergence(C, diag::err_collective_divergent, F->getName());
   } else if (F->getFunctionKind() == FunctionDecl::FK_Host && inDevice()) {
     Diags.report(C->getRange(), diag::err_host_in_device) << F->getName();
-    const char *Why = F->isExternC()        ? "it is declared extern \"C\""
+    auto It = Infos.find(F);
+    bool Spawns = It != Infos.end() && It->second.HasSpawn;
+    const char *Why = F->isExternC()          ? "it is declared extern \"C\""
                       : F->getName() == "main" ? "it is 'main'"
-                                               : "it contains a spawn";
+                      : Spawns                 ? "it contains a spawn"
+                                   : "it allocates with dnew or dtempnew";
     Diags.report(SourceRange(F->getLoc()), diag::note_host_because)
         << F->getName() << Why;
   }

@@ -402,6 +402,30 @@ void *allocate(uint64_t bytes, const char *srcloc, AllocKind kind) {
   return p;
 }
 
+/// dnew[count]T: the count is the program's (a signed 64-bit int), so it
+/// is checked here, where the message can name the source line, rather than
+/// wrapped into a byte count by the compiled code.
+void *allocateElements(int64_t count, uint64_t elementBytes,
+                       const char *srcloc, AllocKind kind) {
+  const char *what = kind == AllocKind::DNew ? "dnew" : "dtempnew";
+  uint64_t bytes;
+  if (count < 0) {
+    report(makeError(BSGPRT_ERROR_INVALID_VALUE, srcloc,
+                     std::string(what) + " of a negative number of elements (" +
+                         std::to_string(count) + ")"));
+    return nullptr;
+  }
+  if (__builtin_mul_overflow(static_cast<uint64_t>(count), elementBytes,
+                             &bytes)) {
+    report(makeError(BSGPRT_ERROR_INVALID_VALUE, srcloc,
+                     std::string(what) + " of " + std::to_string(count) +
+                         " elements of " + std::to_string(elementBytes) +
+                         " bytes: the size does not fit in 64 bits"));
+    return nullptr;
+  }
+  return allocate(bytes, srcloc, kind);
+}
+
 /// Describes a pointer passed to a free that the runtime cannot free.
 Pending badFreeLocked(State &st, void *p, const char *fn) {
   uintptr_t addr = reinterpret_cast<uintptr_t>(p);
@@ -639,6 +663,14 @@ void bsgprt_launch(const bsgprt_module_desc *m, uint32_t kernel,
                                 " of a module with " +
                                 std::to_string(m->num_kernels) + " kernels"));
   const bsgprt_kernel_desc &k = m->kernels[kernel];
+  // Compiled code sign-extends the spawn's int count, so `spawn (-5)`
+  // arrives as -5 rather than as 4294967291 threads.
+  if (static_cast<int64_t>(nthreads) < 0)
+    return report(makeError(
+        BSGPRT_ERROR_INVALID_VALUE, k.srcloc,
+        "launch of kernel '" + std::string(k.name ? k.name : "?") +
+            "' with a negative thread count (" +
+            std::to_string(static_cast<int64_t>(nthreads)) + ")"));
   // thread.rank and thread.size are ints in BSGP: past INT32_MAX ranks the
   // kernels' ranks would wrap around, so such a launch never starts.
   if (nthreads > static_cast<uint64_t>(INT32_MAX))
@@ -701,6 +733,22 @@ void bsgprt_launch(const bsgprt_module_desc *m, uint32_t kernel,
     report(makeError(s.code, k.srcloc, s.message));
 }
 
+int32_t bsgprt_spawn_count(int64_t n, const char *srcloc) {
+  if (n >= 0 && n <= INT32_MAX)
+    return static_cast<int32_t>(n);
+  if (n < 0)
+    report(makeError(BSGPRT_ERROR_INVALID_VALUE, srcloc,
+                     "spawn with a negative thread count (" +
+                         std::to_string(n) + ")"));
+  else
+    report(makeError(BSGPRT_ERROR_INVALID_VALUE, srcloc,
+                     "spawn of " + std::to_string(n) +
+                         " threads; BSGP ranks are 32-bit ints, so a spawn "
+                         "has at most " +
+                         std::to_string(INT32_MAX) + " threads"));
+  return 0;
+}
+
 void *bsgprt_dnew(uint64_t bytes, const char *srcloc) {
   return allocate(bytes, srcloc, AllocKind::DNew);
 }
@@ -712,6 +760,16 @@ void *bsgprt_temp_alloc(uint64_t bytes, const char *srcloc) {
 }
 
 void bsgprt_temp_free(void *p) { release(p, AllocKind::Temp); }
+
+void *bsgprt_dnew_elements(int64_t count, uint64_t elementBytes,
+                           const char *srcloc) {
+  return allocateElements(count, elementBytes, srcloc, AllocKind::DNew);
+}
+
+void *bsgprt_temp_alloc_elements(int64_t count, uint64_t elementBytes,
+                                 const char *srcloc) {
+  return allocateElements(count, elementBytes, srcloc, AllocKind::Temp);
+}
 
 int bsgprt_distinct_allocations(const void *a, const void *b) {
   State &st = state();

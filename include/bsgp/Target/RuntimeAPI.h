@@ -35,6 +35,12 @@ enum class RuntimeFn {
   TempFree,   ///< void bsgprt_temp_free(void *)
   RegisterModule, ///< void bsgprt_register_module(const module*)
   CPUChunkIndex, ///< u64 bsgprt_cpu_chunk_index(void), in CPU kernels
+  /// void *bsgprt_dnew_elements(i64 count, u64 elt_bytes, const char *srcloc):
+  /// dnew, with the count and the byte count checked by the runtime.
+  DNewElements,
+  /// void *bsgprt_temp_alloc_elements(i64 count, u64 elt_bytes, const char *):
+  /// dtempnew, checked the same way.
+  TempAllocElements,
 };
 
 /// Declares `fn` in `module` if needed and returns the declaration.

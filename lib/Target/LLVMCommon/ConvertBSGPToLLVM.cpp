@@ -274,8 +274,10 @@ struct PtrDiffLowering : BSGPPattern<bsgp::PtrDiffOp> {
   }
 };
 
-/// dnew and dtempnew: `count` elements from the runtime, which names the
-/// op's source location when the allocation fails.
+/// dnew and dtempnew: `count` elements from the runtime. The runtime
+/// multiplies by the element size, so that a negative count, a byte count
+/// past 64 bits and a failed allocation are errors naming the op's source
+/// location rather than a wrapped-around size.
 template <typename Op, bsgp::RuntimeFn Fn>
 struct AllocLowering : BSGPPattern<Op> {
   using BSGPPattern<Op>::BSGPPattern;
@@ -288,15 +290,16 @@ struct AllocLowering : BSGPPattern<Op> {
     Location loc = op.getLoc();
     auto module = op->template getParentOfType<ModuleOp>();
     Type i64 = rewriter.getI64Type();
-    Value count = LLVM::SExtOp::create(rewriter, loc, i64, adaptor.getCount());
-    Value size = LLVM::ConstantOp::create(rewriter, loc, i64,
-                                          this->storeSize(op, elt));
-    Value bytes = LLVM::MulOp::create(rewriter, loc, count, size);
+    Value count = adaptor.getCount();
+    if (!count.getType().isInteger(64))
+      count = LLVM::SExtOp::create(rewriter, loc, i64, count);
+    Value size = LLVM::ConstantOp::create(
+        rewriter, loc, i64, std::max<uint64_t>(1, this->storeSize(op, elt)));
     Value where = bsgp::getSourceString(rewriter, module, loc,
                                         bsgp::formatSourceLocation(loc));
     auto fn = bsgp::getOrInsertRuntimeFn(module, Fn);
     rewriter.replaceOpWithNewOp<LLVM::CallOp>(op, fn,
-                                              ValueRange{bytes, where});
+                                              ValueRange{count, size, where});
     return success();
   }
 };
@@ -309,7 +312,14 @@ struct StreamAllocLowering : BSGPPattern<bsgp::StreamAllocOp> {
     Location loc = op.getLoc();
     auto module = op->getParentOfType<ModuleOp>();
     Type i64 = rewriter.getI64Type();
-    Value words = LLVM::ZExtOp::create(rewriter, loc, i64, adaptor.getSize());
+    // The size follows the spawn's int thread count: a negative one (which
+    // the launch then reports) gets an empty stream, not a wrapped-around
+    // size of gigabytes.
+    Value words = LLVM::SExtOp::create(rewriter, loc, i64, adaptor.getSize());
+    Value zero = LLVM::ConstantOp::create(rewriter, loc, i64, 0);
+    Value negative = LLVM::ICmpOp::create(
+        rewriter, loc, LLVM::ICmpPredicate::slt, words, zero);
+    words = LLVM::SelectOp::create(rewriter, loc, negative, zero, words);
     Value four = LLVM::ConstantOp::create(rewriter, loc, i64, 4);
     Value bytes = LLVM::MulOp::create(rewriter, loc, words, four);
     Value where = bsgp::getSourceString(rewriter, module, loc,
@@ -491,8 +501,8 @@ void bsgp::populateBSGPToLLVMPatterns(LLVMTypeConverter &converter,
                PtrNullLowering, PtrCastLowering, PtrCmpLowering,
                PtrDiffLowering, SaveLowering, LoadLowering,
                StreamAllocLowering,
-               AllocLowering<bsgp::DNewOp, RuntimeFn::DNew>,
-               AllocLowering<bsgp::DTempNewOp, RuntimeFn::TempAlloc>,
+               AllocLowering<bsgp::DNewOp, RuntimeFn::DNewElements>,
+               AllocLowering<bsgp::DTempNewOp, RuntimeFn::TempAllocElements>,
                FreeLowering<bsgp::DFreeOp, RuntimeFn::DFree>,
                FreeLowering<bsgp::DTempFreeOp, RuntimeFn::TempFree>,
                FreeLowering<bsgp::StreamFreeOp, RuntimeFn::TempFree>>(

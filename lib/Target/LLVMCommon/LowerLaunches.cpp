@@ -230,7 +230,9 @@ void LowerLaunchesPass::runOnOperation() {
     Value desc = LLVM::AddressOfOp::create(b, l, moduleDesc);
     Value index = LLVM::ConstantOp::create(
         b, l, i32, static_cast<int32_t>(kernelIndex[kernel.getSymName()]));
-    Value count = LLVM::ZExtOp::create(b, l, i64, launch.getThreadCount());
+    // Sign-extended, as the count is a C int: the runtime reports a
+    // negative one as such.
+    Value count = LLVM::SExtOp::create(b, l, i64, launch.getThreadCount());
     LLVM::CallOp::create(b, l, launchFn, ValueRange{desc, index, count, slot});
     launch.erase();
     return WalkResult::advance();

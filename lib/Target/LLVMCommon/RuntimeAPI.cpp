@@ -46,6 +46,14 @@ LLVM::LLVMFuncOp bsgp::getOrInsertRuntimeFn(ModuleOp module, RuntimeFn fn) {
     name = "bsgprt_register_module";
     type = LLVM::LLVMFunctionType::get(voidTy, {ptr});
     break;
+  case RuntimeFn::DNewElements:
+    name = "bsgprt_dnew_elements";
+    type = LLVM::LLVMFunctionType::get(ptr, {i64, i64, ptr});
+    break;
+  case RuntimeFn::TempAllocElements:
+    name = "bsgprt_temp_alloc_elements";
+    type = LLVM::LLVMFunctionType::get(ptr, {i64, i64, ptr});
+    break;
   case RuntimeFn::CPUChunkIndex:
     name = "bsgprt_cpu_chunk_index";
     type = LLVM::LLVMFunctionType::get(i64, {});

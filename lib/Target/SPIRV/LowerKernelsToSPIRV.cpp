@@ -35,6 +35,7 @@
 #include "mlir/Conversion/SCFToControlFlow/SCFToControlFlow.h"
 #include "mlir/Conversion/SCFToSPIRV/SCFToSPIRV.h"
 #include "mlir/Conversion/UBToSPIRV/UBToSPIRV.h"
+#include "mlir/Conversion/VectorToSPIRV/VectorToSPIRV.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/ControlFlow/IR/ControlFlow.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -846,6 +847,8 @@ LogicalResult LowerKernelsToSPIRVPass::convert(spirv::ModuleOp device) {
   populateSCFToSPIRVPatterns(converter, scfContext, patterns);
   index::populateIndexToSPIRVPatterns(converter, patterns);
   ub::populateUBToSPIRVConversionPatterns(converter, patterns);
+  // BSGP's vectors (float3(...), v.xy, v + s) are vector ops of 2 to 4 lanes.
+  populateVectorToSPIRVPatterns(converter, patterns);
   patterns.add<PtrLoadToSPIRV, PtrStoreToSPIRV, PtrOffsetToSPIRV,
                PtrNullToSPIRV, PtrCastToSPIRV, PtrCmpToSPIRV, PtrDiffToSPIRV,
                SaveToSPIRV, LoadToSPIRV>(converter, ctx);

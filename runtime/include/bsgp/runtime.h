@@ -95,6 +95,11 @@ BSGPRT_API uint64_t bsgprt_cpu_chunk_count(uint64_t nthreads);
  *  it once per chunk. */
 BSGPRT_API uint64_t bsgprt_cpu_chunk_index(void);
 
+/** The thread count of `spawn (n)` when n is not an `int` (an int64, a
+ *  uint, ...): n itself when 0 <= n <= INT32_MAX, else an INVALID_VALUE
+ *  error at `srcloc` (the spawn) and 0, so that nothing runs. */
+BSGPRT_API int32_t bsgprt_spawn_count(int64_t n, const char *srcloc);
+
 /*===-- Device memory -----------------------------------------------------===*/
 
 /** A device list that outlives the spawn. `srcloc` names the BSGP
@@ -105,6 +110,14 @@ BSGPRT_API void bsgprt_dfree(void *p);
 BSGPRT_API void *bsgprt_temp_alloc(uint64_t bytes, const char *srcloc);
 /** Gives a temporary allocation back to the pool. */
 BSGPRT_API void bsgprt_temp_free(void *p);
+/** dnew[count]T and dtempnew[count]T as compiled code calls them: `count`
+ *  elements of `element_bytes` each. A negative count and a byte count that
+ *  does not fit 64 bits are INVALID_VALUE errors at `srcloc` (and NULL). */
+BSGPRT_API void *bsgprt_dnew_elements(int64_t count, uint64_t element_bytes,
+                                      const char *srcloc);
+BSGPRT_API void *bsgprt_temp_alloc_elements(int64_t count,
+                                            uint64_t element_bytes,
+                                            const char *srcloc);
 /** 1 if `a` and `b` point into two different live allocations (the
  *  runtime's dnew lists and temporaries; on the cuda backend also device
  *  memory allocated outside the runtime, as the driver places it), else 0

@@ -31,24 +31,30 @@ func.func @pointers(%p: !bsgp.ptr<f64>, %q: !bsgp.ptr<i32>, %i: i32) -> (f64, i1
 // -----
 
 // Lists and streams come from the runtime, with the op's location as the
-// text the runtime names in its errors.
+// text the runtime names in its errors. dnew and dtempnew pass the count
+// (sign-extended) and the element size, for the runtime to check their
+// product; a stream of a negative thread count (which the launch reports)
+// is empty.
 // CHECK-DAG:   llvm.mlir.global internal constant @[[WHERE:__bsgp_str_[0-9a-f]+]]("lists.bsgp:7:9\00")
 // CHECK-LABEL: llvm.func @lists(
 // CHECK-SAME:    %[[N:.*]]: i32)
 // CHECK:         %[[CNT:.*]] = llvm.sext %[[N]] : i32 to i64
 // CHECK:         %[[SZ:.*]] = llvm.mlir.constant(16 : i64)
-// CHECK:         %[[BYTES:.*]] = llvm.mul %[[CNT]], %[[SZ]]
 // CHECK:         %[[LOC:.*]] = llvm.mlir.addressof @[[WHERE]]
-// CHECK:         %[[L:.*]] = llvm.call @bsgprt_dnew(%[[BYTES]], %[[LOC]])
-// CHECK:         %[[T:.*]] = llvm.call @bsgprt_temp_alloc(
-// CHECK:         %[[W:.*]] = llvm.zext %[[N]] : i32 to i64
+// CHECK:         %[[L:.*]] = llvm.call @bsgprt_dnew_elements(%[[CNT]], %[[SZ]], %[[LOC]])
+// CHECK:         %[[T:.*]] = llvm.call @bsgprt_temp_alloc_elements(
+// CHECK:         %[[W:.*]] = llvm.sext %[[N]] : i32 to i64
+// CHECK:         %[[ZERO:.*]] = llvm.mlir.constant(0 : i64)
+// CHECK:         %[[NEG:.*]] = llvm.icmp "slt" %[[W]], %[[ZERO]]
+// CHECK:         %[[WS:.*]] = llvm.select %[[NEG]], %[[ZERO]], %[[W]]
 // CHECK:         %[[FOUR:.*]] = llvm.mlir.constant(4 : i64)
-// CHECK:         %[[SB:.*]] = llvm.mul %[[W]], %[[FOUR]]
+// CHECK:         %[[SB:.*]] = llvm.mul %[[WS]], %[[FOUR]]
 // CHECK:         %[[S:.*]] = llvm.call @bsgprt_temp_alloc(%[[SB]],
 // CHECK:         llvm.call @bsgprt_temp_free(%[[S]])
 // CHECK:         llvm.call @bsgprt_temp_free(%[[T]])
 // CHECK:         llvm.call @bsgprt_dfree(%[[L]])
-// CHECK-DAG:   llvm.func @bsgprt_dnew(i64, !llvm.ptr) -> !llvm.ptr
+// CHECK-DAG:   llvm.func @bsgprt_dnew_elements(i64, i64, !llvm.ptr) -> !llvm.ptr
+// CHECK-DAG:   llvm.func @bsgprt_temp_alloc_elements(i64, i64, !llvm.ptr) -> !llvm.ptr
 // CHECK-DAG:   llvm.func @bsgprt_temp_alloc(i64, !llvm.ptr) -> !llvm.ptr
 // CHECK-DAG:   llvm.func @bsgprt_temp_free(!llvm.ptr)
 // CHECK-DAG:   llvm.func @bsgprt_dfree(!llvm.ptr)

@@ -21,7 +21,7 @@
 // CHECK:           llvm.store %[[N]], %[[F1]] : i32, !llvm.ptr
 // CHECK:           %[[DESC:.*]] = llvm.mlir.addressof @__bsgp_module_desc
 // CHECK:           %[[K0:.*]] = llvm.mlir.constant(0 : i32)
-// CHECK:           %[[CNT:.*]] = llvm.zext %[[N]] : i32 to i64
+// CHECK:           %[[CNT:.*]] = llvm.sext %[[N]] : i32 to i64
 // CHECK:           llvm.call @bsgprt_launch(%[[DESC]], %[[K0]], %[[CNT]], %[[SLOT0]])
 // CHECK:         }
 // CHECK:         %[[K1:.*]] = llvm.mlir.constant(1 : i32)

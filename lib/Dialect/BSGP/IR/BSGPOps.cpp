@@ -230,6 +230,20 @@ static void printResultTypes(OpAsmPrinter &p, Operation *, TypeRange types) {
     p << '(' << types << ')';
 }
 
+/// The type of a dnew/dtempnew count: `, i64` after the pointer type, or
+/// nothing for `i32` (the form of IR written before counts were 64-bit).
+static ParseResult parseCountType(OpAsmParser &parser, Type &type) {
+  type = parser.getBuilder().getI32Type();
+  if (failed(parser.parseOptionalComma()))
+    return success();
+  return parser.parseType(type);
+}
+
+static void printCountType(OpAsmPrinter &p, Operation *, Type type) {
+  if (!type.isInteger(32))
+    p << ", " << type;
+}
+
 //===----------------------------------------------------------------------===//
 // Structure
 //===----------------------------------------------------------------------===//

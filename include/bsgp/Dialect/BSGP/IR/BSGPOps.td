@@ -295,10 +295,15 @@ def BSGP_PutOp : BSGP_Op<"put", [
 // Lists: dnew, dtempnew (§4.2, §5)
 //===----------------------------------------------------------------------===//
 
+/// The count is a signed element count, `i32` or `i64` (sign-extended):
+/// lists of 2^31 elements or more need the 64-bit form, which the frontend
+/// always emits. Its type is printed after the pointer's when it is `i64`
+/// (`bsgp.dnew %n : !bsgp.ptr<f32>, i64`).
 class BSGP_AllocOp<string mnemonic> : BSGP_Op<mnemonic> {
-  let arguments = (ins I32:$count);
+  let arguments = (ins AnyTypeOf<[I32, I64]>:$count);
   let results = (outs Res<BSGP_AnyPtr, "", [MemAlloc]>:$ptr);
-  let assemblyFormat = "$count attr-dict `:` qualified(type($ptr))";
+  let assemblyFormat =
+      "$count attr-dict `:` qualified(type($ptr)) `` custom<CountType>(type($count))";
   let hasVerifier = 1;
 }
 
