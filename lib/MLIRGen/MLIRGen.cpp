@@ -593,6 +593,12 @@ void MLIRGen::collectEffects(bsgp::Stmt *s, Effects &e, bool inLoop) {
             bc->args().size() == 3)
           if (bsgp::VarDecl *v = asVariable(bc->args()[1]))
             e.assigned.insert(v);
+        // scan(op, x) overwrites x with its exclusive scan: a par branch or
+        // a uniform if around it must carry x out.
+        if (bc->getBuiltinKind() == bsgp::BuiltinCallExpr::Scan &&
+            !bc->args().empty())
+          if (bsgp::VarDecl *v = asVariable(bc->args()[0]))
+            e.assigned.insert(v);
         for (bsgp::Expr *a : bc->args())
           work.push_back(a);
         break;
