@@ -105,18 +105,18 @@ LogicalResult detachRequire(SpawnOp spawn, RequireOp require) {
   return failure(walk.wasInterrupted());
 }
 
-/// Gives every piece its own copy of the target queries (and constants) it
-/// uses from an earlier piece. CSE merges the `bsgp.target_is` of two
+/// Gives every piece its own copy of the target queries it uses from an
+/// earlier piece. CSE merges the `bsgp.target_is` of two
 /// collectives into one op; were it a saved value, a later superstep's
 /// branch on it would no longer be a target branch, and the ops that must
 /// sit in straight-line code under one (bsgp.chunk_reduce) would be
 /// rejected. A query is the same constant in every kernel anyway.
+/// (Constants are recomputed where they are used by bsgp-rematerialize.)
 void cloneQueriesPerPiece(Block &body, MutableArrayRef<Piece> pieces,
                           DenseMap<Operation *, unsigned> &pieceOf) {
   for (auto [i, piece] : llvm::enumerate(pieces)) {
     for (Operation *op : llvm::to_vector(piece.ops)) {
-      if (op->getNumOperands() != 0 || op->getNumResults() != 1 ||
-          !(isa<TargetIsOp>(op) || op->hasTrait<OpTrait::ConstantLike>()))
+      if (!isa<TargetIsOp>(op))
         continue;
       DenseMap<unsigned, Operation *> copies;
       for (OpOperand &use :
