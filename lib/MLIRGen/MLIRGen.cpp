@@ -126,6 +126,8 @@ private:
   Value emitUnary(bsgp::UnaryOperator *e);
   Value emitCall(bsgp::CallExpr *e);
   Value emitBuiltin(bsgp::BuiltinCallExpr *e);
+  Value emitThreadGet(bsgp::BuiltinCallExpr *e);
+  Value emitGetOfVariable(bsgp::VarDecl *vd, Value v, Location l);
   Value emitGroup(bsgp::GroupExpr *e);
   void emitGroupLocalDecl(bsgp::VarDecl *vd);
   /// A call of a C math function as a math-dialect op, so that every target
@@ -159,6 +161,9 @@ private:
   OpBuilder b;
   ModuleOp module;
   bool failed = false;
+  /// The rank operand while the value of a thread.get is emitted: its
+  /// thread-local variables are read from that thread (emitThreadGet).
+  Value getRank;
   /// The expression of the statement being emitted, whose value is unused.
   bsgp::Expr *discarded = nullptr;
 
@@ -598,6 +603,12 @@ void MLIRGen::collectEffects(bsgp::Stmt *s, Effects &e, bool inLoop) {
         if (bc->getBuiltinKind() == bsgp::BuiltinCallExpr::ThreadPut &&
             bc->args().size() == 3)
           if (bsgp::VarDecl *v = asVariable(bc->args()[1]))
+            e.assigned.insert(v);
+        // scan(op, x) overwrites x with its exclusive scan: a par branch or
+        // a uniform if around it must carry x out.
+        if (bc->getBuiltinKind() == bsgp::BuiltinCallExpr::Scan &&
+            !bc->args().empty())
+          if (bsgp::VarDecl *v = asVariable(bc->args()[0]))
             e.assigned.insert(v);
         for (bsgp::Expr *a : bc->args())
           work.push_back(a);
@@ -1490,6 +1501,8 @@ Value MLIRGen::emitExprInner(bsgp::Expr *e) {
       if (!t)
         return {};
       v = zeroOf(t, l);
+    } else if (getRank && !vd->isHost()) {
+      return emitGetOfVariable(vd, v, l);
     }
     return v;
   }
@@ -2183,9 +2196,48 @@ Value MLIRGen::emitMathCall(bsgp::MathFunction f, ArrayRef<Value> a,
   return {};
 }
 
+/// `thread.get(r, e)`: e as thread r had it at the end of the previous
+/// superstep. Sema admits only variables, constants and operators in e, so
+/// e is recomputed here from its thread-local variables as thread r had
+/// them (one bsgp.get each, see emitGetOfVariable); host variables and
+/// constants are the same in every thread.
+Value MLIRGen::emitThreadGet(bsgp::BuiltinCallExpr *e) {
+  Location l = loc(e->getRange());
+  Value rank = emitExpr(e->args()[0]);
+  if (!rank)
+    return {};
+  rank = toI32(rank, e->args()[0]->getType(), l);
+  Value outer = getRank;
+  getRank = rank;
+  Value v = emitExpr(e->args()[1]);
+  getRank = outer;
+  return v;
+}
+
+/// The read of thread-local variable `vd` (current value `v`) inside the
+/// value of a thread.get: the value of the previous superstep, so a barrier
+/// must separate the get from the variable's last assignment. A parameter
+/// of an inline function is the caller's value, checked where the function
+/// is inlined.
+Value MLIRGen::emitGetOfVariable(bsgp::VarDecl *vd, Value v, Location l) {
+  auto get = bsgp::GetOp::create(b, l, v.getType(), getRank, v);
+  if (!bsgp::isFunctionParameter(v) && !bsgp::isSeparatedByBarrier(v, get)) {
+    failed = true;
+    emitError(l) << "'thread.get' reads '" << vd->getName()
+                 << "' as another thread had it at the end of the previous "
+                    "superstep, but no barrier separates this get from the "
+                    "assignment of '"
+                 << vd->getName() << "'";
+    return {};
+  }
+  return get;
+}
+
 Value MLIRGen::emitBuiltin(bsgp::BuiltinCallExpr *e) {
   using BK = bsgp::BuiltinCallExpr;
   Location l = loc(e->getRange());
+  if (e->getBuiltinKind() == BK::ThreadGet)
+    return emitThreadGet(e);
   SmallVector<Value> args;
   for (bsgp::Expr *a : e->args()) {
     Value v = emitExpr(a);
@@ -2194,9 +2246,6 @@ Value MLIRGen::emitBuiltin(bsgp::BuiltinCallExpr *e) {
     args.push_back(v);
   }
   switch (e->getBuiltinKind()) {
-  case BK::ThreadGet:
-    return bsgp::GetOp::create(b, l, args[1].getType(), toI32(args[0], e->args()[0]->getType(), l),
-                               args[1]);
   case BK::ThreadPut: {
     // put is an assignment to p in the thread it targets (§5): p is
     // rebound to the op's result.

@@ -99,6 +99,7 @@ private:
 
   // Conversions.
   Expr *rvalue(Expr *E);
+  std::pair<Expr *, const char *> findUngettable(Expr *E);
   Expr *convert(Expr *E, const Type *To, bool Report = true);
   Expr *toBool(Expr *E);
   Expr *implicitCast(ImplicitCastExpr::CastKind K, Expr *E, const Type *To) {
@@ -1494,6 +1495,107 @@ Expr *Sema::checkCall(CallExpr *C) {
   return C;
 }
 
+/// `thread.get(r, e)` is the value e had in thread r at the end of the
+/// previous superstep, which is defined when e only combines variables
+/// (each read from thread r), constants and operators: MLIRGen gets every
+/// thread-local variable of e and recomputes e here. Returns the first part
+/// of e that has no such value (a memory access, a call, a thread
+/// attribute, a side effect, a private array) and how to call it.
+std::pair<Expr *, const char *> Sema::findUngettable(Expr *E) {
+  using Result = std::pair<Expr *, const char *>;
+  if (!E)
+    return {nullptr, nullptr};
+  switch (E->getKind()) {
+  case Stmt::SK_IntegerLiteral:
+  case Stmt::SK_FloatingLiteral:
+  case Stmt::SK_BoolLiteral:
+  case Stmt::SK_CharLiteral:
+  case Stmt::SK_NullLiteral:
+  case Stmt::SK_Sizeof:
+  case Stmt::SK_TargetQuery:
+    return {nullptr, nullptr};
+  case Stmt::SK_DeclRef: {
+    auto *V = dyn_cast_or_null<VarDecl>(cast<DeclRefExpr>(E)->getDecl());
+    if (!V)
+      return Result{E, "a function"};
+    if (isa<ArrayType>(V->getType()->getUnqualified()))
+      return Result{E, "a thread-private array"};
+    return {nullptr, nullptr};
+  }
+  case Stmt::SK_Paren:
+    return findUngettable(cast<ParenExpr>(E)->getSubExpr());
+  case Stmt::SK_Unary: {
+    auto *U = cast<UnaryOperator>(E);
+    switch (U->getOpcode()) {
+    case UnaryOperator::Deref:
+      return Result{E, "a memory access"};
+    case UnaryOperator::AddrOf:
+      return Result{E, "an address"};
+    case UnaryOperator::PreInc:
+    case UnaryOperator::PreDec:
+    case UnaryOperator::PostInc:
+    case UnaryOperator::PostDec:
+      return Result{E, "an increment or decrement"};
+    default:
+      return findUngettable(U->getSubExpr());
+    }
+  }
+  case Stmt::SK_Binary: {
+    auto *Bin = cast<BinaryOperator>(E);
+    if (Bin->isAssignmentOp())
+      return Result{E, "an assignment"};
+    if (Result R = findUngettable(Bin->getLHS()); R.first)
+      return R;
+    return findUngettable(Bin->getRHS());
+  }
+  case Stmt::SK_Conditional: {
+    auto *C = cast<ConditionalOperator>(E);
+    for (Expr *X : {C->getCond(), C->getTrueExpr(), C->getFalseExpr()})
+      if (Result R = findUngettable(X); R.first)
+        return R;
+    return {nullptr, nullptr};
+  }
+  case Stmt::SK_Cast:
+    return findUngettable(cast<CastExpr>(E)->getSubExpr());
+  case Stmt::SK_ImplicitCast:
+    return findUngettable(cast<ImplicitCastExpr>(E)->getSubExpr());
+  case Stmt::SK_Construct:
+    for (Expr *X : cast<ConstructExpr>(E)->args())
+      if (Result R = findUngettable(X); R.first)
+        return R;
+    return {nullptr, nullptr};
+  case Stmt::SK_Member: {
+    auto *M = cast<MemberExpr>(E);
+    if (M->isArrow())
+      return Result{E, "a memory access"};
+    return findUngettable(M->getBase());
+  }
+  case Stmt::SK_Index: {
+    // v[i] of a vector variable is a lane; anything else reads memory.
+    auto *I = cast<IndexExpr>(E);
+    const Type *BT = I->getBase()->getType();
+    if (!BT || !BT->getUnqualified()->isVector())
+      return Result{E, "a memory access"};
+    if (Result R = findUngettable(I->getBase()); R.first)
+      return R;
+    return findUngettable(I->getIndex());
+  }
+  case Stmt::SK_ThreadAttr:
+    if (cast<ThreadAttrExpr>(E)->getAttr() == ThreadAttrExpr::Size)
+      return {nullptr, nullptr};
+    return Result{E, "a thread attribute other than thread.size"};
+  case Stmt::SK_Call:
+    return Result{E, "a function call"};
+  case Stmt::SK_BuiltinCall:
+  case Stmt::SK_Group:
+    return Result{E, "a thread primitive"};
+  case Stmt::SK_Atomic:
+    return Result{E, "an atomic operation"};
+  default:
+    return Result{E, "this expression"};
+  }
+}
+
 Expr *Sema::checkBuiltin(BuiltinCallExpr *B) {
   using BK = BuiltinCallExpr;
   auto K = B->getBuiltinKind();
@@ -1646,6 +1748,10 @@ Expr *Sema::checkBuiltin(BuiltinCallExpr *B) {
   case BK::ThreadGet: {
     if (!NeedInt(0))
       return ArgErr(0, "an integer rank");
+    if (auto [Bad, What] = findUngettable(Args[1]); Bad) {
+      Diags.report(Bad->getRange(), diag::err_get_value_form) << What;
+      return error(B);
+    }
     Args[1] = rvalue(Args[1]);
     B->setType(Args[1]->getType()->getUnqualified());
     return B;

@@ -58,28 +58,30 @@ struct CollectiveInliner : public InlinerInterface {
   }
 };
 
-/// True if `func` itself uses a work-group or subgroup op: the targets
-/// lower those only inside kernels, where the work group is known. Ops in a
-/// spawn of `func` do not count: that spawn becomes the kernels around
-/// them, so a host function spawning such code (even a recursive one, like
-/// the library's scan) stays a call.
-bool usesGroupOps(func::FuncOp func) {
+/// True if `func` itself uses an op that only means something in its
+/// caller's kernel: a work-group or subgroup op (the targets lower those
+/// only inside kernels, where the work group is known), or a bsgp.get
+/// (bsgp-save-restore makes it a load of the caller's saved value, in the
+/// caller's superstep). Ops in a spawn of `func` do not count: that spawn
+/// becomes the kernels around them, so a host function spawning such code
+/// (even a recursive one, like the library's scan) stays a call.
+bool usesKernelOps(func::FuncOp func) {
   return func
       .walk<WalkOrder::PreOrder>([](Operation *op) {
         if (isa<SpawnOp>(op))
           return WalkResult::skip();
-        if (isGroupOp(op))
+        if (isGroupOp(op) || isa<GetOp>(op))
           return WalkResult::interrupt();
         return WalkResult::advance();
       })
       .wasInterrupted();
 }
 
-/// Inlines every call of an (inline) function that uses work-group ops, at
-/// any depth of control flow, until no call is left: unlike collectives,
-/// such functions need no superstep level, only a kernel around them.
-/// Functions left without callers are erased, since they cannot be
-/// compiled on their own.
+/// Inlines every call of an (inline) function that uses work-group ops or
+/// thread.get, at any depth of control flow, until no call is left: unlike
+/// collectives, such functions need no superstep level, only a kernel
+/// around them. Functions left without callers are erased, since they
+/// cannot be compiled on their own.
 template <typename CloneCallback>
 LogicalResult inlineGroupFunctions(ModuleOp module, InlinerInterface &interface,
                                    CloneCallback cloneCallback) {
@@ -89,21 +91,22 @@ LogicalResult inlineGroupFunctions(ModuleOp module, InlinerInterface &interface,
     module.walk([&](func::CallOp call) {
       auto callee = SymbolTable::lookupNearestSymbolFrom<func::FuncOp>(
           call, call.getCalleeAttr());
-      if (callee && !callee.isExternal() && usesGroupOps(callee))
+      if (callee && !callee.isExternal() && usesKernelOps(callee))
         calls.emplace_back(call, callee);
     });
     if (calls.empty())
       break;
     if (round == kMaxInlineRounds)
       return calls.front().first.emitError(
-          "recursive function using work-group operations cannot be "
-          "inlined");
+          "recursive function using work-group operations or thread.get "
+          "cannot be inlined");
     for (auto [call, callee] : calls) {
       if (!callee.getBody().hasOneBlock() ||
           failed(inlineCall(interface, cloneCallback, call, callee,
                             &callee.getBody())))
         return call.emitError("cannot inline function '")
-               << callee.getSymName() << "', which uses work-group operations";
+               << callee.getSymName()
+               << "', which uses work-group operations or thread.get";
       call.erase();
       inlined.insert(callee);
     }
@@ -111,6 +114,82 @@ LogicalResult inlineGroupFunctions(ModuleOp module, InlinerInterface &interface,
   for (func::FuncOp func : inlined)
     if (func.isPrivate() && SymbolTable::symbolKnownUseEmpty(func, module))
       func.erase();
+  return success();
+}
+
+/// The value `v` had in thread `rank` at the end of the previous superstep,
+/// computed before `get`: a value saved across a barrier is read with a
+/// bsgp.get; host values, constants and thread.size are the same in every
+/// thread; a pure op computed since the barrier is recomputed from its
+/// operands as thread `rank` had them. Fails on anything else (a load, a
+/// thread attribute), returning the op that has no such value.
+FailureOr<Value> valueInThread(OpBuilder &b, Value rank, Value v,
+                               GetOp get, SpawnOp spawn,
+                               Operation *&culprit) {
+  Operation *scope = v.getParentRegion()->getParentOp();
+  if (!spawn->isAncestor(scope))
+    return v;
+  if (isSeparatedByBarrier(v, get))
+    return GetOp::create(b, get.getLoc(), v.getType(), rank, v).getResult();
+  Operation *def = v.getDefiningOp();
+  if (def && (def->hasTrait<OpTrait::ConstantLike>() ||
+              isa<RequireOp, ThreadSizeOp, TargetIsOp>(def)))
+    return v;
+  if (!def || !isPure(def) || def->getNumRegions() != 0) {
+    culprit = def ? def : v.getParentRegion()->getParentOp();
+    return failure();
+  }
+  IRMapping map;
+  for (Value operand : def->getOperands()) {
+    FailureOr<Value> mapped =
+        valueInThread(b, rank, operand, get, spawn, culprit);
+    if (failed(mapped))
+      return failure();
+    map.map(operand, *mapped);
+  }
+  return b.clone(*def, map)->getResult(cast<OpResult>(v).getResultNumber());
+}
+
+/// Once inline functions are inlined, a bsgp.get of one of their
+/// parameters reads the caller's argument, which may be an expression
+/// computed after the barrier (`nb(r, a + 1)`): the get then distributes
+/// over it (valueInThread). An argument with no value in another thread is
+/// an error.
+LogicalResult resolveInlinedGets(ModuleOp module) {
+  SmallVector<GetOp> gets;
+  module.walk([&](GetOp get) { gets.push_back(get); });
+  for (GetOp get : gets) {
+    Value v = get.getValue();
+    auto spawn = get->getParentOfType<SpawnOp>();
+    // Inlined into a host function: Sema lets host code call an inline
+    // function, which only becomes host code here.
+    if (!isInDeviceCode(get)) {
+      emitError(get.getLoc(),
+                "'thread.get' reached host code through an inline function: "
+                "a function that uses it must be called in a spawn");
+      return failure();
+    }
+    if (!spawn || (spawn->isAncestor(v.getParentRegion()->getParentOp()) &&
+                   isSeparatedByBarrier(v, get)))
+      continue;
+    OpBuilder b(get);
+    Operation *culprit = nullptr;
+    FailureOr<Value> value =
+        valueInThread(b, get.getRank(), v, get, spawn, culprit);
+    if (failed(value)) {
+      InFlightDiagnostic diag = emitError(
+          get.getLoc(), "'thread.get' reads a value as another thread had it "
+                        "at the end of the previous superstep, but the "
+                        "argument it reads is computed after the last "
+                        "barrier from something no other thread can give "
+                        "(a memory access, a call, a thread attribute): "
+                        "pass a variable assigned before the barrier");
+      diag.attachNote(culprit->getLoc()) << "computed here";
+      return failure();
+    }
+    get.replaceAllUsesWith(*value);
+    get.erase();
+  }
   return success();
 }
 
@@ -204,7 +283,8 @@ struct InlineCollectivesPass
           erased = true;
         }
     }
-    if (failed(inlineGroupFunctions(module, interface, cloneCallback)))
+    if (failed(inlineGroupFunctions(module, interface, cloneCallback)) ||
+        failed(resolveInlinedGets(module)))
       return signalPassFailure();
     applyRebinds(module);
   }

@@ -105,6 +105,42 @@ LogicalResult detachRequire(SpawnOp spawn, RequireOp require) {
   return failure(walk.wasInterrupted());
 }
 
+/// Gives every piece its own copy of the target queries it uses from an
+/// earlier piece. CSE merges the `bsgp.target_is` of two
+/// collectives into one op; were it a saved value, a later superstep's
+/// branch on it would no longer be a target branch, and the ops that must
+/// sit in straight-line code under one (bsgp.chunk_reduce) would be
+/// rejected. A query is the same constant in every kernel anyway.
+/// (Constants are recomputed where they are used by bsgp-rematerialize.)
+void cloneQueriesPerPiece(Block &body, MutableArrayRef<Piece> pieces,
+                          DenseMap<Operation *, unsigned> &pieceOf) {
+  for (auto [i, piece] : llvm::enumerate(pieces)) {
+    for (Operation *op : llvm::to_vector(piece.ops)) {
+      if (!isa<TargetIsOp>(op))
+        continue;
+      DenseMap<unsigned, Operation *> copies;
+      for (OpOperand &use :
+           llvm::make_early_inc_range(op->getResult(0).getUses())) {
+        Operation *top = body.findAncestorOpInBlock(*use.getOwner());
+        auto it = top ? pieceOf.find(top) : pieceOf.end();
+        if (it == pieceOf.end() || it->second == i)
+          continue;
+        Operation *&copy = copies[it->second];
+        if (!copy) {
+          Piece &user = pieces[it->second];
+          copy = op->clone();
+          // The piece's first op gives the superstep its source range.
+          copy->setLoc(user.ops.front()->getLoc());
+          body.getOperations().insert(user.ops.front()->getIterator(), copy);
+          user.ops.insert(user.ops.begin(), copy);
+          pieceOf[copy] = it->second;
+        }
+        use.set(copy->getResult(0));
+      }
+    }
+  }
+}
+
 LogicalResult splitSpawn(SpawnOp spawn) {
   // Already in superstep form: the pass is idempotent.
   if (!ssutil::getSupersteps(spawn).empty())
@@ -132,6 +168,7 @@ LogicalResult splitSpawn(SpawnOp spawn) {
   for (auto [i, piece] : llvm::enumerate(pieces))
     for (Operation *op : piece.ops)
       pieceOf[op] = i;
+  cloneQueriesPerPiece(body, pieces, pieceOf);
 
   for (Piece &piece : pieces)
     for (RequireOp require : piece.requireOps)

@@ -77,3 +77,38 @@ func.func @g(%p: !bsgp.ptr<i32>, %n: i32) {
   func.call @host_scan(%p, %n) : (!bsgp.ptr<i32>, i32) -> ()
   return
 }
+
+// -----
+
+// A function using thread.get is inlined the same way (its get becomes a
+// load in the caller's superstep). Its argument `a + 1` is computed after
+// the barrier: the get distributes over the addition, reading `a` from
+// thread r and adding 1 here; the host value %n is everyone's.
+// CHECK-LABEL: func.func @get_through_inline(
+// CHECK-SAME: %[[N:[^:]*]]: i32
+// CHECK-NOT: func.call
+// CHECK: %[[A:.*]] = bsgp.thread_rank
+// CHECK: bsgp.barrier
+// CHECK: %[[R:.*]] = bsgp.thread_rank
+// CHECK: %[[G:.*]] = bsgp.get %[[R]], %[[A]] : i32
+// CHECK-NEXT: %[[S:.*]] = arith.addi %[[G]], %{{.*}} : i32
+// CHECK-NEXT: arith.addi %[[S]], %[[N]] : i32
+// CHECK-NOT: @nb
+func.func private @nb(%r: i32, %v: i32) -> i32 attributes {bsgp.device} {
+  %g = bsgp.get %r, %v : i32
+  return %g : i32
+}
+func.func @get_through_inline(%n: i32, %out: !bsgp.ptr<i32>) {
+  bsgp.spawn %n {
+    %a = bsgp.thread_rank : i32
+    bsgp.barrier
+    %r = bsgp.thread_rank : i32
+    %one = arith.constant 1 : i32
+    %a1 = arith.addi %a, %one : i32
+    %x = func.call @nb(%r, %a1) : (i32, i32) -> i32
+    %y = func.call @nb(%r, %n) : (i32, i32) -> i32
+    %s = arith.addi %x, %y : i32
+    bsgp.ptr.store %s, %out[%r] : !bsgp.ptr<i32>, i32
+  }
+  return
+}

@@ -126,7 +126,7 @@ func.func @listing5(%a: !bsgp.ptr<i32>) {
 // CHECK: %[[IF:.*]] = scf.if
 // CHECK: scf.for
 // CHECK: bsgp.yield %[[IF]] : f32
-// CHECK: bsgp.superstep 2 {{.*}}{
+// CHECK: bsgp.superstep 2 source({{.*}}) {{.*}}{
 // CHECK-NEXT: bsgp.thread_rank
 // CHECK-NEXT: bsgp.ptr.store %[[S1]], %[[R]]
 // CHECK-NOT: bsgp.superstep
@@ -169,7 +169,7 @@ func.func @control_flow(%p: !bsgp.ptr<f32>, %n: i32) {
 // CHECK: scf.for
 // CHECK-NEXT: bsgp.spawn
 // CHECK-NEXT: bsgp.superstep 1 {{.*}}{
-// CHECK: bsgp.superstep 2 {{.*}}{
+// CHECK: bsgp.superstep 2 source({{.*}}) {{.*}}{
 // CHECK: bsgp.spawn
 // CHECK-NEXT: bsgp.superstep 1 {{.*}}{
 // CHECK-NOT: bsgp.superstep 2
@@ -212,6 +212,36 @@ func.func @shared_query(%p: !bsgp.ptr<i32>, %n: i32) {
     }
     %w = arith.select %q, %rk, %m : i32
     bsgp.ptr.store %w, %p[%rk] : !bsgp.ptr<i32>, i32
+  }
+  return
+}
+
+// Two reduces share one target query after CSE. Each superstep gets its own
+// copy, so that the branch of the second one is still a target branch (the
+// chunk_reduce under it must sit in straight-line code) and the query is
+// not a saved value.
+// CHECK-LABEL: func.func @query_per_superstep(
+// CHECK: bsgp.superstep 1 source({{.*}}) {
+// CHECK-NEXT: %[[Q1:.*]] = bsgp.target_is "cpu"
+// CHECK: scf.if %[[Q1]] {
+// CHECK-NEXT: bsgp.chunk_reduce "add"
+// CHECK: bsgp.superstep 2 source({{.*}}) {
+// CHECK-NEXT: %[[Q2:.*]] = bsgp.target_is "cpu"
+// CHECK-NEXT: %[[RK:.*]] = bsgp.thread_rank
+// CHECK-NEXT: scf.if %[[Q2]] {
+// CHECK-NEXT: bsgp.chunk_reduce "maxs" %[[RK]]
+func.func @query_per_superstep(%l: !bsgp.ptr<i32>, %n: i32) {
+  bsgp.spawn %n {
+    %q = bsgp.target_is "cpu" : i1
+    %rk = bsgp.thread_rank : i32
+    scf.if %q {
+      bsgp.chunk_reduce "add" %rk, %l : !bsgp.ptr<i32>
+    }
+    bsgp.barrier
+    %rk2 = bsgp.thread_rank : i32
+    scf.if %q {
+      bsgp.chunk_reduce "maxs" %rk2, %l : !bsgp.ptr<i32>
+    }
   }
   return
 }

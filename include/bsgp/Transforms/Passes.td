@@ -95,6 +95,26 @@ def BSGPSinglePassPass : Pass<"bsgp-single-pass", "::mlir::ModuleOp"> {
                            "::mlir::scf::SCFDialect"];
 }
 
+def BSGPCarryPrivateArraysPass : Pass<"bsgp-carry-private-arrays"> {
+  let summary = "keep thread-private arrays across barriers (§4.2 step 5)";
+  let description = [{
+    A thread-private array (`int a[3];`, an `llvm.alloca` cast to
+    `!bsgp.ptr` at the top level of a spawn body) lives in the stack of the
+    kernel of its superstep. For each top-level barrier after which the
+    array (or a pointer made from it by `bsgp.ptr.offset`/`bsgp.ptr.cast`)
+    is used, the pass loads every element before the barrier, and after it
+    (after the `bsgp.set_oldrank` of a rank-reassigning barrier) stores
+    them into a new slot that the code after the barrier uses instead. The
+    elements become saved values like scalars: streams allocated by the
+    minimum flow, loaded by old rank after a rank reassignment. Runs on
+    expanded pars, before `bsgp-split-supersteps`. Errors: an array of
+    more than 256 stream words used after a barrier, and a pointer into an
+    array chosen by another op (a select) used after a barrier.
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::LLVM::LLVMDialect"];
+}
+
 def BSGPSplitSuperstepsPass : Pass<"bsgp-split-supersteps"> {
   let summary = "cut spawn bodies at their barriers into supersteps (§4.2 step 3)";
   let description = [{

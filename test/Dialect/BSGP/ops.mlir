@@ -143,6 +143,16 @@ func.func @get_put(%n: i32) {
   return
 }
 
+// In an inline function (bsgp.device), get of a parameter reads the
+// caller's argument: whether a barrier separates it is checked where the
+// function is inlined.
+// CHECK-LABEL: func.func private @get_parameter
+// CHECK: bsgp.get %{{.*}}, %{{.*}} : i32
+func.func private @get_parameter(%r: i32, %v: i32) -> i32 attributes {bsgp.device} {
+  %g = bsgp.get %r, %v : i32
+  return %g : i32
+}
+
 // C pointer operations on !bsgp.ptr.
 // CHECK-LABEL: func.func @pointers
 // CHECK-SAME: (%[[P:.*]]: !bsgp.ptr<f32>, %[[Q:.*]]: !bsgp.ptr<f32>, %[[I:.*]]: i32, %[[J:.*]]: index)

@@ -137,9 +137,13 @@ static bool isBarrierLike(Operation &op) {
   return false;
 }
 
-/// True if a superstep boundary separates the definition of `value` from
-/// `user`, i.e. `user` sees the value as it was in an earlier superstep.
-static bool isSeparatedByBarrier(Value value, Operation *user) {
+bool bsgp::isFunctionParameter(Value value) {
+  auto arg = dyn_cast<BlockArgument>(value);
+  return arg && arg.getOwner()->isEntryBlock() &&
+         isa<FunctionOpInterface>(arg.getOwner()->getParentOp());
+}
+
+bool bsgp::isSeparatedByBarrier(Value value, Operation *user) {
   for (Operation *cur = user; Operation *parent = cur->getParentOp();
        cur = parent) {
     Block *block = cur->getBlock();
@@ -437,7 +441,9 @@ LogicalResult GetOp::verify() {
   if (!isDefinedInThreadScope(value))
     return emitOpError("operand must be a thread-local value, not a host "
                        "value");
-  if (!isSeparatedByBarrier(value, *this))
+  // A parameter is the caller's value: where the function is inlined,
+  // the barrier may be before the call.
+  if (!isFunctionParameter(value) && !isSeparatedByBarrier(value, *this))
     return emitOpError("reads the value of the previous superstep, but no "
                        "barrier separates it from the definition");
   return success();

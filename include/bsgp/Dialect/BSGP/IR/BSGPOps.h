@@ -53,6 +53,16 @@ bool dependsOnTargetQuery(mlir::Value value);
 /// supersteps are cut).
 mlir::Operation *getParentSkippingTargetBranches(mlir::Operation *op);
 
+/// True if a superstep boundary (a barrier, or a par holding one) separates
+/// the definition of `value` from `user`: `user` sees the value as it was
+/// in an earlier superstep, which is what `bsgp.get` reads.
+bool isSeparatedByBarrier(mlir::Value value, mlir::Operation *user);
+
+/// True if `value` is a parameter of the function around it: a `bsgp.get`
+/// of it in an inline function reads the caller's value, which is checked
+/// once the function is inlined (bsgp-inline-collectives).
+bool isFunctionParameter(mlir::Value value);
+
 } // namespace bsgp
 
 #endif // BSGP_DIALECT_BSGP_IR_BSGPOPS_H
