@@ -152,9 +152,29 @@ private:
   /// Thread-dependent conditions that enclose the current statement.
   llvm::SmallVector<Expr *, 4> Divergent;
   /// The control flow around the current statement in device code (ifs,
-  /// loops, `?:`, `&&`, `||`), except branches on target queries: no
-  /// superstep may end inside it, uniform or not (§4.4, "Limitation").
-  llvm::SmallVector<Stmt *, 4> ControlFlow;
+  /// loops, `?:`, `&&`, `||`): no superstep may end inside it, uniform or
+  /// not (§4.4, "Limitation"), except under branches on target queries
+  /// (TargetQuestion), which the pipeline folds before splitting.
+  struct Flow {
+    Stmt *S;
+    bool TargetQuestion;
+  };
+  llvm::SmallVector<Flow, 4> ControlFlow;
+  /// The innermost entry of ControlFlow that no superstep may end in.
+  Stmt *blockingFlow() const {
+    for (const Flow &F : llvm::reverse(ControlFlow))
+      if (!F.TargetQuestion)
+        return F.S;
+    return nullptr;
+  }
+  /// Reports a thread.put or thread.oldrank under any control flow: their
+  /// ops must sit at the superstep level, target branches included.
+  void checkStraightLine(Expr *E, diag::Kind K);
+  /// Variables given a new value by thread.put in the current superstep,
+  /// with the put: the value exists only after the next `barrier;` (the
+  /// barriers of collectives do not count, as puts are checked before
+  /// collectives are inlined).
+  llvm::DenseMap<VarDecl *, Expr *> PendingPuts;
   struct MisplacedSync {
     Stmt *Node;
     std::string What;
@@ -400,6 +420,7 @@ void Sema::checkFunction(FunctionDecl *F) {
   Divergent.clear();
   ControlFlow.clear();
   EndedLocals.clear();
+  PendingPuts.clear();
   LoopExit = ReturnExit = ExitInfo();
   LoopDivBase = 0;
   const Type *Ret = F->getReturnType();
@@ -558,8 +579,10 @@ static bool isTargetQuestion(Expr *E) {
 }
 
 void Sema::checkSyncPlacement(Stmt *Node, llvm::StringRef What) {
-  if (inDevice() && !ControlFlow.empty())
-    MisplacedSyncs.push_back({Node, What.str(), ControlFlow.back()});
+  if (!inDevice())
+    return;
+  if (Stmt *Flow = blockingFlow())
+    MisplacedSyncs.push_back({Node, What.str(), Flow});
 }
 
 /// How the note names the control flow around a misplaced sync.
@@ -596,6 +619,15 @@ void Sema::flushSyncPlacement() {
         << describeFlow(M.Flow);
   }
   MisplacedSyncs.clear();
+}
+
+void Sema::checkStraightLine(Expr *E, diag::Kind K) {
+  if (!inDevice() || ControlFlow.empty())
+    return;
+  Diags.report(E->getRange(), K);
+  Diags.report(SourceRange(ControlFlow.back().S->getRange().Begin),
+               diag::note_control_flow_here)
+      << describeFlow(ControlFlow.back().S);
 }
 
 /// Reports every barrier and collective in \p Body: they are reached by a
@@ -641,7 +673,7 @@ void Sema::checkLoopBody(Stmt *Loop, Stmt *Body, Expr *Cond) {
   if (Dep)
     Divergent.push_back(Cond);
   if (inDevice())
-    ControlFlow.push_back(Loop);
+    ControlFlow.push_back({Loop, false});
   checkSubStmt(Body);
   if (inDevice())
     ControlFlow.pop_back();
@@ -758,10 +790,10 @@ void Sema::checkStmt(Stmt *S) {
     I->setCond(checkCond(I->getCond()));
     // Branches on target queries are folded away before supersteps are
     // split, so they may hold barriers.
-    bool Blocks = inDevice() && !isTargetQuestion(I->getCond());
-    bool Nests = inDevice() && !Blocks;
-    if (Blocks)
-      ControlFlow.push_back(I);
+    bool Device = inDevice();
+    bool Nests = Device && isTargetQuestion(I->getCond());
+    if (Device)
+      ControlFlow.push_back({I, Nests});
     RequireNesting += Nests;
     WithDivergence(I->getCond(), [&] {
       checkSubStmt(I->getThen());
@@ -769,7 +801,7 @@ void Sema::checkStmt(Stmt *S) {
         checkSubStmt(I->getElse());
     });
     RequireNesting -= Nests;
-    if (Blocks)
+    if (Device)
       ControlFlow.pop_back();
     return;
   }
@@ -871,6 +903,7 @@ void Sema::checkStmt(Stmt *S) {
     LoopDivBase = 0;
     checkCompound(Sp->getBody());
     flushSyncPlacement();
+    PendingPuts.clear();
     LoopDivBase = SavedBase;
     LoopExit = SavedLoopExit;
     ReturnExit = SavedReturnExit;
@@ -897,6 +930,7 @@ void Sema::checkStmt(Stmt *S) {
     else {
       checkDivergence(S, diag::err_barrier_divergent, "");
       checkSyncPlacement(S, "'barrier'");
+      PendingPuts.clear();
     }
     return;
   case Stmt::SK_Require: {
@@ -932,6 +966,14 @@ void Sema::checkStmt(Stmt *S) {
       checkCompound(cast<ParStmt>(S)->getBody());
       --RequireNesting;
       ControlFlow = std::move(SavedFlow);
+    }
+    // A barrier of a par branch ends the superstep of every branch (a
+    // collective call does not count: the put is checked before inlining).
+    for (Stmt *Branch : cast<ParStmt>(S)->getBody()->body()) {
+      auto *C = dyn_cast<CompoundStmt>(Branch);
+      if (isa<BarrierStmt>(Branch) ||
+          (C && llvm::any_of(C->body(), llvm::IsaPred<BarrierStmt>)))
+        PendingPuts.clear();
     }
     return;
   default:
@@ -1103,6 +1145,11 @@ Expr *Sema::checkExprImpl(Expr *E) {
       if (InRequire && !V->isHost())
         Diags.report(R->getRange(), diag::err_thread_device_var_in_require)
             << R->getName();
+      if (Expr *Put = PendingPuts.lookup(V)) {
+        Diags.report(R->getRange(), diag::err_put_value_used) << R->getName();
+        Diags.report(Put->getRange(), diag::note_put_here) << R->getName();
+        PendingPuts.erase(V);
+      }
       return R;
     }
     if (FunctionDecl *F = Functions.lookup(R->getName())) {
@@ -1135,14 +1182,14 @@ Expr *Sema::checkExprImpl(Expr *E) {
     auto *C = cast<ConditionalOperator>(E);
     C->setCond(toBool(rvalue(checkExpr(C->getCond()))));
     bool Dep = inDevice() && isThreadDependent(C->getCond());
-    bool Blocks = inDevice() && !isTargetQuestion(C->getCond());
+    bool Device = inDevice();
     if (Dep)
       Divergent.push_back(C->getCond());
-    if (Blocks)
-      ControlFlow.push_back(C);
+    if (Device)
+      ControlFlow.push_back({C, isTargetQuestion(C->getCond())});
     Expr *T = rvalue(checkExpr(C->getTrueExpr()));
     Expr *F = rvalue(checkExpr(C->getFalseExpr()));
-    if (Blocks)
+    if (Device)
       ControlFlow.pop_back();
     if (Dep)
       Divergent.pop_back();
@@ -1354,6 +1401,9 @@ Expr *Sema::checkAssign(BinaryOperator *B) {
     B->setRHS(R);
     return error(B);
   }
+  if (auto *T = dyn_cast<ThreadAttrExpr>(LBase))
+    if (T->getAttr() == ThreadAttrExpr::OldRank)
+      checkStraightLine(B, diag::err_oldrank_in_control_flow);
   // §5: fork and kill adjust thread.size in a require block.
   if (auto *T = dyn_cast<ThreadAttrExpr>(LBase))
     if (T->getAttr() != ThreadAttrExpr::OldRank &&
@@ -1416,13 +1466,13 @@ Expr *Sema::checkBinary(BinaryOperator *B) {
   Expr *L = rvalue(checkExpr(B->getLHS()));
   bool Logical = Op == BO::LAnd || Op == BO::LOr;
   bool Dep = Logical && inDevice() && isThreadDependent(L);
-  bool Blocks = Logical && inDevice() && !isTargetQuestion(L);
+  bool Device = Logical && inDevice();
   if (Dep)
     Divergent.push_back(L);
-  if (Blocks)
-    ControlFlow.push_back(B);
+  if (Device)
+    ControlFlow.push_back({B, isTargetQuestion(L)});
   Expr *R = rvalue(checkExpr(B->getRHS()));
-  if (Blocks)
+  if (Device)
     ControlFlow.pop_back();
   if (Dep)
     Divergent.pop_back();
@@ -1831,6 +1881,10 @@ Expr *Sema::checkBuiltin(BuiltinCallExpr *B) {
       return error(B);
     Args[2] = convert(Args[2], Args[1]->getType());
     B->setType(Ctx.getVoidType());
+    checkStraightLine(B, diag::err_put_in_control_flow);
+    if (auto *Ref = dyn_cast<DeclRefExpr>(Args[1]->ignoreParenImpCasts()))
+      if (auto *V = dyn_cast_or_null<VarDecl>(Ref->getDecl()))
+        PendingPuts[V] = B;
     return B;
   }
   case BK::ThreadRebind: {
