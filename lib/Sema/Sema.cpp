@@ -78,6 +78,8 @@ private:
   void checkFunction(FunctionDecl *F);
   void checkGlobal(VarDecl *V);
   void checkStmt(Stmt *S);
+  void checkSpawn(SpawnStmt *Sp);
+  void checkPar(ParStmt *P);
   void checkStmtsInCurrentScope(CompoundStmt *C);
   void checkCompound(CompoundStmt *C, Scope *Existing = nullptr);
   /// Checks an if branch or a loop body: a block of its own whether braced
@@ -871,51 +873,9 @@ void Sema::checkStmt(Stmt *S) {
     }
     return;
   }
-  case Stmt::SK_Spawn: {
-    auto *Sp = cast<SpawnStmt>(S);
-    if (SpawnDepth > 0 || InRequire)
-      Diags.report(S->getRange().Begin, diag::err_spawn_in_device);
-    else if (CurFn && CurFn->isInline())
-      Diags.report(S->getRange().Begin, diag::err_spawn_in_inline);
-    Expr *N = rvalue(checkExpr(Sp->getCount()));
-    if (!N->getType()->isError() && !N->getType()->isInteger()) {
-      Diags.report(N->getRange(), diag::err_spawn_count) << N->getType()->str();
-    } else if (!N->getType()->isError()) {
-      N = convert(N, Ctx.getIntType());
-    }
-    Sp->setCount(N);
-    ++SpawnDepth;
-    bool SavedRequire = InRequire;
-    InRequire = false;
-    auto SavedDiv = Divergent;
-    Divergent.clear();
-    auto SavedFlow = ControlFlow;
-    ControlFlow.clear();
-    size_t SavedScopeBase = SpawnScopeBase;
-    SpawnScopeBase = Scopes.size();
-    unsigned SavedNesting = RequireNesting;
-    RequireNesting = 0;
-    unsigned SavedLoop = LoopDepth;
-    LoopDepth = 0;
-    ExitInfo SavedLoopExit = LoopExit, SavedReturnExit = ReturnExit;
-    LoopExit = ReturnExit = ExitInfo();
-    unsigned SavedBase = LoopDivBase;
-    LoopDivBase = 0;
-    checkCompound(Sp->getBody());
-    flushSyncPlacement();
-    PendingPuts.clear();
-    LoopDivBase = SavedBase;
-    LoopExit = SavedLoopExit;
-    ReturnExit = SavedReturnExit;
-    LoopDepth = SavedLoop;
-    Divergent = SavedDiv;
-    ControlFlow = SavedFlow;
-    SpawnScopeBase = SavedScopeBase;
-    RequireNesting = SavedNesting;
-    InRequire = SavedRequire;
-    --SpawnDepth;
+  case Stmt::SK_Spawn:
+    checkSpawn(cast<SpawnStmt>(S));
     return;
-  }
   case Stmt::SK_Barrier:
     if (InRequire)
       Diags.report(S->getRange(), diag::err_require_device) << "barrier";
@@ -953,33 +913,79 @@ void Sema::checkStmt(Stmt *S) {
     return;
   }
   case Stmt::SK_Par:
-    if (!inParallel())
-      Diags.report(S->getRange().Begin, diag::err_par_not_in_spawn);
-    else
-      checkSyncPlacement(S, "'par'");
-    {
-      // The par is reported if misplaced; its statements are at the
-      // superstep level of its branches.
-      auto SavedFlow = std::move(ControlFlow);
-      ControlFlow.clear();
-      ++RequireNesting;
-      checkCompound(cast<ParStmt>(S)->getBody());
-      --RequireNesting;
-      ControlFlow = std::move(SavedFlow);
-    }
-    // A barrier of a par branch ends the superstep of every branch (a
-    // collective call does not count: the put is checked before inlining).
-    for (Stmt *Branch : cast<ParStmt>(S)->getBody()->body()) {
-      auto *C = dyn_cast<CompoundStmt>(Branch);
-      if (isa<BarrierStmt>(Branch) ||
-          (C && llvm::any_of(C->body(), llvm::IsaPred<BarrierStmt>)))
-        PendingPuts.clear();
-    }
+    checkPar(cast<ParStmt>(S));
     return;
   default:
     if (auto *E = dyn_cast<Expr>(S))
       checkExpr(E);
     return;
+  }
+}
+
+void Sema::checkSpawn(SpawnStmt *Sp) {
+  if (SpawnDepth > 0 || InRequire)
+    Diags.report(Sp->getRange().Begin, diag::err_spawn_in_device);
+  else if (CurFn && CurFn->isInline())
+    Diags.report(Sp->getRange().Begin, diag::err_spawn_in_inline);
+  Expr *N = rvalue(checkExpr(Sp->getCount()));
+  if (!N->getType()->isError() && !N->getType()->isInteger()) {
+    Diags.report(N->getRange(), diag::err_spawn_count) << N->getType()->str();
+  } else if (!N->getType()->isError()) {
+    N = convert(N, Ctx.getIntType());
+  }
+  Sp->setCount(N);
+  ++SpawnDepth;
+  bool SavedRequire = InRequire;
+  InRequire = false;
+  auto SavedDiv = Divergent;
+  Divergent.clear();
+  auto SavedFlow = ControlFlow;
+  ControlFlow.clear();
+  size_t SavedScopeBase = SpawnScopeBase;
+  SpawnScopeBase = Scopes.size();
+  unsigned SavedNesting = RequireNesting;
+  RequireNesting = 0;
+  unsigned SavedLoop = LoopDepth;
+  LoopDepth = 0;
+  ExitInfo SavedLoopExit = LoopExit, SavedReturnExit = ReturnExit;
+  LoopExit = ReturnExit = ExitInfo();
+  unsigned SavedBase = LoopDivBase;
+  LoopDivBase = 0;
+  checkCompound(Sp->getBody());
+  flushSyncPlacement();
+  PendingPuts.clear();
+  LoopDivBase = SavedBase;
+  LoopExit = SavedLoopExit;
+  ReturnExit = SavedReturnExit;
+  LoopDepth = SavedLoop;
+  Divergent = SavedDiv;
+  ControlFlow = SavedFlow;
+  SpawnScopeBase = SavedScopeBase;
+  RequireNesting = SavedNesting;
+  InRequire = SavedRequire;
+  --SpawnDepth;
+}
+
+void Sema::checkPar(ParStmt *P) {
+  if (!inParallel())
+    Diags.report(P->getRange().Begin, diag::err_par_not_in_spawn);
+  else
+    checkSyncPlacement(P, "'par'");
+  // The par is reported if misplaced; its statements are at the superstep
+  // level of its branches.
+  auto SavedFlow = std::move(ControlFlow);
+  ControlFlow.clear();
+  ++RequireNesting;
+  checkCompound(P->getBody());
+  --RequireNesting;
+  ControlFlow = std::move(SavedFlow);
+  // A barrier of a par branch ends the superstep of every branch (a
+  // collective call does not count: the put is checked before inlining).
+  for (Stmt *Branch : P->getBody()->body()) {
+    auto *C = dyn_cast<CompoundStmt>(Branch);
+    if (isa<BarrierStmt>(Branch) ||
+        (C && llvm::any_of(C->body(), llvm::IsaPred<BarrierStmt>)))
+      PendingPuts.clear();
   }
 }
 
