@@ -2222,6 +2222,14 @@ Value MLIRGen::emitBuiltin(bsgp::BuiltinCallExpr *e) {
             : spelled == "^" ? "xor"
                              : spelled.str();
   }
+  // The call as the user wrote it, for diagnostics (never the mangled name).
+  std::string spelledCall =
+      "'" + std::string(bsgp::BuiltinCallExpr::getName(e->getBuiltinKind())) +
+      "'";
+  if (e->getReduceOp() != BK::None)
+    spelledCall += " with '" +
+                   std::string(bsgp::BuiltinCallExpr::getOpSpelling(e->getReduceOp())) +
+                   "'";
   std::string spelledTypes;
   for (bsgp::Expr *ex : e->args()) {
     spelledTypes += spelledTypes.empty() ? "" : ", ";
@@ -2253,18 +2261,15 @@ Value MLIRGen::emitBuiltin(bsgp::BuiltinCallExpr *e) {
   auto fn = module.lookupSymbol<func::FuncOp>(name);
   if (!fn || fn.isExternal() || fn.getNumArguments() != args.size()) {
     failed = true;
-    emitError(l) << "'" << bsgp::BuiltinCallExpr::getName(e->getBuiltinKind())
-                 << "' on (" << spelledTypes
-                 << ") is not provided by the collective library (no "
-                    "function '"
-                 << name << "')";
+    emitError(l) << spelledCall << " on (" << spelledTypes
+                 << ") is not provided by the collective library";
     return {};
   }
   for (auto [a, t] : llvm::zip(args, fn.getArgumentTypes()))
     if (a.getType() != t) {
       failed = true;
-      emitError(fn.getLoc()) << "collective library function '" << name
-                             << "' does not take (" << spelledTypes << ")";
+      emitError(l) << spelledCall << " on (" << spelledTypes
+                   << ") does not match the collective library's version";
       return {};
     }
   auto call = func::CallOp::create(b, l, fn, args);
@@ -2292,8 +2297,10 @@ Value MLIRGen::emitBuiltin(bsgp::BuiltinCallExpr *e) {
   auto reduceFn = module.lookupSymbol<func::FuncOp>(reduceName);
   if (!reduceFn || reduceFn.isExternal()) {
     failed = true;
-    emitError(l) << "the collective library has no '" << reduceName
-                 << "' for the total of this scan";
+    emitError(l) << "the total of " << spelledCall << " on ("
+                 << spelledTypes
+                 << ") is not provided by the collective library; call the "
+                    "scan as a statement to drop it";
     return {};
   }
   Value total = func::CallOp::create(b, l, reduceFn, args).getResult(0);
