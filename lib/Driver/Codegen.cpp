@@ -21,6 +21,7 @@
 #include "mlir/Pass/PassManager.h"
 
 #include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Regex.h"
 #include "llvm/Support/ToolOutputFile.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -55,6 +56,18 @@ static SourceRange toSourceRange(mlir::Location loc, SourceManager &sm) {
   return {};
 }
 
+/// True if an MLIR diagnostic comes from an op verifier or from MLIR itself
+/// rather than from a bsgpc pass that words its errors for users: text such
+/// as `'bsgp.spawn' op ...` or `operand #0 does not dominate this use` means
+/// that the compiler built invalid IR from a program that Sema accepted.
+static bool isInternalDiagnostic(mlir::Diagnostic &D) {
+  static const llvm::Regex OpPrefix("^'[A-Za-z0-9_]+(\\.[A-Za-z0-9_]+)+' op ");
+  std::string Msg = D.str();
+  llvm::StringRef M(Msg);
+  return OpPrefix.match(M) || M.contains("does not dominate") ||
+         M.contains("__bsgp_");
+}
+
 /// The targets the object carries, for the §4 pipeline's specialization.
 static BSGPSpecializeTargetsPassOptions
 pipelineTargets(const CodegenOptions &Opts) {
@@ -73,8 +86,21 @@ int bsgp::runCodegen(ASTContext &Ctx, DiagnosticEngine &Diags,
   mlir::MLIRContext Context(Registry);
   Context.loadAllAvailableDialects();
 
-  // MLIR's diagnostics become bsgpc's, with the source line and caret.
+  // The IR is for developers: printed only where they ask for IR.
+  bool ShowIR = Opts.PrintIRAfterAll || Opts.Action == CodegenOptions::EmitMLIR ||
+                Opts.Action == CodegenOptions::EmitLowered;
+  Context.printOpOnDiagnostic(ShowIR);
+  // MLIR's diagnostics become bsgpc's, with the source line and caret. A
+  // verifier's message names ops and values, which mean nothing to a user:
+  // it becomes an internal compiler error at the construct's location, its
+  // text shown only to those who asked for IR.
   mlir::ScopedDiagnosticHandler Handler(&Context, [&](mlir::Diagnostic &D) {
+    if (!ShowIR && D.getSeverity() == mlir::DiagnosticSeverity::Error &&
+        isInternalDiagnostic(D)) {
+      Diags.report(toSourceRange(D.getLocation(), SM),
+                   diag::err_codegen_internal);
+      return mlir::success();
+    }
     diag::Kind K = D.getSeverity() == mlir::DiagnosticSeverity::Error
                        ? diag::err_codegen
                    : D.getSeverity() == mlir::DiagnosticSeverity::Warning

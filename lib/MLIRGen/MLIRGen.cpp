@@ -699,9 +699,18 @@ void MLIRGen::collectEffects(bsgp::Stmt *s, Effects &e, bool inLoop) {
   case bsgp::Stmt::SK_Continue:
     e.hasContinue = true;
     break;
-  case bsgp::Stmt::SK_Spawn:
-    collectEffects(cast<bsgp::SpawnStmt>(s)->getCount(), e, inLoop);
+  case bsgp::Stmt::SK_Spawn: {
+    // The spawn's require blocks may assign host variables of the code
+    // around it (the spawn yields their new values), so a loop or a branch
+    // around the spawn carries them. The other variables it assigns are its
+    // threads' own, declared inside it, and carriedKeys drops them.
+    auto *sp = cast<bsgp::SpawnStmt>(s);
+    collectEffects(sp->getCount(), e, inLoop);
+    Effects inner;
+    collectEffects(sp->getBody(), inner, false);
+    e.assigned.insert(inner.assigned.begin(), inner.assigned.end());
     break;
+  }
   case bsgp::Stmt::SK_Require:
     collectEffects(cast<bsgp::RequireStmt>(s)->getBody(), e, inLoop);
     break;
@@ -1254,7 +1263,8 @@ void MLIRGen::emitSpawn(bsgp::SpawnStmt *s) {
     return;
 
   // Host variables from before the spawn that its require blocks assigned
-  // keep their new values after it: the spawn yields them.
+  // keep their new values after it: the spawn yields them. Sema allows
+  // such assignments only in requires at the top level of the body.
   SmallVector<VarKey> keys;
   SmallVector<Value> vals;
   SmallVector<Type> types;
@@ -1285,6 +1295,7 @@ void MLIRGen::emitSpawn(bsgp::SpawnStmt *s) {
 void MLIRGen::emitRequire(bsgp::RequireStmt *s) {
   Location l = loc(s->getRange());
   Effects e = effectsOf(s->getBody());
+  llvm::DenseMap<VarKey, Value> before = env;
   auto req = bsgp::RequireOp::create(b, l, TypeRange{});
   Block *body = new Block();
   req.getBody().push_back(body);
@@ -1296,13 +1307,19 @@ void MLIRGen::emitRequire(bsgp::RequireStmt *s) {
       return;
   }
   // require opens no scope: whatever it assigned or declared at its top
-  // level is visible after it, so those values are its results.
+  // level is visible after it, so those values are its results. That
+  // includes a variable given the value of another one from outside
+  // (`a = b;`): the spawn yields require results only.
   SmallVector<VarKey> keys;
   SmallVector<Value> vals;
   SmallVector<Type> types;
   for (VarKey k : e.assigned) {
     auto it = env.find(k);
-    if (it == env.end() || it->second.getParentRegion() != &req.getBody())
+    if (it == env.end() || before.lookup(k) == it->second)
+      continue;
+    // Variables of blocks nested in the require end with them.
+    Region *r = it->second.getParentRegion();
+    if (r != &req.getBody() && req->isProperAncestor(r->getParentOp()))
       continue;
     keys.push_back(k);
     vals.push_back(it->second);
@@ -2315,6 +2332,14 @@ Value MLIRGen::emitBuiltin(bsgp::BuiltinCallExpr *e) {
             : spelled == "^" ? "xor"
                              : spelled.str();
   }
+  // The call as the user wrote it, for diagnostics (never the mangled name).
+  std::string spelledCall =
+      "'" + std::string(bsgp::BuiltinCallExpr::getName(e->getBuiltinKind())) +
+      "'";
+  if (e->getReduceOp() != BK::None)
+    spelledCall += " with '" +
+                   std::string(bsgp::BuiltinCallExpr::getOpSpelling(e->getReduceOp())) +
+                   "'";
   std::string spelledTypes;
   for (bsgp::Expr *ex : e->args()) {
     spelledTypes += spelledTypes.empty() ? "" : ", ";
@@ -2346,18 +2371,15 @@ Value MLIRGen::emitBuiltin(bsgp::BuiltinCallExpr *e) {
   auto fn = module.lookupSymbol<func::FuncOp>(name);
   if (!fn || fn.isExternal() || fn.getNumArguments() != args.size()) {
     failed = true;
-    emitError(l) << "'" << bsgp::BuiltinCallExpr::getName(e->getBuiltinKind())
-                 << "' on (" << spelledTypes
-                 << ") is not provided by the collective library (no "
-                    "function '"
-                 << name << "')";
+    emitError(l) << spelledCall << " on (" << spelledTypes
+                 << ") is not provided by the collective library";
     return {};
   }
   for (auto [a, t] : llvm::zip(args, fn.getArgumentTypes()))
     if (a.getType() != t) {
       failed = true;
-      emitError(fn.getLoc()) << "collective library function '" << name
-                             << "' does not take (" << spelledTypes << ")";
+      emitError(l) << spelledCall << " on (" << spelledTypes
+                   << ") does not match the collective library's version";
       return {};
     }
   auto call = func::CallOp::create(b, l, fn, args);
@@ -2385,8 +2407,10 @@ Value MLIRGen::emitBuiltin(bsgp::BuiltinCallExpr *e) {
   auto reduceFn = module.lookupSymbol<func::FuncOp>(reduceName);
   if (!reduceFn || reduceFn.isExternal()) {
     failed = true;
-    emitError(l) << "the collective library has no '" << reduceName
-                 << "' for the total of this scan";
+    emitError(l) << "the total of " << spelledCall << " on ("
+                 << spelledTypes
+                 << ") is not provided by the collective library; call the "
+                    "scan as a statement to drop it";
     return {};
   }
   Value total = func::CallOp::create(b, l, reduceFn, args).getResult(0);

@@ -80,8 +80,17 @@ private:
   void checkFunction(FunctionDecl *F);
   void checkGlobal(VarDecl *V);
   void checkStmt(Stmt *S);
+  void checkSpawn(SpawnStmt *Sp);
+  void checkPar(ParStmt *P);
   void checkStmtsInCurrentScope(CompoundStmt *C);
   void checkCompound(CompoundStmt *C, Scope *Existing = nullptr);
+  /// Checks an if branch or a loop body: a block of its own whether braced
+  /// or not, so that a variable first assigned in it cannot be read after
+  /// the statement (where it may not have been assigned).
+  void checkSubStmt(Stmt *S);
+  /// Pops the innermost scope, remembering its inferred locals for the note
+  /// of a later use out of scope.
+  void popScope();
   void checkVarDecl(VarDecl *V);
   Expr *checkCond(Expr *E);
   Expr *checkExpr(Expr *E);
@@ -122,11 +131,17 @@ private:
   bool isThreadDependent(Expr *E);
   bool reportHostWrite(Expr *Target);
   void checkDivergence(Stmt *Node, diag::Kind K, llvm::StringRef Name);
+  /// Reports \p Node (a barrier, require, par or collective call described
+  /// by \p What) if it sits under control flow in device code.
+  void checkSyncPlacement(Stmt *Node, llvm::StringRef What);
+  /// Reports the syncs recorded by checkSyncPlacement that no divergence
+  /// error covers (those are found later for loops with early exits).
+  void flushSyncPlacement();
   void reportSync(Stmt *Node, diag::Kind K, llvm::StringRef Name, Expr *Cond,
                   Stmt *Exit);
   void scanSyncs(Stmt *Body, Expr *Cond, Stmt *Exit);
   void noteExit(Stmt *S);
-  void checkLoopBody(Stmt *Body, Expr *Cond);
+  void checkLoopBody(Stmt *Loop, Stmt *Body, Expr *Cond);
   VarDecl *lookup(llvm::StringRef Name);
   void declare(VarDecl *V);
 
@@ -141,6 +156,46 @@ private:
   unsigned LoopDepth = 0;
   /// Thread-dependent conditions that enclose the current statement.
   llvm::SmallVector<Expr *, 4> Divergent;
+  /// The control flow around the current statement in device code (ifs,
+  /// loops, `?:`, `&&`, `||`): no superstep may end inside it, uniform or
+  /// not (§4.4, "Limitation"), except under branches on target queries
+  /// (TargetQuestion), which the pipeline folds before splitting.
+  struct Flow {
+    Stmt *S;
+    bool TargetQuestion;
+  };
+  llvm::SmallVector<Flow, 4> ControlFlow;
+  /// The innermost entry of ControlFlow that no superstep may end in.
+  Stmt *blockingFlow() const {
+    for (const Flow &F : llvm::reverse(ControlFlow))
+      if (!F.TargetQuestion)
+        return F.S;
+    return nullptr;
+  }
+  /// Reports a thread.put or thread.oldrank under any control flow: their
+  /// ops must sit at the superstep level, target branches included.
+  void checkStraightLine(Expr *E, diag::Kind K);
+  /// Variables given a new value by thread.put in the current superstep,
+  /// with the put: the value exists only after the next `barrier;` (the
+  /// barriers of collectives do not count, as puts are checked before
+  /// collectives are inlined).
+  llvm::DenseMap<VarDecl *, Expr *> PendingPuts;
+  struct MisplacedSync {
+    Stmt *Node;
+    std::string What;
+    Stmt *Flow;
+  };
+  llvm::SmallVector<MisplacedSync, 2> MisplacedSyncs;
+  /// Scopes.size() when the current spawn body was entered: the variables
+  /// of the scopes below it belong to the code around the spawn.
+  size_t SpawnScopeBase = 0;
+  /// The pars and target-query branches around the current statement of a
+  /// spawn body. A spawn passes on only the values its top-level requires
+  /// assign, so a require under them may not assign outer variables.
+  unsigned RequireNesting = 0;
+  /// Inferred locals of the scopes that ended, by name, for the note on a
+  /// use after their block.
+  llvm::StringMap<VarDecl *> EndedLocals;
   /// A break, continue or return taken under a thread-dependent condition:
   /// the statement and the condition.
   struct ExitInfo {
@@ -374,6 +429,9 @@ void Sema::checkFunction(FunctionDecl *F) {
   InRequire = false;
   LoopDepth = 0;
   Divergent.clear();
+  ControlFlow.clear();
+  EndedLocals.clear();
+  PendingPuts.clear();
   LoopExit = ReturnExit = ExitInfo();
   LoopDivBase = 0;
   const Type *Ret = F->getReturnType();
@@ -388,6 +446,7 @@ void Sema::checkFunction(FunctionDecl *F) {
   }
   checkCompound(F->getBody(), &Scopes.back());
   Scopes.pop_back();
+  flushSyncPlacement();
   // A cheap -Wreturn-type: the body of a non-void function must end in a
   // return statement (main may fall off its end, as in C).
   auto Body = F->getBody()->body();
@@ -409,11 +468,33 @@ void Sema::checkCompound(CompoundStmt *C, Scope *Existing) {
     if (Diags.hasFatalError())
       break;
     checkStmt(S);
+    flushSyncPlacement();
   }
   Scopes.back().Implicit = Saved;
   C->setImplicitDecls(Ctx.copyArray<VarDecl *>(Implicit));
   if (!Existing)
-    Scopes.pop_back();
+    popScope();
+}
+
+void Sema::checkSubStmt(Stmt *S) {
+  if (isa<CompoundStmt>(S)) {
+    checkStmt(S);
+    return;
+  }
+  // The implicit locals of an unbraced body have no block to be listed in;
+  // they are found through their first assignment.
+  llvm::SmallVector<VarDecl *, 2> Implicit;
+  Scopes.emplace_back();
+  Scopes.back().Implicit = &Implicit;
+  checkStmt(S);
+  popScope();
+}
+
+void Sema::popScope() {
+  for (auto &Entry : Scopes.back().Vars)
+    if (Entry.second->isImplicit())
+      EndedLocals.try_emplace(Entry.first(), Entry.second);
+  Scopes.pop_back();
 }
 
 void Sema::checkStmtsInCurrentScope(CompoundStmt *C) {
@@ -421,6 +502,7 @@ void Sema::checkStmtsInCurrentScope(CompoundStmt *C) {
     if (Diags.hasFatalError())
       break;
     checkStmt(S);
+    flushSyncPlacement();
   }
 }
 
@@ -487,6 +569,78 @@ void Sema::checkDivergence(Stmt *Node, diag::Kind K, llvm::StringRef Name) {
     reportSync(Node, K, Name, ReturnExit.Cond, ReturnExit.Exit);
 }
 
+/// True if \p E is answered at compile time for each target: target queries
+/// and `__bsgp_single_pass()`, combined with `!`, `&&` and `||`.
+/// bsgp-specialize-targets and bsgp-single-pass fold such branches before
+/// supersteps are split, so they may hold barriers.
+static bool isTargetQuestion(Expr *E) {
+  E = E->ignoreParenImpCasts();
+  if (isa<TargetQueryExpr>(E))
+    return true;
+  if (auto *B = dyn_cast<BuiltinCallExpr>(E))
+    return B->getBuiltinKind() == BuiltinCallExpr::SinglePass;
+  if (auto *U = dyn_cast<UnaryOperator>(E))
+    return U->getOpcode() == UnaryOperator::Not &&
+           isTargetQuestion(U->getSubExpr());
+  if (auto *B = dyn_cast<BinaryOperator>(E))
+    return (B->getOpcode() == BinaryOperator::LAnd ||
+            B->getOpcode() == BinaryOperator::LOr) &&
+           isTargetQuestion(B->getLHS()) && isTargetQuestion(B->getRHS());
+  return false;
+}
+
+void Sema::checkSyncPlacement(Stmt *Node, llvm::StringRef What) {
+  if (!inDevice())
+    return;
+  if (Stmt *Flow = blockingFlow())
+    MisplacedSyncs.push_back({Node, What.str(), Flow});
+}
+
+/// How the note names the control flow around a misplaced sync.
+static const char *describeFlow(Stmt *Flow) {
+  switch (Flow->getKind()) {
+  case Stmt::SK_If:
+    return "'if' statement";
+  case Stmt::SK_For:
+    return "'for' loop";
+  case Stmt::SK_While:
+    return "'while' loop";
+  case Stmt::SK_Do:
+    return "'do' loop";
+  case Stmt::SK_Conditional:
+    return "conditional expression";
+  default:
+    return cast<BinaryOperator>(Flow)->getOpcode() == BinaryOperator::LAnd
+               ? "'&&' expression"
+               : "'||' expression";
+  }
+}
+
+void Sema::flushSyncPlacement() {
+  // Inside a loop, an early exit found later may make the syncs divergent,
+  // which is the error to give.
+  if (!ControlFlow.empty() || LoopDepth > 0)
+    return;
+  for (MisplacedSync &M : MisplacedSyncs) {
+    if (!ReportedSyncs.insert(M.Node).second)
+      continue;
+    Diags.report(M.Node->getRange(), diag::err_sync_in_control_flow) << M.What;
+    Diags.report(SourceRange(M.Flow->getRange().Begin),
+                 diag::note_sync_control_flow)
+        << describeFlow(M.Flow);
+  }
+  MisplacedSyncs.clear();
+}
+
+void Sema::checkStraightLine(Expr *E, diag::Kind K) {
+  if (!inDevice() || ControlFlow.empty())
+    return;
+  Diags.report(E->getRange(), K);
+  Diags.report(SourceRange(ControlFlow.back().S->getRange().Begin),
+               diag::note_control_flow_here)
+      << describeFlow(ControlFlow.back().S);
+}
+
 /// Reports every barrier and collective in \p Body: they are reached by a
 /// thread-dependent subset of the threads (a loop some threads leave early,
 /// or a do-while whose trip count differs between threads).
@@ -519,7 +673,7 @@ void Sema::noteExit(Stmt *S) {
     ReturnExit = {Divergent.back(), S};
 }
 
-void Sema::checkLoopBody(Stmt *Body, Expr *Cond) {
+void Sema::checkLoopBody(Stmt *Loop, Stmt *Body, Expr *Cond) {
   ExitInfo SavedExit = LoopExit;
   unsigned SavedBase = LoopDivBase;
   bool HadReturn = ReturnExit.Cond != nullptr;
@@ -529,7 +683,11 @@ void Sema::checkLoopBody(Stmt *Body, Expr *Cond) {
   bool Dep = Cond && inDevice() && isThreadDependent(Cond);
   if (Dep)
     Divergent.push_back(Cond);
-  checkStmt(Body);
+  if (inDevice())
+    ControlFlow.push_back({Loop, false});
+  checkSubStmt(Body);
+  if (inDevice())
+    ControlFlow.pop_back();
   if (Dep)
     Divergent.pop_back();
   --LoopDepth;
@@ -546,6 +704,18 @@ void Sema::checkLoopBody(Stmt *Body, Expr *Cond) {
 /// variable itself, a field of it, or an element of a host array. Writes
 /// through pointers are fine (the memory is global).
 bool Sema::reportHostWrite(Expr *Target) {
+  if (InRequire && SpawnDepth > 0 && RequireNesting > 0) {
+    auto *Ref = dyn_cast<DeclRefExpr>(Target->ignoreParenImpCasts());
+    auto *V = Ref ? dyn_cast_or_null<VarDecl>(Ref->getDecl()) : nullptr;
+    bool Outer = false;
+    for (size_t I = 0; V && I < SpawnScopeBase && I < Scopes.size(); ++I)
+      Outer |= Scopes[I].Vars.lookup(V->getName()) == V;
+    if (Outer) {
+      Diags.report(Target->getRange(), diag::err_require_nested_host_write)
+          << V->getName();
+      return true;
+    }
+  }
   if (!inDevice())
     return false;
   Expr *E = Target->ignoreParenImpCasts();
@@ -629,24 +799,34 @@ void Sema::checkStmt(Stmt *S) {
   case Stmt::SK_If: {
     auto *I = cast<IfStmt>(S);
     I->setCond(checkCond(I->getCond()));
+    // Branches on target queries are folded away before supersteps are
+    // split, so they may hold barriers.
+    bool Device = inDevice();
+    bool Nests = Device && isTargetQuestion(I->getCond());
+    if (Device)
+      ControlFlow.push_back({I, Nests});
+    RequireNesting += Nests;
     WithDivergence(I->getCond(), [&] {
-      checkStmt(I->getThen());
+      checkSubStmt(I->getThen());
       if (I->getElse())
-        checkStmt(I->getElse());
+        checkSubStmt(I->getElse());
     });
+    RequireNesting -= Nests;
+    if (Device)
+      ControlFlow.pop_back();
     return;
   }
   case Stmt::SK_While: {
     auto *W = cast<WhileStmt>(S);
     W->setCond(checkCond(W->getCond()));
-    checkLoopBody(W->getBody(), W->getCond());
+    checkLoopBody(W, W->getBody(), W->getCond());
     return;
   }
   case Stmt::SK_Do: {
     auto *D = cast<DoStmt>(S);
     // The condition is checked after the body, but the body's barriers are
     // reached a thread-dependent number of times when it is divergent.
-    checkLoopBody(D->getBody(), nullptr);
+    checkLoopBody(D, D->getBody(), nullptr);
     D->setCond(checkCond(D->getCond()));
     if (inDevice() && isThreadDependent(D->getCond()))
       scanSyncs(D->getBody(), D->getCond(), nullptr);
@@ -663,9 +843,9 @@ void Sema::checkStmt(Stmt *S) {
       F->setCond(checkCond(F->getCond()));
     if (F->getInc())
       F->setInc(checkExpr(F->getInc()));
-    checkLoopBody(F->getBody(), F->getCond());
+    checkLoopBody(F, F->getBody(), F->getCond());
     F->setImplicitDecls(Ctx.copyArray<VarDecl *>(Implicit));
-    Scopes.pop_back();
+    popScope();
     return;
   }
   case Stmt::SK_Break:
@@ -702,40 +882,9 @@ void Sema::checkStmt(Stmt *S) {
     }
     return;
   }
-  case Stmt::SK_Spawn: {
-    auto *Sp = cast<SpawnStmt>(S);
-    if (SpawnDepth > 0 || InRequire)
-      Diags.report(S->getRange().Begin, diag::err_spawn_in_device);
-    else if (CurFn && CurFn->isInline())
-      Diags.report(S->getRange().Begin, diag::err_spawn_in_inline);
-    Expr *N = rvalue(checkExpr(Sp->getCount()));
-    if (!N->getType()->isError() && !N->getType()->isInteger()) {
-      Diags.report(N->getRange(), diag::err_spawn_count) << N->getType()->str();
-    } else if (!N->getType()->isError()) {
-      N = convert(N, Ctx.getIntType());
-    }
-    Sp->setCount(N);
-    ++SpawnDepth;
-    bool SavedRequire = InRequire;
-    InRequire = false;
-    auto SavedDiv = Divergent;
-    Divergent.clear();
-    unsigned SavedLoop = LoopDepth;
-    LoopDepth = 0;
-    ExitInfo SavedLoopExit = LoopExit, SavedReturnExit = ReturnExit;
-    LoopExit = ReturnExit = ExitInfo();
-    unsigned SavedBase = LoopDivBase;
-    LoopDivBase = 0;
-    checkCompound(Sp->getBody());
-    LoopDivBase = SavedBase;
-    LoopExit = SavedLoopExit;
-    ReturnExit = SavedReturnExit;
-    LoopDepth = SavedLoop;
-    Divergent = SavedDiv;
-    InRequire = SavedRequire;
-    --SpawnDepth;
+  case Stmt::SK_Spawn:
+    checkSpawn(cast<SpawnStmt>(S));
     return;
-  }
   case Stmt::SK_Barrier:
     if (InRequire)
       Diags.report(S->getRange(), diag::err_require_device) << "barrier";
@@ -747,8 +896,11 @@ void Sema::checkStmt(Stmt *S) {
           << CurFn->getName();
     else if (!inParallel())
       Diags.report(S->getRange(), diag::err_barrier_outside_spawn);
-    else
+    else {
       checkDivergence(S, diag::err_barrier_divergent, "");
+      checkSyncPlacement(S, "'barrier'");
+      PendingPuts.clear();
+    }
     return;
   case Stmt::SK_Require: {
     auto *R = cast<RequireStmt>(S);
@@ -756,6 +908,8 @@ void Sema::checkStmt(Stmt *S) {
       Diags.report(S->getRange().Begin, diag::err_require_nested);
     else if (!inParallel())
       Diags.report(S->getRange().Begin, diag::err_require_outside_spawn);
+    else
+      checkSyncPlacement(S, "'require'");
     bool Saved = InRequire;
     InRequire = true;
     // require opens no scope: its first-assignment locals belong to the
@@ -768,14 +922,79 @@ void Sema::checkStmt(Stmt *S) {
     return;
   }
   case Stmt::SK_Par:
-    if (!inParallel())
-      Diags.report(S->getRange().Begin, diag::err_par_not_in_spawn);
-    checkCompound(cast<ParStmt>(S)->getBody());
+    checkPar(cast<ParStmt>(S));
     return;
   default:
     if (auto *E = dyn_cast<Expr>(S))
       checkExpr(E);
     return;
+  }
+}
+
+void Sema::checkSpawn(SpawnStmt *Sp) {
+  if (SpawnDepth > 0 || InRequire)
+    Diags.report(Sp->getRange().Begin, diag::err_spawn_in_device);
+  else if (CurFn && CurFn->isInline())
+    Diags.report(Sp->getRange().Begin, diag::err_spawn_in_inline);
+  Expr *N = rvalue(checkExpr(Sp->getCount()));
+  if (!N->getType()->isError() && !N->getType()->isInteger()) {
+    Diags.report(N->getRange(), diag::err_spawn_count) << N->getType()->str();
+  } else if (!N->getType()->isError()) {
+    N = convert(N, Ctx.getIntType());
+  }
+  Sp->setCount(N);
+  ++SpawnDepth;
+  bool SavedRequire = InRequire;
+  InRequire = false;
+  auto SavedDiv = Divergent;
+  Divergent.clear();
+  auto SavedFlow = ControlFlow;
+  ControlFlow.clear();
+  size_t SavedScopeBase = SpawnScopeBase;
+  SpawnScopeBase = Scopes.size();
+  unsigned SavedNesting = RequireNesting;
+  RequireNesting = 0;
+  unsigned SavedLoop = LoopDepth;
+  LoopDepth = 0;
+  ExitInfo SavedLoopExit = LoopExit, SavedReturnExit = ReturnExit;
+  LoopExit = ReturnExit = ExitInfo();
+  unsigned SavedBase = LoopDivBase;
+  LoopDivBase = 0;
+  checkCompound(Sp->getBody());
+  flushSyncPlacement();
+  PendingPuts.clear();
+  LoopDivBase = SavedBase;
+  LoopExit = SavedLoopExit;
+  ReturnExit = SavedReturnExit;
+  LoopDepth = SavedLoop;
+  Divergent = SavedDiv;
+  ControlFlow = SavedFlow;
+  SpawnScopeBase = SavedScopeBase;
+  RequireNesting = SavedNesting;
+  InRequire = SavedRequire;
+  --SpawnDepth;
+}
+
+void Sema::checkPar(ParStmt *P) {
+  if (!inParallel())
+    Diags.report(P->getRange().Begin, diag::err_par_not_in_spawn);
+  else
+    checkSyncPlacement(P, "'par'");
+  // The par is reported if misplaced; its statements are at the superstep
+  // level of its branches.
+  auto SavedFlow = std::move(ControlFlow);
+  ControlFlow.clear();
+  ++RequireNesting;
+  checkCompound(P->getBody());
+  --RequireNesting;
+  ControlFlow = std::move(SavedFlow);
+  // A barrier of a par branch ends the superstep of every branch (a
+  // collective call does not count: the put is checked before inlining).
+  for (Stmt *Branch : P->getBody()->body()) {
+    auto *C = dyn_cast<CompoundStmt>(Branch);
+    if (isa<BarrierStmt>(Branch) ||
+        (C && llvm::any_of(C->body(), llvm::IsaPred<BarrierStmt>)))
+      PendingPuts.clear();
   }
 }
 
@@ -941,6 +1160,11 @@ Expr *Sema::checkExprImpl(Expr *E) {
       if (InRequire && !V->isHost())
         Diags.report(R->getRange(), diag::err_thread_device_var_in_require)
             << R->getName();
+      if (Expr *Put = PendingPuts.lookup(V)) {
+        Diags.report(R->getRange(), diag::err_put_value_used) << R->getName();
+        Diags.report(Put->getRange(), diag::note_put_here) << R->getName();
+        PendingPuts.erase(V);
+      }
       return R;
     }
     if (FunctionDecl *F = Functions.lookup(R->getName())) {
@@ -949,6 +1173,9 @@ Expr *Sema::checkExprImpl(Expr *E) {
       return R;
     }
     Diags.report(R->getRange(), diag::err_undeclared) << R->getName();
+    if (VarDecl *Ended = EndedLocals.lookup(R->getName()))
+      Diags.report(SourceRange(Ended->getLoc()), diag::note_out_of_scope)
+          << R->getName();
     return error(R);
   }
   case Stmt::SK_Paren: {
@@ -970,10 +1197,15 @@ Expr *Sema::checkExprImpl(Expr *E) {
     auto *C = cast<ConditionalOperator>(E);
     C->setCond(toBool(rvalue(checkExpr(C->getCond()))));
     bool Dep = inDevice() && isThreadDependent(C->getCond());
+    bool Device = inDevice();
     if (Dep)
       Divergent.push_back(C->getCond());
+    if (Device)
+      ControlFlow.push_back({C, isTargetQuestion(C->getCond())});
     Expr *T = rvalue(checkExpr(C->getTrueExpr()));
     Expr *F = rvalue(checkExpr(C->getFalseExpr()));
+    if (Device)
+      ControlFlow.pop_back();
     if (Dep)
       Divergent.pop_back();
     const Type *TT = T->getType()->getUnqualified(),
@@ -1184,6 +1416,9 @@ Expr *Sema::checkAssign(BinaryOperator *B) {
     B->setRHS(R);
     return error(B);
   }
+  if (auto *T = dyn_cast<ThreadAttrExpr>(LBase))
+    if (T->getAttr() == ThreadAttrExpr::OldRank)
+      checkStraightLine(B, diag::err_oldrank_in_control_flow);
   // §5: fork and kill adjust thread.size in a require block.
   if (auto *T = dyn_cast<ThreadAttrExpr>(LBase))
     if (T->getAttr() != ThreadAttrExpr::OldRank &&
@@ -1247,9 +1482,14 @@ Expr *Sema::checkBinary(BinaryOperator *B) {
   Expr *L = rvalue(checkExpr(B->getLHS()));
   bool Logical = Op == BO::LAnd || Op == BO::LOr;
   bool Dep = Logical && inDevice() && isThreadDependent(L);
+  bool Device = Logical && inDevice();
   if (Dep)
     Divergent.push_back(L);
+  if (Device)
+    ControlFlow.push_back({B, isTargetQuestion(L)});
   Expr *R = rvalue(checkExpr(B->getRHS()));
+  if (Device)
+    ControlFlow.pop_back();
   if (Dep)
     Divergent.pop_back();
   B->setLHS(L);
@@ -1452,8 +1692,10 @@ Expr *Sema::checkCall(CallExpr *C) {
     if (!inParallel() || InRequire)
       Diags.report(C->getRange(), diag::err_collective_in_host)
           << F->getName();
-    else
+    else {
       checkDivergence(C, diag::err_collective_divergent, F->getName());
+      checkSyncPlacement(C, ("call to collective '" + F->getName() + "'").str());
+    }
   } else if (F->getFunctionKind() == FunctionDecl::FK_Host && inDevice()) {
     Diags.report(C->getRange(), diag::err_host_in_device) << F->getName();
     auto It = Infos.find(F);
@@ -1604,8 +1846,10 @@ Expr *Sema::checkBuiltin(BuiltinCallExpr *B) {
     Diags.report(B->getRange(), diag::err_thread_outside_spawn) << Name;
   else if (InRequire)
     Diags.report(B->getRange(), diag::err_require_device) << Name;
-  else if (BK::isCollective(K))
+  else if (BK::isCollective(K)) {
     checkDivergence(B, diag::err_collective_divergent, Name);
+    checkSyncPlacement(B, "call to collective '" + Name + "'");
+  }
 
   unsigned Want = 1;
   switch (K) {
@@ -1763,6 +2007,10 @@ Expr *Sema::checkBuiltin(BuiltinCallExpr *B) {
       return error(B);
     Args[2] = convert(Args[2], Args[1]->getType());
     B->setType(Ctx.getVoidType());
+    checkStraightLine(B, diag::err_put_in_control_flow);
+    if (auto *Ref = dyn_cast<DeclRefExpr>(Args[1]->ignoreParenImpCasts()))
+      if (auto *V = dyn_cast_or_null<VarDecl>(Ref->getDecl()))
+        PendingPuts[V] = B;
     return B;
   }
   case BK::ThreadRebind: {

@@ -21,6 +21,7 @@
 #include "Atomics.h"
 #include "GroupOps.h"
 #include "LocalArrays.h"
+#include "Recursion.h"
 
 #include "bsgp/Dialect/BSGP/IR/BSGPDialect.h"
 #include "bsgp/Dialect/BSGP/IR/BSGPOps.h"
@@ -936,7 +937,8 @@ void LowerKernelsToSPIRVPass::runOnOperation() {
 
   // The device functions kernels call, transitively.
   SmallVector<func::FuncOp> callees;
-  if (failed(bsgp::collectDeviceFunctions(host, kernels, callees)))
+  if (failed(bsgp::collectDeviceFunctions(host, kernels, callees)) ||
+      failed(bsgp::rejectSPIRVRecursion(callees)))
     return signalPassFailure();
   // SPIR-V functions have no visibility: the module holds nothing else.
   for (func::FuncOp callee : callees)
