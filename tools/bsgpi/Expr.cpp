@@ -74,7 +74,7 @@ static Column evalConstruct(Interpreter &I, Frame &F, ConstructExpr *E,
   }
   BK EK = scalarKind(T);
   unsigned TN = numComponents(T);
-  uint32_t ES = sizeOf(T) / TN;
+  uint32_t ES = componentSize(T);
   Column R(sizeOf(T), L.size());
   if (Args.size() == 1 && !llvm::isa<VectorType>(
                               Args[0]->getType()->getUnqualified())) {
@@ -90,7 +90,7 @@ static Column evalConstruct(Interpreter &I, Frame &F, ConstructExpr *E,
     Column A = I.eval(F, Arg, L);
     BK AK = scalarKind(Arg->getType());
     unsigned AN = numComponents(Arg->getType());
-    uint32_t AS = sizeOf(Arg->getType()) / AN;
+    uint32_t AS = componentSize(Arg->getType());
     for (uint32_t K = 0; K < L.size(); ++K)
       for (unsigned J = 0; J < AN && Pos + J < TN; ++J)
         convertScalar(AK, A.at(K) + J * AS, EK, R.at(K) + (Pos + J) * ES);
@@ -111,7 +111,7 @@ static Column evalMemberRValue(Interpreter &I, Frame &F, MemberExpr *M,
       std::memcpy(R.at(K), B.at(K) + Off, Size);
     return R;
   }
-  uint32_t ES = sizeOf(BT) / numComponents(BT);
+  uint32_t ES = componentSize(BT);
   auto Comps = M->getComponents();
   for (uint32_t K = 0; K < L.size(); ++K)
     for (unsigned J = 0; J < Comps.size(); ++J)
@@ -341,7 +341,7 @@ Column Interpreter::address(Frame &F, Expr *E, Lanes &L) {
     } else {
       if (M->getComponents().size() != 1)
         fatal(E->getRange(), "bsgpi cannot assign to a swizzle");
-      Off = M->getComponents()[0] * (sizeOf(BT) / numComponents(BT));
+      Off = M->getComponents()[0] * componentSize(BT);
     }
     for (uint32_t K = 0; K < N; ++K)
       Base.set<uint64_t>(K, Base.get<uint64_t>(K) + Off);

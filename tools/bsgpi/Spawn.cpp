@@ -29,6 +29,7 @@ void Interpreter::execSpawn(Frame &F, SpawnStmt *S) {
   D.SpawnBody = true;
   D.Host = &F;
   D.NumLanes = N;
+  D.EntryStep = Superstep;
   D.Thread.resize(N);
   Lanes L;
   L.resize(N);
@@ -89,6 +90,8 @@ void Interpreter::syncPoint(Frame &F, Lanes &L, SourceRange R,
   applyPuts(*this);
   ++Superstep;
   // thread.get reads the values of the superstep before.
+  Spawn->Snapshots.clear();
+  Spawn->LastSync = Superstep;
   for (Frame *D : Spawn->DeviceFrames)
     for (auto &[V, P] : D->Vars)
       if (GetVars.count(V) && !V->isGroupLocal()) {
@@ -196,19 +199,5 @@ Column Interpreter::evalGetPut(Frame &F, BuiltinCallExpr *B, Lanes &L) {
     }
     return Column(0, L.size());
   }
-  Expr *V = Args[1]->ignoreParenImpCasts();
-  if (auto *DR = llvm::dyn_cast<DeclRefExpr>(V)) {
-    auto *D = llvm::dyn_cast<VarDecl>(DR->getDecl());
-    auto It = D ? I.Spawn->Snapshots.find(D) : I.Spawn->Snapshots.end();
-    if (It != I.Spawn->Snapshots.end() && F.Vars.count(D) &&
-        Args[1]->getType()->getUnqualified() == D->getType()->getUnqualified()) {
-      uint32_t Size = sizeOf(D->getType());
-      Column Out(Size, L.size());
-      for (uint32_t K = 0; K < L.size(); ++K)
-        std::memcpy(Out.at(K), &It->second[Targets[K] * Size], Size);
-      return Out;
-    }
-  }
-  // No sync point since the value was made: read the current value.
-  return I.eval(F, Args[1], Targets);
+  return I.evalInThreads(F, Args[1], Targets);
 }
