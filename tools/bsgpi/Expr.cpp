@@ -225,14 +225,22 @@ Column Interpreter::eval(Frame &F, Expr *E, Lanes &L) {
     auto *NE = llvm::cast<NewExpr>(E);
     Column C = eval(F, NE->getCount(), L);
     int64_t Count = scalarToInt(scalarKind(NE->getCount()->getType()), C.at(0));
+    // The reports word the compiled runtime's (sizes-64bit.test).
+    const char *Kw = NE->isTemporary() ? "dtempnew" : "dnew";
     if (Count < 0)
-      fatal(E->getRange(), "negative list length " + llvm::Twine(Count));
-    uint64_t Bytes = Count * sizeOf(NE->getElementType());
+      fatal(E->getRange(), llvm::Twine(Kw) +
+                               " of a negative number of elements (" +
+                               llvm::Twine(Count) + ")");
+    uint64_t ES = sizeOf(NE->getElementType()), Bytes;
+    if (__builtin_mul_overflow((uint64_t)Count, ES, &Bytes))
+      fatal(E->getRange(), llvm::Twine(Kw) + " of " + llvm::Twine(Count) +
+                               " elements of " + llvm::Twine(ES) +
+                               " bytes: the size does not fit in 64 bits");
     uint8_t *P = Mem.allocate(
         Bytes, NE->isTemporary() ? AllocKind::TempList : AllocKind::List);
     if (!P)
-      fatal(E->getRange(), "out of memory allocating " + llvm::Twine(Bytes) +
-                               " bytes");
+      fatal(E->getRange(), "out of device memory allocating " +
+                               llvm::Twine(Bytes) + " bytes for " + Kw);
     if (NE->isTemporary() && Spawn)
       Spawn->Temps.push_back(P);
     uint64_t V = reinterpret_cast<uint64_t>(P);

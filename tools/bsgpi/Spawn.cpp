@@ -13,11 +13,23 @@ using namespace bsgp::interp;
 
 void Interpreter::execSpawn(Frame &F, SpawnStmt *S) {
   Lanes One{0};
-  Column C = eval(F, S->getCount(), One);
-  int64_t N = scalarToInt(scalarKind(S->getCount()->getType()), C.at(0));
-  if (N < 0 || N > INT32_MAX)
-    fatal(S->getCount()->getRange(),
-          "spawn of " + llvm::Twine(N) + " threads");
+  // Sema converts the count to int; a wider or unsigned count is checked
+  // before that conversion could wrap it around (docs/language.md).
+  Expr *Count = S->getCount();
+  if (auto *IC = llvm::dyn_cast<ImplicitCastExpr>(Count);
+      IC && IC->getCastKind() == ImplicitCastExpr::IntegralCast &&
+      IC->getSubExpr()->getType()->isInteger())
+    Count = IC->getSubExpr();
+  Column C = eval(F, Count, One);
+  int64_t N = scalarToInt(scalarKind(Count->getType()), C.at(0));
+  // Reported at the spawn in the compiled runtime's words.
+  if (N < 0)
+    fatal(S->getRange(),
+          "spawn with a negative thread count (" + llvm::Twine(N) + ")");
+  if (N > INT32_MAX)
+    fatal(S->getRange(), "spawn of " + llvm::Twine(N) +
+                             " threads; BSGP ranks are 32-bit ints, so a "
+                             "spawn has at most 2147483647 threads");
   if (N == 0)
     return;
   SpawnState St;
