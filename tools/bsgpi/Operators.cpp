@@ -324,8 +324,6 @@ Column Interpreter::evalUnary(Frame &F, UnaryOperator *U, Lanes &L) {
   case UnaryOperator::Not: {
     Column V = eval(F, S, L);
     BK K = scalarKind(T);
-    unsigned NC = numComponents(T);
-    (void)NC;
     uint32_t ES = componentSize(T);
     auto Code = U->getOpcode();
     dispatchKind(K, [&](auto Tag) {
