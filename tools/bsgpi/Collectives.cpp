@@ -169,7 +169,7 @@ Column Interpreter::evalBuiltin(Frame &F, BuiltinCallExpr *B, Lanes &L) {
     syncPoint(F, L, R, Name);
     const Type *T = Args[0]->getType()->getUnqualified();
     unsigned NC = numComponents(T);
-    uint32_t ES = sizeOf(T) / NC;
+    uint32_t ES = componentSize(T);
     RO Op = B->getReduceOp();
     Column Total(sizeOf(T), 1);
     dispatchKind(scalarKind(T), [&](auto Tag) {

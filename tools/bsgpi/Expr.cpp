@@ -74,7 +74,7 @@ static Column evalConstruct(Interpreter &I, Frame &F, ConstructExpr *E,
   }
   BK EK = scalarKind(T);
   unsigned TN = numComponents(T);
-  uint32_t ES = sizeOf(T) / TN;
+  uint32_t ES = componentSize(T);
   Column R(sizeOf(T), L.size());
   if (Args.size() == 1 && !llvm::isa<VectorType>(
                               Args[0]->getType()->getUnqualified())) {
@@ -90,7 +90,7 @@ static Column evalConstruct(Interpreter &I, Frame &F, ConstructExpr *E,
     Column A = I.eval(F, Arg, L);
     BK AK = scalarKind(Arg->getType());
     unsigned AN = numComponents(Arg->getType());
-    uint32_t AS = sizeOf(Arg->getType()) / AN;
+    uint32_t AS = componentSize(Arg->getType());
     for (uint32_t K = 0; K < L.size(); ++K)
       for (unsigned J = 0; J < AN && Pos + J < TN; ++J)
         convertScalar(AK, A.at(K) + J * AS, EK, R.at(K) + (Pos + J) * ES);
@@ -111,7 +111,7 @@ static Column evalMemberRValue(Interpreter &I, Frame &F, MemberExpr *M,
       std::memcpy(R.at(K), B.at(K) + Off, Size);
     return R;
   }
-  uint32_t ES = sizeOf(BT) / numComponents(BT);
+  uint32_t ES = componentSize(BT);
   auto Comps = M->getComponents();
   for (uint32_t K = 0; K < L.size(); ++K)
     for (unsigned J = 0; J < Comps.size(); ++J)
@@ -225,14 +225,22 @@ Column Interpreter::eval(Frame &F, Expr *E, Lanes &L) {
     auto *NE = llvm::cast<NewExpr>(E);
     Column C = eval(F, NE->getCount(), L);
     int64_t Count = scalarToInt(scalarKind(NE->getCount()->getType()), C.at(0));
+    // The reports word the compiled runtime's (sizes-64bit.test).
+    const char *Kw = NE->isTemporary() ? "dtempnew" : "dnew";
     if (Count < 0)
-      fatal(E->getRange(), "negative list length " + llvm::Twine(Count));
-    uint64_t Bytes = Count * sizeOf(NE->getElementType());
+      fatal(E->getRange(), llvm::Twine(Kw) +
+                               " of a negative number of elements (" +
+                               llvm::Twine(Count) + ")");
+    uint64_t ES = sizeOf(NE->getElementType()), Bytes;
+    if (__builtin_mul_overflow((uint64_t)Count, ES, &Bytes))
+      fatal(E->getRange(), llvm::Twine(Kw) + " of " + llvm::Twine(Count) +
+                               " elements of " + llvm::Twine(ES) +
+                               " bytes: the size does not fit in 64 bits");
     uint8_t *P = Mem.allocate(
         Bytes, NE->isTemporary() ? AllocKind::TempList : AllocKind::List);
     if (!P)
-      fatal(E->getRange(), "out of memory allocating " + llvm::Twine(Bytes) +
-                               " bytes");
+      fatal(E->getRange(), "out of device memory allocating " +
+                               llvm::Twine(Bytes) + " bytes for " + Kw);
     if (NE->isTemporary() && Spawn)
       Spawn->Temps.push_back(P);
     uint64_t V = reinterpret_cast<uint64_t>(P);
@@ -341,7 +349,7 @@ Column Interpreter::address(Frame &F, Expr *E, Lanes &L) {
     } else {
       if (M->getComponents().size() != 1)
         fatal(E->getRange(), "bsgpi cannot assign to a swizzle");
-      Off = M->getComponents()[0] * (sizeOf(BT) / numComponents(BT));
+      Off = M->getComponents()[0] * componentSize(BT);
     }
     for (uint32_t K = 0; K < N; ++K)
       Base.set<uint64_t>(K, Base.get<uint64_t>(K) + Off);

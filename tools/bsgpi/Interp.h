@@ -52,7 +52,8 @@ using Lanes = llvm::SmallVector<uint32_t, 4>;
 // Types and values
 //===----------------------------------------------------------------------===//
 
-/// Bytes of \p T in memory: C layout, packed vectors (float3 is 12 bytes),
+/// Bytes of \p T in memory: C layout, vectors rounded up to a power of two
+/// and aligned to their size (float3 is 16 bytes, the last word padding),
 /// bool one byte, pointers 8; as the compiled code lays them out.
 uint64_t sizeOfSlow(const Type *T);
 inline uint64_t sizeOf(const Type *T) {
@@ -72,6 +73,9 @@ uint64_t fieldOffset(const StructType *S, unsigned Index);
 BuiltinType::BuiltinKind scalarKind(const Type *T);
 /// Number of scalars of a vector type, 1 otherwise.
 unsigned numComponents(const Type *T);
+/// Bytes of one component of a vector type (its stride within the vector),
+/// of the whole value otherwise.
+uint64_t componentSize(const Type *T);
 
 /// One value per lane, Size bytes each.
 struct Column {
@@ -189,6 +193,13 @@ struct Frame {
   Column Ret;
   /// The innermost loop's lanes that left it by break / continue.
   Lanes *Broken = nullptr, *Continued = nullptr;
+  /// Function frames: the calling frame and call (null for main), so that
+  /// thread.get of a parameter can recompute the caller's argument.
+  Frame *Caller = nullptr;
+  CallExpr *Site = nullptr;
+  /// Superstep counter when the frame was made: a snapshot taken later
+  /// holds this frame's variables.
+  uint64_t EntryStep = 0;
 };
 
 /// A deferred thread.put: written at the end of the superstep.
@@ -207,8 +218,10 @@ struct SpawnState {
   std::vector<Frame *> DeviceFrames;
   /// Every lane list of a device frame that lives across a collective.
   std::vector<Lanes *> LiveLanes;
-  /// Values of thread.get's variables at the last sync point.
+  /// Values of thread.get's variables at the last sync point (taken when
+  /// the superstep counter became LastSync), one slot a lane of the frame.
   llvm::DenseMap<const VarDecl *, std::vector<uint8_t>> Snapshots;
+  uint64_t LastSync = 0;
   std::vector<PendingPut> Puts;
   std::vector<void *> Temps;
 };
@@ -246,7 +259,8 @@ public:
                  bool CondFirst, Lanes L);
   Column call(Frame &F, CallExpr *C, Lanes &L);
   Column callFunction(Frame &F, const FunctionDecl *Fn,
-                      llvm::ArrayRef<Column> Args, Lanes &L, SourceRange R);
+                      llvm::ArrayRef<Column> Args, Lanes &L, SourceRange R,
+                      CallExpr *Site = nullptr);
   uint8_t *varBase(Frame &F, const VarDecl *D, bool &PerLane);
   uint32_t rankOf(Frame &F, uint32_t Lane) {
     return F.Device ? F.Thread[Lane] : 0;
@@ -261,6 +275,11 @@ public:
   Column evalGroup(Frame &F, GroupExpr *G, Lanes &L);
   /// thread.get and thread.put (Spawn.cpp).
   Column evalGetPut(Frame &F, BuiltinCallExpr *B, Lanes &L);
+  /// The value of thread.get: \p E as thread \p Ranks[K] had it at the end
+  /// of the previous superstep, for each K (ThreadGet.cpp).
+  Column evalInThreads(Frame &F, Expr *E, Lanes &Ranks);
+  /// Fills GetVars from the program (ThreadGet.cpp).
+  void findGetVars();
   /// Rebuilds the spawn so that new rank j is old rank Src[j].
   void remap(llvm::ArrayRef<uint32_t> Src);
   void setOldRank(llvm::ArrayRef<int32_t> Old) {

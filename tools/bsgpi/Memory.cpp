@@ -22,6 +22,8 @@ Memory::~Memory() {
 
 uint8_t *Memory::allocate(uint64_t Size, AllocKind K, uint64_t Stride,
                           llvm::StringRef What) {
+  if (Size > UINT64_MAX - 16)
+    return nullptr; // Rounding up would wrap around.
   uint64_t Rounded = (std::max<uint64_t>(Size, 1) + 15) / 16 * 16;
   auto *P = static_cast<uint8_t *>(std::aligned_alloc(16, Rounded));
   if (!P)

@@ -153,7 +153,7 @@ Column Interpreter::arith(Op O, const Column &A, const Column &B,
   if (O == Op::Shl || O == Op::Shr) {
     BK K0 = scalarKind(AT), K1 = scalarKind(BT);
     unsigned NC = numComponents(AT), BC = numComponents(BT);
-    uint32_t ES = sizeOf(AT) / NC, BS = sizeOf(BT) / BC;
+    uint32_t ES = componentSize(AT), BS = componentSize(BT);
     Column Res(sizeOf(AT), N);
     dispatchKind(K0, [&](auto Tag) {
       using T = decltype(Tag);
@@ -175,7 +175,7 @@ Column Interpreter::arith(Op O, const Column &A, const Column &B,
   }
   BK EK = scalarKind(AT);
   unsigned NC = numComponents(AT);
-  uint32_t ES = sizeOf(AT) / NC;
+  uint32_t ES = componentSize(AT);
   bool Cmp = isComparison(O);
   Column Res(Cmp ? sizeOf(ResT) : sizeOf(AT), N);
   dispatchKind(EK, [&](auto Tag) {
@@ -324,12 +324,12 @@ Column Interpreter::evalUnary(Frame &F, UnaryOperator *U, Lanes &L) {
   case UnaryOperator::Not: {
     Column V = eval(F, S, L);
     BK K = scalarKind(T);
-    unsigned NC = numComponents(T);
-    uint32_t ES = V.Size / NC;
+    uint32_t ES = componentSize(T);
     auto Code = U->getOpcode();
     dispatchKind(K, [&](auto Tag) {
       using X = decltype(Tag);
-      for (uint32_t I = 0; I < V.N * NC; ++I) {
+      // Every word, the padding of 3-vectors too (it holds no value).
+      for (size_t I = 0; I < V.Bytes.size() / ES; ++I) {
         uint8_t *P = V.Bytes.data() + I * ES;
         X A = ld<X>(P);
         if (Code == UnaryOperator::Not) {

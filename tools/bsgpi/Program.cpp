@@ -13,21 +13,6 @@
 using namespace bsgp;
 using namespace bsgp::interp;
 
-/// Collects the variables thread.get reads, which sync points snapshot.
-static void findGetVars(Stmt *S, llvm::DenseSet<const VarDecl *> &Out) {
-  if (!S)
-    return;
-  if (auto *B = llvm::dyn_cast<BuiltinCallExpr>(S))
-    if (B->getBuiltinKind() == BuiltinCallExpr::ThreadGet)
-      if (auto *DR =
-              llvm::dyn_cast<DeclRefExpr>(B->args()[1]->ignoreParenImpCasts()))
-        if (auto *V = llvm::dyn_cast_or_null<VarDecl>(DR->getDecl()))
-          Out.insert(V);
-  forEachChild(S, [&](Stmt *C) { findGetVars(C, Out); });
-  if (auto *F = llvm::dyn_cast<ForStmt>(S))
-    findGetVars(F->getBody(), Out);
-}
-
 int Interpreter::run(llvm::ArrayRef<std::string> Args) {
   const FunctionDecl *Main = nullptr;
   for (TranslationUnit &TU : Ctx.getTranslationUnits())
@@ -36,9 +21,8 @@ int Interpreter::run(llvm::ArrayRef<std::string> Args) {
         const FunctionDecl *&Slot = Functions[Fn->getName().str()];
         if (!Slot || Fn->isDefinition())
           Slot = Fn;
-        if (Fn->isDefinition())
-          findGetVars(Fn->getBody(), GetVars);
       }
+  findGetVars();
   auto It = Functions.find("main");
   if (It != Functions.end() && It->second->isDefinition())
     Main = It->second;

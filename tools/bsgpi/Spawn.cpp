@@ -13,11 +13,23 @@ using namespace bsgp::interp;
 
 void Interpreter::execSpawn(Frame &F, SpawnStmt *S) {
   Lanes One{0};
-  Column C = eval(F, S->getCount(), One);
-  int64_t N = scalarToInt(scalarKind(S->getCount()->getType()), C.at(0));
-  if (N < 0 || N > INT32_MAX)
-    fatal(S->getCount()->getRange(),
-          "spawn of " + llvm::Twine(N) + " threads");
+  // Sema converts the count to int; a wider or unsigned count is checked
+  // before that conversion could wrap it around (docs/language.md).
+  Expr *Count = S->getCount();
+  if (auto *IC = llvm::dyn_cast<ImplicitCastExpr>(Count);
+      IC && IC->getCastKind() == ImplicitCastExpr::IntegralCast &&
+      IC->getSubExpr()->getType()->isInteger())
+    Count = IC->getSubExpr();
+  Column C = eval(F, Count, One);
+  int64_t N = scalarToInt(scalarKind(Count->getType()), C.at(0));
+  // Reported at the spawn in the compiled runtime's words.
+  if (N < 0)
+    fatal(S->getRange(),
+          "spawn with a negative thread count (" + llvm::Twine(N) + ")");
+  if (N > INT32_MAX)
+    fatal(S->getRange(), "spawn of " + llvm::Twine(N) +
+                             " threads; BSGP ranks are 32-bit ints, so a "
+                             "spawn has at most 2147483647 threads");
   if (N == 0)
     return;
   SpawnState St;
@@ -29,6 +41,7 @@ void Interpreter::execSpawn(Frame &F, SpawnStmt *S) {
   D.SpawnBody = true;
   D.Host = &F;
   D.NumLanes = N;
+  D.EntryStep = Superstep;
   D.Thread.resize(N);
   Lanes L;
   L.resize(N);
@@ -89,6 +102,8 @@ void Interpreter::syncPoint(Frame &F, Lanes &L, SourceRange R,
   applyPuts(*this);
   ++Superstep;
   // thread.get reads the values of the superstep before.
+  Spawn->Snapshots.clear();
+  Spawn->LastSync = Superstep;
   for (Frame *D : Spawn->DeviceFrames)
     for (auto &[V, P] : D->Vars)
       if (GetVars.count(V) && !V->isGroupLocal()) {
@@ -196,19 +211,5 @@ Column Interpreter::evalGetPut(Frame &F, BuiltinCallExpr *B, Lanes &L) {
     }
     return Column(0, L.size());
   }
-  Expr *V = Args[1]->ignoreParenImpCasts();
-  if (auto *DR = llvm::dyn_cast<DeclRefExpr>(V)) {
-    auto *D = llvm::dyn_cast<VarDecl>(DR->getDecl());
-    auto It = D ? I.Spawn->Snapshots.find(D) : I.Spawn->Snapshots.end();
-    if (It != I.Spawn->Snapshots.end() && F.Vars.count(D) &&
-        Args[1]->getType()->getUnqualified() == D->getType()->getUnqualified()) {
-      uint32_t Size = sizeOf(D->getType());
-      Column Out(Size, L.size());
-      for (uint32_t K = 0; K < L.size(); ++K)
-        std::memcpy(Out.at(K), &It->second[Targets[K] * Size], Size);
-      return Out;
-    }
-  }
-  // No sync point since the value was made: read the current value.
-  return I.eval(F, Args[1], Targets);
+  return I.evalInThreads(F, Args[1], Targets);
 }

@@ -249,7 +249,7 @@ Column Interpreter::call(Frame &F, CallExpr *C, Lanes &L) {
       Fn = It->second;
   }
   if (Fn->isDefinition())
-    return callFunction(F, Fn, Vals, L, C->getRange());
+    return callFunction(F, Fn, Vals, L, C->getRange(), C);
   llvm::SmallVector<const Type *, 8> Types;
   for (Expr *A : Args)
     Types.push_back(A->getType());
@@ -258,7 +258,7 @@ Column Interpreter::call(Frame &F, CallExpr *C, Lanes &L) {
 
 Column Interpreter::callFunction(Frame &F, const FunctionDecl *Fn,
                                  llvm::ArrayRef<Column> Args, Lanes &L,
-                                 SourceRange R) {
+                                 SourceRange R, CallExpr *Site) {
   step(R);
   if (Depth >= MaxCallDepth)
     fatal(R, "call stack deeper than " + llvm::Twine(MaxCallDepth) + " calls");
@@ -267,6 +267,9 @@ Column Interpreter::callFunction(Frame &F, const FunctionDecl *Fn,
   NF.Device = F.Device;
   NF.Host = F.Device ? F.Host : nullptr;
   NF.NumLanes = L.size();
+  NF.Caller = &F;
+  NF.Site = Site;
+  NF.EntryStep = Superstep;
   if (F.Device)
     for (uint32_t K : L)
       NF.Thread.push_back(F.Thread[K]);

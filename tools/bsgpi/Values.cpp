@@ -8,6 +8,8 @@
 
 #include "bsgp/AST/AST.h"
 
+#include "llvm/Support/MathExtras.h"
+
 #include <cmath>
 #include <limits>
 
@@ -21,7 +23,8 @@ uint64_t interp::sizeOfSlow(const Type *T) {
     return B->getBuiltinKind() == BK::Void ? 1
                                            : std::max(1u, B->getBitWidth() / 8);
   if (auto *V = llvm::dyn_cast<VectorType>(T))
-    return V->getNumElements() * sizeOf(V->getElementType());
+    return llvm::PowerOf2Ceil(V->getNumElements() *
+                              sizeOf(V->getElementType()));
   if (llvm::isa<PointerType, NullType, FunctionType>(T))
     return 8;
   if (auto *A = llvm::dyn_cast<ArrayType>(T))
@@ -40,8 +43,8 @@ uint64_t interp::sizeOfSlow(const Type *T) {
 
 uint64_t interp::alignOf(const Type *T) {
   T = T->getUnqualified();
-  if (auto *V = llvm::dyn_cast<VectorType>(T))
-    return sizeOf(V->getElementType());
+  if (llvm::isa<VectorType>(T))
+    return sizeOf(T);
   if (auto *A = llvm::dyn_cast<ArrayType>(T))
     return alignOf(A->getElementType());
   if (auto *S = llvm::dyn_cast<StructType>(T)) {
@@ -74,6 +77,12 @@ BK interp::scalarKind(const Type *T) {
   if (auto *B = llvm::dyn_cast<BuiltinType>(T))
     return B->getBuiltinKind();
   return BK::UInt64; // pointers
+}
+
+uint64_t interp::componentSize(const Type *T) {
+  if (auto *V = llvm::dyn_cast<VectorType>(T->getUnqualified()))
+    return sizeOf(V->getElementType());
+  return sizeOf(T);
 }
 
 unsigned interp::numComponents(const Type *T) {
@@ -232,7 +241,7 @@ Column Interpreter::convert(const Column &C, const Type *From,
   }
   unsigned FN = numComponents(From), TN = numComponents(To);
   BK FK = scalarKind(From), TK = scalarKind(To);
-  uint32_t FS = sizeOf(From) / FN, TS = OutSize / TN;
+  uint32_t FS = componentSize(From), TS = componentSize(To);
   for (uint32_t K = 0; K < N; ++K)
     for (unsigned J = 0; J < TN; ++J)
       convertScalar(FK, C.at(K) + (FN == 1 ? 0 : J) * FS, TK,
