@@ -1,0 +1,184 @@
+//===- bsgp-mlirgen-fuzzer.cpp - libFuzzer entry for MLIRGen and §4 -------===//
+//
+// Part of bsgpc, the BSGP compiler.
+//
+//===----------------------------------------------------------------------===//
+///
+/// \file
+/// Runs what `bsgpc -emit-mlir` and the §4 pipeline run on arbitrary bytes:
+/// lexer, parser and Sema with the collective library, then, for a program
+/// Sema accepts, MLIRGen, the MLIR verifier, and the pass pipeline up to
+/// kernel outlining with the verifier after every pass.
+///
+/// Rejecting the input with diagnostics at BSGP source locations is the
+/// expected outcome for bad programs. A finding (abort) is: a crash,
+/// sanitizer report or assertion; a module MLIRGen returns that does not
+/// verify; IR that no longer verifies after a pass that succeeded; and a
+/// failure of MLIRGen or a pass that reports no error at a source location
+/// (bsgpc would exit 1 with no message, or with one that names no line).
+///
+/// The collective library is read once, from ../lib/bsgp/collectives.bsgp
+/// next to the fuzzer (the build tree's layout), or from the file named by
+/// BSGP_COLLECTIVES. Imports are disabled so that no input reads the file
+/// system.
+///
+//===----------------------------------------------------------------------===//
+
+#include "bsgp/MLIRGen/MLIRGen.h"
+#include "bsgp/Parse/Parser.h"
+#include "bsgp/Sema/Sema.h"
+#include "bsgp/Transforms/Passes.h"
+
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/Diagnostics.h"
+#include "mlir/IR/MLIRContext.h"
+#include "mlir/IR/Verifier.h"
+#include "mlir/Pass/PassInstrumentation.h"
+#include "mlir/Pass/PassManager.h"
+
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <cstddef>
+#include <cstdint>
+#include <cstdlib>
+#include <memory>
+
+namespace {
+
+std::unique_ptr<llvm::MemoryBuffer> Library;
+mlir::DialectRegistry *Registry;
+/// Every MLIR error of the current input, printed with a finding.
+std::string ErrorLog;
+
+/// True if \p Loc leads to a line of a BSGP file, as the driver's
+/// location mapping requires to print `file:line:col`.
+bool hasSourceLocation(mlir::Location Loc) {
+  if (auto CS = llvm::dyn_cast<mlir::CallSiteLoc>(Loc))
+    return hasSourceLocation(CS.getCaller());
+  if (auto Fused = llvm::dyn_cast<mlir::FusedLoc>(Loc))
+    return llvm::any_of(Fused.getLocations(), hasSourceLocation);
+  if (auto Named = llvm::dyn_cast<mlir::NameLoc>(Loc))
+    return hasSourceLocation(Named.getChildLoc());
+  auto FL = llvm::dyn_cast<mlir::FileLineColLoc>(Loc);
+  return FL && FL.getFilename().getValue().ends_with(".bsgp") && FL.getLine();
+}
+
+[[noreturn]] void finding(llvm::StringRef What) {
+  llvm::errs() << "bsgp-mlirgen-fuzzer: " << What << "\n";
+  if (!ErrorLog.empty())
+    llvm::errs() << "errors reported:\n" << ErrorLog;
+  llvm::errs().flush();
+  std::abort();
+}
+
+/// Verifies the module after every pass that succeeded: MLIR's own
+/// verification after a pass reports a broken IR as that pass's failure,
+/// which this fuzzer must tell apart from a pass rejecting the program.
+struct VerifyAfterPass : public mlir::PassInstrumentation {
+  void runAfterPass(mlir::Pass *P, mlir::Operation *Op) override {
+    if (mlir::failed(mlir::verify(Op)))
+      finding(("the IR does not verify after " + P->getArgument()).str());
+  }
+};
+
+} // namespace
+
+extern "C" int LLVMFuzzerInitialize(int *Argc, char ***Argv) {
+  std::string Path;
+  if (const char *Env = std::getenv("BSGP_COLLECTIVES")) {
+    Path = Env;
+  } else {
+    std::string Exe = llvm::sys::fs::getMainExecutable(
+        (*Argv)[0], reinterpret_cast<void *>(&LLVMFuzzerInitialize));
+    llvm::SmallString<256> P(
+        llvm::sys::path::parent_path(llvm::sys::path::parent_path(Exe)));
+    llvm::sys::path::append(P, "lib", "bsgp", "collectives.bsgp");
+    Path = std::string(P);
+  }
+  auto Buf = llvm::MemoryBuffer::getFile(Path, /*IsText=*/true);
+  if (!Buf) {
+    llvm::errs() << "bsgp-mlirgen-fuzzer: cannot read the collective library '"
+                 << Path << "': " << Buf.getError().message()
+                 << " (build bsgp-collectives or set BSGP_COLLECTIVES)\n";
+    std::exit(1);
+  }
+  Library = std::move(*Buf);
+  Registry = new mlir::DialectRegistry();
+  bsgp::registerBSGPDialects(*Registry);
+  return 0;
+}
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t *Data, size_t Size) {
+  bsgp::SourceManager SM;
+  llvm::raw_null_ostream Null;
+  bsgp::DiagnosticEngine Diags(SM, Null);
+  Diags.setErrorLimit(0);
+  uint32_t Id = SM.addBuffer(
+      llvm::MemoryBuffer::getMemBufferCopy(
+          llvm::StringRef(reinterpret_cast<const char *>(Data), Size),
+          "fuzz.bsgp"),
+      "fuzz.bsgp");
+  bsgp::ASTContext Ctx;
+  bsgp::ParseSession PS(Ctx, Diags);
+  PS.setAllowImports(false);
+  Ctx.setMainFileId(Id);
+  PS.parseMainFile(Id);
+  if (Diags.hasErrors())
+    return 0;
+  // As the driver does: the library follows the main file.
+  uint32_t LibId = SM.addBuffer(
+      llvm::MemoryBuffer::getMemBuffer(Library->getMemBufferRef()),
+      "collectives.bsgp");
+  Ctx.addLibraryFileId(LibId);
+  PS.parseMainFile(LibId);
+  if (Diags.hasErrors())
+    return 0;
+  bsgp::analyzeProgram(Ctx, Diags);
+  if (Diags.hasErrors())
+    return 0;
+
+  ErrorLog.clear();
+  mlir::MLIRContext Context(*Registry, mlir::MLIRContext::Threading::DISABLED);
+  Context.loadAllAvailableDialects();
+  bool SourceError = false;
+  std::string Unplaced;
+  mlir::ScopedDiagnosticHandler Handler(&Context, [&](mlir::Diagnostic &D) {
+    if (D.getSeverity() != mlir::DiagnosticSeverity::Error)
+      return mlir::success();
+    llvm::raw_string_ostream OS(ErrorLog);
+    OS << "  " << D.getLocation() << ": " << D.str() << "\n";
+    if (hasSourceLocation(D.getLocation()))
+      SourceError = true;
+    else
+      Unplaced += D.str() + "\n";
+    return mlir::success();
+  });
+
+  mlir::OwningOpRef<mlir::ModuleOp> Module = bsgp::emitMLIR(Context, Ctx, SM);
+  if (!Unplaced.empty())
+    finding("an error without a source location:\n" + Unplaced);
+  if (!Module) {
+    if (!SourceError)
+      finding("MLIRGen failed without an error at a source location");
+    return 0;
+  }
+  if (SourceError)
+    return 0;
+  if (mlir::failed(mlir::verify(*Module)))
+    finding("the module MLIRGen made does not verify");
+
+  mlir::PassManager PM(&Context);
+  PM.enableVerifier(false);
+  PM.addInstrumentation(std::make_unique<VerifyAfterPass>());
+  bsgp::buildBSGPPipeline(PM);
+  bool Failed = mlir::failed(PM.run(*Module));
+  if (!Unplaced.empty())
+    finding("a pass reported an error without a source location:\n" +
+            Unplaced);
+  if (Failed && !SourceError)
+    finding("a pass failed without an error at a source location");
+  return 0;
+}
