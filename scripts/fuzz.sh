@@ -8,10 +8,13 @@
 # of each and lists the inputs that found something.
 #
 #   scripts/fuzz.sh [-t seconds] [-r runs] [-j jobs] [-n smith-programs]
-#                   [-f frontend|mlirgen|both] [-w workdir]
+#                   [-f frontend|mlirgen|both] [-w workdir] [-k]
 #
 # -t and -r apply to each fuzzer (and with -j to each job); the default is
-# 60 seconds, one job. The corpus grows in <workdir>/<fuzzer>/corpus
+# 60 seconds, one job. A job stops at its first finding; -k (keep going)
+# runs libFuzzer's fork mode with -j processes instead, which records each
+# finding and goes on, so that a known bug the seeds hit at once does not
+# end the run. The corpus grows in <workdir>/<fuzzer>/corpus
 # (default build/fuzz), so a later run goes on where this one stopped.
 # Findings are written there as crash-*, timeout-*, oom-* or leak-*;
 # minimize one with
@@ -24,11 +27,12 @@ BUILD=${BSGP_BUILD_DIR:-$ROOT/build}
 TIME=60
 RUNS=-1
 JOBS=1
+KEEP_GOING=0
 SMITH_COUNT=200
 WHICH=both
 WORK=$BUILD/fuzz
 
-while getopts "t:r:j:n:f:w:h" opt; do
+while getopts "t:r:j:n:f:w:kh" opt; do
   case $opt in
   t) TIME=$OPTARG ;;
   r) RUNS=$OPTARG ;;
@@ -36,6 +40,7 @@ while getopts "t:r:j:n:f:w:h" opt; do
   n) SMITH_COUNT=$OPTARG ;;
   f) WHICH=$OPTARG ;;
   w) WORK=$OPTARG ;;
+  k) KEEP_GOING=1 ;;
   *) sed -n '/^# Builds/,/^#====/p' "$0" | sed 's/^# \{0,1\}//'; exit 2 ;;
   esac
 done
@@ -70,16 +75,26 @@ run_fuzzer() {
   rm -f "$dir"/logs/*.log
   # libFuzzer writes new inputs into the first directory only; the seeds
   # stay untouched. With -jobs each job logs to fuzz-<n>.log in the
-  # current directory.
+  # current directory and prints its executions at the end; in fork mode
+  # the last status line counts the executions of all processes.
+  local mode=(-jobs="$JOBS" -workers="$JOBS")
+  if [ "$KEEP_GOING" = 1 ]; then
+    mode=(-fork="$JOBS" -ignore_crashes=1 -ignore_timeouts=1 -ignore_ooms=1)
+  fi
   (cd "$dir/logs" &&
-    "$bin" -max_total_time="$TIME" -runs="$RUNS" -jobs="$JOBS" \
-      -workers="$JOBS" -max_len="$maxlen" -rss_limit_mb=2048 -timeout=30 \
+    "$bin" -max_total_time="$TIME" -runs="$RUNS" "${mode[@]}" \
+      -max_len="$maxlen" -rss_limit_mb=2048 -timeout=30 \
       -print_final_stats=1 -artifact_prefix="$dir/" \
       "$dir/corpus" "$WORK/seeds" > "$dir/logs/main.log" 2>&1) || true
   local n
-  n=$(cat "$dir"/logs/*.log |
-    sed -n 's/^stat::number_of_executed_units: *//p' |
-    awk '{ s += $1 } END { print s + 0 }')
+  if [ "$KEEP_GOING" = 1 ]; then
+    n=$(sed -n 's/^#\([0-9]*\): cov:.*/\1/p' "$dir/logs/main.log" | tail -1)
+    n=${n:-0}
+  else
+    n=$(cat "$dir"/logs/*.log |
+      sed -n 's/^stat::number_of_executed_units: *//p' |
+      awk '{ s += $1 } END { print s + 0 }')
+  fi
   TOTAL=$((TOTAL + n))
   echo "fuzz.sh: bsgp-$name-fuzzer ran $n executions"
   ls "$dir" | grep -E '^(crash|timeout|oom|leak|slow-unit)-' |
