@@ -41,7 +41,7 @@ while getopts "t:r:j:n:f:w:kh" opt; do
   f) WHICH=$OPTARG ;;
   w) WORK=$OPTARG ;;
   k) KEEP_GOING=1 ;;
-  *) sed -n '/^# Builds/,/^#====/p' "$0" | sed 's/^# \{0,1\}//'; exit 2 ;;
+  *) sed -n '/^# Builds/,/^#===-/{/^#===-/d;s/^# \{0,1\}//;p}' "$0"; exit 2 ;;
   esac
 done
 
