@@ -15,7 +15,10 @@
 /// sanitizer report or assertion; a module MLIRGen returns that does not
 /// verify; IR that no longer verifies after a pass that succeeded; and a
 /// failure of MLIRGen or a pass that reports no error at a source location
-/// (bsgpc would exit 1 with no message, or with one that names no line).
+/// (bsgpc would exit 1 with no message, or with one that names no line);
+/// and an error whose text shows the compiler's internals (an op name, an
+/// IR dump, a library function's internal name) instead of the user's
+/// program.
 ///
 /// The collective library is read once, from ../lib/bsgp/collectives.bsgp
 /// next to the fuzzer (the build tree's layout), or from the file named by
@@ -64,6 +67,21 @@ bool hasSourceLocation(mlir::Location Loc) {
     return hasSourceLocation(Named.getChildLoc());
   auto FL = llvm::dyn_cast<mlir::FileLineColLoc>(Loc);
   return FL && FL.getFilename().getValue().ends_with(".bsgp") && FL.getLine();
+}
+
+/// True if \p D, though placed in the source, speaks of the compiler's
+/// internals, which no message to a user may: an op verifier's wording
+/// ("'bsgp.get' op ..."), an IR dump ("see current operation"), or a
+/// collective library function's internal name ("__bsgp_...").
+bool isInternalMessage(mlir::Diagnostic &D) {
+  auto Shows = [](llvm::StringRef M) {
+    return M.contains("__bsgp_") || M.contains("see current operation") ||
+           (M.starts_with("'") && M.contains("' op "));
+  };
+  if (Shows(D.str()))
+    return true;
+  return llvm::any_of(D.getNotes(),
+                      [&](mlir::Diagnostic &N) { return Shows(N.str()); });
 }
 
 [[noreturn]] void finding(llvm::StringRef What) {
@@ -161,22 +179,26 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *Data, size_t Size) {
   mlir::MLIRContext Context(*Registry, mlir::MLIRContext::Threading::DISABLED);
   Context.loadAllAvailableDialects();
   bool SourceError = false;
-  std::string Unplaced;
+  std::string Unplaced, Internal;
   mlir::ScopedDiagnosticHandler Handler(&Context, [&](mlir::Diagnostic &D) {
     if (D.getSeverity() != mlir::DiagnosticSeverity::Error)
       return mlir::success();
     llvm::raw_string_ostream OS(ErrorLog);
     OS << "  " << D.getLocation() << ": " << D.str() << "\n";
-    if (hasSourceLocation(D.getLocation()))
-      SourceError = true;
-    else
+    if (!hasSourceLocation(D.getLocation()))
       Unplaced += D.str() + "\n";
+    else if (isInternalMessage(D))
+      Internal += D.str() + "\n";
+    else
+      SourceError = true;
     return mlir::success();
   });
 
   mlir::OwningOpRef<mlir::ModuleOp> Module = bsgp::emitMLIR(Context, Ctx, SM);
   if (!Unplaced.empty())
     finding("an error without a source location:\n" + Unplaced);
+  if (!Internal.empty())
+    finding("an error that shows the compiler's internals:\n" + Internal);
   if (!Module) {
     if (!SourceError)
       finding("MLIRGen failed without an error at a source location");
@@ -195,6 +217,10 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *Data, size_t Size) {
   if (!Unplaced.empty())
     finding("a pass reported an error without a source location:\n" +
             Unplaced);
+  if (!Internal.empty())
+    finding("a pass reported an error that shows the compiler's "
+            "internals:\n" +
+            Internal);
   if (Failed && !SourceError)
     finding("a pass failed without an error at a source location");
   return 0;
