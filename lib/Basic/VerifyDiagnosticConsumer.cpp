@@ -20,6 +20,7 @@
 
 #include <algorithm>
 #include <climits>
+#include <cstring>
 
 using namespace bsgp;
 
