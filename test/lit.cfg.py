@@ -55,8 +55,9 @@ if shutil.which("valgrind"):
         ("%valgrind", "valgrind --error-exitcode=1 -q"))
 else:
     config.substitutions.append(("%valgrind", ""))
-if config.fuzzers_enabled and os.path.exists(
-        os.path.join(config.bsgp_tools_dir, "bsgp-frontend-fuzzer")):
+if config.fuzzers_enabled and all(
+        os.path.exists(os.path.join(config.bsgp_tools_dir, tool))
+        for tool in ("bsgp-frontend-fuzzer", "bsgp-mlirgen-fuzzer")):
     config.available_features.add("fuzzer")
 
 

@@ -33,6 +33,8 @@ llvm::StringRef DiagnosticEngine::getName(diag::Kind K) {
   return DiagTable[K].Name;
 }
 
+DiagnosticConsumer::~DiagnosticConsumer() = default;
+
 DiagnosticBuilder::~DiagnosticBuilder() {
   if (Engine)
     Engine->emit(Kind, Range, Args);
@@ -127,6 +129,19 @@ void DiagnosticEngine::emit(diag::Kind K, SourceRange R,
   }
 
   std::string Msg = formatMessage(getFormat(K), Args);
+  if (Sev == Severity::Warning)
+    ++NumWarnings;
+  else if (Sev != Severity::Note)
+    ++NumErrors;
+  if (Sev == Severity::Fatal)
+    FatalOccurred = true;
+  if (Consumer)
+    Consumer->handleDiagnostic(Sev, R, Msg);
+  else
+    print(Sev, R, Msg);
+}
+
+void DiagnosticEngine::print(Severity Sev, SourceRange R, llvm::StringRef Msg) {
   if (ShowColors)
     OS.changeColor(llvm::raw_ostream::SAVEDCOLOR, true);
   if (R.isValid())
@@ -144,15 +159,11 @@ void DiagnosticEngine::emit(diag::Kind K, SourceRange R,
   case Severity::Warning:
     Label = "warning";
     Color = llvm::raw_ostream::MAGENTA;
-    ++NumWarnings;
     break;
   case Severity::Error:
-    ++NumErrors;
     break;
   case Severity::Fatal:
     Label = "fatal error";
-    ++NumErrors;
-    FatalOccurred = true;
     break;
   }
   if (ShowColors)

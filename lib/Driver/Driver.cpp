@@ -9,6 +9,7 @@
 #include "bsgp/Driver/Link.h"
 #include "bsgp/Driver/Outputs.h"
 #include "bsgp/AST/ASTDumper.h"
+#include "bsgp/Basic/VerifyDiagnosticConsumer.h"
 #include "bsgp/Parse/Parser.h"
 #include "bsgp/Sema/Sema.h"
 #include "bsgp/Target/CUDA/PTX.h"
@@ -261,6 +262,10 @@ std::string bsgp::findCollectiveLibrary(const char *Argv0) {
   return std::string(Path);
 }
 
+static int runActions(const char *Argv0, const llvm::opt::InputArgList &Args,
+                      llvm::ArrayRef<std::string> Inputs,
+                      DiagnosticEngine &Diags);
+
 int bsgp::runDriver(llvm::ArrayRef<const char *> Argv) {
   BSGPOptTable Table;
   unsigned MissingIndex, MissingCount;
@@ -312,6 +317,24 @@ int bsgp::runDriver(llvm::ArrayRef<const char *> Argv) {
     Diags.report(diag::err_drv_no_input);
     return 1;
   }
+  if (!Args.hasArg(OPT_verify))
+    return runActions(Argv[0], Args, Inputs, Diags);
+  // Like clang's -verify: every diagnostic is collected (with no error limit
+  // unless one is asked for) and the exit status says whether they matched
+  // the expected-* comments.
+  if (!Args.hasArg(OPT_ferror_limit_EQ))
+    Diags.setErrorLimit(0);
+  VerifyDiagnosticConsumer Verifier(Diags);
+  runActions(Argv[0], Args, Inputs, Diags);
+  return Verifier.finish() ? 0 : 1;
+}
+
+/// Runs what the command line asks for on \p Inputs: a dump, a syntax
+/// check, code generation, or compiling and linking a program.
+static int runActions(const char *Argv0, const llvm::opt::InputArgList &Args,
+                      llvm::ArrayRef<std::string> Inputs,
+                      DiagnosticEngine &Diags) {
+  SourceManager &SM = Diags.getSourceManager();
   // A dump implies -fsyntax-only (as in clang); between the two dumps the
   // last one wins. Without any of them bsgpc generates code: -emit-mlir,
   // -S or -c for one file, or compiling and linking a program.
@@ -323,6 +346,11 @@ int bsgp::runDriver(llvm::ArrayRef<const char *> Argv) {
                                                : Action::ASTDumpParse;
   else if (Args.hasArg(OPT_fsyntax_only))
     Act = Action::SyntaxOnly;
+  // -verify only checks the diagnostics unless an output is asked for.
+  else if (Args.hasArg(OPT_verify) &&
+           !Args.hasArg(OPT_emit_mlir, OPT_S, OPT_c, OPT_emit_spirv,
+                        OPT_print_supersteps, OPT_print_supersteps_EQ))
+    Act = Action::SyntaxOnly;
 
   CodegenOptions CG;
   bool Codegen = Act == Action::Codegen;
@@ -331,7 +359,7 @@ int bsgp::runDriver(llvm::ArrayRef<const char *> Argv) {
   if (Codegen && !Args.hasArg(OPT_emit_mlir) && !Args.hasArg(OPT_S) &&
       !Args.hasArg(OPT_c) && !Args.hasArg(OPT_emit_spirv) &&
       CG.PrintSupersteps.empty())
-    return compileAndLink(Argv[0], Args, Inputs, Diags, CG);
+    return compileAndLink(Argv0, Args, Inputs, Diags, CG);
   if (Inputs.size() > 1) {
     Diags.report(diag::err_drv_too_many_inputs) << Inputs[0] << Inputs[1];
     return 1;
@@ -358,7 +386,7 @@ int bsgp::runDriver(llvm::ArrayRef<const char *> Argv) {
   Opts.ParseOnly = Act == Action::ASTDumpParse;
   // Only code generation needs the library; AST dumps stay the user's own.
   if (Codegen && !Args.hasArg(OPT_fno_collectives)) {
-    std::string Lib = findCollectiveLibrary(Argv[0]);
+    std::string Lib = findCollectiveLibrary(Argv0);
     if (!Lib.empty())
       Opts.ImplicitImports.push_back(Lib);
   }

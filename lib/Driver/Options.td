@@ -24,6 +24,8 @@ def I : JoinedOrSeparate<["-"], "I">, MetaVarName<"<dir>">,
   HelpText<"Add <dir> to the import search path">;
 def Werror : Flag<["-"], "Werror">, HelpText<"Turn warnings into errors">;
 def w : Flag<["-"], "w">, HelpText<"Suppress all warnings">;
+def verify : Flag<["-"], "verify">,
+  HelpText<"Check the diagnostics against the expected-error/warning/note comments of the source instead of printing them (implies -fsyntax-only unless an output is asked for)">;
 def fcolor_diagnostics : Flag<["-"], "fcolor-diagnostics">,
   HelpText<"Use colours in diagnostics">;
 def fno_color_diagnostics : Flag<["-"], "fno-color-diagnostics">,

@@ -1540,6 +1540,11 @@ Expr *Parser::parsePrimary() {
     return parseIntLiteral();
   case tok::float_literal:
     return parseFloatLiteral();
+  case tok::unknown:
+    // A bad numeric literal or an unterminated quote: the lexer reported
+    // it already, so an "expected an expression" here would be noise.
+    consume();
+    return nullptr;
   case tok::char_literal: {
     Token T = Tok;
     consume();

@@ -9,7 +9,10 @@
 /// them as `file:line:col: error: message`, followed by the source line and a
 /// caret with a `~~~` underline. It implements -Werror, -w, colours and the
 /// error limit; once the limit is hit it reports a fatal error and sets
-/// hasFatalError() so that the parser and Sema stop early.
+/// hasFatalError() so that the parser and Sema stop early. A
+/// DiagnosticConsumer may take the formatted diagnostics instead of the
+/// printer (bsgpc -verify collects them and compares them with the
+/// expectations written in the source).
 ///
 //===----------------------------------------------------------------------===//
 
@@ -37,6 +40,15 @@ enum Kind : unsigned {
 enum class Severity { Note, Warning, Error, Fatal };
 
 class DiagnosticEngine;
+
+/// Receives every diagnostic the engine would print, after -Werror, -w and
+/// the error limit have been applied: \p Sev is the final severity.
+class DiagnosticConsumer {
+public:
+  virtual ~DiagnosticConsumer();
+  virtual void handleDiagnostic(Severity Sev, SourceRange R,
+                                llvm::StringRef Message) = 0;
+};
 
 /// Collects arguments with << and emits when destroyed.
 class DiagnosticBuilder {
@@ -105,6 +117,16 @@ public:
   void setIgnoreWarnings(bool V) { IgnoreWarnings = V; }
   void setShowColors(bool V) { ShowColors = V; }
   void setErrorLimit(unsigned N) { ErrorLimit = N; }
+  /// Sends diagnostics to \p C instead of printing them (null: print).
+  /// The counts and the error limit still apply.
+  void setConsumer(DiagnosticConsumer *C) { Consumer = C; }
+  DiagnosticConsumer *getConsumer() const { return Consumer; }
+  /// Forgets the errors and warnings counted so far (and a fatal error), so
+  /// that -verify's own report starts from a clean state.
+  void resetCounts() {
+    NumErrors = NumWarnings = 0;
+    FatalOccurred = LastWasSuppressed = false;
+  }
   /// The program name printed before location-less diagnostics.
   void setProgramName(llvm::StringRef N) { ProgName = N.str(); }
 
@@ -118,10 +140,12 @@ public:
 private:
   friend class DiagnosticBuilder;
   void emit(diag::Kind K, SourceRange R, llvm::ArrayRef<std::string> Args);
+  void print(Severity Sev, SourceRange R, llvm::StringRef Msg);
   void printSourceLine(SourceRange R);
 
   SourceManager &SM;
   llvm::raw_ostream &OS;
+  DiagnosticConsumer *Consumer = nullptr;
   std::string ProgName = "bsgpc";
   bool WarningsAsErrors = false;
   bool IgnoreWarnings = false;
