@@ -174,17 +174,15 @@ void Interpreter::remap(llvm::ArrayRef<uint32_t> Src) {
   Spawn->N = NewN;
 }
 
-/// Checks a thread.get / thread.put rank.
+/// Checks a thread.get rank: the paper leaves a get of an invalid rank
+/// undefined, so it is reported.
 static uint32_t checkedRank(Interpreter &I, Frame &F, const Column &R,
                             const Type *T, uint32_t K, Lanes &L,
                             BuiltinCallExpr *B) {
   int64_t V = scalarToInt(scalarKind(T), R.at(K));
   if (V < 0 || V >= I.Spawn->N)
     I.fatal(B->getRange(),
-            llvm::Twine(B->getBuiltinKind() == BuiltinCallExpr::ThreadGet
-                            ? "thread.get"
-                            : "thread.put") +
-                " of rank " + llvm::Twine(V) + " by rank " +
+            llvm::Twine("thread.get of rank ") + llvm::Twine(V) + " by rank " +
                 llvm::Twine(I.rankOf(F, L[K])) + ", outside the spawn of " +
                 llvm::Twine(I.Spawn->N) + " threads");
   return V;
@@ -196,12 +194,22 @@ Column Interpreter::evalGetPut(Frame &F, BuiltinCallExpr *B, Lanes &L) {
   Column R = I.eval(F, Args[0], L);
   const Type *RT = Args[0]->getType();
   Lanes Targets;
-  for (uint32_t K = 0; K < L.size(); ++K)
-    Targets.push_back(checkedRank(I, F, R, RT, K, L, B));
   if (B->getBuiltinKind() == BuiltinCallExpr::ThreadPut) {
+    // The paper (Appendix A): "If r is not a valid rank, no operation is
+    // performed", so a put to rank -1 is how a program skips a put.
+    llvm::SmallVector<bool, 16> Valid;
+    for (uint32_t K = 0; K < L.size(); ++K) {
+      int64_t V = scalarToInt(scalarKind(RT), R.at(K));
+      Valid.push_back(V >= 0 && V < I.Spawn->N);
+      // An invalid lane addresses its own thread's p, which is not written.
+      Targets.push_back(Valid.back() ? uint32_t(V)
+                                     : uint32_t(I.rankOf(F, L[K])));
+    }
     Column V = I.eval(F, Args[2], L);
     Column A = I.address(F, Args[1], Targets);
     for (uint32_t K = 0; K < L.size(); ++K) {
+      if (!Valid[K])
+        continue;
       PendingPut P;
       P.Addr = reinterpret_cast<uint8_t *>(A.get<uint64_t>(K));
       P.Value.assign(V.at(K), V.at(K) + V.Size);
@@ -211,5 +219,7 @@ Column Interpreter::evalGetPut(Frame &F, BuiltinCallExpr *B, Lanes &L) {
     }
     return Column(0, L.size());
   }
+  for (uint32_t K = 0; K < L.size(); ++K)
+    Targets.push_back(checkedRank(I, F, R, RT, K, L, B));
   return I.evalInThreads(F, Args[1], Targets);
 }
