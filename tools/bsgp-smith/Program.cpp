@@ -28,7 +28,7 @@ static const FeatureInfo Features[] = {
     {"host-loops", true},    {"int64", true},
     {"float", true},         {"double", true},
     {"vectors", true},       {"math", true},
-    {"private-arrays", true}, {"array-barrier", true},
+    {"private-arrays", true}, {"array-barrier", false},
     {"barrier", true},       {"get", true},
     {"get-expr", false},     {"get-any", false},
     {"put", true},           {"reduce", true},

@@ -157,13 +157,17 @@ void Generator::segmentEnd() {
   if (Kinds.empty())
     return;
   switch (R.pick(Kinds)) {
-  case 0: return superstepBreak();
-  case 1: return collectiveStmt();
-  case 2: return rankChangeStmt();
-  case 3: return parStmt();
-  case 4: return groupStmt();
-  default: return subgroupStmt();
+  case 0: superstepBreak(); break;
+  case 1: collectiveStmt(); break;
+  case 2: rankChangeStmt(); break;
+  case 3: parStmt(); break;
+  case 4: groupStmt(); break;
+  default: subgroupStmt(); break;
   }
+  // Each of them ends a superstep (collectives contain barriers).
+  if (!Opts.has(Feature::ArrayBarrier))
+    for (size_t L = SpawnLevel; L < S.Levels.size(); ++L)
+      S.dropArrays(L);
 }
 
 void Generator::spawnBody(unsigned K) {
