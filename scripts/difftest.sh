@@ -11,7 +11,7 @@
 #
 # Usage: scripts/difftest.sh [--seeds A-B] [--size S] [--backends cpu,vulkan]
 #          [--jobs N] [--timeout SEC] [--out DIR] [--reduce]
-#          [--smith-args "ARGS"] [--build DIR] [--no-bsgpi]
+#          [--smith-args "ARGS"] [--build DIR] [--bsgpi PATH] [--no-bsgpi]
 # Prints one line per failure and `difftest: N passed, M failed`; exits 1
 # when a seed failed.
 #
@@ -30,6 +30,7 @@ OUT=difftest-out
 REDUCE=0
 SMITH_ARGS=""
 USE_BSGPI=1
+BSGPI=""
 ONE=""
 
 usage() { sed -n '/^# Usage/,/^# Prints/p' "$0" | sed 's/^# \{0,1\}//'; }
@@ -45,6 +46,7 @@ while [ $# -gt 0 ]; do
   --reduce) REDUCE=1 ;;
   --smith-args) SMITH_ARGS=$2; shift ;;
   --build) BUILD=$2; shift ;;
+  --bsgpi) BSGPI=$2; shift ;;
   --no-bsgpi) USE_BSGPI=0 ;;
   --one) ONE=$2; shift ;; # internal: test one seed, print its verdict
   -h | --help) usage; exit 0 ;;
@@ -55,7 +57,8 @@ done
 
 SMITH="$BUILD/bin/bsgp-smith"
 BSGPC="$BUILD/bin/bsgpc"
-BSGPI="$BUILD/bin/bsgpi"
+# The interpreter is the reference where it is built.
+[ -n "$BSGPI" ] || BSGPI="$BUILD/bin/bsgpi"
 [ "$USE_BSGPI" = 1 ] && [ -x "$BSGPI" ] || BSGPI=""
 for tool in "$SMITH" "$BSGPC"; do
   if [ ! -x "$tool" ]; then
@@ -161,7 +164,7 @@ seq "$FIRST" "$LAST" |
   xargs -P "$JOBS" -I{} "$SELF" --one {} --size "$SIZE" \
     --backends "$BACKENDS" --timeout "$TIMEOUT" --out "$OUT" \
     --smith-args "$SMITH_ARGS" --build "$BUILD" \
-    $([ "$USE_BSGPI" = 1 ] || echo --no-bsgpi) |
+    $([ -n "$BSGPI" ] && echo --bsgpi "$BSGPI" || echo --no-bsgpi) |
   while read -r verdict seed rest; do
     echo "$verdict $seed $rest" >>"$LOG"
     if [ "$verdict" != pass ]; then

@@ -300,8 +300,8 @@ void Generator::subgroupStmt() {
     unsigned K = R.below(6);
     // Every lane calls the subgroup operation (not under the ?:).
     std::string Sub = fresh("sg");
+    // Its value depends on the subgroup size: only the reduce is kept.
     line(TN + " " + Sub + " = subgroup." + Ops[K][0] + "(" + X + ");");
-    S.add({Sub, T});
     if (K < 2) {
       std::string Lead = fresh("o");
       line(TN + " " + Lead + " = subgroup.rank == 0 ? " + Sub + " : " +
