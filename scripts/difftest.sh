@@ -136,6 +136,12 @@ test_seed() {
       echo "fail $seed crash $v exit $rc: $(head -c 200 $v.err | tr '\n' ' ')"
       return
     fi
+    # The runtime reports errors it recovers from (a backend that is not
+    # there falls back to the cpu) on stderr.
+    if grep -q "runtime error" $v.err; then
+      echo "fail $seed runtime-error $v: $(grep -m1 'runtime error' $v.err | head -c 200)"
+      return
+    fi
     if [ -z "$ref" ]; then
       ref=$v
     elif ! cmp -s "$ref.out" "$v.out"; then
