@@ -48,6 +48,7 @@ if [ -z "$REDUCER" ]; then
 fi
 VALGRIND=""
 command -v valgrind >/dev/null && VALGRIND="valgrind --error-exitcode=99 -q"
+
 T2=--target=cpu
 VULKAN=0
 case ",$BACKENDS," in *,vulkan,*) T2=--target=cpu,spirv; VULKAN=1 ;; esac
@@ -56,8 +57,13 @@ case ",$BACKENDS," in *,vulkan,*) T2=--target=cpu,spirv; VULKAN=1 ;; esac
 # location, or the variant pair that disagreed.
 case "$KIND" in
 compile-error | compile-crash)
+  # The compilation that failed: -O0 unless only -O2 did.
   ERRFILE=$DIR/cc0.err
-  grep -q . "$ERRFILE" 2>/dev/null || ERRFILE=$DIR/cc2.err
+  CC="-O0 -o p0"
+  if [ "$(cat "$DIR/cc0.rc" 2>/dev/null)" = 0 ]; then
+    ERRFILE=$DIR/cc2.err
+    CC="-O2 $T2 -o p2"
+  fi
   SIG=$(grep -m1 -o 'error: .*\|Assertion .*' "$ERRFILE" | cut -c1-120)
   ;;
 crash | mismatch) SIG="" ;;
@@ -78,7 +84,7 @@ TEST=$DIR/interesting.sh
   case "$KIND" in
   compile-error | compile-crash)
     printf 'SIG=%q\n' "$SIG"
-    echo '{ timeout $T "$BSGPC" prog.bsgp -O0 -o p0; timeout $T "$BSGPC" prog.bsgp -O2 '"$T2"' -o p2; } >log 2>&1'
+    echo 'timeout $T "$BSGPC" prog.bsgp '"$CC"' >log 2>&1'
     echo 'grep -qF -- "$SIG" log'
     ;;
   *)
