@@ -356,9 +356,11 @@ std::string Generator::floatExpr(Ty T, int Depth, double &Bound) {
     case 2: return "ceil" + Sfx + "(" + A + ")";
     case 3: return "trunc" + Sfx + "(" + A + ")";
     default:
-      // sqrt of a perfect square is exact when correctly rounded.
+      // sqrt of a perfect square, rounded again: Vulkan allows sqrt a few
+      // ulps of error, so the result is made exact with floor(x + 0.5).
       if (BA * BA < exactLimit(T))
-        return "sqrt" + Sfx + "(" + A + " * " + A + ")";
+        return "floor" + Sfx + "(sqrt" + Sfx + "(" + A + " * " + A + ") + 0.5" +
+               Sfx + ")";
       return "fabs" + Sfx + "(" + A + ")";
     }
   }
