@@ -19,7 +19,7 @@
 set -uo pipefail
 
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
-SELF="$ROOT/scripts/difftest.sh"
+SELF="$(cd "$(dirname "$0")" && pwd)/$(basename "$0")"
 BUILD=${BSGP_BUILD_DIR:-$ROOT/build}
 SEEDS=1-100
 SIZE=3
@@ -186,7 +186,7 @@ echo "difftest: $PASSED passed, $FAILED failed (seeds $FIRST-$LAST, size $SIZE, 
 
 if [ "$REDUCE" = 1 ] && [ "$FAILED" -gt 0 ]; then
   grep '^fail' "$LOG" | while read -r _ seed kind _; do
-    "$ROOT/scripts/difftest-reduce.sh" --build "$BUILD" \
+    "$(dirname "$SELF")/difftest-reduce.sh" --build "$BUILD" \
       --backends "$BACKENDS" --timeout "$TIMEOUT" "$OUT/seed-$seed" "$kind"
   done
 fi
