@@ -354,7 +354,9 @@ std::string Generator::floatExpr(Ty T, int Depth, double &Bound) {
     case 0: return "fabs" + Sfx + "(" + A + ")";
     case 1: return "floor" + Sfx + "(" + A + " * 0.5" + Sfx + ")";
     case 2: return "ceil" + Sfx + "(" + A + ")";
-    case 3: return "trunc" + Sfx + "(" + A + ")";
+    case 3:
+      return (Opts.has(Feature::Trunc) ? "trunc" : "ceil") + Sfx + "(" + A +
+             ")";
     default:
       // sqrt of a perfect square, rounded again: Vulkan allows sqrt a few
       // ulps of error, so the result is made exact with floor(x + 0.5).

@@ -39,6 +39,7 @@ enum class Feature : unsigned {
   Double,         ///< double values (small integers, exact)
   Vectors,        ///< int4 / uint4 / float4 values and swizzles
   Math,           ///< exact math functions (fabs, floor, fmin, ...)
+  Trunc,          ///< trunc among them
   PrivateArrays,  ///< thread-local arrays (`int a[4]`) within a superstep
   ArrayBarrier,   ///< thread-local arrays live across a barrier
   Barrier,        ///< `barrier;` with values live across it

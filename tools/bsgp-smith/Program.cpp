@@ -28,6 +28,7 @@ static const FeatureInfo Features[] = {
     {"host-loops", true},    {"int64", true},
     {"float", true},         {"double", true},
     {"vectors", true},       {"math", true},
+    {"trunc", true},
     {"private-arrays", true}, {"array-barrier", false},
     {"barrier", true},       {"get", true},
     {"get-expr", false},     {"get-any", false},
@@ -75,6 +76,8 @@ void Generator::preamble() {
        "bytes);");
   if (Opts.has(Feature::Math)) {
     for (const char *F : {"fabs", "floor", "ceil", "trunc", "sqrt"}) {
+      if (F == llvm::StringRef("trunc") && !Opts.has(Feature::Trunc))
+        continue;
       line(std::string("extern \"C\" float ") + F + "f(float x);");
       line(std::string("extern \"C\" double ") + F + "(double x);");
     }
