@@ -147,19 +147,24 @@ void Generator::segmentEnd() {
   if (Opts.has(Feature::SortBy) || Opts.has(Feature::ThreadSplit) ||
       Opts.has(Feature::Reassign) || Opts.has(Feature::Fork) ||
       Opts.has(Feature::Kill))
-    Kinds.push_back(2);
+    Kinds.insert(Kinds.end(), {2, 2});
   if (Opts.has(Feature::Par))
     Kinds.push_back(3);
   if (Opts.has(Feature::Group))
     Kinds.push_back(4);
   if (Opts.has(Feature::Subgroup))
-    Kinds.push_back(5);
+    Kinds.insert(Kinds.end(), {5, 5});
   if (Kinds.empty())
     return;
   switch (R.pick(Kinds)) {
   case 0: superstepBreak(); break;
   case 1: collectiveStmt(); break;
-  case 2: rankChangeStmt(); break;
+  case 2:
+    // Chains: fork then kill, sort then split, ...
+    rankChangeStmt();
+    while (R.chance(30))
+      rankChangeStmt();
+    break;
   case 3: parStmt(); break;
   case 4: groupStmt(); break;
   default: subgroupStmt(); break;
