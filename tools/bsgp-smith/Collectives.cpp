@@ -179,7 +179,6 @@ void Generator::collectiveStmt() {
       Fs.push_back(F);
   if (Fs.empty())
     return;
-  ++Collectives;
   switch (R.pick(Fs)) {
   case Feature::Reduce: return reduceStmt(false);
   case Feature::Scan: return scanStmt(false);
@@ -245,7 +244,6 @@ void Generator::parStmt() {
   close();
   for (const Var &V : Results)
     S.add(V);
-  ++Collectives;
 }
 
 void Generator::groupStmt() {
@@ -276,7 +274,6 @@ void Generator::groupStmt() {
   S.add({X, Ty::Int});
   S.add({Sum, Ty::Int});
   S.add({Max, Ty::Int});
-  ++Collectives;
 }
 
 void Generator::subgroupStmt() {

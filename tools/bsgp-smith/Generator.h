@@ -229,11 +229,6 @@ public:
   /// still those of the launch.
   uint64_t MaxThreads = 0, MinThreads = 0;
   bool RanksChanged = false;
-  /// The number of threads the spawn was launched with.
-  uint64_t LaunchThreads = 0;
-  /// Variables that hold values of the previous superstep (thread.get
-  /// reads them right after a barrier).
-  std::vector<Var> GetCandidates;
   /// The scope level of the spawn body's top-level variables.
   size_t SpawnLevel = 0;
   /// Lists the host allocates before the spawn (when require is off).
@@ -244,12 +239,10 @@ public:
   std::vector<Var> Inputs;
   /// A simple index expression (no arrays, no lists) for array subscripts.
   std::string indexLeaf();
-  /// Counters for fresh names.
+  /// The counter of fresh names.
   unsigned NameCounter = 0;
-  /// The host list the spawn's atomics accumulate into, if any.
+  /// Whether the spawn uses the `acc` list of atomic accumulators.
   bool HasAtomics = false;
-  unsigned NumSpawns = 0, NumHostFns = 0;
-  unsigned Collectives = 0;
   int Indent = 0;
   std::string Out;
 };

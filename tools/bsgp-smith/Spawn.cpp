@@ -131,7 +131,6 @@ void Generator::rankChangeStmt() {
     break;
   }
   RanksChanged = true;
-  ++Collectives;
 }
 
 /// One segment's closing step: a barrier, a collective or a rank change,
@@ -234,7 +233,7 @@ void Generator::spawnFunction(unsigned K) {
   uint64_t N = Small[R.below(sizeof(Small) / sizeof(Small[0]))];
   if (Opts.has(Feature::BigSpawn) && R.chance(15))
     N = Big[R.below(3)];
-  LaunchThreads = MaxThreads = MinThreads = N;
+  MaxThreads = MinThreads = N;
   RanksChanged = false;
   HasAtomics = false;
   Reduces = Scans = 0;
