@@ -56,6 +56,8 @@ void Generator::noteReduce() {
     line("scan(+, " + Y + ");");
     S.add({Y, Ty::Int});
     ++Scans;
+    // The scan ends a superstep in the middle of a segment.
+    afterBarrier();
   }
   ++Reduces;
 }
@@ -253,6 +255,9 @@ void Generator::groupStmt() {
   std::string L = fresh("lg");
   std::string X = fresh("x");
   std::string Sum = fresh("gs"), Max = fresh("gm");
+  // Any scan noteReduce adds must come before the local array's superstep.
+  noteReduce();
+  noteReduce();
   line("int " + X + " = " + expr(Ty::Int, 2) + ";");
   line("local int " + L + "[2];");
   open("if (group.rank == 0)");
@@ -267,9 +272,7 @@ void Generator::groupStmt() {
   std::string LS = fresh("o"), LM = fresh("o");
   line("int " + LS + " = group.rank == 0 ? " + L + "[0] : 0;");
   line("int " + LM + " = " + L + "[1];");
-  noteReduce();
   line("int " + Sum + " = reduce(+, " + LS + ");");
-  noteReduce();
   line("int " + Max + " = reduce(max, " + LM + ");");
   S.add({X, Ty::Int});
   S.add({Sum, Ty::Int});

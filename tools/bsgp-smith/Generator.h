@@ -197,6 +197,8 @@ public:
   void spawnFunction(unsigned K);
   void spawnBody(unsigned K);
   void superstepBreak();
+  /// Forgets the arrays in scope when they may not cross a barrier.
+  void afterBarrier();
   void segmentEnd();
   void collectiveStmt();
   void reduceStmt(bool InPar);

@@ -23,6 +23,13 @@ static uint64_t threadCap(const Options &Opts) {
   return Opts.has(Feature::BigSpawn) ? 400000 : 20000;
 }
 
+void Generator::afterBarrier() {
+  // Without array-barrier, arrays are not read once a superstep ended.
+  if (!Opts.has(Feature::ArrayBarrier))
+    for (size_t L = SpawnLevel; L < S.Levels.size(); ++L)
+      S.dropArrays(L);
+}
+
 void Generator::superstepBreak() {
   std::string PutTarget;
   Ty PutTy = randomTy();
@@ -64,9 +71,7 @@ void Generator::superstepBreak() {
     }
   }
   line("barrier;");
-  if (!Opts.has(Feature::ArrayBarrier))
-    for (size_t L = SpawnLevel; L < S.Levels.size(); ++L)
-      S.dropArrays(L);
+  afterBarrier();
   if (!PutTarget.empty())
     S.add({PutTarget, PutTy});
   for (auto &[V, Rank] : Gets) {
@@ -111,9 +116,6 @@ void Generator::rankChangeStmt() {
     else
       line("thread.oldrank = (thread.rank + " +
            std::to_string(R.range(1, 100)) + ") % thread.size;");
-    if (!Opts.has(Feature::ArrayBarrier))
-      for (size_t L = SpawnLevel; L < S.Levels.size(); ++L)
-        S.dropArrays(L);
     break;
   case Feature::Fork: {
     std::string C = fresh("c");
@@ -131,6 +133,7 @@ void Generator::rankChangeStmt() {
     break;
   }
   RanksChanged = true;
+  afterBarrier();
 }
 
 /// One segment's closing step: a barrier, a collective or a rank change,
@@ -169,9 +172,7 @@ void Generator::segmentEnd() {
   default: subgroupStmt(); break;
   }
   // Each of them ends a superstep (collectives contain barriers).
-  if (!Opts.has(Feature::ArrayBarrier))
-    for (size_t L = SpawnLevel; L < S.Levels.size(); ++L)
-      S.dropArrays(L);
+  afterBarrier();
 }
 
 void Generator::spawnBody(unsigned K) {
