@@ -66,8 +66,10 @@ for tool in "$SMITH" "$BSGPC"; do
     exit 2
   fi
 done
-mkdir -p "$OUT"
-OUT=$(cd "$OUT" && pwd)
+if ! mkdir -p "$OUT" || ! OUT=$(cd "$OUT" && pwd); then
+  echo "difftest: cannot use '$OUT' as the output directory" >&2
+  exit 2
+fi
 export OUT TIMEOUT
 
 # run NAME CMD...: runs a program with the timeout; its stdout goes to
