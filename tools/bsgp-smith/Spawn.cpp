@@ -53,15 +53,17 @@ void Generator::superstepBreak() {
     for (unsigned K = 0; K < Count; ++K) {
       Var V = R.pick(Before);
       if (!Opts.has(Feature::GetAny)) {
-        // A value that varies between threads, through a load the compiler
-        // cannot fold: it does not yet take thread.get of a value it can
-        // prove uniform (`x ^ rk` with x == rk folds to 0).
+        // A value that varies between threads, through a load and the rank:
+        // the compiler does not yet take thread.get of a value it can prove
+        // uniform (`x ^ rk` with x == rk folds to 0).
         Ty T = randomIntTy();
         std::string Src = fresh("gv");
         const Var &In = Inputs.front();
-        line(std::string(tyName(T)) + " " + Src + " = " +
-             convert(V.Name, V.T, T) + " ^ " +
-             convert(In.Name + "[rk]", In.T, T) + ";");
+        // (v ^ load) + rk: neither v == load nor v == rk folds it away.
+        std::string U = tyName(unsignedOf(T));
+        line(std::string(tyName(T)) + " " + Src + " = (" + tyName(T) + ")((" +
+             U + ")(" + convert(V.Name, V.T, T) + " ^ " +
+             convert(In.Name + "[rk]", In.T, T) + ") + (" + U + ")rk);");
         V = {Src, T};
       }
       std::string Rank = R.chance(50)
