@@ -1,0 +1,395 @@
+//===- Expr.cpp - bsgp-smith's expressions with safe arithmetic -----------===//
+//
+// Part of bsgpc, the BSGP compiler.
+//
+//===----------------------------------------------------------------------===//
+//
+// Every expression is defined for all values of its operands:
+// - `+ - *`, unary minus and `<<` on signed types are computed in the
+//   unsigned type of the same width and converted back (two's complement
+//   wrap, the same on every target), so no signed overflow happens;
+// - `/` and `%` go through the sm_div_* / sm_mod_* helpers, which return
+//   the dividend for a zero divisor and for INT_MIN / -1;
+// - shift counts are masked to the width;
+// - floating values are integers whose magnitude the generator tracks, and
+//   an operation whose exact result could exceed the exactly representable
+//   integers (2^24 for float, 2^53 for double) is not generated, so results
+//   do not depend on rounding, evaluation order or contraction. Conversions
+//   from floating to integer types go through a signed type of the same
+//   width, which always holds the value.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Generator.h"
+
+#include <algorithm>
+#include <cmath>
+
+using namespace bsgp::smith;
+
+const char *bsgp::smith::tyName(Ty T) {
+  switch (T) {
+  case Ty::Int: return "int";
+  case Ty::UInt: return "uint";
+  case Ty::Int64: return "int64";
+  case Ty::UInt64: return "uint64";
+  case Ty::Float: return "float";
+  case Ty::Double: return "double";
+  }
+  return "int";
+}
+
+bool bsgp::smith::isFloating(Ty T) { return T == Ty::Float || T == Ty::Double; }
+bool bsgp::smith::isSigned(Ty T) { return T == Ty::Int || T == Ty::Int64; }
+bool bsgp::smith::is64(Ty T) {
+  return T == Ty::Int64 || T == Ty::UInt64 || T == Ty::Double;
+}
+Ty bsgp::smith::unsignedOf(Ty T) { return is64(T) ? Ty::UInt64 : Ty::UInt; }
+
+double bsgp::smith::floatLimit(Ty T) {
+  return T == Ty::Float ? 4096.0 : 1048576.0;
+}
+
+/// The largest magnitude below which every integer is exact.
+static double exactLimit(Ty T) {
+  return T == Ty::Float ? 16777216.0 : 9007199254740992.0;
+}
+
+/// The helper-name suffix of an integer type.
+static const char *tag(Ty T) {
+  switch (T) {
+  case Ty::Int: return "i32";
+  case Ty::UInt: return "u32";
+  case Ty::Int64: return "i64";
+  case Ty::UInt64: return "u64";
+  default: return "i32";
+  }
+}
+
+std::vector<Var> Scope::all(Ty T) const {
+  std::vector<Var> Result;
+  for (const auto &L : Levels)
+    for (const Var &V : L)
+      if (V.T == T && !V.Len)
+        Result.push_back(V);
+  return Result;
+}
+
+std::vector<Var> Scope::all() const {
+  std::vector<Var> Result;
+  for (const auto &L : Levels)
+    for (const Var &V : L)
+      if (!V.Len)
+        Result.push_back(V);
+  return Result;
+}
+
+std::vector<Var> Scope::writable() const {
+  std::vector<Var> Result;
+  for (const auto &L : Levels)
+    for (const Var &V : L)
+      if (!V.Len && V.Writable)
+        Result.push_back(V);
+  return Result;
+}
+
+std::vector<Var> Scope::arrays() const {
+  std::vector<Var> Result;
+  for (const auto &L : Levels)
+    for (const Var &V : L)
+      if (V.Len)
+        Result.push_back(V);
+  return Result;
+}
+
+void Scope::dropArrays(size_t Level) {
+  if (Level >= Levels.size())
+    return;
+  auto &L = Levels[Level];
+  L.erase(std::remove_if(L.begin(), L.end(), [](const Var &V) { return V.Len; }),
+          L.end());
+}
+
+Ty Generator::randomIntTy() {
+  std::vector<Ty> Tys = {Ty::Int, Ty::Int, Ty::UInt, Ty::UInt};
+  if (Opts.has(Feature::Int64)) {
+    Tys.push_back(Ty::Int64);
+    Tys.push_back(Ty::UInt64);
+  }
+  return R.pick(Tys);
+}
+
+Ty Generator::randomTy() {
+  if (Opts.has(Feature::Float) && R.chance(15))
+    return Ty::Float;
+  if (Opts.has(Feature::Double) && R.chance(8))
+    return Ty::Double;
+  return randomIntTy();
+}
+
+std::string Generator::literal(Ty T) {
+  bool Edge = R.chance(15);
+  switch (T) {
+  case Ty::Int:
+    if (Edge)
+      return R.pick(std::vector<std::string>{"2147483647", "(-2147483647 - 1)",
+                                             "-1", "65536"});
+    return std::to_string(R.range(-100, 100));
+  case Ty::UInt:
+    if (Edge)
+      return R.pick(std::vector<std::string>{"4294967295u", "2147483648u",
+                                             "0u", "65535u"});
+    return std::to_string(R.range(0, 200)) + "u";
+  case Ty::Int64:
+    if (Edge)
+      return R.pick(std::vector<std::string>{
+          "9223372036854775807l", "(-9223372036854775807l - 1)",
+          "4294967296l", "(int64)-1"});
+    return "(int64)" + std::to_string(R.range(-1000, 1000));
+  case Ty::UInt64:
+    if (Edge)
+      return R.pick(std::vector<std::string>{"18446744073709551615ul",
+                                             "4294967296ul",
+                                             "9223372036854775808ul"});
+    return std::to_string(R.range(0, 5000)) + "ul";
+  case Ty::Float:
+    return std::to_string(R.range(-50, 50)) + ".0f";
+  case Ty::Double:
+    return std::to_string(R.range(-5000, 5000)) + ".0";
+  }
+  return "0";
+}
+
+std::string Generator::convert(const std::string &E, Ty From, Ty To) {
+  if (From == To)
+    return E;
+  if (!isFloating(To)) {
+    if (From == Ty::Float)
+      return "(" + std::string(tyName(To)) + ")(int)(" + E + ")";
+    if (From == Ty::Double)
+      return "(" + std::string(tyName(To)) + ")(int64)(" + E + ")";
+    return "(" + std::string(tyName(To)) + ")(" + E + ")";
+  }
+  // To a floating type: bring the value within floatLimit(To) first.
+  const char *FT = tyName(To);
+  if (From == Ty::Float) // |E| <= 4096 <= 2^20: exact in double.
+    return "(" + std::string(FT) + ")(" + E + ")";
+  if (From == Ty::Double)
+    return "(float)((int64)(" + E + ") % 4096)";
+  std::string Mod = To == Ty::Float ? "4096" : "1048576";
+  if (isSigned(From))
+    return "(" + std::string(FT) + ")((" + E + ") % " + Mod + ")";
+  std::string Mask = To == Ty::Float ? "4095" : "1048575";
+  return "(" + std::string(FT) + ")((" + E + ") & " + Mask +
+         (From == Ty::UInt ? "u" : "ul") + ")";
+}
+
+std::string Generator::leaf(Ty T, double &Bound) {
+  Bound = isFloating(T) ? floatLimit(T) : 0;
+  std::vector<Var> Vars = S.all(T);
+  if (Where == Ctx::Device && T == Ty::Int && R.chance(15)) {
+    if (RanksChanged && Opts.has(Feature::OldRank) && R.chance(40))
+      return "thread.oldrank";
+    return R.chance(70) ? "thread.rank" : "thread.size";
+  }
+  if (Where == Ctx::Device && R.chance(10)) {
+    std::vector<Var> Lists;
+    for (const Var &V : Inputs)
+      if (V.T == T)
+        Lists.push_back(V);
+    // The spawn runs at least one thread only when n > 0.
+    if (!Lists.empty())
+      return R.pick(Lists).Name + "[(uint)" + indexLeaf() + " % (uint)n]";
+  }
+  if (R.chance(10)) {
+    std::vector<Var> Arrs;
+    for (const Var &V : S.arrays())
+      if (V.T == T)
+        Arrs.push_back(V);
+    if (!Arrs.empty()) {
+      const Var &A = R.pick(Arrs);
+      return A.Name + "[" + indexLeaf() + " & " + std::to_string(A.Len - 1) +
+             "]";
+    }
+  }
+  if (!Vars.empty() && R.chance(70))
+    return R.pick(Vars).Name;
+  if (R.chance(30)) {
+    std::vector<Var> Any = S.all();
+    if (!Any.empty()) {
+      const Var &V = R.pick(Any);
+      return convert(V.Name, V.T, T);
+    }
+  }
+  std::string L = literal(T);
+  if (isFloating(T))
+    Bound = std::abs(std::stod(L.substr(0, L.find('.'))));
+  return L;
+}
+
+std::string Generator::indexLeaf() {
+  std::vector<Var> Ints = S.all(Ty::Int);
+  if (Where == Ctx::Device && R.chance(40))
+    return "thread.rank";
+  if (!Ints.empty() && R.chance(80))
+    return R.pick(Ints).Name;
+  return std::to_string(R.range(0, 9));
+}
+
+std::string Generator::cond(int Depth) {
+  unsigned Choice = R.below(Depth > 0 ? 5 : 3);
+  static const char *Cmp[] = {"<", "<=", ">", ">=", "==", "!="};
+  switch (Choice) {
+  case 0:
+  case 1: {
+    Ty T = randomTy();
+    return "(" + expr(T, Depth > 0 ? Depth - 1 : 0) + " " + Cmp[R.below(6)] +
+           " " + expr(T, Depth > 0 ? Depth - 1 : 0) + ")";
+  }
+  case 2: {
+    Ty T = randomIntTy();
+    return "((" + expr(T, 0) + " & " + literal(T) + ") != " +
+           convert("0", Ty::Int, T) + ")";
+  }
+  case 3:
+    return "(" + cond(Depth - 1) + (R.chance(50) ? " && " : " || ") +
+           cond(Depth - 1) + ")";
+  default:
+    return "!" + cond(Depth - 1);
+  }
+}
+
+std::string Generator::intExpr(Ty T, int Depth) {
+  double Ignored;
+  if (Depth <= 0 || R.chance(20))
+    return leaf(T, Ignored);
+  const std::string TN = tyName(T);
+  const std::string U = tyName(unsignedOf(T));
+  auto Sub = [&]() { return intExpr(T, Depth - 1); };
+  switch (R.below(10)) {
+  case 0:
+  case 1: { // + - * (wrapping)
+    const char *Op = R.pick(std::vector<const char *>{"+", "-", "*"});
+    if (!isSigned(T))
+      return "(" + Sub() + " " + Op + " " + Sub() + ")";
+    return "(" + TN + ")((" + U + ")" + Sub() + " " + Op + " (" + U + ")" +
+           Sub() + ")";
+  }
+  case 2: { // bitwise
+    const char *Op = R.pick(std::vector<const char *>{"&", "|", "^"});
+    return "(" + Sub() + " " + Op + " " + Sub() + ")";
+  }
+  case 3: { // shifts with a masked count
+    std::string Mask = is64(T) ? "63" : "31";
+    std::string Count = "(" + Sub() + " & " + convert(Mask, Ty::Int, T) + ")";
+    if (R.chance(50))
+      return "(" + Sub() + " >> " + Count + ")";
+    if (!isSigned(T))
+      return "(" + Sub() + " << " + Count + ")";
+    return "(" + TN + ")((" + U + ")" + Sub() + " << " + Count + ")";
+  }
+  case 4: // guarded division and remainder
+    return std::string(R.chance(50) ? "sm_div_" : "sm_mod_") + tag(T) + "(" +
+           Sub() + ", " + Sub() + ")";
+  case 5:
+    return "(" + cond(Depth - 1) + " ? " + Sub() + " : " + Sub() + ")";
+  case 6:
+    return "(" + TN + ")" + cond(Depth - 1);
+  case 7:
+    if (isSigned(T))
+      return "(" + TN + ")((" + U + ")0 - (" + U + ")" + Sub() + ")";
+    return "(~" + Sub() + ")";
+  case 8: { // from another type
+    Ty From = randomTy();
+    return convert(expr(From, Depth - 1), From, T);
+  }
+  default: { // min / max written out; each operand appears twice
+    std::string A = intExpr(T, Depth / 2), B = intExpr(T, Depth / 2);
+    return "(" + A + (R.chance(50) ? " < " : " > ") + B + " ? " + A + " : " +
+           B + ")";
+  }
+  }
+}
+
+std::string Generator::floatExpr(Ty T, int Depth, double &Bound) {
+  if (Depth <= 0 || R.chance(20))
+    return leaf(T, Bound);
+  const bool F = T == Ty::Float;
+  const std::string Sfx = F ? "f" : "";
+  const std::string Lit = F ? ".0f" : ".0";
+  double BA, BB;
+  switch (R.below(8)) {
+  case 0:
+  case 1: { // + -
+    std::string A = floatExpr(T, Depth - 1, BA);
+    std::string B = floatExpr(T, Depth - 1, BB);
+    Bound = BA + BB;
+    return "(" + A + (R.chance(50) ? " + " : " - ") + B + ")";
+  }
+  case 2: { // * where the product stays exact, + otherwise
+    std::string A = floatExpr(T, Depth - 1, BA);
+    std::string B = floatExpr(T, Depth - 1, BB);
+    if (BA * BB < exactLimit(T)) {
+      Bound = BA * BB;
+      return "(" + A + " * " + B + ")";
+    }
+    Bound = BA + BB;
+    return "(" + A + " + " + B + ")";
+  }
+  case 3: { // min / max
+    std::string A = floatExpr(T, Depth - 1, BA);
+    std::string B = floatExpr(T, Depth - 1, BB);
+    Bound = std::max(BA, BB);
+    if (Opts.has(Feature::Math) && R.chance(50))
+      return (R.chance(50) ? "fmin" : "fmax") + Sfx + "(" + A + ", " + B + ")";
+    return "(" + A + (R.chance(50) ? " < " : " > ") + B + " ? " + A + " : " +
+           B + ")";
+  }
+  case 4: { // exact math on integers
+    std::string A = floatExpr(T, Depth - 1, BA);
+    Bound = BA;
+    if (!Opts.has(Feature::Math))
+      return "(-" + A + ")";
+    switch (R.below(5)) {
+    case 0: return "fabs" + Sfx + "(" + A + ")";
+    case 1: return "floor" + Sfx + "(" + A + " * 0.5" + Sfx + ")";
+    case 2: return "ceil" + Sfx + "(" + A + ")";
+    case 3:
+      return (Opts.has(Feature::Trunc) ? "trunc" : "ceil") + Sfx + "(" + A +
+             ")";
+    default:
+      // sqrt of a perfect square, rounded again: Vulkan allows sqrt a few
+      // ulps of error, so the result is made exact with floor(x + 0.5).
+      if (BA * BA < exactLimit(T))
+        return "floor" + Sfx + "(sqrt" + Sfx + "(" + A + " * " + A + ") + 0.5" +
+               Sfx + ")";
+      return "fabs" + Sfx + "(" + A + ")";
+    }
+  }
+  case 5: {
+    std::string A = floatExpr(T, Depth - 1, BA);
+    std::string B = floatExpr(T, Depth - 1, BB);
+    Bound = std::max(BA, BB);
+    return "(" + cond(Depth - 1) + " ? " + A + " : " + B + ")";
+  }
+  default: { // from an integer or the other floating type
+    Ty From = R.chance(70) ? randomIntTy() : (F ? Ty::Double : Ty::Float);
+    if (isFloating(From) && !Opts.has(F ? Feature::Double : Feature::Float))
+      From = Ty::Int;
+    Bound = floatLimit(T);
+    return convert(expr(From, Depth - 1), From, T);
+  }
+  }
+}
+
+std::string Generator::expr(Ty T, int Depth) {
+  if (!isFloating(T))
+    return intExpr(T, Depth);
+  double Bound;
+  std::string E = floatExpr(T, Depth, Bound);
+  if (Bound <= floatLimit(T))
+    return E;
+  // Bring it back within the variables' bound (exactly: all are integers).
+  return std::string("sm_clamp_") + (T == Ty::Float ? "f32" : "f64") + "(" +
+         E + ")";
+}

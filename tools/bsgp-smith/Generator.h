@@ -1,0 +1,255 @@
+//===- Generator.h - bsgp-smith's program model and generator ---*- C++ -*-===//
+//
+// Part of bsgpc, the BSGP compiler.
+//
+//===----------------------------------------------------------------------===//
+//
+// bsgp-smith writes random BSGP programs that are valid, terminate and are
+// free of undefined behaviour by construction (in the spirit of Csmith and
+// YARPGen): integer arithmetic that may overflow is done in unsigned types,
+// division and remainder go through guarded helpers, shift counts are
+// masked, list indices are in bounds, and floating-point values are small
+// integers so that every sum, product and reduction order gives the same
+// exact result. The program's `main` prints a checksum of everything it
+// computed, so two correct implementations print the same text.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef BSGP_SMITH_GENERATOR_H
+#define BSGP_SMITH_GENERATOR_H
+
+#include "llvm/ADT/StringRef.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <cstdint>
+#include <set>
+#include <string>
+#include <vector>
+
+namespace bsgp {
+namespace smith {
+
+/// The features a generated program may use; each can be switched off so
+/// that a construct the compiler currently gets wrong can be excluded, or
+/// switched on alone to target it.
+enum class Feature : unsigned {
+  HostLoops,      ///< host loops and branches over host scalars
+  Int64,          ///< int64 / uint64 values
+  Float,          ///< float values (small integers, exact)
+  Double,         ///< double values (small integers, exact)
+  Vectors,        ///< int4 / uint4 / float4 values and swizzles
+  Math,           ///< exact math functions (fabs, floor, fmin, ...)
+  Trunc,          ///< trunc among them
+  PrivateArrays,  ///< thread-local arrays (`int a[4]`) within a superstep
+  ArrayBarrier,   ///< thread-local arrays live across a barrier
+  Barrier,        ///< `barrier;` with values live across it
+  Get,            ///< thread.get of a neighbour's value after a barrier
+  GetExpr,        ///< thread.get(r, e) where e is not a bare variable
+  GetAny,         ///< thread.get of any variable, even one holding a constant
+  Put,            ///< thread.put along a permutation of the ranks
+  Reduce,         ///< reduce with every operator and element type
+  ReduceTwice,    ///< a second reduce in a spawn that has no scan
+  Scan,           ///< scan, both with its total and as a statement
+  Compact,        ///< compact into a require-allocated list
+  Split,          ///< split into a require-allocated list
+  SortIdx,        ///< sort_idx
+  SortBy,         ///< thread.sortby
+  ThreadSplit,    ///< thread.split
+  Reassign,       ///< barrier(RANK_REASSIGNED) with thread.oldrank
+  OldRank,        ///< reading thread.oldrank after a rank change
+  Fork,           ///< thread.fork
+  Kill,           ///< thread.kill
+  Par,            ///< par blocks of independent collectives
+  ParScan,        ///< scan inside a par block
+  Require,        ///< require blocks with dtempnew/dnew allocations
+  Group,          ///< work-group operations with local arrays
+  Subgroup,       ///< subgroup operations
+  Shuffle,        ///< subgroup shuffles (only where subgroups are full)
+  Atomics,        ///< atomics with order-independent results
+  UniformBranch,  ///< collectives and barriers under uniform branches
+  BigSpawn,       ///< spawns of 10^5 threads and more
+  NumFeatures
+};
+
+/// Feature names as the command line spells them, in enum order.
+llvm::StringRef featureName(Feature F);
+/// The feature called \p Name, or NumFeatures if there is none.
+Feature featureByName(llvm::StringRef Name);
+/// Whether a feature is on when no option names it.
+bool featureOnByDefault(Feature F);
+
+struct Options {
+  uint64_t Seed = 0;
+  unsigned Size = 3; ///< 1 (tiny) .. 10 (large): spawns and statements
+  bool Enabled[static_cast<unsigned>(Feature::NumFeatures)] = {};
+  bool has(Feature F) const { return Enabled[static_cast<unsigned>(F)]; }
+};
+
+/// SplitMix64: the same sequence on every platform and standard library
+/// (std::uniform_int_distribution is not portable across libraries).
+class Rng {
+public:
+  explicit Rng(uint64_t Seed) : State(Seed) {}
+  uint64_t next() {
+    uint64_t Z = (State += 0x9e3779b97f4a7c15ull);
+    Z = (Z ^ (Z >> 30)) * 0xbf58476d1ce4e5b9ull;
+    Z = (Z ^ (Z >> 27)) * 0x94d049bb133111ebull;
+    return Z ^ (Z >> 31);
+  }
+  /// A value in [0, N); N > 0. The tiny modulo bias is irrelevant here.
+  unsigned below(unsigned N) { return static_cast<unsigned>(next() % N); }
+  /// A value in [Lo, Hi].
+  int range(int Lo, int Hi) { return Lo + static_cast<int>(below(Hi - Lo + 1)); }
+  /// True with probability Pct percent.
+  bool chance(unsigned Pct) { return below(100) < Pct; }
+  template <typename T> const T &pick(const std::vector<T> &V) {
+    return V[below(V.size())];
+  }
+
+private:
+  uint64_t State;
+};
+
+/// Scalar element types of generated values.
+enum class Ty { Int, UInt, Int64, UInt64, Float, Double };
+
+const char *tyName(Ty T);
+bool isFloating(Ty T);
+bool isSigned(Ty T);
+bool is64(Ty T);
+/// The unsigned integer type of the same width (Float -> UInt, Double ->
+/// UInt64).
+Ty unsignedOf(Ty T);
+
+/// A scalar variable the generator may read. Floating variables always hold
+/// integers of magnitude at most `floatLimit(T)`.
+struct Var {
+  std::string Name;
+  Ty T;
+  /// Host variables are read-only in device code, loop counters always.
+  bool Writable = true;
+  /// Non-zero for a thread-local (or host) array of that many elements.
+  unsigned Len = 0;
+};
+
+/// Magnitude bound of the integer values a floating variable holds.
+double floatLimit(Ty T);
+
+/// Where code is being generated: decides what expressions may read.
+enum class Ctx { Host, Device };
+
+/// A lexical scope of readable variables.
+struct Scope {
+  std::vector<std::vector<Var>> Levels;
+  void push() { Levels.emplace_back(); }
+  void pop() { Levels.pop_back(); }
+  void add(Var V) { Levels.back().push_back(std::move(V)); }
+  /// The scalars of type \p T, of any type, the writable ones, the arrays.
+  std::vector<Var> all(Ty T) const;
+  std::vector<Var> all() const;
+  std::vector<Var> writable() const;
+  std::vector<Var> arrays() const;
+  /// Forgets the arrays of the outermost \p Level (after a barrier).
+  void dropArrays(size_t Level);
+};
+
+/// Writes one program. The generator emits text directly; the structure it
+/// needs (variables in scope, types, magnitude bounds of floating values,
+/// the number of threads) is tracked while it goes.
+class Generator {
+public:
+  explicit Generator(const Options &Opts) : Opts(Opts), R(Opts.Seed) {}
+  void run(llvm::raw_ostream &OS);
+
+  // Output helpers.
+  void line(const std::string &S);
+  void open(const std::string &S) { line(S + " {"); ++Indent; }
+  void close(const std::string &Tail = "") { --Indent; line("}" + Tail); }
+  std::string fresh(const char *Prefix);
+
+  // Expressions (Expr.cpp).
+  /// An expression of type \p T of nesting at most \p Depth; floating
+  /// results are within floatLimit(T).
+  std::string expr(Ty T, int Depth);
+  std::string intExpr(Ty T, int Depth);
+  std::string floatExpr(Ty T, int Depth, double &Bound);
+  std::string leaf(Ty T, double &Bound);
+  std::string literal(Ty T);
+  /// \p E (of type \p From) converted to \p To without undefined behaviour.
+  std::string convert(const std::string &E, Ty From, Ty To);
+  /// A boolean condition.
+  std::string cond(int Depth);
+  Ty randomTy();
+  Ty randomIntTy();
+
+  // Statements (Stmt.cpp).
+  void assignStmt();
+  void declStmt();
+  void stmtList(int Count, int Depth);
+  void stmt(int Depth);
+  void ifStmt(int Depth);
+  void loopStmt(int Depth);
+  void privateArrayStmt();
+  void vectorStmt();
+  void hashVars(const std::string &Acc);
+
+  // Spawns (Spawn.cpp and Collectives.cpp).
+  void spawnFunction(unsigned K);
+  void spawnBody(unsigned K);
+  void superstepBreak();
+  /// Forgets the arrays in scope when they may not cross a barrier.
+  void afterBarrier();
+  void segmentEnd();
+  void collectiveStmt();
+  void reduceStmt(bool InPar);
+  void scanStmt(bool InPar);
+  void compactStmt(bool IsSplit);
+  void sortIdxStmt(bool InPar);
+  void rankChangeStmt();
+  void parStmt();
+  void groupStmt();
+  void subgroupStmt();
+  void atomicStmt();
+  std::string reduceOperand(Ty T, const std::string &Op);
+  /// Called before each reduce: without reduce-twice, a spawn's second
+  /// reduce gets a scan first.
+  void noteReduce();
+  unsigned Reduces = 0, Scans = 0;
+
+  // Host code (Program.cpp).
+  void preamble();
+  void helpers();
+  void hostFunction(unsigned K);
+  void mainFunction();
+
+  const Options &Opts;
+  Rng R;
+  Scope S;
+  Ctx Where = Ctx::Host;
+  /// Inside a spawn: the largest and smallest number of threads it may have
+  /// at this point (fork and kill change it), and whether the ranks are
+  /// still those of the launch.
+  uint64_t MaxThreads = 0, MinThreads = 0;
+  bool RanksChanged = false;
+  /// The scope level of the spawn body's top-level variables.
+  size_t SpawnLevel = 0;
+  /// Lists the host allocates before the spawn (when require is off).
+  std::vector<Var> PreLists;
+  /// The launch size of each spawn, for main.
+  std::vector<uint64_t> SpawnSizes;
+  /// The spawn's read-only input lists (indexed modulo `n`).
+  std::vector<Var> Inputs;
+  /// A simple index expression (no arrays, no lists) for array subscripts.
+  std::string indexLeaf();
+  /// The counter of fresh names.
+  unsigned NameCounter = 0;
+  /// Whether the spawn uses the `acc` list of atomic accumulators.
+  bool HasAtomics = false;
+  int Indent = 0;
+  std::string Out;
+};
+
+} // namespace smith
+} // namespace bsgp
+
+#endif // BSGP_SMITH_GENERATOR_H

@@ -1,0 +1,211 @@
+//===- Program.cpp - bsgp-smith's program skeleton and host code ----------===//
+//
+// Part of bsgpc, the BSGP compiler.
+//
+//===----------------------------------------------------------------------===//
+//
+// A generated program is: declarations of the C and runtime functions it
+// calls, the sm_* helpers (hash step, guarded division, clamps), one host
+// function per spawn, a few host-only functions, and a main that threads a
+// 64-bit FNV-style hash through all of them, printing it after each step
+// (which localizes a mismatch) and at the end.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Generator.h"
+
+using namespace bsgp::smith;
+
+namespace {
+struct FeatureInfo {
+  const char *Name;
+  bool Default;
+};
+} // namespace
+
+/// In Feature order.
+static const FeatureInfo Features[] = {
+    {"host-loops", true},    {"int64", true},
+    {"float", true},         {"double", true},
+    {"vectors", true},       {"math", true},
+    {"trunc", true},
+    {"private-arrays", true}, {"array-barrier", false},
+    {"barrier", true},       {"get", true},
+    {"get-expr", false},     {"get-any", false},
+    {"put", true},           {"reduce", true},
+    {"reduce-twice", false}, {"scan", true},
+    {"compact", true},       {"split", true},
+    {"sort-idx", true},
+    {"sortby", true},
+    {"thread-split", true},  {"reassign", true},
+    {"oldrank", false},      {"fork", true},
+    {"kill", true},          {"par", true},
+    {"par-scan", false},     {"require", true},
+    {"group", true},         {"subgroup", true},
+    {"shuffle", true},       {"atomics", true},
+    {"uniform-branch", false}, {"big-spawn", true},
+};
+static_assert(sizeof(Features) / sizeof(Features[0]) ==
+                  static_cast<unsigned>(Feature::NumFeatures),
+              "one entry per feature");
+
+llvm::StringRef bsgp::smith::featureName(Feature F) {
+  return Features[static_cast<unsigned>(F)].Name;
+}
+
+Feature bsgp::smith::featureByName(llvm::StringRef Name) {
+  for (unsigned K = 0; K < static_cast<unsigned>(Feature::NumFeatures); ++K)
+    if (Name == Features[K].Name)
+      return static_cast<Feature>(K);
+  return Feature::NumFeatures;
+}
+
+bool bsgp::smith::featureOnByDefault(Feature F) {
+  return Features[static_cast<unsigned>(F)].Default;
+}
+
+void Generator::preamble() {
+  line("extern \"C\" int printf(const char *fmt, ...);");
+  line("extern \"C\" void *malloc(uint64 bytes);");
+  line("extern \"C\" void free(void *p);");
+  line("extern \"C\" void bsgprt_memcpy_htod(void *dst, const void *src, "
+       "uint64 bytes);");
+  line("extern \"C\" void bsgprt_memcpy_dtoh(void *dst, const void *src, "
+       "uint64 bytes);");
+  line("extern \"C\" void bsgprt_memset_d(void *dst, int value, uint64 "
+       "bytes);");
+  if (Opts.has(Feature::Math)) {
+    for (const char *F : {"fabs", "floor", "ceil", "trunc", "sqrt"}) {
+      if (F == llvm::StringRef("trunc") && !Opts.has(Feature::Trunc))
+        continue;
+      line(std::string("extern \"C\" float ") + F + "f(float x);");
+      line(std::string("extern \"C\" double ") + F + "(double x);");
+    }
+    for (const char *F : {"fmin", "fmax"}) {
+      line(std::string("extern \"C\" float ") + F + "f(float x, float y);");
+      line(std::string("extern \"C\" double ") + F + "(double x, double y);");
+    }
+  }
+  line("");
+}
+
+void Generator::helpers() {
+  line("// One step of a 64-bit FNV-1 style hash.");
+  line("uint64 sm_mix(uint64 h, uint64 v) { return (h ^ v) * "
+       "1099511628211ul; }");
+  line("");
+  line("// Division and remainder defined for every operand: a zero divisor "
+       "and");
+  line("// MIN / -1 give the dividend (remainder 0).");
+  struct IntTy {
+    const char *Tag, *Name, *Min;
+  } Tys[] = {{"i32", "int", "(-2147483647 - 1)"},
+             {"u32", "uint", nullptr},
+             {"i64", "int64", "(-9223372036854775807l - 1)"},
+             {"u64", "uint64", nullptr}};
+  for (const IntTy &T : Tys) {
+    std::string N = T.Name;
+    std::string Zero = "(" + N + ")0";
+    for (bool Div : {true, false}) {
+      open(N + " sm_" + (Div ? "div_" : "mod_") + T.Tag + "(" + N + " a, " +
+           N + " b)");
+      line("if (b == " + Zero + ")");
+      line("  return a;");
+      if (T.Min) {
+        line("if (a == " + std::string(T.Min) + " && b == (" + N + ")-1)");
+        line(Div ? "  return a;" : "  return " + Zero + ";");
+      }
+      line(Div ? "return a / b;" : "return a % b;");
+      close();
+    }
+  }
+  line("");
+  line("// Floating variables hold integers within these bounds.");
+  open("float sm_clamp_f32(float x)");
+  line("if (x > 4096.0f)");
+  line("  return 4096.0f;");
+  line("if (x < -4096.0f)");
+  line("  return -4096.0f;");
+  line("return x;");
+  close();
+  open("double sm_clamp_f64(double x)");
+  line("if (x > 1048576.0)");
+  line("  return 1048576.0;");
+  line("if (x < -1048576.0)");
+  line("  return -1048576.0;");
+  line("return x;");
+  close();
+  line("// Factors for exact products: -1, 1 or 2.");
+  for (const char *T : {"float", "double"}) {
+    std::string N = T;
+    open(N + " sm_unit_" + (N == "float" ? "f32" : "f64") + "(int v)");
+    line("int k = v & 3;");
+    line("if (k == 0)");
+    line("  return (" + N + ")2;");
+    line("if (k == 1)");
+    line("  return (" + N + ")-1;");
+    line("return (" + N + ")1;");
+    close();
+  }
+  line("");
+}
+
+void Generator::hostFunction(unsigned K) {
+  S = Scope();
+  S.push();
+  Where = Ctx::Host;
+  open("uint64 host" + std::to_string(K) + "(uint64 h, int a)");
+  S.add({"a", Ty::Int});
+  declStmt();
+  declStmt();
+  stmtList(R.range(2, 3 + static_cast<int>(Opts.Size)), 3);
+  hashVars("h");
+  line("return h;");
+  close();
+  line("");
+}
+
+void Generator::run(llvm::raw_ostream &OS) {
+  line("// Generated by bsgp-smith (seed " + std::to_string(Opts.Seed) +
+       ", size " + std::to_string(Opts.Size) + ").");
+  std::string Off;
+  for (unsigned K = 0; K < static_cast<unsigned>(Feature::NumFeatures); ++K)
+    if (!Opts.Enabled[K])
+      Off += std::string(Off.empty() ? "" : ",") + Features[K].Name;
+  if (!Off.empty())
+    line("// Features off: " + Off + ".");
+  preamble();
+  helpers();
+
+  unsigned NumSpawns = R.range(1, 1 + static_cast<int>(Opts.Size) / 2);
+  unsigned NumHost = R.range(1, 2);
+  for (unsigned K = 0; K < NumSpawns; ++K)
+    spawnFunction(K);
+  for (unsigned K = 0; K < NumHost; ++K)
+    hostFunction(K);
+
+  // main interleaves the host functions between the spawns.
+  open("int main()");
+  line("uint64 h = 1469598103934665603ul;");
+  unsigned H = 0;
+  for (unsigned K = 0; K < NumSpawns; ++K) {
+    if (H < NumHost && R.chance(50)) {
+      line("h = host" + std::to_string(H) + "(h, " +
+           std::to_string(R.range(-100, 100)) + ");");
+      line("printf(\"host" + std::to_string(H) + " %016llx\\n\", h);");
+      ++H;
+    }
+    line("h = spawn" + std::to_string(K) + "(h, " +
+         std::to_string(SpawnSizes[K]) + ");");
+    line("printf(\"spawn" + std::to_string(K) + " %016llx\\n\", h);");
+  }
+  for (; H < NumHost; ++H) {
+    line("h = host" + std::to_string(H) + "(h, " +
+         std::to_string(R.range(-100, 100)) + ");");
+    line("printf(\"host" + std::to_string(H) + " %016llx\\n\", h);");
+  }
+  line("printf(\"checksum %016llx\\n\", h);");
+  line("return 0;");
+  close();
+  OS << Out;
+}
