@@ -21,6 +21,7 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/Builders.h"
+#include "mlir/IR/Matchers.h"
 
 namespace bsgp {
 #define GEN_PASS_DEF_BSGPSAVERESTOREPASS
@@ -103,9 +104,20 @@ LogicalResult SpawnSaveRestore::rewriteGets(unsigned t) {
   steps[t].walk([&](GetOp get) { gets.push_back(get); });
   for (GetOp get : gets) {
     auto it = current.find(get.getValue());
-    if (it == current.end())
+    if (it == current.end()) {
+      // A value the same in every thread (a constant, or defined outside
+      // the spawn) is thread r's value too: nothing was saved for it.
+      Value value = get.getValue();
+      auto spawn = get->getParentOfType<SpawnOp>();
+      if (matchPattern(value, m_Constant()) ||
+          (spawn && !spawn->isAncestor(value.getParentRegion()->getParentOp()))) {
+        get.replaceAllUsesWith(value);
+        get->erase();
+        continue;
+      }
       return get.emitError("thread.get of a value that is not saved by an "
                            "earlier superstep");
+    }
     OpBuilder b(get);
     Value loaded = LoadOp::create(b, get.getLoc(), get.getType(), it->second,
                                   get.getRank());

@@ -438,9 +438,11 @@ LogicalResult GetOp::verify() {
   if (failed(verifyDeviceCode(*this)))
     return failure();
   Value value = getValue();
-  if (!isDefinedInThreadScope(value))
-    return emitOpError("operand must be a thread-local value, not a host "
-                       "value");
+  // A host value or a constant is the same in every thread, so thread r's
+  // value is the caller's: canonicalization may fold a variable to one
+  // (`x = 5`), and bsgp-save-restore then reads it directly.
+  if (!isDefinedInThreadScope(value) || matchPattern(value, m_Constant()))
+    return success();
   // A parameter is the caller's value: where the function is inlined,
   // the barrier may be before the call.
   if (!isFunctionParameter(value) && !isSeparatedByBarrier(value, *this))
