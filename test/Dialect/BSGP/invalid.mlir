@@ -421,18 +421,6 @@ func.func @get_on_host(%r: i32, %v: f32) -> f32 {
 
 // -----
 
-func.func @get_host_value(%n: i32, %v: f32) {
-  bsgp.spawn %n {
-    %rk = bsgp.thread_rank : i32
-    bsgp.barrier
-    // expected-error @+1 {{'bsgp.get' op operand must be a thread-local value, not a host value}}
-    %g = bsgp.get %rk, %v : f32
-  }
-  return
-}
-
-// -----
-
 func.func @get_same_superstep(%n: i32) {
   bsgp.spawn %n {
     %rk = bsgp.thread_rank : i32

@@ -143,6 +143,20 @@ func.func @get_put(%n: i32) {
   return
 }
 
+// A host value is the same in every thread, so a get of it is valid (it
+// is the value itself; bsgp-save-restore reads it directly). Canonicalization
+// makes such gets when it folds a variable to a constant or host value.
+// CHECK-LABEL: func.func @get_host_value
+// CHECK: bsgp.get %{{.*}}, %{{.*}} : f32
+func.func @get_host_value(%n: i32, %v: f32) {
+  bsgp.spawn %n {
+    %rk = bsgp.thread_rank : i32
+    bsgp.barrier
+    %g = bsgp.get %rk, %v : f32
+  }
+  return
+}
+
 // In an inline function (bsgp.device), get of a parameter reads the
 // caller's argument: whether a barrier separates it is checked where the
 // function is inlined.
