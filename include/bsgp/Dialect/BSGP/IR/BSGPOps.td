@@ -242,7 +242,9 @@ def BSGP_GetOp : BSGP_Op<"get", [
     `rank` (§5, "Handling communication intrinsics").
 
     The verifier requires `value` to be a device value separated from the
-    get by at least one barrier. Device code only.
+    get by at least one barrier, or a value that is the same in every thread
+    (a host value or a constant: the get is then the value itself, which
+    bsgp-save-restore uses directly). Device code only.
   }];
   let arguments = (ins I32:$rank, AnyType:$value);
   let results = (outs AnyType:$result);
