@@ -34,8 +34,8 @@ mlir::Type getKernelParamStorageType(mlir::Type type);
 /// The struct type of `kernel`'s packed parameters.
 mlir::LLVM::LLVMStructType getKernelArgsStructType(KernelOp kernel);
 
-/// Size in bytes of `kernel`'s packed parameter struct under the module's
-/// data layout.
+/// Size in bytes of `kernel`'s packed parameter struct in the natural C
+/// layout (what the runtime copies to devices that need the bytes).
 uint64_t getKernelArgsSize(KernelOp kernel);
 
 /// Name of the native entry point of `kernel` on the CPU target.

@@ -22,6 +22,7 @@
 #include "GroupOps.h"
 #include "LocalArrays.h"
 #include "Recursion.h"
+#include "SignedCompares.h"
 
 #include "bsgp/Dialect/BSGP/IR/BSGPDialect.h"
 #include "bsgp/Dialect/BSGP/IR/BSGPOps.h"
@@ -966,7 +967,10 @@ void LowerKernelsToSPIRVPass::runOnOperation() {
   for (func::FuncOp fn : device->getOps<func::FuncOp>())
     if (failed(bsgp::lowerLocalArraysToSPIRV(fn)))
       return signalPassFailure();
-  if (failed(structurize(*device)) || failed(convert(*device)))
+  if (failed(structurize(*device)))
+    return signalPassFailure();
+  bsgp::rewriteSigned64Compares(*device);
+  if (failed(convert(*device)))
     return signalPassFailure();
   // Vulkan drivers may fuse or reassociate float arithmetic unless told not
   // to; BSGP promises the IEEE results of the cpu and cuda targets (no FMA

@@ -100,3 +100,24 @@ module attributes {bsgp.ptx = "// ptx"} {
     return
   }
 }
+
+// -----
+
+// args_size is the size of the struct the host fills, in the natural C
+// layout: {i32, i64, i32, ptr} has its fields at 0, 8, 16 and 24, so 32
+// bytes. MLIR's default data layout aligns i64 to 4 and made it 24, and
+// the vulkan backend, which copies args_size bytes, lost the pointer.
+// CHECK-LABEL: func.func @wide
+// CHECK:       llvm.call @bsgprt_launch
+// CHECK:       @__bsgp_kernel_table() {{.*}} : !llvm.array<1 x
+// CHECK:         llvm.mlir.constant(32 : i32)
+// CHECK-LABEL: llvm.mlir.global internal constant @__bsgp_module_desc
+module {
+  bsgp.kernel @w(%a: i32, %v: i64, %b: i32, %p: !bsgp.ptr<i64>) {
+    bsgp.return
+  }
+  func.func @wide(%a: i32, %v: i64, %p: !bsgp.ptr<i64>) {
+    bsgp.launch @w(%a) args(%a, %v, %a, %p : i32, i64, i32, !bsgp.ptr<i64>)
+    return
+  }
+}

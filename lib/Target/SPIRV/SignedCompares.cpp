@@ -1,0 +1,64 @@
+//===- SignedCompares.cpp - 64-bit signed compares as unsigned ones -------===//
+//
+// Part of bsgpc, the BSGP compiler.
+//
+//===----------------------------------------------------------------------===//
+
+#include "SignedCompares.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/BuiltinAttributes.h"
+#include "mlir/IR/BuiltinTypes.h"
+#include "mlir/IR/TypeUtilities.h"
+
+#include "llvm/ADT/APInt.h"
+#include "llvm/ADT/SmallVector.h"
+
+#include <optional>
+
+using namespace mlir;
+
+namespace {
+/// The unsigned predicate that orders sign-flipped operands as `p` orders
+/// the originals, or none for predicates that are not signed relations.
+std::optional<arith::CmpIPredicate> unsignedFor(arith::CmpIPredicate p) {
+  switch (p) {
+  case arith::CmpIPredicate::slt:
+    return arith::CmpIPredicate::ult;
+  case arith::CmpIPredicate::sle:
+    return arith::CmpIPredicate::ule;
+  case arith::CmpIPredicate::sgt:
+    return arith::CmpIPredicate::ugt;
+  case arith::CmpIPredicate::sge:
+    return arith::CmpIPredicate::uge;
+  default:
+    return std::nullopt;
+  }
+}
+} // namespace
+
+void bsgp::rewriteSigned64Compares(Operation *root) {
+  SmallVector<arith::CmpIOp> cmps;
+  root->walk([&](arith::CmpIOp cmp) {
+    Type t = getElementTypeOrSelf(cmp.getLhs().getType());
+    if (t.isInteger(64) && unsignedFor(cmp.getPredicate()))
+      cmps.push_back(cmp);
+  });
+  for (arith::CmpIOp cmp : cmps) {
+    OpBuilder b(cmp);
+    Location loc = cmp.getLoc();
+    Type type = cmp.getLhs().getType();
+    llvm::APInt sign = llvm::APInt::getSignMask(64);
+    TypedAttr attr = b.getIntegerAttr(b.getI64Type(), sign);
+    if (auto shaped = dyn_cast<ShapedType>(type))
+      attr = DenseElementsAttr::get(shaped, sign);
+    Value flip = arith::ConstantOp::create(b, loc, type, attr);
+    Value lhs = arith::XOrIOp::create(b, loc, cmp.getLhs(), flip);
+    Value rhs = arith::XOrIOp::create(b, loc, cmp.getRhs(), flip);
+    Value r = arith::CmpIOp::create(b, loc, *unsignedFor(cmp.getPredicate()),
+                                    lhs, rhs);
+    cmp.replaceAllUsesWith(r);
+    cmp.erase();
+  }
+}
