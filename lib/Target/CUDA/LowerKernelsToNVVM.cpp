@@ -306,9 +306,14 @@ LogicalResult LowerKernelsToNVVMPass::buildKernel(bsgp::KernelOp kernel,
   auto fn = LLVM::LLVMFuncOp::create(db, loc, kernel.getSymName(), fnType);
   fn->setAttr(NVVM::NVVMDialect::getKernelFuncAttrName(), db.getUnitAttr());
   fn->setAttr(bsgp::BSGPDialect::getDeviceAttrName(), db.getUnitAttr());
-  // The argument struct is a `.param` aggregate: byval in LLVM's terms.
+  // The argument struct is a `.param` aggregate: byval in LLVM's terms. A
+  // kernel that captures nothing still takes one byte: ptxas rejects a
+  // `.b8 args[0]` parameter that is not the last one.
+  Type byvalTy = argsTy;
+  if (argsTy.getBody().empty())
+    byvalTy = LLVM::LLVMStructType::getLiteral(ctx, {db.getI8Type()});
   fn.setArgAttr(0, LLVM::LLVMDialect::getByValAttrName(),
-                TypeAttr::get(argsTy));
+                TypeAttr::get(byvalTy));
   fn.setArgAttr(0, LLVM::LLVMDialect::getAlignAttrName(),
                 db.getI64IntegerAttr(8));
   fn.setArgAttr(0, LLVM::LLVMDialect::getNoAliasAttrName(), db.getUnitAttr());
