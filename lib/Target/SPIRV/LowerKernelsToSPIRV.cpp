@@ -969,6 +969,7 @@ void LowerKernelsToSPIRVPass::runOnOperation() {
       return signalPassFailure();
   if (failed(structurize(*device)))
     return signalPassFailure();
+  bsgp::rewriteSignedRemainders(*device);
   bsgp::rewriteSigned64Compares(*device);
   if (failed(convert(*device)))
     return signalPassFailure();

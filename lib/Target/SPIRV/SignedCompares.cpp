@@ -62,3 +62,29 @@ void bsgp::rewriteSigned64Compares(Operation *root) {
     cmp.erase();
   }
 }
+
+void bsgp::rewriteSignedRemainders(Operation *root) {
+  SmallVector<arith::RemSIOp> rems;
+  root->walk([&](arith::RemSIOp rem) { rems.push_back(rem); });
+  for (arith::RemSIOp rem : rems) {
+    OpBuilder b(rem);
+    Location loc = rem.getLoc();
+    Type type = rem.getType();
+    Value zero = arith::ConstantOp::create(b, loc, type, b.getZeroAttr(type));
+    // |x| as an unsigned value: 0 - INT_MIN is INT_MIN, which is 2^(n-1)
+    // read unsigned, as it must be.
+    auto magnitude = [&](Value x) -> std::pair<Value, Value> {
+      Value neg = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, x,
+                                        zero);
+      Value minus = arith::SubIOp::create(b, loc, zero, x);
+      return {arith::SelectOp::create(b, loc, neg, minus, x), neg};
+    };
+    auto [lhs, lhsNeg] = magnitude(rem.getLhs());
+    Value rhs = magnitude(rem.getRhs()).first;
+    Value r = arith::RemUIOp::create(b, loc, lhs, rhs);
+    Value minusR = arith::SubIOp::create(b, loc, zero, r);
+    Value result = arith::SelectOp::create(b, loc, lhsNeg, minusR, r);
+    rem.replaceAllUsesWith(result);
+    rem.erase();
+  }
+}

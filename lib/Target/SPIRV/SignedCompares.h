@@ -20,6 +20,15 @@ namespace bsgp {
 /// (test/Execution/language/int64-signed-compare.test).
 void rewriteSigned64Compares(mlir::Operation *root);
 
+/// Rewrites every `arith.remsi` under `root` as an unsigned remainder of the
+/// operands' magnitudes with the dividend's sign, in arith ops. Vulkan
+/// leaves OpSRem undefined for negative operands, and MLIR's own emulation
+/// takes the sign from `a == abs(a)`, which is false for INT_MIN: it gave
+/// `INT_MIN % -7` as 2 instead of -2 (bsgp-smith seed 12387 on lavapipe
+/// and an H100). Here the sign comes from `a < 0`. Run it before
+/// rewriteSigned64Compares, which then fixes the 64-bit compares it makes.
+void rewriteSignedRemainders(mlir::Operation *root);
+
 } // namespace bsgp
 
 #endif // BSGP_LIB_TARGET_SPIRV_SIGNEDCOMPARES_H
