@@ -105,11 +105,12 @@ LogicalResult SpawnSaveRestore::rewriteGets(unsigned t) {
   for (GetOp get : gets) {
     auto it = current.find(get.getValue());
     if (it == current.end()) {
-      // A value the same in every thread (a constant, or defined outside
-      // the spawn) is thread r's value too: nothing was saved for it.
+      // A value the same in every thread (a constant, one defined outside
+      // the spawn, or a require block's result such as a reduce's total)
+      // is thread r's value too: nothing was saved for it.
       Value value = get.getValue();
       auto spawn = get->getParentOfType<SpawnOp>();
-      if (matchPattern(value, m_Constant()) ||
+      if (matchPattern(value, m_Constant()) || value.getDefiningOp<RequireOp>() ||
           (spawn && !spawn->isAncestor(value.getParentRegion()->getParentOp()))) {
         get.replaceAllUsesWith(value);
         get->erase();
