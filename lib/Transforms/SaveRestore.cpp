@@ -119,6 +119,14 @@ LogicalResult SpawnSaveRestore::rewriteGets(unsigned t) {
       return get.emitError("thread.get of a value that is not saved by an "
                            "earlier superstep");
     }
+    // Thread r's value from before a rank reassignment is stored at the
+    // rank r had then; which thread has rank r now is known only once the
+    // values are shuffled, at the end of this superstep.
+    if (steps[t].getRankReassigned())
+      return get.emitError(
+          "thread.get right after a rank reassignment (such as "
+          "thread.sortby or barrier(RANK_REASSIGNED)) cannot find thread r "
+          "by its new rank; put a 'barrier;' between them");
     OpBuilder b(get);
     Value loaded = LoadOp::create(b, get.getLoc(), get.getType(), it->second,
                                   get.getRank());
