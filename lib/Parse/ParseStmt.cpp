@@ -6,7 +6,7 @@
 ///
 /// \file
 /// Blocks, declaration statements and every other statement: control
-/// flow, spawn, require, par, barriers and the collective statements.
+/// flow, spawn, require, par, barrier and `local` declarations.
 ///
 //===----------------------------------------------------------------------===//
 
