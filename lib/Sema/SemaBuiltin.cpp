@@ -175,8 +175,10 @@ Expr *Sema::checkChunkOp(BuiltinCallExpr *B) {
   Args[0] = rvalue(Args[0]);
   const BuiltinType *T = getWordScalarType(Args[0], /*IntegerOnly=*/false);
   if (!T)
-    return builtinArgError(B, 0, "a 32-bit or 64-bit scalar (int, uint, int64, uint64, "
-                     "float or double)");
+    return builtinArgError(
+        B, 0,
+        "a 32-bit or 64-bit scalar (int, uint, int64, uint64, "
+        "float or double)");
   auto Op = B->getReduceOp();
   if ((Op == BK::OpAnd || Op == BK::OpOr || Op == BK::OpXor) &&
       T->isFloating()) {
@@ -188,7 +190,8 @@ Expr *Sema::checkChunkOp(BuiltinCallExpr *B) {
   const auto *P = dyn_cast<PointerType>(Args[1]->getType()->getUnqualified());
   if (!P || P->getPointee()->getUnqualified() != T ||
       (K == BK::ChunkReduce && P->getPointee()->isConst()))
-    return builtinArgError(B, 1, "a pointer to a list of the first argument's type");
+    return builtinArgError(B, 1,
+                           "a pointer to a list of the first argument's type");
   B->setType(K == BK::ChunkScan ? (const Type *)T : Ctx.getVoidType());
   return B;
 }
@@ -255,7 +258,8 @@ Expr *Sema::checkThreadRebind(BuiltinCallExpr *B) {
   }
   const Type *T = Args[0]->getType()->getUnqualified();
   if (!T->isScalar() && !T->isVector())
-    return builtinArgError(B, 0, "a variable of scalar, vector or pointer type");
+    return builtinArgError(B, 0,
+                           "a variable of scalar, vector or pointer type");
   Args[0] = rvalue(Args[0]);
   Args[1] = convert(Args[1], T);
   B->setType(Ctx.getVoidType());
