@@ -86,6 +86,11 @@ void Sema::checkVarDecl(VarDecl *V) {
         T = Ctx.getErrorType();
       }
       V->setType(T);
+    } else if (V->isGroupLocal() &&
+               isa<ArrayType>(V->getType()->getUnqualified())) {
+      // checkGroupLocalDecl rejects the initializer of a `local` array
+      // whatever it is; converting it as well would report one mistake
+      // twice (`local int a[2] = 3;`).
     } else {
       I = convert(I, V->getType()->getUnqualified());
     }
