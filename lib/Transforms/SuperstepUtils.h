@@ -23,15 +23,15 @@ class CallOp;
 } // namespace mlir
 
 namespace bsgp {
-/// Marks the two copies of a spawn that bsgp-rematerialize-loads versions
-/// ("reads again", "saves"), for the superstep tables.
-inline constexpr llvm::StringLiteral kLoadVersionAttr = "bsgp.load_version";
-/// Marks the two copies of a spawn that bsgp-single-pass versions ("runs in
-/// one pass", "keeps the barrier").
-inline constexpr llvm::StringLiteral kPassVersionAttr = "bsgp.pass_version";
-/// Marks the two copies of a spawn that bsgp-forward-sort-results versions
-/// ("sorts into the lists", "copies the sorted lists").
-inline constexpr llvm::StringLiteral kResultVersionAttr = "bsgp.result_version";
+/// The attributes marking the two copies of a spawn that
+/// bsgp-rematerialize-loads, bsgp-single-pass and bsgp-forward-sort-results
+/// version (declared in BSGPDialect.td).
+inline constexpr llvm::StringLiteral kLoadVersionAttr =
+    BSGPDialect::LoadVersionAttrHelper::getNameStr();
+inline constexpr llvm::StringLiteral kPassVersionAttr =
+    BSGPDialect::PassVersionAttrHelper::getNameStr();
+inline constexpr llvm::StringLiteral kResultVersionAttr =
+    BSGPDialect::ResultVersionAttrHelper::getNameStr();
 namespace ssutil {
 
 /// The superstep ops of `spawn`'s body, in execution order.

@@ -10,6 +10,7 @@
 #ifndef BSGP_DIALECT_BSGP_IR_BSGPOPS_TD
 #define BSGP_DIALECT_BSGP_IR_BSGPOPS_TD
 
+include "bsgp/Dialect/BSGP/IR/BSGPAttrs.td"
 include "bsgp/Dialect/BSGP/IR/BSGPDialect.td"
 include "bsgp/Dialect/BSGP/IR/BSGPTypes.td"
 include "mlir/Dialect/Arith/IR/ArithBase.td"
