@@ -130,6 +130,7 @@ private:
   }
   const Type *parseArraySuffix(const Type *T);
   bool parseSpawnAttributes(unsigned &BlockSize, unsigned &MinBlocks);
+  void parseLibraryFunction(llvm::SmallVectorImpl<Decl *> &Out);
   StructType *parseStructBody(StructType *ST, SourceLocation Begin,
                               SourceLocation NameLoc);
 
@@ -305,6 +306,47 @@ bool Parser::parseSpawnAttributes(unsigned &BlockSize, unsigned &MinBlocks) {
   return expect(tok::r_square) && expect(tok::r_square);
 }
 
+/// `[[library(kind)]]` and the function it precedes: what that function of
+/// the collective library is to the compiler (MLIRGen turns it into
+/// #bsgp.library<kind>, which also checks the kind). Programs cannot use it.
+void Parser::parseLibraryFunction(llvm::SmallVectorImpl<Decl *> &Out) {
+  SourceRange Range = Tok.getRange();
+  if (!Ctx.isLibraryFile(FileId))
+    Diags.report(Range, diag::err_library_attribute);
+  consume();
+  consume();
+  if (Tok.isNot(tok::identifier) || Tok.Text != "library" ||
+      Next.isNot(tok::l_paren)) {
+    Diags.report(Tok.getRange(), diag::err_expected) << "'library('";
+    skipToStmtEnd();
+    return;
+  }
+  consume();
+  consume();
+  if (Tok.isNot(tok::identifier)) {
+    Diags.report(Tok.getRange(), diag::err_expected) << "a library kind";
+    skipToStmtEnd();
+    return;
+  }
+  llvm::StringRef Kind = Ctx.copyString(Tok.Text);
+  consume();
+  if (!expect(tok::r_paren) || !expect(tok::r_square) ||
+      !expect(tok::r_square)) {
+    skipToStmtEnd();
+    return;
+  }
+  size_t NumBefore = Out.size();
+  parseTopLevel(Out);
+  auto *F = Out.size() == NumBefore + 1
+                ? llvm::dyn_cast<FunctionDecl>(Out.back())
+                : nullptr;
+  if (!F) {
+    Diags.report(Range, diag::err_library_attribute_not_function);
+    return;
+  }
+  F->setLibraryKind(Kind);
+}
+
 const Type *Parser::parseArraySuffix(const Type *T) {
   llvm::SmallVector<uint64_t, 2> Dims;
   while (Tok.is(tok::l_square)) {
@@ -424,6 +466,8 @@ void Parser::parseTopLevel(llvm::SmallVectorImpl<Decl *> &Out) {
   SourceLocation Begin = Tok.Loc;
   if (tryConsume(tok::semi))
     return;
+  if (Tok.is(tok::l_square) && Next.is(tok::l_square))
+    return parseLibraryFunction(Out);
   if (Tok.is(tok::kw_import)) {
     consume();
     if (Tok.isNot(tok::string_literal)) {

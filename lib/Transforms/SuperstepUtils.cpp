@@ -154,8 +154,8 @@ std::optional<bool> checkWritesBeforeEffects(SpawnOp spawn, Operation *op,
         dyn_cast_if_present<SymbolRefAttr>(call.getCallableForCallee());
     if (!callee)
       return false;
-    StringRef name = callee.getLeafReference().getValue();
-    if (!name.starts_with("__bsgp_") && !name.starts_with("bsgprt_"))
+    if (!getCalledLibraryKind(op) &&
+        !callee.getLeafReference().getValue().starts_with("bsgprt_"))
       return false;
     return llvm::all_of(op->getOperands(), [&](Value v) {
       if (!isPointer(v.getType()))
@@ -224,9 +224,10 @@ Value buildRuntimeCall(OpBuilder &b, Location loc, StringRef name, Type result,
 
 func::CallOp getListSortCall(Operation *op) {
   auto call = dyn_cast<func::CallOp>(op);
-  if (!call || !call.getCallee().starts_with("__bsgp_list_sort_ranks_") ||
-      call.getNumOperands() != kNumSortOperands)
+  if (!call || getCalledLibraryKind(call) != LibraryKind::SortRanks)
     return {};
+  // The verifier checked the callee's signature.
+  assert(call.getNumOperands() == kNumSortOperands);
   return call;
 }
 

@@ -76,8 +76,8 @@ bool isPointer(mlir::Type type);
 /// What the passes checking a superstep's writes can tell of `op` (not its
 /// nested ops) before looking at its memory effects: true if it writes
 /// nothing (no memory effects, or only its nested ops', or work-group
-/// communication) or calls the collective library's host code
-/// (`__bsgp_*`) or the runtime (`bsgprt_*`), which write only through
+/// communication) or calls the collective library (a function marked
+/// `bsgp.library`) or the runtime (`bsgprt_*`), which write only through
 /// their pointer arguments, with only memory `spawn` allocated (other than
 /// `excludedRoot`'s); false for any other call and an op whose effects are
 /// unknown; nothing if its effects need a look.
@@ -104,21 +104,9 @@ mlir::Value buildRuntimeCall(mlir::OpBuilder &b, mlir::Location loc,
                              llvm::StringRef name, mlir::Type result,
                              mlir::ValueRange args);
 
-/// The operands of the collective library's `__bsgp_list_sort_ranks_<s>`
-/// (typed.bsgp.in): the sort of (input[i], i) in (keys, ids) or in the
-/// spare lists, its result true if in the spare lists.
-enum ListSortOperand : unsigned {
-  kSortInput,
-  kSortKeys,
-  kSortIds,
-  kSortSpareKeys,
-  kSortSpareIds,
-  kSortCount,
-  kNumSortOperands
-};
-
-/// `op` if it calls `__bsgp_list_sort_ranks_<s>` as the library declares
-/// it; else null.
+/// `op` if it calls the collective library's sort of ranks (a function
+/// marked #bsgp.library<sort_ranks>, whose operands are SortRanksOperand);
+/// else null.
 mlir::func::CallOp getListSortCall(mlir::Operation *op);
 
 /// Host code at `b` that is true if the runtime places `p` and `q` in
