@@ -20,7 +20,7 @@
 
 #include "bsgp/Transforms/Passes.h"
 
-#include "SuperstepUtils.h"
+#include "MemoryChecks.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Interfaces/CallInterfaces.h"

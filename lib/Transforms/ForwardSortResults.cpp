@@ -28,7 +28,8 @@
 
 #include "bsgp/Transforms/Passes.h"
 
-#include "SuperstepUtils.h"
+#include "HostTests.h"
+#include "MemoryChecks.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"

@@ -24,7 +24,8 @@
 
 #include "bsgp/Transforms/Passes.h"
 
-#include "SuperstepUtils.h"
+#include "HostTests.h"
+#include "MemoryChecks.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
