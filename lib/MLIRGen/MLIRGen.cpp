@@ -406,8 +406,8 @@ void MLIRGen::declareFunction(bsgp::FunctionDecl *fd, bool imported,
       std::optional<bsgp::LibraryKind> kind =
           bsgp::symbolizeLibraryKind(fd->getLibraryKind());
       if (!kind) {
-        (void)unsupported(fd->getRange(), "the library kind '" +
-                                              fd->getLibraryKind() + "'");
+        (void)unsupported(fd->getRange(),
+                          "the library kind '" + fd->getLibraryKind() + "'");
         return;
       }
       helper.setAttr(fn, bsgp::LibraryKindAttr::get(b.getContext(), *kind));

@@ -28,15 +28,13 @@ inline constexpr llvm::StringLiteral kModuleDescSymbol = "__bsgp_module_desc";
 inline constexpr llvm::StringLiteral kRegisterModuleSymbol =
     "__bsgp_register_module";
 /// The descriptor's kernel table and its device code blobs.
-inline constexpr llvm::StringLiteral kKernelTableSymbol =
-    "__bsgp_kernel_table";
+inline constexpr llvm::StringLiteral kKernelTableSymbol = "__bsgp_kernel_table";
 inline constexpr llvm::StringLiteral kPTXBlobSymbol = "__bsgp_ptx";
 inline constexpr llvm::StringLiteral kSPIRVBlobSymbol = "__bsgp_spirv";
 /// Prefix of the interned C strings (followed by a hash of the text).
 inline constexpr llvm::StringLiteral kStringSymbolPrefix = "__bsgp_str_";
 /// Prefix of the globals bsgp-lower-kernels-nvvm makes of `local` arrays.
-inline constexpr llvm::StringLiteral kLocalArraySymbolPrefix =
-    "__bsgp_local_";
+inline constexpr llvm::StringLiteral kLocalArraySymbolPrefix = "__bsgp_local_";
 
 } // namespace bsgp
 
