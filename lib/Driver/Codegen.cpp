@@ -192,7 +192,8 @@ int bsgp::runCodegen(ASTContext &Ctx, DiagnosticEngine &Diags,
     buildDeviceCodegenPipeline(PM, Targets);
     if (mlir::failed(PM.run(*Module)))
       return 1;
-    if (auto Ptx = (*Module)->getAttrOfType<mlir::StringAttr>("bsgp.ptx"))
+    if (auto Ptx = (*Module)->getAttrOfType<mlir::StringAttr>(
+            bsgp::BSGPDialect::PtxAttrHelper::getNameStr()))
       Out.os() << Ptx.getValue();
     Out.keep();
     return 0;

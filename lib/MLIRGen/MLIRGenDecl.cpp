@@ -59,6 +59,24 @@ void MLIRGen::declareFunction(bsgp::FunctionDecl *fd, bool imported,
   if (!fn)
     return;
   functions[fd] = fn;
+  // The contract with the collective library (BSGPAttrs.td): each of its
+  // functions says that it is one, and what `[[library(kind)]]` makes it.
+  if (library) {
+    auto helper = bsgp::BSGPDialect::LibraryAttrHelper(b.getContext());
+    if (!fd->getLibraryKind().empty()) {
+      std::optional<bsgp::LibraryKind> kind =
+          bsgp::symbolizeLibraryKind(fd->getLibraryKind());
+      if (!kind) {
+        (void)unsupported(fd->getRange(),
+                          "the library kind '" + fd->getLibraryKind() + "'");
+        return;
+      }
+      helper.setAttr(fn, bsgp::LibraryKindAttr::get(b.getContext(), *kind));
+    } else if (!helper.isAttrPresent(fn)) {
+      helper.setAttr(fn, bsgp::LibraryKindAttr::get(
+                             b.getContext(), bsgp::LibraryKind::Function));
+    }
+  }
   if (!fd->isDefinition())
     return;
 

@@ -314,10 +314,53 @@ void Parser::parseStructDecl(SourceLocation Begin,
   return;
 }
 
+/// `[[library(kind)]]` and the function it precedes: what that function of
+/// the collective library is to the compiler (MLIRGen turns it into
+/// #bsgp.library<kind>, which also checks the kind). Programs cannot use it.
+void Parser::parseLibraryFunction(llvm::SmallVectorImpl<Decl *> &Out) {
+  SourceRange Range = Tok.getRange();
+  if (!Ctx.isLibraryFile(FileId))
+    Diags.report(Range, diag::err_library_attribute);
+  consume();
+  consume();
+  if (Tok.isNot(tok::identifier) || Tok.Text != "library" ||
+      Next.isNot(tok::l_paren)) {
+    Diags.report(Tok.getRange(), diag::err_expected) << "'library('";
+    skipToStmtEnd();
+    return;
+  }
+  consume();
+  consume();
+  if (Tok.isNot(tok::identifier)) {
+    Diags.report(Tok.getRange(), diag::err_expected) << "a library kind";
+    skipToStmtEnd();
+    return;
+  }
+  llvm::StringRef Kind = Ctx.copyString(Tok.Text);
+  consume();
+  if (!expect(tok::r_paren) || !expect(tok::r_square) ||
+      !expect(tok::r_square)) {
+    skipToStmtEnd();
+    return;
+  }
+  size_t NumBefore = Out.size();
+  parseTopLevel(Out);
+  auto *F = Out.size() == NumBefore + 1
+                ? llvm::dyn_cast<FunctionDecl>(Out.back())
+                : nullptr;
+  if (!F) {
+    Diags.report(Range, diag::err_library_attribute_not_function);
+    return;
+  }
+  F->setLibraryKind(Kind);
+}
+
 void Parser::parseTopLevel(llvm::SmallVectorImpl<Decl *> &Out) {
   SourceLocation Begin = Tok.Loc;
   if (tryConsume(tok::semi))
     return;
+  if (Tok.is(tok::l_square) && Next.is(tok::l_square))
+    return parseLibraryFunction(Out);
   if (Tok.is(tok::kw_import))
     return parseImport(Begin, Out);
   if (Tok.is(tok::kw_typedef))

@@ -128,6 +128,7 @@ private:
   }
   const Type *parseArraySuffix(const Type *T);
   bool parseSpawnAttributes(unsigned &BlockSize, unsigned &MinBlocks);
+  void parseLibraryFunction(llvm::SmallVectorImpl<Decl *> &Out);
   StructType *parseStructBody(StructType *ST, SourceLocation Begin,
                               SourceLocation NameLoc);
 

@@ -11,7 +11,8 @@
 
 #include "bsgp/Transforms/Passes.h"
 
-#include "SuperstepUtils.h"
+#include "SourceNames.h"
+#include "Supersteps.h"
 
 #include "bsgp/Support/StreamAllocation.h"
 

@@ -202,6 +202,10 @@ public:
   void setExternC(bool V) { IsExternC = V; }
   bool isVarargs() const { return IsVarargs; }
   void setVarargs(bool V) { IsVarargs = V; }
+  /// What `[[library(kind)]]` says a function of the collective library
+  /// is (MLIRGen's #bsgp.library<kind>); empty if not annotated.
+  llvm::StringRef getLibraryKind() const { return LibraryKind; }
+  void setLibraryKind(llvm::StringRef K) { LibraryKind = K; }
 
   const FunctionType *getFunctionType() const { return FnTy; }
   void setFunctionType(const FunctionType *T) { FnTy = T; }
@@ -217,6 +221,7 @@ private:
   const FunctionType *FnTy = nullptr;
   FunctionKind FKind = FK_Device;
   bool IsInline = false, IsExternC = false, IsVarargs = false;
+  llvm::StringRef LibraryKind;
 };
 
 class FieldDecl : public Decl {

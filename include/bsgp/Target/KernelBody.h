@@ -14,6 +14,7 @@
 #ifndef BSGP_TARGET_KERNELBODY_H
 #define BSGP_TARGET_KERNELBODY_H
 
+#include "bsgp/Dialect/BSGP/IR/BSGPDialect.h"
 #include "bsgp/Transforms/TargetQueries.h"
 
 #include "mlir/IR/Value.h"
@@ -115,13 +116,14 @@ bool usesGroupOps(mlir::Operation *kernel);
 /// Integer attribute of a bsgp.kernel: the thread-block size its CUDA code
 /// was compiled for (set by bsgp-lower-kernels-nvvm where the CUDA form of
 /// the kernel uses work-group operations; absent otherwise).
-constexpr llvm::StringLiteral kGroupSizeAttrName = "bsgp.group_size";
+constexpr llvm::StringLiteral kGroupSizeAttrName =
+    BSGPDialect::GroupSizeAttrHelper::getNameStr();
 
 /// Integer attribute of a bsgp.kernel: how many work groups one CUDA thread
 /// block runs (set by bsgp-lower-kernels-nvvm where that is more than one;
 /// the runtime's ranks_per_thread).
 constexpr llvm::StringLiteral kGroupsPerBlockAttrName =
-    "bsgp.groups_per_block";
+    BSGPDialect::GroupsPerBlockAttrHelper::getNameStr();
 
 } // namespace bsgp
 

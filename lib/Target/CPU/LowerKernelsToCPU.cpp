@@ -161,8 +161,9 @@ LogicalResult LowerKernelsToCPUPass::lowerKernel(bsgp::KernelOp kernel) {
       LLVM::Linkage::Internal);
   // The body is still device code until it is lowered to LLVM.
   fn->setAttr(bsgp::BSGPDialect::getDeviceAttrName(), b.getUnitAttr());
-  if (Attribute srcloc = kernel->getAttr("bsgp.srcloc"))
-    fn->setAttr("bsgp.srcloc", srcloc);
+  if (Attribute srcloc =
+          kernel->getAttr(bsgp::BSGPDialect::getSourceLocAttrName()))
+    fn->setAttr(bsgp::BSGPDialect::getSourceLocAttrName(), srcloc);
   Block *entry = fn.addEntryBlock(b);
   b.setInsertionPointToStart(entry);
   Value args = entry->getArgument(0), begin = entry->getArgument(1),

@@ -18,6 +18,7 @@
 #include "bsgp/Target/KernelABI.h"
 #include "bsgp/Target/KernelBody.h"
 #include "bsgp/Target/Passes.h"
+#include "bsgp/Target/SymbolNames.h"
 
 #include "bsgp/Dialect/BSGP/IR/BSGPDialect.h"
 #include "bsgp/Dialect/BSGP/IR/BSGPOps.h"
@@ -261,8 +262,9 @@ static void lowerGroupOpsForNVVM(LLVM::LLVMFuncOp fn,
       if (isa<bsgp::PtrType>(elem))
         elem = LLVM::LLVMPointerType::get(ctx);
       auto arrayTy = LLVM::LLVMArrayType::get(elem, local.getCount());
-      std::string name =
-          ("__bsgp_local_" + fn.getSymName() + "_" + Twine(numLocals++)).str();
+      std::string name = (bsgp::kLocalArraySymbolPrefix + fn.getSymName() +
+                          "_" + Twine(numLocals++))
+                             .str();
       auto global = LLVM::GlobalOp::create(
           moduleBuilder, loc, arrayTy, /*isConstant=*/false,
           LLVM::Linkage::Internal, name, Attribute(), /*alignment=*/16,
@@ -555,5 +557,6 @@ void LowerKernelsToNVVMPass::runOnOperation() {
     host.emitError("CUDA code generation failed: ") << error;
     return signalPassFailure();
   }
-  host->setAttr("bsgp.ptx", StringAttr::get(host.getContext(), ptx));
+  host->setAttr(bsgp::BSGPDialect::PtxAttrHelper::getNameStr(),
+                StringAttr::get(host.getContext(), ptx));
 }

@@ -15,6 +15,7 @@
 #include "bsgp/Target/KernelBody.h"
 #include "bsgp/Target/Passes.h"
 #include "bsgp/Target/RuntimeAPI.h"
+#include "bsgp/Target/SymbolNames.h"
 
 #include "bsgp/Dialect/BSGP/IR/BSGPDialect.h"
 #include "bsgp/Dialect/BSGP/IR/BSGPOps.h"
@@ -31,8 +32,9 @@ using namespace mlir;
 
 /// Must match BSGPRT_ABI_VERSION in runtime/include/bsgp/runtime.h.
 static constexpr unsigned kRuntimeABIVersion = 3;
-static constexpr llvm::StringLiteral kModuleDescName = "__bsgp_module_desc";
-static constexpr llvm::StringLiteral kRegisterName = "__bsgp_register_module";
+static constexpr llvm::StringLiteral kModuleDescName = bsgp::kModuleDescSymbol;
+static constexpr llvm::StringLiteral kRegisterName =
+    bsgp::kRegisterModuleSymbol;
 
 namespace {
 
@@ -115,7 +117,7 @@ void LowerLaunchesPass::runOnOperation() {
 
   auto kernelTable = LLVM::GlobalOp::create(
       mb, loc, kernelArrayTy, /*isConstant=*/true, LLVM::Linkage::Internal,
-      "__bsgp_kernel_table", Attribute());
+      bsgp::kKernelTableSymbol, Attribute());
   {
     Block *init = new Block();
     kernelTable.getInitializerRegion().push_back(init);
@@ -131,7 +133,8 @@ void LowerLaunchesPass::runOnOperation() {
       else
         cpu = LLVM::ZeroOp::create(b, loc, ptr);
       std::string where;
-      if (auto s = k->getAttrOfType<StringAttr>("bsgp.srcloc"))
+      if (auto s = k->getAttrOfType<StringAttr>(
+              bsgp::BSGPDialect::getSourceLocAttrName()))
         where = s.getValue().str();
       else
         where = bsgp::formatSourceLocation(k.getLoc());
@@ -170,9 +173,11 @@ void LowerLaunchesPass::runOnOperation() {
     OpBuilder b = OpBuilder::atBlockEnd(init);
     Value desc = LLVM::UndefOp::create(b, loc, moduleDescTy);
     auto [ptx, ptxSize] =
-        emitBlob(b, module, loc, "bsgp.ptx", "__bsgp_ptx", true);
-    auto [spirv, spirvSize] =
-        emitBlob(b, module, loc, "bsgp.spirv", "__bsgp_spirv", false);
+        emitBlob(b, module, loc, bsgp::BSGPDialect::PtxAttrHelper::getNameStr(),
+                 bsgp::kPTXBlobSymbol, true);
+    auto [spirv, spirvSize] = emitBlob(
+        b, module, loc, bsgp::BSGPDialect::SpirvAttrHelper::getNameStr(),
+        bsgp::kSPIRVBlobSymbol, false);
     std::string file = "<unknown>";
     if (auto fl = dyn_cast<FileLineColLoc>(module.getLoc()))
       file = fl.getFilename().str();
@@ -194,7 +199,8 @@ void LowerLaunchesPass::runOnOperation() {
   // GPU code is registered before main, so that the backend prepares it
   // (JIT-compiles the PTX) when it starts rather than in the middle of the
   // program's first superstep.
-  if (module->hasAttr("bsgp.ptx") || module->hasAttr("bsgp.spirv"))
+  if (module->hasAttr(bsgp::BSGPDialect::PtxAttrHelper::getNameStr()) ||
+      module->hasAttr(bsgp::BSGPDialect::SpirvAttrHelper::getNameStr()))
     emitRegistration(module, moduleDesc);
 
   LLVM::LLVMFuncOp launchFn =

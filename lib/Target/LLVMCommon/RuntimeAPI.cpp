@@ -5,6 +5,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "bsgp/Target/RuntimeAPI.h"
+#include "bsgp/Target/SymbolNames.h"
 
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/IR/Builders.h"
@@ -67,8 +68,9 @@ LLVM::LLVMFuncOp bsgp::getOrInsertRuntimeFn(ModuleOp module, RuntimeFn fn) {
 
 Value bsgp::getSourceString(OpBuilder &b, ModuleOp module, Location loc,
                             StringRef text) {
-  std::string name =
-      "__bsgp_str_" + llvm::utohexstr(llvm::xxh3_64bits(text), true);
+  std::string name = (bsgp::kStringSymbolPrefix +
+                      llvm::utohexstr(llvm::xxh3_64bits(text), true))
+                         .str();
   auto global = module.lookupSymbol<LLVM::GlobalOp>(name);
   if (!global) {
     OpBuilder gb = OpBuilder::atBlockBegin(module.getBody());

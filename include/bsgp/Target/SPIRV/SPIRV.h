@@ -14,6 +14,8 @@
 #ifndef BSGP_TARGET_SPIRV_SPIRV_H
 #define BSGP_TARGET_SPIRV_SPIRV_H
 
+#include "bsgp/Dialect/BSGP/IR/BSGPDialect.h"
+
 #include "mlir/Support/LLVM.h"
 
 #include "llvm/ADT/StringRef.h"
@@ -29,7 +31,8 @@ namespace bsgp {
 
 /// Host module attribute with the SPIR-V binary (little-endian words as
 /// bytes), read by bsgp-lower-launches.
-inline constexpr llvm::StringLiteral kSPIRVAttrName = "bsgp.spirv";
+inline constexpr llvm::StringLiteral kSPIRVAttrName =
+    BSGPDialect::SpirvAttrHelper::getNameStr();
 
 /// Threads per workgroup of every entry point (LocalSize x).
 inline constexpr int32_t kSPIRVWorkgroupSize = 256;
