@@ -61,7 +61,9 @@ int main(int argc, char **argv) {
   bsgp::registerBSGPPasses();
   bsgp::registerBSGPPipelines();
 #endif
-  // Code generation (lib/Target).
+  // Code generation: the conversions (lib/Conversion) and the device
+  // module serialization (lib/Target).
+  bsgp::registerBSGPConversionPasses();
   bsgp::registerBSGPTargetPasses();
 
   // The dialects of every stage: the frontend's output (bsgp, func, arith,
