@@ -1,4 +1,4 @@
-//===- bsgp-opt.cpp - mlir-opt for the bsgp dialect ------------------------===//
+//===- bsgp-opt.cpp - mlir-opt for the bsgp dialect -----------------------===//
 //
 // Parses, verifies, transforms and prints IR of the bsgp dialect together
 // with the upstream dialects that BSGP programs use. The tests of the

@@ -91,6 +91,49 @@ void emitRegistration(ModuleOp module, LLVM::GlobalOp moduleDesc) {
 
 } // namespace
 
+/// The module record of the descriptor, `bsgprt_module_desc`: the ABI
+/// version, the kernel table, the PTX and SPIR-V blobs and the file name.
+static LLVM::GlobalOp emitModuleDescriptor(OpBuilder &mb, ModuleOp module,
+                                           LLVM::GlobalOp kernelTable,
+                                           size_t numKernels) {
+  MLIRContext *ctx = module.getContext();
+  Location loc = module.getLoc();
+  Type ptr = LLVM::LLVMPointerType::get(ctx);
+  Type i32 = IntegerType::get(ctx, 32), i64 = IntegerType::get(ctx, 64);
+  auto moduleDescTy = LLVM::LLVMStructType::getLiteral(
+      ctx, {i32, i32, ptr, ptr, i64, ptr, i64, ptr});
+  auto moduleDesc = LLVM::GlobalOp::create(
+      mb, loc, moduleDescTy, /*isConstant=*/true, LLVM::Linkage::Internal,
+      kModuleDescName, Attribute());
+  {
+    Block *init = new Block();
+    moduleDesc.getInitializerRegion().push_back(init);
+    OpBuilder b = OpBuilder::atBlockEnd(init);
+    Value desc = LLVM::UndefOp::create(b, loc, moduleDescTy);
+    auto [ptx, ptxSize] =
+        emitBlob(b, module, loc, "bsgp.ptx", "__bsgp_ptx", true);
+    auto [spirv, spirvSize] =
+        emitBlob(b, module, loc, "bsgp.spirv", "__bsgp_spirv", false);
+    std::string file = "<unknown>";
+    if (auto fl = dyn_cast<FileLineColLoc>(module.getLoc()))
+      file = fl.getFilename().str();
+    Value fields[] = {
+        LLVM::ConstantOp::create(b, loc, i32, kRuntimeABIVersion),
+        LLVM::ConstantOp::create(b, loc, i32, numKernels),
+        LLVM::AddressOfOp::create(b, loc, kernelTable),
+        ptx,
+        ptxSize,
+        spirv,
+        spirvSize,
+        bsgp::getSourceString(b, module, loc, file)};
+    for (auto [f, v] : llvm::enumerate(fields))
+      desc = LLVM::InsertValueOp::create(b, loc, desc, v,
+                                         ArrayRef<int64_t>{int64_t(f)});
+    LLVM::ReturnOp::create(b, loc, desc);
+  }
+  return moduleDesc;
+}
+
 void LowerLaunchesPass::runOnOperation() {
   ModuleOp module = getOperation();
   MLIRContext *ctx = module.getContext();
@@ -107,8 +150,6 @@ void LowerLaunchesPass::runOnOperation() {
   // The descriptor: an array of kernel descriptors and the module record.
   auto kernelDescTy =
       LLVM::LLVMStructType::getLiteral(ctx, {ptr, ptr, ptr, i32, i32, i32});
-  auto moduleDescTy = LLVM::LLVMStructType::getLiteral(
-      ctx, {i32, i32, ptr, ptr, i64, ptr, i64, ptr});
   auto kernelArrayTy = LLVM::LLVMArrayType::get(kernelDescTy, kernels.size());
   Location loc = module.getLoc();
   OpBuilder mb = OpBuilder::atBlockEnd(module.getBody());
@@ -161,35 +202,8 @@ void LowerLaunchesPass::runOnOperation() {
     LLVM::ReturnOp::create(b, loc, table);
   }
 
-  auto moduleDesc = LLVM::GlobalOp::create(
-      mb, loc, moduleDescTy, /*isConstant=*/true, LLVM::Linkage::Internal,
-      kModuleDescName, Attribute());
-  {
-    Block *init = new Block();
-    moduleDesc.getInitializerRegion().push_back(init);
-    OpBuilder b = OpBuilder::atBlockEnd(init);
-    Value desc = LLVM::UndefOp::create(b, loc, moduleDescTy);
-    auto [ptx, ptxSize] =
-        emitBlob(b, module, loc, "bsgp.ptx", "__bsgp_ptx", true);
-    auto [spirv, spirvSize] =
-        emitBlob(b, module, loc, "bsgp.spirv", "__bsgp_spirv", false);
-    std::string file = "<unknown>";
-    if (auto fl = dyn_cast<FileLineColLoc>(module.getLoc()))
-      file = fl.getFilename().str();
-    Value fields[] = {
-        LLVM::ConstantOp::create(b, loc, i32, kRuntimeABIVersion),
-        LLVM::ConstantOp::create(b, loc, i32, kernels.size()),
-        LLVM::AddressOfOp::create(b, loc, kernelTable),
-        ptx,
-        ptxSize,
-        spirv,
-        spirvSize,
-        bsgp::getSourceString(b, module, loc, file)};
-    for (auto [f, v] : llvm::enumerate(fields))
-      desc = LLVM::InsertValueOp::create(b, loc, desc, v,
-                                         ArrayRef<int64_t>{int64_t(f)});
-    LLVM::ReturnOp::create(b, loc, desc);
-  }
+  LLVM::GlobalOp moduleDesc =
+      emitModuleDescriptor(mb, module, kernelTable, kernels.size());
 
   // GPU code is registered before main, so that the backend prepares it
   // (JIT-compiles the PTX) when it starts rather than in the middle of the

@@ -51,10 +51,10 @@ static Value lowerSubgroupReduce(OpBuilder &b, Location loc,
                                  bsgp::SubgroupReduceOp op, bool hasRedux) {
   MLIRContext *ctx = b.getContext();
   Type i32 = b.getI32Type();
-  Value mask = LLVM::CallIntrinsicOp::create(
-                   b, loc, i32, b.getStringAttr("llvm.nvvm.activemask"),
-                   ValueRange{})
-                   .getResult(0);
+  Value mask =
+      LLVM::CallIntrinsicOp::create(
+          b, loc, i32, b.getStringAttr("llvm.nvvm.activemask"), ValueRange{})
+          .getResult(0);
   StringRef kind = op.getKind();
   if (hasRedux) {
     auto k = llvm::StringSwitch<NVVM::ReduxKind>(kind)
@@ -74,15 +74,14 @@ static Value lowerSubgroupReduce(OpBuilder &b, Location loc,
   Value v = op.getValue();
   for (int d = 16; d >= 1; d /= 2) {
     Value delta = LLVM::ConstantOp::create(b, loc, i32, d);
-    Value y = NVVM::ShflOp::create(
-        b, loc, i32, mask, v, delta,
-        LLVM::ConstantOp::create(b, loc, i32, 0x1f), NVVM::ShflKind::down,
-        UnitAttr());
+    Value y = NVVM::ShflOp::create(b, loc, i32, mask, v, delta,
+                                   LLVM::ConstantOp::create(b, loc, i32, 0x1f),
+                                   NVVM::ShflKind::down, UnitAttr());
     // Lane + d holds a value if it is below 32 and in the mask.
     Value src = LLVM::AddOp::create(b, loc, lane, delta);
-    Value inWarp = LLVM::ICmpOp::create(
-        b, loc, LLVM::ICmpPredicate::ult, src,
-        LLVM::ConstantOp::create(b, loc, i32, 32));
+    Value inWarp =
+        LLVM::ICmpOp::create(b, loc, LLVM::ICmpPredicate::ult, src,
+                             LLVM::ConstantOp::create(b, loc, i32, 32));
     Value bit = LLVM::AndOp::create(
         b, loc, LLVM::LShrOp::create(b, loc, mask, src), one);
     Value active = LLVM::AndOp::create(
@@ -92,11 +91,11 @@ static Value lowerSubgroupReduce(OpBuilder &b, Location loc,
                                bsgp::emitCombine(b, loc, kind, v, y), v);
   }
   // The lowest active lane holds the combination of all of them.
-  Value lowest = LLVM::CallIntrinsicOp::create(
-                     b, loc, i32, b.getStringAttr("llvm.cttz.i32"),
-                     ValueRange{mask, LLVM::ConstantOp::create(
-                                          b, loc, b.getI1Type(), 0)})
-                     .getResult(0);
+  Value lowest =
+      LLVM::CallIntrinsicOp::create(
+          b, loc, i32, b.getStringAttr("llvm.cttz.i32"),
+          ValueRange{mask, LLVM::ConstantOp::create(b, loc, b.getI1Type(), 0)})
+          .getResult(0);
   return NVVM::ShflOp::create(b, loc, i32, mask, v, lowest,
                               LLVM::ConstantOp::create(b, loc, i32, 0x1f),
                               NVVM::ShflKind::idx, UnitAttr());
@@ -108,8 +107,8 @@ static Value lowerSubgroupReduce(OpBuilder &b, Location loc,
 /// array and kernel. Threads past the thread count have already left
 /// (the rank check), which bar.sync and the .sync warp operations allow:
 /// they wait only for threads that have not exited.
-static void lowerGroupOpsForNVVM(LLVM::LLVMFuncOp fn,
-                                 OpBuilder &moduleBuilder, bool hasRedux) {
+static void lowerGroupOpsForNVVM(LLVM::LLVMFuncOp fn, OpBuilder &moduleBuilder,
+                                 bool hasRedux) {
   SmallVector<Operation *> ops;
   fn.walk([&](Operation *op) {
     if (bsgp::isGroupOp(op))
@@ -206,7 +205,9 @@ static void lowerGroupOpsForNVVM(LLVM::LLVMFuncOp fn,
           bsgp::kNVVMSharedAddressSpace);
       Value addr = LLVM::AddressOfOp::create(b, loc, global);
       addr = LLVM::AddrSpaceCastOp::create(
-          b, loc, LLVM::LLVMPointerType::get(ctx, bsgp::kNVVMGenericAddressSpace), addr);
+          b, loc,
+          LLVM::LLVMPointerType::get(ctx, bsgp::kNVVMGenericAddressSpace),
+          addr);
       v = UnrealizedConversionCastOp::create(b, loc, local.getType(), addr)
               .getResult(0);
     }

@@ -73,11 +73,12 @@ LogicalResult LowerKernelsToNVVMPass::buildKernel(bsgp::KernelOp kernel,
   Location loc = kernel.getLoc();
   Type i32 = db.getI32Type(), i64 = db.getI64Type();
   Type ptrTy = LLVM::LLVMPointerType::get(ctx);
-  Type globalPtrTy = LLVM::LLVMPointerType::get(ctx, bsgp::kNVVMGlobalAddressSpace);
+  Type globalPtrTy =
+      LLVM::LLVMPointerType::get(ctx, bsgp::kNVVMGlobalAddressSpace);
   LLVM::LLVMStructType argsTy = bsgp::getKernelArgsStructType(kernel);
 
-  auto fnType = LLVM::LLVMFunctionType::get(LLVM::LLVMVoidType::get(ctx),
-                                            {ptrTy, i64});
+  auto fnType =
+      LLVM::LLVMFunctionType::get(LLVM::LLVMVoidType::get(ctx), {ptrTy, i64});
   auto fn = LLVM::LLVMFuncOp::create(db, loc, kernel.getSymName(), fnType);
   fn->setAttr(NVVM::NVVMDialect::getKernelFuncAttrName(), db.getUnitAttr());
   fn->setAttr(bsgp::BSGPDialect::getDeviceAttrName(), db.getUnitAttr());
@@ -97,9 +98,9 @@ LogicalResult LowerKernelsToNVVMPass::buildKernel(bsgp::KernelOp kernel,
   Block &kernelEntry = kernel.getBody().front();
   for (auto [i, param] : llvm::enumerate(kernelEntry.getArguments())) {
     Type storage = argsTy.getBody()[i];
-    Value addr = LLVM::GEPOp::create(
-        b, loc, ptrTy, argsTy, args,
-        ArrayRef<LLVM::GEPArg>{0, static_cast<int32_t>(i)});
+    Value addr =
+        LLVM::GEPOp::create(b, loc, ptrTy, argsTy, args,
+                            ArrayRef<LLVM::GEPArg>{0, static_cast<int32_t>(i)});
     Value v;
     if (isa<bsgp::PtrType, bsgp::StreamType>(param.getType())) {
       // Pointers from the host are generic addresses of device memory.

@@ -1,4 +1,4 @@
-//===- Atomics.h - BSGP atomics as SPIR-V atomic instructions --*- C++ -*-===//
+//===- Atomics.h - BSGP atomics as SPIR-V atomic instructions ---*- C++ -*-===//
 //
 // Part of bsgpc, the BSGP compiler.
 //

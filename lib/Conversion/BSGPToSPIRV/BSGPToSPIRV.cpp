@@ -110,8 +110,9 @@ struct PtrNullToSPIRV : BSGPToSPIRVPattern<bsgp::PtrNullOp> {
   LogicalResult
   matchAndRewrite(bsgp::PtrNullOp op, OpAdaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    rewriter.replaceOp(op, arith::ConstantIntOp::create(
-                               rewriter, op.getLoc(), rewriter.getI64Type(), 0));
+    rewriter.replaceOp(op,
+                       arith::ConstantIntOp::create(rewriter, op.getLoc(),
+                                                    rewriter.getI64Type(), 0));
     return success();
   }
 };
@@ -146,8 +147,8 @@ struct PtrDiffToSPIRV : BSGPToSPIRVPattern<bsgp::PtrDiffOp> {
     FailureOr<ElementInfo> info = getElementInfo(op, op.getLhs().getType());
     if (failed(info))
       return failure();
-    Value bytes =
-        arith::SubIOp::create(rewriter, loc, adaptor.getLhs(), adaptor.getRhs());
+    Value bytes = arith::SubIOp::create(rewriter, loc, adaptor.getLhs(),
+                                        adaptor.getRhs());
     rewriter.replaceOpWithNewOp<arith::DivSIOp>(
         op, bytes,
         arith::ConstantIntOp::create(rewriter, loc, rewriter.getI64Type(),
@@ -159,7 +160,7 @@ struct PtrDiffToSPIRV : BSGPToSPIRVPattern<bsgp::PtrDiffOp> {
 /// Splits `v` (of BSGP type `t`, SPIR-V-convertible) into 32-bit words, low
 /// word first, as bsgp.save defines them.
 static LogicalResult splitWords(OpBuilder &b, Location loc, Value v, Type t,
-                         SmallVectorImpl<Value> &words) {
+                                SmallVectorImpl<Value> &words) {
   Type i32 = b.getI32Type(), i64 = b.getI64Type();
   if (auto vt = dyn_cast<VectorType>(t)) {
     if (vt.getRank() != 1 || vt.isScalable())
@@ -181,8 +182,8 @@ static LogicalResult splitWords(OpBuilder &b, Location loc, Value v, Type t,
   if (!it)
     return failure();
   if (it.getWidth() <= 32) {
-    words.push_back(it.getWidth() == 32 ? v
-                                        : arith::ExtUIOp::create(b, loc, i32, v));
+    words.push_back(
+        it.getWidth() == 32 ? v : arith::ExtUIOp::create(b, loc, i32, v));
     return success();
   }
   if (it.getWidth() != 64)
@@ -197,8 +198,8 @@ static LogicalResult splitWords(OpBuilder &b, Location loc, Value v, Type t,
 /// The inverse of splitWords: a value of BSGP type `t` (in its SPIR-V form)
 /// from `words`, consumed from the front.
 static FailureOr<Value> joinWords(OpBuilder &b, Location loc, Type t,
-                           const TypeConverter &converter,
-                           ArrayRef<Value> &words) {
+                                  const TypeConverter &converter,
+                                  ArrayRef<Value> &words) {
   Type i64 = b.getI64Type();
   if (auto vt = dyn_cast<VectorType>(t)) {
     if (vt.getRank() != 1 || vt.isScalable())
@@ -224,8 +225,7 @@ static FailureOr<Value> joinWords(OpBuilder &b, Location loc, Type t,
       words = words.drop_front();
       if (width == 32)
         return w;
-      return Value(
-          arith::TruncIOp::create(b, loc, b.getIntegerType(width), w));
+      return Value(arith::TruncIOp::create(b, loc, b.getIntegerType(width), w));
     }
     if (width != 64 || words.size() < 2)
       return failure();
@@ -304,9 +304,9 @@ struct AtomicRMWToSPIRV : BSGPToSPIRVPattern<bsgp::AtomicRMWOp> {
     Type t = op.getType();
     Value p = psbPointer(rewriter, op.getLoc(), bsgp::getSPIRVAtomicIntType(t),
                          adaptor.getPtr());
-    Value old = bsgp::emitSPIRVAtomicRMW(rewriter, op.getLoc(), op.getKind(),
-                                         t, p, adaptor.getValue(),
-                                         spirv::Scope::Device);
+    Value old =
+        bsgp::emitSPIRVAtomicRMW(rewriter, op.getLoc(), op.getKind(), t, p,
+                                 adaptor.getValue(), spirv::Scope::Device);
     if (!old)
       return rewriter.notifyMatchFailure(op, "no SPIR-V atomic for this kind");
     rewriter.replaceOp(op, old);
@@ -324,10 +324,10 @@ struct AtomicCASToSPIRV : BSGPToSPIRVPattern<bsgp::AtomicCASOp> {
     Type t = op.getType();
     Value p = psbPointer(rewriter, op.getLoc(), bsgp::getSPIRVAtomicIntType(t),
                          adaptor.getPtr());
-    rewriter.replaceOp(op, bsgp::emitSPIRVAtomicCAS(
-                               rewriter, op.getLoc(), t, p,
-                               adaptor.getExpected(), adaptor.getDesired(),
-                               spirv::Scope::Device));
+    rewriter.replaceOp(op, bsgp::emitSPIRVAtomicCAS(rewriter, op.getLoc(), t, p,
+                                                    adaptor.getExpected(),
+                                                    adaptor.getDesired(),
+                                                    spirv::Scope::Device));
     return success();
   }
 };

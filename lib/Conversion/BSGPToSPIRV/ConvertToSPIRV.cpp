@@ -67,7 +67,7 @@ static bool usesSubgroupBuiltins(spirv::ModuleOp module) {
 /// The global variables `entry` and the functions it calls use, in the
 /// module's order: an entry point's interface.
 static SmallVector<Attribute> getInterface(spirv::ModuleOp module,
-                                    spirv::FuncOp entry) {
+                                           spirv::FuncOp entry) {
   llvm::SetVector<StringAttr> used;
   llvm::SetVector<Operation *> fns;
   fns.insert(entry);
@@ -234,8 +234,8 @@ static spirv::ModuleOp moveIntoSPIRVModule(ModuleOp staged) {
       spirv::MemoryModel::GLSL450);
   device->setAttr(spirv::getTargetEnvAttrName(),
                   staged->getAttr(spirv::getTargetEnvAttrName()));
-  device.getBody()->getOperations().splice(
-      device.getBody()->end(), staged.getBody()->getOperations());
+  device.getBody()->getOperations().splice(device.getBody()->end(),
+                                           staged.getBody()->getOperations());
   staged.erase();
   return device;
 }

@@ -1,4 +1,4 @@
-//===- GroupOps.h - work-group and subgroup operations on SPIR-V -*- C++ -*-===//
+//===- GroupOps.h - work-group and subgroup ops on SPIR-V -------*- C++ -*-===//
 //
 // Part of bsgpc, the BSGP compiler.
 //

@@ -63,9 +63,9 @@ void bsgp::spv::rewriteAtomicLoads(Operation *root) {
   for (bsgp::AtomicLoadOp op : loads) {
     OpBuilder b(op);
     Value zero = arith::ConstantIntOp::create(b, op.getLoc(), op.getType(), 0);
-    Value v = bsgp::AtomicRMWOp::create(b, op.getLoc(), op.getType(),
-                                        arith::AtomicRMWKind::ori, zero,
-                                        op.getPtr());
+    Value v =
+        bsgp::AtomicRMWOp::create(b, op.getLoc(), op.getType(),
+                                  arith::AtomicRMWKind::ori, zero, op.getPtr());
     op.replaceAllUsesWith(v);
     op.erase();
   }
@@ -95,10 +95,10 @@ static void expandFloatAtomicAdds(Operation *root) {
     Value sum = arith::AddFOp::create(b, loc, old, op.getValue());
     Value seen = bsgp::AtomicCASOp::create(b, loc, t, op.getPtr(), old, sum);
     // Bits, not float equality: a NaN or -0.0 in memory must still end it.
-    Value differ = arith::CmpIOp::create(
-        b, loc, arith::CmpIPredicate::ne,
-        arith::BitcastOp::create(b, loc, intTy, seen),
-        arith::BitcastOp::create(b, loc, intTy, old));
+    Value differ =
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne,
+                              arith::BitcastOp::create(b, loc, intTy, seen),
+                              arith::BitcastOp::create(b, loc, intTy, old));
     scf::ConditionOp::create(b, loc, differ, ValueRange{seen});
     Block *after = b.createBlock(&loop.getAfter(), {}, {t}, {loc});
     scf::YieldOp::create(b, loc, after->getArgument(0));

@@ -23,9 +23,9 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
-#include "mlir/Dialect/SPIRV/IR/SPIRVDialect.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/SPIRV/IR/SPIRVDialect.h"
 #include "mlir/Dialect/SPIRV/IR/SPIRVOps.h"
 #include "mlir/Dialect/SPIRV/IR/SPIRVTypes.h"
 #include "mlir/IR/Matchers.h"
@@ -163,8 +163,10 @@ std::string describeEscape(OpOperand &use) {
 
 } // namespace
 
-LogicalResult bsgp::lowerLocalArraysToSPIRV(func::FuncOp fn) {
-  SmallVector<LocalArray> arrays;
+/// The local arrays of `fn`: its group arrays and its private arrays (an
+/// llvm.alloca of constant size cast to a !bsgp.ptr). Reports any other.
+static LogicalResult collectLocalArrays(func::FuncOp fn,
+                                        SmallVectorImpl<LocalArray> &arrays) {
   WalkResult walk = fn.walk([&](Operation *op) {
     if (auto local = dyn_cast<bsgp::GroupLocalOp>(op)) {
       LocalArray a;
@@ -206,14 +208,15 @@ LogicalResult bsgp::lowerLocalArraysToSPIRV(func::FuncOp fn) {
     arrays.push_back(a);
     return WalkResult::advance();
   });
-  if (walk.wasInterrupted())
-    return failure();
-  if (arrays.empty())
-    return success();
+  return failure(walk.wasInterrupted());
+}
 
-  // Which array each pointer value points into: a forward walk from the
-  // slots along the flow of pointer values.
-  llvm::DenseMap<Value, unsigned> origin;
+/// Which array each pointer value of `fn` points into (`origin`): a forward
+/// walk from the slots along the flow of pointer values. Reports a pointer
+/// that escapes or may point into more than one array or elsewhere.
+static LogicalResult
+traceArrayPointers(func::FuncOp fn, ArrayRef<LocalArray> arrays,
+                   llvm::DenseMap<Value, unsigned> &origin) {
   SmallVector<Value> work;
   for (auto [i, a] : llvm::enumerate(arrays)) {
     origin[a.pointer()] = i;
@@ -227,7 +230,8 @@ LogicalResult bsgp::lowerLocalArraysToSPIRV(func::FuncOp fn) {
       if (!escape.empty())
         return emitError(use.getOwner()->getLoc(), "this ")
                << escape << ", which the SPIR-V target does not support "
-               << "(local arrays are " << (arrays[from].groupLocal ? "Workgroup" : "Function")
+               << "(local arrays are "
+               << (arrays[from].groupLocal ? "Workgroup" : "Function")
                << " variables without an address)";
       for (Value t : getFlowTargets(use)) {
         auto [it, inserted] = origin.try_emplace(t, from);
@@ -259,12 +263,15 @@ LogicalResult bsgp::lowerLocalArraysToSPIRV(func::FuncOp fn) {
       }
     return WalkResult::advance();
   });
-  if (mixed.wasInterrupted())
-    return failure();
+  return failure(mixed.wasInterrupted());
+}
 
-  // One Function variable per array at the top of the entry block, or one
-  // Workgroup variable per group array in the module, and the array's
-  // pointer is byte offset 0.
+/// One Function variable per array at the top of the entry block, or one
+/// Workgroup variable per group array in the module; the array's pointer
+/// becomes byte offset 0 (a null pointer), recorded in `origin`.
+static LogicalResult createVariables(func::FuncOp fn,
+                                     MutableArrayRef<LocalArray> arrays,
+                                     llvm::DenseMap<Value, unsigned> &origin) {
   Block &entry = fn.getBody().front();
   OpBuilder b(fn.getContext());
   unsigned numGroupArrays = 0;
@@ -297,6 +304,109 @@ LogicalResult bsgp::lowerLocalArraysToSPIRV(func::FuncOp fn) {
     a.pointer().replaceAllUsesWith(base);
     origin[base] = &a - arrays.data();
   }
+  return success();
+}
+
+/// Rewrites the load, store or atomic `op` through a local array's pointer
+/// into an access to the array's variable, at element
+/// `byte offset / size + index`, as C indexes.
+static LogicalResult
+rewriteAccess(Operation *op, MutableArrayRef<LocalArray> arrays,
+              const llvm::DenseMap<Value, unsigned> &origin) {
+  OpBuilder b(op);
+  Type i64 = b.getI64Type();
+  bool isLoad = isa<bsgp::PtrLoadOp>(op);
+  bool isAtomic = isa<bsgp::AtomicRMWOp, bsgp::AtomicCASOp>(op);
+  Value ptr, index;
+  if (auto rmw = dyn_cast<bsgp::AtomicRMWOp>(op))
+    ptr = rmw.getPtr();
+  else if (auto cas = dyn_cast<bsgp::AtomicCASOp>(op))
+    ptr = cas.getPtr();
+  else if (isLoad)
+    ptr = cast<bsgp::PtrLoadOp>(op).getPtr(),
+    index = cast<bsgp::PtrLoadOp>(op).getIndex();
+  else
+    ptr = cast<bsgp::PtrStoreOp>(op).getPtr(),
+    index = cast<bsgp::PtrStoreOp>(op).getIndex();
+  LocalArray &a = arrays[origin.lookup(ptr)];
+  if (isAtomic && !a.groupLocal)
+    return emitError(op->getLoc(),
+                     "this atomic acts on a thread's own local array, which "
+                     "the SPIR-V target does not support (Vulkan has "
+                     "atomics on memory shared by threads only)");
+  Type elem = cast<bsgp::PtrType>(ptr.getType()).getElementType();
+  if (elem != a.ptrType.getElementType())
+    return emitError(op->getLoc(), "this access reads a local array of ")
+           << a.ptrType.getElementType() << " as " << elem
+           << ", which the SPIR-V target does not support";
+  Location loc = op->getLoc();
+  b.setInsertionPoint(op);
+  // element = byte offset / size + index, as C indexes.
+  uint64_t size = *getElementSize(elem);
+  Value offset =
+      UnrealizedConversionCastOp::create(b, loc, i64, ptr).getResult(0);
+  Value first = arith::DivSIOp::create(
+      b, loc, offset, arith::ConstantIntOp::create(b, loc, i64, size));
+  Value idx =
+      index ? index : arith::ConstantIntOp::create(b, loc, i64, 0).getResult();
+  if (idx.getType().isIndex())
+    idx = arith::IndexCastOp::create(b, loc, i64, idx);
+  else if (idx.getType().getIntOrFloatBitWidth() < 64)
+    idx = arith::ExtSIOp::create(b, loc, i64, idx);
+  else if (idx.getType().getIntOrFloatBitWidth() > 64)
+    idx = arith::TruncIOp::create(b, loc, i64, idx);
+  Value element = arith::AddIOp::create(b, loc, first, idx);
+  Value slot =
+      spirv::AccessChainOp::create(b, loc, a.variable, ValueRange{element});
+  Type memTy = getLocalElementType(elem);
+  if (isAtomic) {
+    // The array's element of the atomic's integer type: a float array's
+    // variable holds floats, so its atomics work on a bitcast pointer.
+    Type intTy = bsgp::getSPIRVAtomicIntType(elem);
+    if (intTy != elem)
+      return emitError(op->getLoc(),
+                       "this atomic acts on a local array of floats, which "
+                       "the SPIR-V target does not support yet");
+    Value old;
+    if (auto rmw = dyn_cast<bsgp::AtomicRMWOp>(op))
+      old = bsgp::emitSPIRVAtomicRMW(b, loc, rmw.getKind(), elem, slot,
+                                     rmw.getValue(), spirv::Scope::Workgroup);
+    else
+      old = bsgp::emitSPIRVAtomicCAS(
+          b, loc, elem, slot, cast<bsgp::AtomicCASOp>(op).getExpected(),
+          cast<bsgp::AtomicCASOp>(op).getDesired(), spirv::Scope::Workgroup);
+    if (!old)
+      return emitError(op->getLoc(),
+                       "this atomic has no SPIR-V form on a local array");
+    op->getResult(0).replaceAllUsesWith(old);
+    op->erase();
+    return success();
+  }
+  if (isLoad) {
+    Value v = spirv::LoadOp::create(b, loc, slot);
+    if (v.getType() != elem)
+      v = UnrealizedConversionCastOp::create(b, loc, elem, v).getResult(0);
+    op->getResult(0).replaceAllUsesWith(v);
+  } else {
+    Value v = cast<bsgp::PtrStoreOp>(op).getValue();
+    if (v.getType() != memTy)
+      v = UnrealizedConversionCastOp::create(b, loc, memTy, v).getResult(0);
+    spirv::StoreOp::create(b, loc, slot, v);
+  }
+  op->erase();
+  return success();
+}
+
+LogicalResult bsgp::lowerLocalArraysToSPIRV(func::FuncOp fn) {
+  SmallVector<LocalArray> arrays;
+  if (failed(collectLocalArrays(fn, arrays)))
+    return failure();
+  if (arrays.empty())
+    return success();
+  llvm::DenseMap<Value, unsigned> origin;
+  if (failed(traceArrayPointers(fn, arrays, origin)) ||
+      failed(createVariables(fn, arrays, origin)))
+    return failure();
 
   // Loads and stores through the arrays' pointers.
   SmallVector<Operation *> accesses;
@@ -311,89 +421,9 @@ LogicalResult bsgp::lowerLocalArraysToSPIRV(func::FuncOp fn) {
         origin.count(op->getOperand(isa<bsgp::AtomicRMWOp>(op) ? 1 : 0)))
       accesses.push_back(op);
   });
-  Type i64 = b.getI64Type();
-  for (Operation *op : accesses) {
-    bool isLoad = isa<bsgp::PtrLoadOp>(op);
-    bool isAtomic = isa<bsgp::AtomicRMWOp, bsgp::AtomicCASOp>(op);
-    Value ptr, index;
-    if (auto rmw = dyn_cast<bsgp::AtomicRMWOp>(op))
-      ptr = rmw.getPtr();
-    else if (auto cas = dyn_cast<bsgp::AtomicCASOp>(op))
-      ptr = cas.getPtr();
-    else if (isLoad)
-      ptr = cast<bsgp::PtrLoadOp>(op).getPtr(),
-      index = cast<bsgp::PtrLoadOp>(op).getIndex();
-    else
-      ptr = cast<bsgp::PtrStoreOp>(op).getPtr(),
-      index = cast<bsgp::PtrStoreOp>(op).getIndex();
-    LocalArray &a = arrays[origin.lookup(ptr)];
-    if (isAtomic && !a.groupLocal)
-      return emitError(op->getLoc(),
-                       "this atomic acts on a thread's own local array, which "
-                       "the SPIR-V target does not support (Vulkan has "
-                       "atomics on memory shared by threads only)");
-    Type elem = cast<bsgp::PtrType>(ptr.getType()).getElementType();
-    if (elem != a.ptrType.getElementType())
-      return emitError(op->getLoc(), "this access reads a local array of ")
-             << a.ptrType.getElementType() << " as " << elem
-             << ", which the SPIR-V target does not support";
-    Location loc = op->getLoc();
-    b.setInsertionPoint(op);
-    // element = byte offset / size + index, as C indexes.
-    uint64_t size = *getElementSize(elem);
-    Value offset =
-        UnrealizedConversionCastOp::create(b, loc, i64, ptr).getResult(0);
-    Value first = arith::DivSIOp::create(
-        b, loc, offset, arith::ConstantIntOp::create(b, loc, i64, size));
-    Value idx = index ? index
-                      : arith::ConstantIntOp::create(b, loc, i64, 0).getResult();
-    if (idx.getType().isIndex())
-      idx = arith::IndexCastOp::create(b, loc, i64, idx);
-    else if (idx.getType().getIntOrFloatBitWidth() < 64)
-      idx = arith::ExtSIOp::create(b, loc, i64, idx);
-    else if (idx.getType().getIntOrFloatBitWidth() > 64)
-      idx = arith::TruncIOp::create(b, loc, i64, idx);
-    Value element = arith::AddIOp::create(b, loc, first, idx);
-    Value slot =
-        spirv::AccessChainOp::create(b, loc, a.variable, ValueRange{element});
-    Type memTy = getLocalElementType(elem);
-    if (isAtomic) {
-      // The array's element of the atomic's integer type: a float array's
-      // variable holds floats, so its atomics work on a bitcast pointer.
-      Type intTy = bsgp::getSPIRVAtomicIntType(elem);
-      if (intTy != elem)
-        return emitError(op->getLoc(),
-                         "this atomic acts on a local array of floats, which "
-                         "the SPIR-V target does not support yet");
-      Value old;
-      if (auto rmw = dyn_cast<bsgp::AtomicRMWOp>(op))
-        old = bsgp::emitSPIRVAtomicRMW(b, loc, rmw.getKind(), elem, slot,
-                                       rmw.getValue(),
-                                       spirv::Scope::Workgroup);
-      else
-        old = bsgp::emitSPIRVAtomicCAS(
-            b, loc, elem, slot, cast<bsgp::AtomicCASOp>(op).getExpected(),
-            cast<bsgp::AtomicCASOp>(op).getDesired(), spirv::Scope::Workgroup);
-      if (!old)
-        return emitError(op->getLoc(),
-                         "this atomic has no SPIR-V form on a local array");
-      op->getResult(0).replaceAllUsesWith(old);
-      op->erase();
-      continue;
-    }
-    if (isLoad) {
-      Value v = spirv::LoadOp::create(b, loc, slot);
-      if (v.getType() != elem)
-        v = UnrealizedConversionCastOp::create(b, loc, elem, v).getResult(0);
-      op->getResult(0).replaceAllUsesWith(v);
-    } else {
-      Value v = cast<bsgp::PtrStoreOp>(op).getValue();
-      if (v.getType() != memTy)
-        v = UnrealizedConversionCastOp::create(b, loc, memTy, v).getResult(0);
-      spirv::StoreOp::create(b, loc, slot, v);
-    }
-    op->erase();
-  }
+  for (Operation *op : accesses)
+    if (failed(rewriteAccess(op, arrays, origin)))
+      return failure();
 
   for (LocalArray &a : arrays) {
     if (a.groupLocal) {

@@ -97,7 +97,8 @@ ModuleOp LowerKernelsToSPIRVPass::createDeviceModule() {
   OpBuilder hb = OpBuilder::atBlockEnd(host.getBody());
   // A builtin module until bsgp-convert-to-spirv: a spirv.module may hold
   // only SPIR-V ops, and the functions are func.func until then.
-  auto module = ModuleOp::create(hb, loc, StringRef(bsgp::kSPIRVDeviceModuleName));
+  auto module =
+      ModuleOp::create(hb, loc, StringRef(bsgp::kSPIRVDeviceModuleName));
   module->setAttr(bsgp::BSGPDialect::getTargetAttrName(),
                   hb.getStringAttr("spirv"));
   module->setAttr(spirv::getTargetEnvAttrName(), getVulkanTargetEnv(ctx));

@@ -1,4 +1,4 @@
-//===- SPIRVCommon.cpp - memory helpers of the SPIR-V passes ----------------===//
+//===- SPIRVCommon.cpp - memory helpers of the SPIR-V passes --------------===//
 //
 // Part of bsgpc, the BSGP compiler.
 //

@@ -1,4 +1,4 @@
-//===- SPIRVCommon.h - memory helpers of the SPIR-V passes ----*- C++ -*-===//
+//===- SPIRVCommon.h - memory helpers of the SPIR-V passes ------*- C++ -*-===//
 //
 // Part of bsgpc, the BSGP compiler.
 //
@@ -43,8 +43,8 @@ mlir::Value addressOf(mlir::OpBuilder &b, mlir::Location loc, mlir::Value base,
                       mlir::Value index, uint64_t scale);
 
 /// A pointer to `memTy` in the physical storage buffer at address `addr`.
-mlir::Value psbPointer(mlir::OpBuilder &b, mlir::Location loc,
-                       mlir::Type memTy, mlir::Value addr);
+mlir::Value psbPointer(mlir::OpBuilder &b, mlir::Location loc, mlir::Type memTy,
+                       mlir::Value addr);
 
 /// Size and alignment of a value in memory.
 struct ElementInfo {

@@ -1,4 +1,4 @@
-//===- SignedCompares.h - signed 64-bit compares as unsigned -*- C++ -*-===//
+//===- SignedCompares.h - signed 64-bit compares as unsigned ----*- C++ -*-===//
 //
 // Part of bsgpc, the BSGP compiler.
 //

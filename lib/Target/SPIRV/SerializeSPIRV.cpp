@@ -69,11 +69,11 @@ void SerializeSPIRVPass::runOnOperation() {
     std::vector<uint32_t> words(serialized.begin(), serialized.end());
     if (failed(validateAndOptimize(words)))
       return signalPassFailure();
-    host->setAttr(bsgp::kSPIRVAttrName,
-                  StringAttr::get(&getContext(),
-                                  StringRef(reinterpret_cast<const char *>(
-                                                words.data()),
-                                            words.size() * 4)));
+    host->setAttr(
+        bsgp::kSPIRVAttrName,
+        StringAttr::get(&getContext(),
+                        StringRef(reinterpret_cast<const char *>(words.data()),
+                                  words.size() * 4)));
     device.erase();
   }
 }

@@ -28,13 +28,13 @@ class LLVMFuncOp;
 namespace bsgp {
 
 enum class RuntimeFn {
-  Launch,     ///< void bsgprt_launch(const module*, u32, u64, const void*)
-  DNew,       ///< void *bsgprt_dnew(u64 bytes, const char *srcloc)
-  DFree,      ///< void bsgprt_dfree(void *)
-  TempAlloc,  ///< void *bsgprt_temp_alloc(u64 bytes, const char *srcloc)
-  TempFree,   ///< void bsgprt_temp_free(void *)
+  Launch,         ///< void bsgprt_launch(const module*, u32, u64, const void*)
+  DNew,           ///< void *bsgprt_dnew(u64 bytes, const char *srcloc)
+  DFree,          ///< void bsgprt_dfree(void *)
+  TempAlloc,      ///< void *bsgprt_temp_alloc(u64 bytes, const char *srcloc)
+  TempFree,       ///< void bsgprt_temp_free(void *)
   RegisterModule, ///< void bsgprt_register_module(const module*)
-  CPUChunkIndex, ///< u64 bsgprt_cpu_chunk_index(void), in CPU kernels
+  CPUChunkIndex,  ///< u64 bsgprt_cpu_chunk_index(void), in CPU kernels
   /// void *bsgprt_dnew_elements(i64 count, u64 elt_bytes, const char *srcloc):
   /// dnew, with the count and the byte count checked by the runtime.
   DNewElements,

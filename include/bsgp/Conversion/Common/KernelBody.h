@@ -120,8 +120,7 @@ constexpr llvm::StringLiteral kGroupSizeAttrName = "bsgp.group_size";
 /// Integer attribute of a bsgp.kernel: how many work groups one CUDA thread
 /// block runs (set by bsgp-coarsen-groups where that is more than one;
 /// the runtime's ranks_per_thread).
-constexpr llvm::StringLiteral kGroupsPerBlockAttrName =
-    "bsgp.groups_per_block";
+constexpr llvm::StringLiteral kGroupsPerBlockAttrName = "bsgp.groups_per_block";
 
 } // namespace bsgp
 
