@@ -215,7 +215,7 @@ static LogicalResult collectLocalArrays(func::FuncOp fn,
 /// walk from the slots along the flow of pointer values. Reports a pointer
 /// that escapes or may point into more than one array or elsewhere.
 static LogicalResult
-traceArrayPointers(func::FuncOp fn, ArrayRef<LocalArray> arrays,
+traceArrayPointers(func::FuncOp fn, MutableArrayRef<LocalArray> arrays,
                    llvm::DenseMap<Value, unsigned> &origin) {
   SmallVector<Value> work;
   for (auto [i, a] : llvm::enumerate(arrays)) {
