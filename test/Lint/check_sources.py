@@ -4,8 +4,8 @@
 # file:line: text and exits 1 if there is one. Comments do not count (a
 # `//` comment to the end of the line, outside string literals).
 #
-#   library-names: no `__bsgp_` name in the code of lib/Transforms and
-#     lib/Target. The passes know the collective library's functions by the
+#   library-names: no `__bsgp_` name in the code of lib/Transforms,
+#     lib/Conversion and lib/Target. The passes know the collective library's functions by the
 #     #bsgp.library attribute (BSGPAttrs.td), not by their names, and the
 #     symbols the targets emit are named in include/bsgp/Target/SymbolNames.h.
 #   attribute-names: no `"bsgp.xxx"` string literal in lib/, tools/ and
@@ -72,7 +72,7 @@ def check(root, dirs, pattern, allowed=()):
 def main():
     rule, root = sys.argv[1], sys.argv[2]
     if rule == "library-names":
-        bad = check(root, ["lib/Transforms", "lib/Target"],
+        bad = check(root, ["lib/Transforms", "lib/Conversion", "lib/Target"],
                     re.compile(r"__bsgp_\w*"))
     elif rule == "attribute-names":
         bad = check(root, ["lib", "tools", "include"],

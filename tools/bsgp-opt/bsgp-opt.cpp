@@ -1,4 +1,4 @@
-//===- bsgp-opt.cpp - mlir-opt for the bsgp dialect ------------------------===//
+//===- bsgp-opt.cpp - mlir-opt for the bsgp dialect -----------------------===//
 //
 // Parses, verifies, transforms and prints IR of the bsgp dialect together
 // with the upstream dialects that BSGP programs use. The tests of the
@@ -53,7 +53,9 @@ int main(int argc, char **argv) {
   // BSGP passes (lib/Transforms, the paper's §4).
   bsgp::registerBSGPPasses();
   bsgp::registerBSGPPipelines();
-  // Code generation (lib/Target).
+  // Code generation: the conversions (lib/Conversion) and the device
+  // module serialization (lib/Target).
+  bsgp::registerBSGPConversionPasses();
   bsgp::registerBSGPTargetPasses();
 
   // The dialects of every stage: the frontend's output (bsgp, func, arith,
