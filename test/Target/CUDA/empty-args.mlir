@@ -1,5 +1,5 @@
-// RUN: bsgp-opt %s --bsgp-lower-kernels-nvvm | FileCheck %s
-// RUN: bsgp-opt %s --bsgp-lower-kernels-nvvm | grep -o 'bsgp.ptx = ".*"' \
+// RUN: bsgp-opt %s --bsgp-lower-kernels-nvvm --bsgp-convert-to-nvvm --bsgp-serialize-ptx | FileCheck %s
+// RUN: bsgp-opt %s --bsgp-lower-kernels-nvvm --bsgp-convert-to-nvvm --bsgp-serialize-ptx | grep -o 'bsgp.ptx = ".*"' \
 // RUN:   | sed -e 's/^bsgp.ptx = "//' -e 's/"$//' -e 's/\\0A/\n/g' -e 's/\\09/\t/g' > %t.ptx
 // RUN: %if ptxas %{ %ptxas -arch=sm_90 %t.ptx -o %t.cubin %}
 
