@@ -29,6 +29,14 @@ void rewriteSigned64Compares(mlir::Operation *root);
 /// rewriteSigned64Compares, which then fixes the 64-bit compares it makes.
 void rewriteSignedRemainders(mlir::Operation *root);
 
+/// Rewrites the sign-bit tests of a sign-extended integer under `root`,
+/// `((T)a & C) != 0` and `((T)a >> k) != 0` (and their `== 0`), where every
+/// bit C selects and every bit the logical shift keeps is a copy of a's sign
+/// bit, into `a < 0` (`a >= 0`), which is exact. Lavapipe (Mesa 22.3)
+/// evaluates those tests as false for a negative 32-bit `a` extended to 64
+/// bits (bsgp-smith seed 50271; test/Execution/language/sign-bit-test.test).
+void rewriteSignBitTests(mlir::Operation *root);
+
 } // namespace bsgp
 
 #endif // BSGP_LIB_CONVERSION_BSGPTOSPIRV_SIGNEDCOMPARES_H

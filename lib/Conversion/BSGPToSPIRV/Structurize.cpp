@@ -75,6 +75,7 @@ void StructurizeForSPIRVPass::runOnOperation() {
     // Once control flow is final, so that every compare the functions keep
     // is seen.
     bsgp::rewriteSignedRemainders(device);
+    bsgp::rewriteSignBitTests(device);
     bsgp::rewriteSigned64Compares(device);
   }
 }
