@@ -88,6 +88,33 @@ void bsgp::populateBSGPToNVVMPatterns(LLVMTypeConverter &converter,
                              /*atomicSyncScope=*/"device");
 }
 
+/// Replaces each `trunc(bitcast f64 to i64)` to i32 by PTX's integer
+/// `cvt.u32.u64` in inline assembly. LLVM folds such a trunc into its
+/// store, `st.global.b32 [p], %rd` with %rd the double's register, and the
+/// H100's driver (580) stores trunc(double) there instead of the low word:
+/// a double saved across a barrier came back with its integer part in the
+/// low mantissa bits (bsgp-smith seed 10315). The asm keeps the word a
+/// 32-bit integer register of its own.
+static void isolateDoubleLowWords(ModuleOp device) {
+  SmallVector<LLVM::TruncOp> truncs;
+  device.walk([&](LLVM::TruncOp t) {
+    auto cast = t.getArg().getDefiningOp<LLVM::BitcastOp>();
+    if (cast && cast.getArg().getType().isF64() &&
+        t.getType().isInteger(32))
+      truncs.push_back(t);
+  });
+  for (LLVM::TruncOp t : truncs) {
+    OpBuilder b(t);
+    auto asmOp = LLVM::InlineAsmOp::create(
+        b, t.getLoc(), t.getType(), ValueRange{t.getArg()},
+        "cvt.u32.u64 $0, $1;", "=r,l", /*has_side_effects=*/false,
+        /*is_align_stack=*/false, LLVM::tailcallkind::TailCallKind::None,
+        /*asm_dialect=*/LLVM::AsmDialectAttr(), /*operand_attrs=*/ArrayAttr());
+    t.replaceAllUsesWith(asmOp.getResult(0));
+    t.erase();
+  }
+}
+
 /// Lowers `device` to the LLVM and NVVM dialects; reports what is left.
 static LogicalResult convertDeviceModule(ModuleOp device) {
   MLIRContext *ctx = device.getContext();
@@ -130,6 +157,7 @@ static LogicalResult convertDeviceModule(ModuleOp device) {
   });
   if (left.wasInterrupted())
     return failure();
+  isolateDoubleLowWords(device);
   // The module keeps its mark; what is below it loses the bsgp attributes.
   Attribute mark = device->getAttr(bsgp::BSGPDialect::getTargetAttrName());
   bsgp::stripBSGPAttributes(device);

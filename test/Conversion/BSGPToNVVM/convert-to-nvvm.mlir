@@ -46,4 +46,24 @@ module @bsgp_cuda attributes {bsgp.target = "cuda"} {
     }
     llvm.return
   }
+
+  // The low word of a double goes through PTX's integer cvt: folded into a
+  // store as `st.global.b32 [p], %rd`, the H100's driver stored the
+  // double's integer part instead. The high word (a shift) stays.
+  // CHECK-LABEL: llvm.func @split(
+  // CHECK: %[[BITS:.*]] = llvm.bitcast %arg0 : f64 to i64
+  // CHECK: %[[LO:.*]] = llvm.inline_asm "cvt.u32.u64 $0, $1;", "=r,l" %[[BITS]] : (i64) -> i32
+  // CHECK: llvm.store %[[LO]]
+  // CHECK: %[[HI:.*]] = llvm.trunc %{{.*}} : i64 to i32
+  // CHECK: llvm.store %[[HI]]
+  llvm.func @split(%x: f64, %p: !llvm.ptr) attributes {bsgp.device} {
+    %bits = llvm.bitcast %x : f64 to i64
+    %lo = llvm.trunc %bits : i64 to i32
+    llvm.store %lo, %p : i32, !llvm.ptr
+    %c32 = llvm.mlir.constant(32 : i64) : i64
+    %shifted = llvm.lshr %bits, %c32 : i64
+    %hi = llvm.trunc %shifted : i64 to i32
+    llvm.store %hi, %p : i32, !llvm.ptr
+    llvm.return
+  }
 }
