@@ -319,8 +319,7 @@ Value MLIRGen::emitExprInner(bsgp::Expr *e) {
     case bsgp::ThreadAttrExpr::Size:
       return bsgp::ThreadSizeOp::create(b, l, b.getI32Type());
     case bsgp::ThreadAttrExpr::OldRank:
-      (void)unsupported(e->getRange(), "reading 'thread.oldrank'");
-      return {};
+      return bsgp::OldRankOp::create(b, l, b.getI32Type());
     }
     return {};
   case bsgp::Stmt::SK_Index:

@@ -70,15 +70,15 @@ bool usesKernelOps(func::FuncOp func) {
       .walk<WalkOrder::PreOrder>([](Operation *op) {
         if (isa<SpawnOp>(op))
           return WalkResult::skip();
-        if (isGroupOp(op) || isa<GetOp>(op))
+        if (isGroupOp(op) || isa<GetOp, OldRankOp>(op))
           return WalkResult::interrupt();
         return WalkResult::advance();
       })
       .wasInterrupted();
 }
 
-/// Inlines every call of an (inline) function that uses work-group ops or
-/// thread.get, at any depth of control flow, until no call is left: unlike
+/// Inlines every call of an (inline) function that uses work-group ops,
+/// thread.get or thread.oldrank, at any depth of control flow, until no call is left: unlike
 /// collectives, such functions need no superstep level, only a kernel
 /// around them. Functions left without callers are erased, since they
 /// cannot be compiled on their own.

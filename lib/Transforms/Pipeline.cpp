@@ -20,6 +20,7 @@ void bsgp::buildBSGPSuperstepPipeline(
   pm.addPass(createBSGPInlineCollectivesPass());
   pm.addPass(createBSGPSpecializeTargetsPass(targets));
   pm.addPass(createBSGPExpandParPass());
+  pm.addPass(createBSGPResolveOldRankPass());
   pm.addPass(mlir::createCanonicalizerPass());
   pm.addPass(mlir::createCSEPass());
   pm.addPass(mlir::createSCCPPass());

@@ -112,3 +112,30 @@ func.func @get_through_inline(%n: i32, %out: !bsgp.ptr<i32>) {
   }
   return
 }
+
+// -----
+
+// A function reading thread.oldrank is inlined too: the old rank is a value
+// of the caller's spawn body (bsgp-resolve-oldrank).
+// CHECK-NOT:   func.func private @old_times_ten
+// CHECK-LABEL: func.func @reads_old(
+// CHECK:         bsgp.set_oldrank
+// CHECK-NEXT:    %[[OLD:.*]] = bsgp.oldrank : i32
+// CHECK:         arith.muli %[[OLD]]
+// CHECK-NOT:     func.call
+func.func private @old_times_ten() -> i32 attributes {bsgp.device} {
+  %old = bsgp.oldrank : i32
+  %ten = arith.constant 10 : i32
+  %r = arith.muli %old, %ten : i32
+  return %r : i32
+}
+func.func @reads_old(%out: !bsgp.ptr<i32>, %n: i32, %o: i32) {
+  bsgp.spawn %n {
+    bsgp.barrier rank_reassigned
+    bsgp.set_oldrank %o
+    %v = func.call @old_times_ten() : () -> i32
+    %r = bsgp.thread_rank : i32
+    bsgp.ptr.store %v, %out[%r] : !bsgp.ptr<i32>, i32
+  }
+  return
+}

@@ -38,7 +38,7 @@ static const FeatureInfo Features[] = {
     {"sort-idx", true},
     {"sortby", true},
     {"thread-split", true},  {"reassign", true},
-    {"oldrank", false},      {"fork", true},
+    {"oldrank", true},       {"fork", true},
     {"kill", true},          {"par", true},
     {"par-scan", true},     {"require", true},
     {"group", true},         {"subgroup", true},

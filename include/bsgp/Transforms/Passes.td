@@ -18,8 +18,8 @@ def BSGPInlineCollectivesPass
     only functions that may contain a `bsgp.barrier`), transitively, so that the barriers of
     collective functions land in the spawn body. A call to such a function
     inside control flow, or a recursive collective, is an error. Calls of
-    functions using work-group or subgroup ops are inlined too, at any
-    depth of control flow. Then every `bsgp.rebind %x, %e` is applied and
+    functions using work-group or subgroup ops, `bsgp.get` or
+    `bsgp.oldrank` are inlined too, at any depth of control flow. Then every `bsgp.rebind %x, %e` is applied and
     erased: the uses of `%x` it dominates read `%e`.
   }];
   let dependentDialects = ["::mlir::func::FuncDialect"];
@@ -62,6 +62,20 @@ def BSGPExpandParPass : Pass<"bsgp-expand-par"> {
     Replaces each `bsgp.par` by its branches interleaved at their barriers:
     the k-th superstep of every branch is bundled into one superstep
     (Fig. 5). Branches with fewer barriers align from the start.
+  }];
+}
+
+def BSGPResolveOldRankPass : Pass<"bsgp-resolve-oldrank", "::mlir::ModuleOp"> {
+  let summary = "reads of `thread.oldrank` become the value last assigned to it";
+  let description = [{
+    After the collectives are inlined and `par` is expanded, every rank
+    reassignment of a spawn is a `bsgp.set_oldrank` in its body. Each
+    `bsgp.oldrank` in the spawn (at any depth of control flow) is replaced
+    by the operand of the nearest `bsgp.set_oldrank` before it in the
+    spawn body, an SSA value that later passes save across barriers like
+    any other, or by `thread.rank` where no reassignment came before (the
+    ranks are still the spawn's own). A read outside a spawn body, in a
+    device function, is an error.
   }];
 }
 

@@ -176,6 +176,21 @@ def BSGP_ThreadSizeOp : BSGP_Op<"thread_size", [
   let hasVerifier = 1;
 }
 
+def BSGP_OldRankOp : BSGP_Op<"oldrank", [
+    MemoryEffects<[MemRead<BSGP_ThreadState>]>]> {
+  let summary = "reads `thread.oldrank`";
+  let description = [{
+    The calling thread's rank before the most recent rank reassignment of
+    its spawn: the operand of the nearest `bsgp.set_oldrank` before it (as
+    the collectives that reassign ranks, such as `thread.sortby` and
+    `thread.fork`, set it), or its `thread.rank` if no reassignment came
+    before. `bsgp-resolve-oldrank` replaces it by that value once the
+    collectives are inlined.
+  }];
+  let results = (outs I32:$oldRank);
+  let assemblyFormat = "attr-dict `:` type($oldRank)";
+}
+
 def BSGP_SetOldRankOp : BSGP_Op<"set_oldrank", [
     MemoryEffects<[MemWrite<BSGP_ThreadState>]>]> {
   let summary = "`thread.oldrank = r` after a rank-reassigning barrier (§4.2)";
@@ -184,8 +199,8 @@ def BSGP_SetOldRankOp : BSGP_Op<"set_oldrank", [
     rank before the barrier (Listing 3). The stream-load pass moves the
     loads of saved values right after this op and indexes the streams with
     the operand, then saves the values still needed under the new ranks
-    (Listing 4, pass2). In SSA the old rank is simply the operand; no op
-    reads it back.
+    (Listing 4, pass2). In SSA the old rank is simply the operand, which
+    `bsgp-resolve-oldrank` gives the `bsgp.oldrank` reads after it.
 
     It must be an immediate child of a spawn body, par region or collective
     function and the nearest preceding barrier in its block must be
