@@ -31,7 +31,7 @@ static const FeatureInfo Features[] = {
     {"trunc", true},
     {"private-arrays", true}, {"array-barrier", true},
     {"barrier", true},       {"get", true},
-    {"get-expr", true},     {"get-any", false},
+    {"get-expr", true},     {"get-any", true},
     {"put", true},           {"reduce", true},
     {"reduce-twice", true}, {"scan", true},
     {"compact", true},       {"split", true},
