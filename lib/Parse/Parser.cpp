@@ -32,17 +32,23 @@ namespace {
 class Parser {
 public:
   Parser(ParseSession &S, ASTContext &Ctx, DiagnosticEngine &Diags,
-         uint32_t FileId, llvm::StringSet<> &Functions)
+         uint32_t FileId, llvm::StringSet<> &Functions, size_t Offset = 0)
       : Session(S), Ctx(Ctx), Diags(Diags), FileId(FileId),
         Lex(FileId, Diags.getSourceManager().getBuffer(FileId), Diags),
         Functions(Functions) {
+    Lex.seek(Offset);
     Tok = Lex.lex();
     Next = Lex.lex();
   }
 
   TranslationUnit parseTranslationUnit();
+  /// Generic functions (ParseTemplate.inc).
+  FunctionDecl *parseFunctionOnly();
 
 private:
+  void parseTemplate(llvm::SmallVectorImpl<Decl *> &Out);
+  Expr *parseTemplateRef();
+
   // Token handling.
   void consume() {
     PrevEnd = Tok.EndLoc;
@@ -424,6 +430,8 @@ void Parser::parseTopLevel(llvm::SmallVectorImpl<Decl *> &Out) {
   SourceLocation Begin = Tok.Loc;
   if (tryConsume(tok::semi))
     return;
+  if (Tok.is(tok::identifier) && Tok.Text == "template" && Next.is(tok::less))
+    return parseTemplate(Out);
   if (Tok.is(tok::kw_import)) {
     consume();
     if (Tok.isNot(tok::string_literal)) {
@@ -1619,6 +1627,8 @@ Expr *Parser::parsePrimary() {
     Token Name = Tok;
     if (Name.Text == "target" && Next.is(tok::period))
       return parseTargetQuery();
+    if (Next.is(tok::less) && Session.isTemplateName(Name.Text))
+      return parseTemplateRef();
     if (Next.is(tok::l_paren) && !Functions.count(Name.Text)) {
       int A = llvm::StringSwitch<int>(Name.Text)
                   .Case("atomicAdd", AtomicExpr::Add)
@@ -1746,3 +1756,5 @@ uint32_t ParseSession::handleImport(ImportDecl *D, uint32_t FromFile) {
   Diags.report(D->getRange(), diag::err_import_not_found) << D->getName();
   return 0;
 }
+
+#include "ParseTemplate.inc"

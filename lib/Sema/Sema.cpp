@@ -19,6 +19,7 @@
 
 #include "bsgp/Sema/Sema.h"
 #include "DivisionByZero.h"
+#include "SemaTemplate.h"
 #include "bsgp/AST/MathFunctions.h"
 #include "bsgp/AST/ASTContext.h"
 #include "bsgp/Basic/Diagnostic.h"
@@ -145,6 +146,21 @@ private:
   VarDecl *lookup(llvm::StringRef Name);
   void declare(VarDecl *V);
 
+  // Generic functions (SemaTemplate.inc).
+  void registerTemplate(FunctionTemplateDecl *T);
+  /// The instantiation a call of the template whose pattern is \p Pattern
+  /// (or that gives explicit template arguments) calls; checks the
+  /// arguments. Null after an error.
+  FunctionDecl *instantiateForCall(CallExpr *C, DeclRefExpr *R,
+                                   FunctionDecl *Pattern);
+  FunctionDecl *instantiate(FunctionTemplateDecl *T,
+                            llvm::ArrayRef<const Type *> Args,
+                            SourceRange At);
+  /// Checks the bodies of the instantiations requested so far (and those
+  /// they request) and adds them to their template's translation unit.
+  void checkInstantiations();
+  TemplateState Templates;
+
   ASTContext &Ctx;
   DiagnosticEngine &Diags;
   llvm::StringMap<FunctionDecl *> Functions;
@@ -252,6 +268,8 @@ void Sema::collect() {
   Scopes.emplace_back(); // Globals.
   for (TranslationUnit &TU : Ctx.getTranslationUnits()) {
     for (Decl *D : TU.Decls) {
+      if (auto *T = dyn_cast<FunctionTemplateDecl>(D))
+        registerTemplate(T);
       if (auto *F = dyn_cast<FunctionDecl>(D)) {
         const Type *FT = functionType(F);
         FunctionDecl *&Slot = Functions[F->getName()];
@@ -385,6 +403,7 @@ void Sema::run() {
       }
     }
   }
+  checkInstantiations();
 }
 
 VarDecl *Sema::lookup(llvm::StringRef Name) {
@@ -1678,6 +1697,17 @@ Expr *Sema::checkCall(CallExpr *C) {
       F = nullptr;
     }
   }
+  // A generic function: the instantiation for these arguments.
+  bool ArgsChecked = false;
+  if (auto *R = dyn_cast<DeclRefExpr>(Callee);
+      F && (R->hasTemplateArgs() || Templates.Patterns.count(F))) {
+    ArgsChecked = true;
+    F = instantiateForCall(C, R, F);
+    if (!F)
+      return error(C);
+    R->setDecl(F);
+    R->setType(F->getFunctionType());
+  }
   if (!F) {
     Expr *E = checkExpr(Callee);
     if (!E->getType()->isError())
@@ -1718,11 +1748,12 @@ Expr *Sema::checkCall(CallExpr *C) {
     Diags.report(SourceRange(F->getLoc()), diag::note_declared_here)
         << F->getName();
     for (Expr *&A : C->args())
-      A = checkExpr(A);
+      if (!ArgsChecked)
+        A = checkExpr(A);
     return error(C);
   }
   for (size_t I = 0; I < N; ++I) {
-    Expr *A = rvalue(checkExpr(C->args()[I]));
+    Expr *A = ArgsChecked ? C->args()[I] : rvalue(checkExpr(C->args()[I]));
     if (I < Params.size()) {
       A = convert(A, Params[I]);
     } else if (A->getType()->getUnqualified() == Ctx.getFloatType()) {
@@ -2365,3 +2396,5 @@ Expr *Sema::checkGroup(GroupExpr *G) {
     return G;
   }
 }
+
+#include "SemaTemplate.inc"
