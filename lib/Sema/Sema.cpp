@@ -155,7 +155,10 @@ private:
                                    FunctionDecl *Pattern);
   FunctionDecl *instantiate(FunctionTemplateDecl *T,
                             llvm::ArrayRef<const Type *> Args,
-                            SourceRange At);
+                            SourceRange At, llvm::StringRef Name = {});
+  /// Instantiates the generic functions of the collective library that
+  /// MLIRGen calls for primitive \p B (docs/collectives.md).
+  void instantiateLibraryFor(BuiltinCallExpr *B);
   /// Checks the bodies of the instantiations requested so far (and those
   /// they request) and adds them to their template's translation unit.
   void checkInstantiations();
@@ -1254,8 +1257,11 @@ Expr *Sema::checkExprImpl(Expr *E) {
   }
   case Stmt::SK_Call:
     return checkCall(cast<CallExpr>(E));
-  case Stmt::SK_BuiltinCall:
-    return checkBuiltin(cast<BuiltinCallExpr>(E));
+  case Stmt::SK_BuiltinCall: {
+    Expr *R = checkBuiltin(cast<BuiltinCallExpr>(E));
+    instantiateLibraryFor(cast<BuiltinCallExpr>(E));
+    return R;
+  }
   case Stmt::SK_Group:
     return checkGroup(cast<GroupExpr>(E));
   case Stmt::SK_ThreadAttr: {

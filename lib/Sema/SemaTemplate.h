@@ -18,6 +18,7 @@
 
 #include "llvm/ADT/DenseMap.h"
 
+#include <cctype>
 #include <map>
 #include <string>
 #include <vector>
