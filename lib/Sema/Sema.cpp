@@ -162,6 +162,10 @@ private:
   /// Checks the bodies of the instantiations requested so far (and those
   /// they request) and adds them to their template's translation unit.
   void checkInstantiations();
+  /// The collective library on demand (SemaTemplate.inc): its functions
+  /// are checked only when the program reaches them.
+  bool deferLibraryFunction(FunctionDecl *F);
+  void checkLibraryOnDemand();
   TemplateState Templates;
 
   ASTContext &Ctx;
@@ -399,7 +403,8 @@ void Sema::run() {
       if (Diags.hasFatalError())
         return;
       if (auto *F = dyn_cast<FunctionDecl>(D)) {
-        if (F->isDefinition() && Functions.lookup(F->getName()) == F)
+        if (F->isDefinition() && Functions.lookup(F->getName()) == F &&
+            !deferLibraryFunction(F))
           checkFunction(F);
       } else if (auto *V = dyn_cast<VarDecl>(D)) {
         checkGlobal(V);
@@ -407,6 +412,7 @@ void Sema::run() {
     }
   }
   checkInstantiations();
+  checkLibraryOnDemand();
 }
 
 VarDecl *Sema::lookup(llvm::StringRef Name) {

@@ -17,6 +17,8 @@
 #include "bsgp/AST/AST.h"
 
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/StringSet.h"
 
 #include <cctype>
 #include <map>
@@ -50,6 +52,14 @@ struct TemplateState {
   std::vector<Instance> Instances;
   /// The instantiation whose body is being checked, or -1.
   int Current = -1;
+  /// Instances[0, Checked) have been checked.
+  size_t Checked = 0;
+
+  /// The collective library's functions not checked yet (they are checked
+  /// when the program reaches them), and the library functions MLIRGen
+  /// calls for the primitives checked so far.
+  std::vector<FunctionDecl *> Deferred;
+  std::vector<std::string> LibraryNames;
 };
 
 } // namespace bsgp

@@ -231,6 +231,11 @@ public:
     TArgs = Args;
   }
 
+  /// A function of the collective library that the program does not
+  /// reach: Sema did not check it and MLIRGen does not emit it.
+  bool isUnchecked() const { return IsUnchecked; }
+  void setUnchecked(bool V) { IsUnchecked = V; }
+
   static bool classof(const Decl *D) { return D->getKind() == DK_Function; }
 
 private:
@@ -239,7 +244,8 @@ private:
   CompoundStmt *Body;
   const FunctionType *FnTy = nullptr;
   FunctionKind FKind = FK_Device;
-  bool IsInline = false, IsExternC = false, IsVarargs = false;
+  bool IsInline = false, IsExternC = false, IsVarargs = false,
+       IsUnchecked = false;
   FunctionTemplateDecl *From = nullptr;
   llvm::ArrayRef<const Type *> TArgs;
 };
