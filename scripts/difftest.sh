@@ -9,7 +9,7 @@
 # under --out with the seed, the program and every output; --reduce then
 # shrinks the program with C-Reduce, keeping the same kind of failure.
 #
-# Usage: scripts/difftest.sh [--seeds A-B] [--size S] [--backends cpu,vulkan]
+# Usage: scripts/difftest.sh [--seeds A-B] [--size S] [--backends cpu,cuda,vulkan]
 #          [--jobs N] [--timeout SEC] [--out DIR] [--reduce]
 #          [--smith-args "ARGS"] [--build DIR] [--bsgpi PATH] [--no-bsgpi]
 # Prints one line per failure and `difftest: N passed, M failed`; exits 1
@@ -97,10 +97,10 @@ test_seed() {
     echo "fail $seed generator $(head -c 200 smith.err | tr '\n' ' ')"
     return
   fi
-  local vulkan=0
-  case ",$BACKENDS," in *,vulkan,*) vulkan=1 ;; esac
-  local t2=--target=cpu
-  [ $vulkan = 1 ] && t2=--target=cpu,spirv
+  # The -O2 program carries the code of every backend under test.
+  local gpus="" t2=--target=cpu
+  case ",$BACKENDS," in *,cuda,*) gpus="$gpus cuda"; t2=$t2,cuda ;; esac
+  case ",$BACKENDS," in *,vulkan,*) gpus="$gpus vulkan"; t2=$t2,spirv ;; esac
   run cc0 "$BSGPC" prog.bsgp -O0 -o p0
   run cc2 "$BSGPC" prog.bsgp -O2 "$t2" -o p2
   local v
@@ -117,10 +117,11 @@ test_seed() {
   local variants="o0-cpu o2-cpu"
   BSGP_DEVICE=cpu run o0-cpu ./p0
   BSGP_DEVICE=cpu run o2-cpu ./p2
-  if [ $vulkan = 1 ]; then
-    BSGP_DEVICE=vulkan run o2-vulkan ./p2
-    variants="$variants o2-vulkan"
-  fi
+  local g
+  for g in $gpus; do
+    BSGP_DEVICE=$g run o2-$g ./p2
+    variants="$variants o2-$g"
+  done
   if [ -n "$BSGPI" ]; then
     run bsgpi "$BSGPI" prog.bsgp
     variants="bsgpi $variants"

@@ -23,6 +23,7 @@ config.test_exec_root = os.path.join(config.bsgp_obj_root, "test")
 
 config.substitutions.append(("%PATH%", config.environment["PATH"]))
 config.substitutions.append(("%bsgp_src_root", config.bsgp_src_root))
+config.substitutions.append(("%bsgp_obj_root", config.bsgp_obj_root))
 config.substitutions.append(("%bsgp_lib_dir", config.bsgp_lib_dir))
 config.substitutions.append(("%host_cxx", config.host_cxx))
 

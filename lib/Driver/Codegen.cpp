@@ -78,42 +78,201 @@ pipelineTargets(const CodegenOptions &Opts) {
   return Targets;
 }
 
+/// Reports an MLIR diagnostic as bsgpc's, with the source line and caret. A
+/// verifier's message names ops and values, which mean nothing to a user:
+/// it becomes an internal compiler error at the construct's location, its
+/// text shown only to those who asked for IR (`ShowIR`).
+static void reportMLIRDiagnostic(mlir::Diagnostic &D, DiagnosticEngine &Diags,
+                                 bool ShowIR) {
+  SourceManager &SM = Diags.getSourceManager();
+  if (!ShowIR && D.getSeverity() == mlir::DiagnosticSeverity::Error &&
+      isInternalDiagnostic(D)) {
+    Diags.report(toSourceRange(D.getLocation(), SM),
+                 diag::err_codegen_internal);
+    return;
+  }
+  diag::Kind K = D.getSeverity() == mlir::DiagnosticSeverity::Error
+                     ? diag::err_codegen
+                 : D.getSeverity() == mlir::DiagnosticSeverity::Warning
+                     ? diag::warn_codegen
+                     : diag::note_codegen;
+  Diags.report(toSourceRange(D.getLocation(), SM), K) << D.str();
+  for (mlir::Diagnostic &N : D.getNotes())
+    Diags.report(toSourceRange(N.getLocation(), SM), diag::note_codegen)
+        << N.str();
+}
+
+/// The device targets and their settings for the code generation pipelines.
+static CodegenTargets codegenTargets(const CodegenOptions &Opts) {
+  CodegenTargets Targets;
+  Targets.cpu = Opts.TargetCPU;
+  Targets.cuda = Opts.TargetCUDA;
+  Targets.spirv = Opts.TargetSPIRV;
+  Targets.cudaChip = Opts.CUDAArch;
+  Targets.cudaPath = Opts.CUDAPath;
+  Targets.cudaGroupsPerBlock = Opts.CUDAGroupsPerBlock;
+  Targets.lineInfo = Opts.DebugInfo;
+  Targets.spirvOptLevel = Opts.OptLevel;
+  return Targets;
+}
+
+/// -mlir-print-ir-after-all: the module after every pass, to `OS`.
+static void printAfterEveryPass(mlir::PassManager &PM,
+                                mlir::MLIRContext &Context,
+                                llvm::raw_ostream &OS) {
+  Context.disableMultithreading();
+  PM.enableIRPrinting(
+      /*shouldPrintBeforePass=*/[](mlir::Pass *,
+                                   mlir::Operation *) { return false; },
+      /*shouldPrintAfterPass=*/
+      [](mlir::Pass *, mlir::Operation *) { return true; },
+      /*printModuleScope=*/true, /*printAfterOnlyOnChange=*/false,
+      /*printAfterOnlyOnFailure=*/false, OS);
+}
+
+/// --print-supersteps: the paper's tables (and Fig. 4) describe the
+/// superstep form, before values are bound to streams.
+static int printSupersteps(mlir::ModuleOp Module, const CodegenOptions &Opts,
+                           llvm::raw_ostream &OS) {
+  mlir::PassManager SPM(Module.getContext());
+  buildBSGPSuperstepPipeline(SPM, pipelineTargets(Opts));
+  if (mlir::failed(SPM.run(Module)))
+    return 1;
+  if (Opts.PrintSupersteps == "dot")
+    writeSuperstepDot(Module, OS);
+  else
+    printSuperstepTable(Module, OS);
+  return 0;
+}
+
+/// The outputs of the SPIR-V target alone: the binary (-emit-spirv), its
+/// disassembly (-S) or MLIR's SPIR-V dialect (-emit-mlir -lower-mlir).
+static int emitSPIRVOutput(mlir::ModuleOp Module, mlir::PassManager &PM,
+                           const CodegenOptions &Opts, bool AsDialect,
+                           DiagnosticEngine &Diags, llvm::raw_ostream &OS) {
+  CodegenTargets Device;
+  Device.cpu = false;
+  Device.spirv = true;
+  Device.spirvOptLevel = Opts.OptLevel;
+  buildDeviceCodegenPipeline(PM, Device);
+  if (mlir::failed(PM.run(Module)))
+    return 1;
+  llvm::StringRef Bytes;
+  if (auto Spirv = Module->getAttrOfType<mlir::StringAttr>(kSPIRVAttrName))
+    Bytes = Spirv.getValue();
+  if (Opts.Action == CodegenOptions::EmitSPIRV) {
+    OS << Bytes;
+  } else if (AsDialect) {
+    if (!Bytes.empty() &&
+        mlir::failed(printSPIRV(Bytes, Module.getContext(), OS)))
+      return 1;
+  } else if (!Bytes.empty()) {
+    std::string Text, Error;
+    if (mlir::failed(disassembleSPIRV(Bytes, Text, Error))) {
+      Diags.report(diag::err_codegen) << Error;
+      return 1;
+    }
+    OS << Text;
+  }
+  return 0;
+}
+
+static HostOutputKind hostOutputKind(const CodegenOptions &Opts) {
+  switch (Opts.Action) {
+  case CodegenOptions::EmitLLVM:
+    return HostOutputKind::LLVMIR;
+  case CodegenOptions::EmitBitcode:
+    return HostOutputKind::Bitcode;
+  case CodegenOptions::EmitAssembly:
+    return HostOutputKind::Assembly;
+  default:
+    return HostOutputKind::Object;
+  }
+}
+
+/// Runs the pipelines for `Opts.Action` on `Module` and writes the result
+/// to `Out`; 0 on success.
+static int runPipelines(mlir::ModuleOp Module, const CodegenOptions &Opts,
+                        DiagnosticEngine &Diags, llvm::raw_pwrite_stream &OS) {
+  mlir::MLIRContext &Context = *Module.getContext();
+  HostCodegenOptions Host;
+  Host.optLevel = Opts.OptLevel;
+  Host.triple = Opts.Triple;
+  Host.cpu = Opts.CPU;
+  std::string Error;
+  if (mlir::failed(prepareHostModule(Module, Host, Error))) {
+    Diags.report(diag::err_codegen) << Error;
+    return 1;
+  }
+  if (!Opts.PrintSupersteps.empty())
+    return printSupersteps(Module, Opts, OS);
+
+  mlir::PassManager PM(&Context);
+  if (Opts.PrintIRAfterAll)
+    printAfterEveryPass(PM, Context, OS);
+  buildBSGPPipeline(PM, pipelineTargets(Opts));
+  CodegenTargets Targets = codegenTargets(Opts);
+  // `--target=cuda -S` writes the kernels' PTX.
+  if (Opts.Action == CodegenOptions::EmitAssembly && Opts.TargetCUDA &&
+      !Opts.TargetCPU) {
+    buildDeviceCodegenPipeline(PM, Targets);
+    if (mlir::failed(PM.run(Module)))
+      return 1;
+    if (auto Ptx = Module->getAttrOfType<mlir::StringAttr>(
+            bsgp::BSGPDialect::PtxAttrHelper::getNameStr()))
+      OS << Ptx.getValue();
+    return 0;
+  }
+  bool SPIRVOnly = Opts.TargetSPIRV && !Opts.TargetCPU && !Opts.TargetCUDA;
+  bool EmitSPIRVDialect = SPIRVOnly && !Opts.PrintIRAfterAll &&
+                          Opts.Action == CodegenOptions::EmitLowered;
+  if ((SPIRVOnly && Opts.Action == CodegenOptions::EmitAssembly) ||
+      EmitSPIRVDialect || Opts.Action == CodegenOptions::EmitSPIRV)
+    return emitSPIRVOutput(Module, PM, Opts, EmitSPIRVDialect, Diags, OS);
+
+  if (Opts.Action != CodegenOptions::EmitMLIR) {
+    buildCodegenPipeline(PM, Targets);
+    // Line tables from the ops' BSGP source locations: a debugger steps
+    // through kernels and host code line by line.
+    if (Opts.DebugInfo)
+      PM.addPass(mlir::LLVM::createDIScopeForLLVMFuncOpPass());
+  }
+  if (mlir::failed(PM.run(Module)))
+    return 1;
+  if (Opts.Action == CodegenOptions::EmitMLIR)
+    return 0;
+  if (Opts.Action == CodegenOptions::EmitLowered) {
+    Module->print(OS);
+    OS << "\n";
+    return 0;
+  }
+  Host.kind = hostOutputKind(Opts);
+  if (mlir::failed(emitHostCode(Module, Host, OS, Error))) {
+    Diags.report(diag::err_codegen) << Error;
+    return 1;
+  }
+  return 0;
+}
+
 int bsgp::runCodegen(ASTContext &Ctx, DiagnosticEngine &Diags,
                      const CodegenOptions &Opts) {
-  SourceManager &SM = Diags.getSourceManager();
   mlir::DialectRegistry Registry;
   registerBSGPDialects(Registry);
   mlir::MLIRContext Context(Registry);
   Context.loadAllAvailableDialects();
 
   // The IR is for developers: printed only where they ask for IR.
-  bool ShowIR = Opts.PrintIRAfterAll || Opts.Action == CodegenOptions::EmitMLIR ||
+  bool ShowIR = Opts.PrintIRAfterAll ||
+                Opts.Action == CodegenOptions::EmitMLIR ||
                 Opts.Action == CodegenOptions::EmitLowered;
   Context.printOpOnDiagnostic(ShowIR);
-  // MLIR's diagnostics become bsgpc's, with the source line and caret. A
-  // verifier's message names ops and values, which mean nothing to a user:
-  // it becomes an internal compiler error at the construct's location, its
-  // text shown only to those who asked for IR.
   mlir::ScopedDiagnosticHandler Handler(&Context, [&](mlir::Diagnostic &D) {
-    if (!ShowIR && D.getSeverity() == mlir::DiagnosticSeverity::Error &&
-        isInternalDiagnostic(D)) {
-      Diags.report(toSourceRange(D.getLocation(), SM),
-                   diag::err_codegen_internal);
-      return mlir::success();
-    }
-    diag::Kind K = D.getSeverity() == mlir::DiagnosticSeverity::Error
-                       ? diag::err_codegen
-                   : D.getSeverity() == mlir::DiagnosticSeverity::Warning
-                       ? diag::warn_codegen
-                       : diag::note_codegen;
-    Diags.report(toSourceRange(D.getLocation(), SM), K) << D.str();
-    for (mlir::Diagnostic &N : D.getNotes())
-      Diags.report(toSourceRange(N.getLocation(), SM), diag::note_codegen)
-          << N.str();
+    reportMLIRDiagnostic(D, Diags, ShowIR);
     return mlir::success();
   });
 
-  mlir::OwningOpRef<mlir::ModuleOp> Module = emitMLIR(Context, Ctx, SM);
+  mlir::OwningOpRef<mlir::ModuleOp> Module =
+      emitMLIR(Context, Ctx, Diags.getSourceManager());
   if (!Module || Diags.hasErrors())
     return 1;
 
@@ -128,7 +287,6 @@ int bsgp::runCodegen(ASTContext &Ctx, DiagnosticEngine &Diags,
     Diags.report(diag::err_drv_cannot_open) << Opts.Output << EC.message();
     return 1;
   }
-
   if (Opts.Action == CodegenOptions::EmitMLIR && !Opts.PrintIRAfterAll &&
       Opts.PrintSupersteps.empty()) {
     Module->print(Out.os());
@@ -136,143 +294,8 @@ int bsgp::runCodegen(ASTContext &Ctx, DiagnosticEngine &Diags,
     Out.keep();
     return 0;
   }
-
-  HostCodegenOptions Host;
-  Host.optLevel = Opts.OptLevel;
-  Host.triple = Opts.Triple;
-  Host.cpu = Opts.CPU;
-  std::string Error;
-  if (mlir::failed(prepareHostModule(*Module, Host, Error))) {
-    Diags.report(diag::err_codegen) << Error;
-    return 1;
-  }
-
-  if (!Opts.PrintSupersteps.empty()) {
-    // The paper's tables (and Fig. 4) describe the superstep form, before
-    // values are bound to streams.
-    mlir::PassManager SPM(&Context);
-    buildBSGPSuperstepPipeline(SPM, pipelineTargets(Opts));
-    if (mlir::failed(SPM.run(*Module)))
-      return 1;
-    if (Opts.PrintSupersteps == "dot")
-      writeSuperstepDot(*Module, Out.os());
-    else
-      printSuperstepTable(*Module, Out.os());
-    Out.keep();
-    return 0;
-  }
-
-  mlir::PassManager PM(&Context);
-  if (Opts.PrintIRAfterAll) {
-    Context.disableMultithreading();
-    PM.enableIRPrinting(
-        /*shouldPrintBeforePass=*/[](mlir::Pass *, mlir::Operation *) {
-          return false;
-        },
-        /*shouldPrintAfterPass=*/[](mlir::Pass *, mlir::Operation *) {
-          return true;
-        },
-        /*printModuleScope=*/true, /*printAfterOnlyOnChange=*/false,
-        /*printAfterOnlyOnFailure=*/false, Out.os());
-  }
-  buildBSGPPipeline(PM, pipelineTargets(Opts));
-  CodegenTargets Targets;
-  Targets.cpu = Opts.TargetCPU;
-  Targets.cuda = Opts.TargetCUDA;
-  Targets.spirv = Opts.TargetSPIRV;
-  Targets.cudaChip = Opts.CUDAArch;
-  Targets.cudaPath = Opts.CUDAPath;
-  Targets.cudaGroupsPerBlock = Opts.CUDAGroupsPerBlock;
-  Targets.lineInfo = Opts.DebugInfo;
-  Targets.spirvOptLevel = Opts.OptLevel;
-  // `--target=cuda -S` writes the kernels' PTX.
-  bool EmitPTX = Opts.Action == CodegenOptions::EmitAssembly &&
-                 Opts.TargetCUDA && !Opts.TargetCPU;
-  if (EmitPTX) {
-    buildDeviceCodegenPipeline(PM, Targets);
-    if (mlir::failed(PM.run(*Module)))
-      return 1;
-    if (auto Ptx = (*Module)->getAttrOfType<mlir::StringAttr>("bsgp.ptx"))
-      Out.os() << Ptx.getValue();
-    Out.keep();
-    return 0;
-  }
-  // `--target=spirv -S` prints the SPIR-V module as spirv-dis does;
-  // `--target=spirv -emit-mlir -lower-mlir` prints it as the MLIR SPIR-V
-  // dialect (read back from the binary); -emit-spirv writes the binary.
-  bool SPIRVOnly = Opts.TargetSPIRV && !Opts.TargetCPU && !Opts.TargetCUDA;
-  bool EmitSPIRVText =
-      SPIRVOnly && Opts.Action == CodegenOptions::EmitAssembly;
-  bool EmitSPIRVDialect = SPIRVOnly && !Opts.PrintIRAfterAll &&
-                          Opts.Action == CodegenOptions::EmitLowered;
-  if (EmitSPIRVText || EmitSPIRVDialect ||
-      Opts.Action == CodegenOptions::EmitSPIRV) {
-    CodegenTargets Device;
-    Device.cpu = false;
-    Device.spirv = true;
-    Device.spirvOptLevel = Opts.OptLevel;
-    buildDeviceCodegenPipeline(PM, Device);
-    if (mlir::failed(PM.run(*Module)))
-      return 1;
-    llvm::StringRef Bytes;
-    if (auto Spirv =
-            (*Module)->getAttrOfType<mlir::StringAttr>(kSPIRVAttrName))
-      Bytes = Spirv.getValue();
-    if (Opts.Action == CodegenOptions::EmitSPIRV) {
-      Out.os() << Bytes;
-    } else if (EmitSPIRVDialect) {
-      if (!Bytes.empty() &&
-          mlir::failed(printSPIRV(Bytes, &Context, Out.os())))
-        return 1;
-    } else if (!Bytes.empty()) {
-      std::string Text;
-      if (mlir::failed(disassembleSPIRV(Bytes, Text, Error))) {
-        Diags.report(diag::err_codegen) << Error;
-        return 1;
-      }
-      Out.os() << Text;
-    }
-    Out.keep();
-    return 0;
-  }
-  if (Opts.Action != CodegenOptions::EmitMLIR) {
-    buildCodegenPipeline(PM, Targets);
-    // Line tables from the ops' BSGP source locations: a debugger steps
-    // through kernels and host code line by line.
-    if (Opts.DebugInfo)
-      PM.addPass(mlir::LLVM::createDIScopeForLLVMFuncOpPass());
-  }
-  if (mlir::failed(PM.run(*Module)))
-    return 1;
-  if (Opts.Action == CodegenOptions::EmitMLIR) {
-    Out.keep();
-    return 0;
-  }
-  if (Opts.Action == CodegenOptions::EmitLowered) {
-    Module->print(Out.os());
-    Out.os() << "\n";
-    Out.keep();
-    return 0;
-  }
-
-  switch (Opts.Action) {
-  case CodegenOptions::EmitLLVM:
-    Host.kind = HostOutputKind::LLVMIR;
-    break;
-  case CodegenOptions::EmitBitcode:
-    Host.kind = HostOutputKind::Bitcode;
-    break;
-  case CodegenOptions::EmitAssembly:
-    Host.kind = HostOutputKind::Assembly;
-    break;
-  default:
-    Host.kind = HostOutputKind::Object;
-    break;
-  }
-  if (mlir::failed(emitHostCode(*Module, Host, Out.os(), Error))) {
-    Diags.report(diag::err_codegen) << Error;
-    return 1;
-  }
+  if (int RC = runPipelines(*Module, Opts, Diags, Out.os()))
+    return RC;
   Out.keep();
   return 0;
 }

@@ -45,6 +45,9 @@ def lower_mlir : Flag<["-"], "lower-mlir">,
 def emit_spirv : Flag<["-"], "emit-spirv">,
   HelpText<"Write the kernels' SPIR-V binary (implies --target=spirv)">;
 def c : Flag<["-"], "c">, HelpText<"Compile to an object file">;
+// cc1's spelling, which build rules written for clang -cc1 use.
+def emit_obj : Flag<["-"], "emit-obj">, Alias<c>,
+  HelpText<"Compile to an object file (the same as -c)">;
 def S : Flag<["-"], "S">, HelpText<"Compile to host assembly">;
 def O : Joined<["-"], "O">, MetaVarName<"<level>">,
   HelpText<"Optimization level 0-3 (default 2)">;

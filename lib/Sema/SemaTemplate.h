@@ -5,7 +5,7 @@
 //===----------------------------------------------------------------------===//
 ///
 /// \file
-/// What Sema keeps about generic functions (SemaTemplate.inc): the
+/// What Sema keeps about generic functions (SemaTemplate.cpp): the
 /// templates by their pattern, the instantiations made so far (one per
 /// template and argument list), and those whose body is still to check.
 ///

@@ -11,7 +11,8 @@
 
 #include "bsgp/Transforms/Passes.h"
 
-#include "SuperstepUtils.h"
+#include "SourceNames.h"
+#include "Supersteps.h"
 
 #include "bsgp/Support/StreamAllocation.h"
 
@@ -32,24 +33,56 @@ namespace {
 /// the thread's own slot.
 bool isOwnSlot(Value index) { return index.getDefiningOp<ThreadRankOp>(); }
 
-LogicalResult allocate(SpawnOp spawn) {
-  SmallVector<SuperstepOp> steps = ssutil::getSupersteps(spawn);
-  if (steps.empty())
-    return success();
+/// The saved values of one spawn and their allocation, built in the order of
+/// the methods below.
+class SpawnStreams {
+public:
+  explicit SpawnStreams(SpawnOp spawn)
+      : spawn(spawn), steps(ssutil::getSupersteps(spawn)) {}
 
+  LogicalResult run() {
+    if (steps.empty())
+      return success();
+    for (SuperstepOp step : steps) {
+      step.walk([&](SaveOp save) { saves.push_back(save); });
+      step.walk([&](LoadOp load) { loads.push_back(load); });
+    }
+    if (saves.empty())
+      return success();
+    if (failed(collectValues()) || failed(allocateWords()))
+      return failure();
+    materializeStreams();
+    rebind();
+    return success();
+  }
+
+private:
+  LogicalResult collectValues();
+  SmallVector<unsigned> threadCountEpochs();
+  LogicalResult allocateWords();
+  void materializeStreams();
+  void rebind();
+
+  SpawnOp spawn;
+  SmallVector<SuperstepOp> steps;
   SmallVector<SaveOp> saves;
   SmallVector<LoadOp> loads;
-  for (SuperstepOp step : steps) {
-    step.walk([&](SaveOp save) { saves.push_back(save); });
-    step.walk([&](LoadOp load) { loads.push_back(load); });
-  }
-  if (saves.empty())
-    return success();
-
-  // One saved value per save; its streams identify it.
+  /// One saved value per save; its streams identify it.
   DenseMap<Value, unsigned> valueOfStream;
   SmallVector<SavedValue> values;
   SmallVector<bool> loaded;
+  /// The values that some superstep loads, as indices into `values`, and
+  /// their descriptions for the allocation.
+  SmallVector<unsigned> kept;
+  SmallVector<SavedValue> keptValues;
+  /// The shared streams, the streams of each word of each kept value, and
+  /// the values of the shared streams once allocated in bsgp.require ops.
+  SmallVector<TemporaryStream> allStreams;
+  SmallVector<SmallVector<unsigned, 4>> wordStreamOf;
+  SmallVector<Value> streams;
+};
+
+LogicalResult SpawnStreams::collectValues() {
   DenseSet<unsigned> writesOtherSlots;
   for (SaveOp save : saves) {
     for (Value stream : save.getStreams()) {
@@ -89,8 +122,6 @@ LogicalResult allocate(SpawnOp spawn) {
   }
 
   // Values saved but never loaded (dead after clean-up) need no stream.
-  SmallVector<unsigned> kept;
-  SmallVector<SavedValue> keptValues;
   for (auto [i, value] : llvm::enumerate(values)) {
     if (!loaded[i])
       continue;
@@ -99,29 +130,34 @@ LogicalResult allocate(SpawnOp spawn) {
     kept.push_back(i);
     keptValues.push_back(value);
   }
+  return success();
+}
 
-  // A stream holds thread.size words of the superstep that first writes
-  // it. set_size (fork, kill) changes that size, so values saved under
-  // different thread counts never share a stream: each thread-count epoch
-  // is allocated on its own. Values only cross into the next epoch to be
-  // loaded at thread.oldrank by its first superstep.
+/// A stream holds thread.size words of the superstep that first writes it.
+/// set_size (fork, kill) changes that size, so values saved under different
+/// thread counts never share a stream: each thread-count epoch is allocated
+/// on its own. Values only cross into the next epoch to be loaded at
+/// thread.oldrank by its first superstep. Returns each superstep's epoch.
+SmallVector<unsigned> SpawnStreams::threadCountEpochs() {
   SmallVector<unsigned> epochOf;
-  {
-    unsigned epoch = 0;
-    bool resized = false;
-    for (Operation &op : spawn.getBody().front()) {
-      if (isa<RequireOp>(op))
-        op.walk([&](SetSizeOp) { resized = true; });
-      if (isa<SuperstepOp>(op)) {
-        if (resized && !epochOf.empty())
-          ++epoch;
-        resized = false;
-        epochOf.push_back(epoch);
-      }
+  unsigned epoch = 0;
+  bool resized = false;
+  for (Operation &op : spawn.getBody().front()) {
+    if (isa<RequireOp>(op))
+      op.walk([&](SetSizeOp) { resized = true; });
+    if (isa<SuperstepOp>(op)) {
+      if (resized && !epochOf.empty())
+        ++epoch;
+      resized = false;
+      epochOf.push_back(epoch);
     }
   }
-  SmallVector<TemporaryStream> allStreams;
-  SmallVector<SmallVector<unsigned, 4>> wordStreamOf(keptValues.size());
+  return epochOf;
+}
+
+LogicalResult SpawnStreams::allocateWords() {
+  SmallVector<unsigned> epochOf = threadCountEpochs();
+  wordStreamOf.resize(keptValues.size());
   for (unsigned epoch = 0, e = epochOf.back(); epoch <= e; ++epoch) {
     SmallVector<unsigned> members;
     SmallVector<SavedValue> epochValues;
@@ -143,10 +179,14 @@ LogicalResult allocate(SpawnOp spawn) {
       for (unsigned stream : allocation->wordStream[j])
         wordStreamOf[k].push_back(offset + stream);
   }
+  return success();
+}
 
-  // Allocate and free the shared streams around the supersteps.
+/// Allocates each shared stream in a bsgp.require right before the first
+/// superstep writing it, and frees it in one right after the last superstep
+/// reading it.
+void SpawnStreams::materializeStreams() {
   Type streamType = StreamType::get(spawn.getContext());
-  SmallVector<Value> streams;
   DenseMap<unsigned, Operation *> lastFree;
   for (const TemporaryStream &ts : allStreams) {
     SuperstepOp first = steps[ts.firstWriteStep];
@@ -174,8 +214,11 @@ LogicalResult allocate(SpawnOp spawn) {
     YieldOp::create(b, last.getLoc());
     after = free;
   }
+}
 
-  // Rebind saves and loads; drop the saves of unloaded values.
+/// Rebinds saves and loads to the shared streams; drops the saves of
+/// unloaded values and the requires of the streams they used to have.
+void SpawnStreams::rebind() {
   DenseMap<unsigned, unsigned> keptIndex;
   for (auto [k, i] : llvm::enumerate(kept))
     keptIndex[i] = k;
@@ -201,7 +244,6 @@ LogicalResult allocate(SpawnOp spawn) {
   for (Operation *op : oldRequires)
     if (op->use_empty())
       op->erase();
-  return success();
 }
 
 struct AllocateStreamsPass
@@ -210,7 +252,7 @@ struct AllocateStreamsPass
     SmallVector<SpawnOp> spawns;
     getOperation()->walk([&](SpawnOp spawn) { spawns.push_back(spawn); });
     for (SpawnOp spawn : spawns)
-      if (failed(allocate(spawn)))
+      if (failed(SpawnStreams(spawn).run()))
         return signalPassFailure();
   }
 };

@@ -10,7 +10,7 @@
 #include "bsgp/Transforms/Passes.h"
 #include "bsgp/Transforms/SuperstepTable.h"
 
-#include "SuperstepUtils.h"
+#include "Supersteps.h"
 
 #include "mlir/IR/BuiltinOps.h"
 #include "llvm/Support/raw_ostream.h"

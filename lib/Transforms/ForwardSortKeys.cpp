@@ -20,7 +20,7 @@
 
 #include "bsgp/Transforms/Passes.h"
 
-#include "SuperstepUtils.h"
+#include "MemoryChecks.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Interfaces/CallInterfaces.h"
@@ -77,8 +77,8 @@ bool writesOnlyFresh(SpawnOp spawn, Operation *op, Operation *keysRoot,
 /// require stores `p[thread.rank]` into the sort's input at the rank.
 void forward(SpawnOp spawn, SuperstepOp step, RequireOp require,
              func::CallOp call) {
-  Value keys = call.getOperand(ssutil::kSortKeys);
-  if (call.getOperand(ssutil::kSortInput) != keys)
+  Value keys = call.getOperand(kSortKeys);
+  if (call.getOperand(kSortInput) != keys)
     return;
   Operation *keysRoot = getFreshRoot(spawn, keys);
   if (!keysRoot || isa<GroupLocalOp>(keysRoot))
@@ -117,7 +117,7 @@ void forward(SpawnOp spawn, SuperstepOp step, RequireOp require,
     if (op.walk(check).wasInterrupted())
       return;
   }
-  call->setOperand(ssutil::kSortInput, load.getPtr());
+  call->setOperand(kSortInput, load.getPtr());
   store.erase();
 }
 

@@ -28,7 +28,8 @@
 
 #include "bsgp/Transforms/Passes.h"
 
-#include "SuperstepUtils.h"
+#include "HostTests.h"
+#include "MemoryChecks.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -146,9 +147,9 @@ void rewrite(func::CallOp call, ArrayRef<Output> outs, IRMapping &mapping) {
   b.setInsertionPointToStart(branch.thenBlock());
   for (auto [i, constOut] : llvm::enumerate(outs)) {
     Output out = constOut;
-    buildCopy(b, loc, out.target, mapped.getOperand(ssutil::kSortKeys + i),
-              mapped.getOperand(ssutil::kSortCount));
-    mapped->setOperand(ssutil::kSortSpareKeys + i, out.target);
+    buildCopy(b, loc, out.target, mapped.getOperand(kSortKeys + i),
+              mapped.getOperand(kSortCount));
+    mapped->setOperand(kSortSpareKeys + i, out.target);
     Value sorted = mapping.lookupOrDefault(out.sorted);
     sorted.replaceAllUsesWith(out.target);
     cast<PtrStoreOp>(mapping.lookupOrDefault(out.store.getOperation())).erase();
@@ -160,8 +161,8 @@ void forward(SpawnOp spawn, RequireOp require, func::CallOp call) {
   if (!next)
     return;
   Output outs[2];
-  outs[0].sorted = findSortedList(require, call.getOperand(ssutil::kSortKeys));
-  outs[1].sorted = findSortedList(require, call.getOperand(ssutil::kSortIds));
+  outs[0].sorted = findSortedList(require, call.getOperand(kSortKeys));
+  outs[1].sorted = findSortedList(require, call.getOperand(kSortIds));
   for (Output &out : outs)
     if (!out.sorted || !findStore(spawn, next, out))
       return;
@@ -175,7 +176,7 @@ void forward(SpawnOp spawn, RequireOp require, func::CallOp call) {
   // The lists the sort reads or writes while it writes the targets.
   SmallVector<std::pair<Value, Value>, 3> pairs;
   pairs.push_back({outs[0].target, outs[1].target});
-  Value input = call.getOperand(ssutil::kSortInput);
+  Value input = call.getOperand(kSortInput);
   if (!isDefinedIn(spawn, input))
     for (Output &out : outs)
       pairs.push_back({input, out.target});

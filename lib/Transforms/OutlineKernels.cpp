@@ -11,7 +11,9 @@
 
 #include "bsgp/Transforms/Passes.h"
 
-#include "SuperstepUtils.h"
+#include "SourceNames.h"
+
+#include "bsgp/Dialect/BSGP/IR/BSGPOps.h"
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinOps.h"

@@ -15,7 +15,8 @@
 
 #include "bsgp/Transforms/Passes.h"
 
-#include "SuperstepUtils.h"
+#include "SourceNames.h"
+#include "Supersteps.h"
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/IRMapping.h"

@@ -26,7 +26,9 @@
 
 #include "bsgp/Transforms/Passes.h"
 
-#include "SuperstepUtils.h"
+#include "HostTests.h"
+#include "MemoryChecks.h"
+#include "Supersteps.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"

@@ -16,7 +16,7 @@
 
 #include "bsgp/Transforms/Passes.h"
 
-#include "SuperstepUtils.h"
+#include "Supersteps.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
@@ -105,11 +105,12 @@ LogicalResult SpawnSaveRestore::rewriteGets(unsigned t) {
   for (GetOp get : gets) {
     auto it = current.find(get.getValue());
     if (it == current.end()) {
-      // A value the same in every thread (a constant, or defined outside
-      // the spawn) is thread r's value too: nothing was saved for it.
+      // A value the same in every thread (a constant, one defined outside
+      // the spawn, or a require block's result such as a reduce's total)
+      // is thread r's value too: nothing was saved for it.
       Value value = get.getValue();
       auto spawn = get->getParentOfType<SpawnOp>();
-      if (matchPattern(value, m_Constant()) ||
+      if (matchPattern(value, m_Constant()) || value.getDefiningOp<RequireOp>() ||
           (spawn && !spawn->isAncestor(value.getParentRegion()->getParentOp()))) {
         get.replaceAllUsesWith(value);
         get->erase();
@@ -118,6 +119,14 @@ LogicalResult SpawnSaveRestore::rewriteGets(unsigned t) {
       return get.emitError("thread.get of a value that is not saved by an "
                            "earlier superstep");
     }
+    // Thread r's value from before a rank reassignment is stored at the
+    // rank r had then; which thread has rank r now is known only once the
+    // values are shuffled, at the end of this superstep.
+    if (steps[t].getRankReassigned())
+      return get.emitError(
+          "thread.get right after a rank reassignment (such as "
+          "thread.sortby or barrier(RANK_REASSIGNED)) cannot find thread r "
+          "by its new rank; put a 'barrier;' between them");
     OpBuilder b(get);
     Value loaded = LoadOp::create(b, get.getLoc(), get.getType(), it->second,
                                   get.getRank());

@@ -24,7 +24,8 @@
 
 #include "bsgp/Transforms/Passes.h"
 
-#include "SuperstepUtils.h"
+#include "HostTests.h"
+#include "MemoryChecks.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
@@ -68,15 +69,16 @@ bool isGroupLocal(SpawnOp spawn, Value ptr) {
   return root && isa<GroupLocalOp>(root);
 }
 
+/// True if `op` calls the collective library (a function marked
+/// `bsgp.library`) or the runtime (`bsgprt_*`).
 bool isCollectiveCall(Operation *op) {
+  if (getCalledLibraryKind(op))
+    return true;
   auto call = dyn_cast<CallOpInterface>(op);
   auto callee =
       call ? dyn_cast_if_present<SymbolRefAttr>(call.getCallableForCallee())
            : SymbolRefAttr();
-  if (!callee)
-    return false;
-  StringRef name = callee.getLeafReference().getValue();
-  return name.starts_with("__bsgp_") || name.starts_with("bsgprt_");
+  return callee && callee.getLeafReference().getValue().starts_with("bsgprt_");
 }
 
 /// Adds the accesses of `op` itself (not its nested ops) to `reads` and

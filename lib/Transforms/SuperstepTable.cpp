@@ -9,7 +9,9 @@
 
 #include "bsgp/Transforms/SuperstepTable.h"
 
-#include "SuperstepUtils.h"
+#include "HostTests.h"
+#include "SourceNames.h"
+#include "Supersteps.h"
 
 #include "bsgp/Support/StreamAllocation.h"
 

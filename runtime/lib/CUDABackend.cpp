@@ -294,6 +294,11 @@ public:
                            "launch of " + std::to_string(n) +
                                " ranks exceeds the CUDA grid limit");
     uint64_t size = n;
+    // A kernel that captures nothing declares a one-byte argument struct;
+    // the driver copies it from here.
+    static const uint64_t kNoArgs = 0;
+    if (!args)
+      args = &kNoArgs;
     void *params[] = {const_cast<void *>(args), &size};
     // Launches are asynchronous: the default stream keeps supersteps in
     // order, and the host waits only where it needs results (copies,

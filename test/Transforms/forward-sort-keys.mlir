@@ -12,6 +12,7 @@
 // CHECK-NEXT: }
 // CHECK: func.call @__bsgp_list_sort_ranks_i32(%[[KEY]], %[[LIST:[^,]*]], %[[IDS]], %[[LIST]],
 func.func private @__bsgp_list_sort_ranks_i32(!bsgp.ptr<i32>, !bsgp.ptr<i32>, !bsgp.ptr<i32>, !bsgp.ptr<i32>, !bsgp.ptr<i32>, i64) -> i1
+    attributes {bsgp.library = #bsgp.library<sort_ranks>}
 
 func.func @forwarded(%key: !bsgp.ptr<i32>, %out: !bsgp.ptr<i32>, %n: i32) {
   bsgp.spawn %n {
@@ -50,6 +51,7 @@ func.func @forwarded(%key: !bsgp.ptr<i32>, %out: !bsgp.ptr<i32>, %n: i32) {
 // CHECK: bsgp.ptr.store %{{.*}}, %[[LIST:[^\[]*]][
 // CHECK: func.call @__bsgp_list_sort_ranks_i32(%[[LIST]], %[[LIST]],
 func.func private @__bsgp_list_sort_ranks_i32(!bsgp.ptr<i32>, !bsgp.ptr<i32>, !bsgp.ptr<i32>, !bsgp.ptr<i32>, !bsgp.ptr<i32>, i64) -> i1
+    attributes {bsgp.library = #bsgp.library<sort_ranks>}
 
 func.func @host_store(%key: !bsgp.ptr<i32>, %out: !bsgp.ptr<i32>, %n: i32) {
   bsgp.spawn %n {
@@ -87,6 +89,7 @@ func.func @host_store(%key: !bsgp.ptr<i32>, %out: !bsgp.ptr<i32>, %n: i32) {
 // CHECK: bsgp.ptr.store
 // CHECK: func.call @__bsgp_list_sort_ranks_i32(%[[B:[^,]*]], %[[B]],
 func.func private @__bsgp_list_sort_ranks_i32(!bsgp.ptr<i32>, !bsgp.ptr<i32>, !bsgp.ptr<i32>, !bsgp.ptr<i32>, !bsgp.ptr<i32>, i64) -> i1
+    attributes {bsgp.library = #bsgp.library<sort_ranks>}
 
 func.func @not_the_list(%key: !bsgp.ptr<i32>, %n: i32) {
   %c1 = arith.constant 1 : i32
@@ -124,3 +127,79 @@ func.func @not_the_list(%key: !bsgp.ptr<i32>, %n: i32) {
   }
   return
 }
+
+// -----
+
+// The pass knows the sort by its #bsgp.library<sort_ranks>, whatever its
+// name.
+// CHECK-LABEL: func.func @by_contract(
+// CHECK-SAME: %[[KEY:[^:]*]]: !bsgp.ptr<i32>
+// CHECK: func.call @any_sort(%[[KEY]],
+func.func private @any_sort(!bsgp.ptr<i32>, !bsgp.ptr<i32>, !bsgp.ptr<i32>, !bsgp.ptr<i32>, !bsgp.ptr<i32>, i64) -> i1
+    attributes {bsgp.library = #bsgp.library<sort_ranks>}
+
+func.func @by_contract(%key: !bsgp.ptr<i32>, %out: !bsgp.ptr<i32>, %n: i32) {
+  bsgp.spawn %n {
+    %l:2 = bsgp.require -> (!bsgp.ptr<i32>, !bsgp.ptr<i32>) {
+      %size = bsgp.thread_size : i32
+      %k = bsgp.dtempnew %size : !bsgp.ptr<i32>
+      %i = bsgp.dtempnew %size : !bsgp.ptr<i32>
+      bsgp.yield %k, %i : !bsgp.ptr<i32>, !bsgp.ptr<i32>
+    }
+    %rk = bsgp.thread_rank : i32
+    %v = bsgp.ptr.load %key[%rk] : !bsgp.ptr<i32>, i32
+    // A store to memory the spawn allocated cannot reach `key`.
+    bsgp.ptr.store %v, %l#1[%rk] : !bsgp.ptr<i32>, i32
+    bsgp.ptr.store %v, %l#0[%rk] : !bsgp.ptr<i32>, i32
+    bsgp.barrier
+    %r = bsgp.require -> i1 {
+      %size = bsgp.thread_size : i32
+      %n64 = arith.extsi %size : i32 to i64
+      %ok = func.call @any_sort(%l#0, %l#0, %l#1, %l#0, %l#1, %n64) : (!bsgp.ptr<i32>, !bsgp.ptr<i32>, !bsgp.ptr<i32>, !bsgp.ptr<i32>, !bsgp.ptr<i32>, i64) -> i1
+      bsgp.yield %ok : i1
+    }
+    %rk2 = bsgp.thread_rank : i32
+    %s = bsgp.ptr.load %l#0[%rk2] : !bsgp.ptr<i32>, i32
+    bsgp.ptr.store %s, %out[%rk2] : !bsgp.ptr<i32>, i32
+  }
+  return
+}
+
+// -----
+
+// A function with the library's name but without the contract is not the
+// sort: nothing changes.
+// CHECK-LABEL: func.func @by_name(
+// CHECK: bsgp.superstep 1
+// CHECK: bsgp.ptr.store
+// CHECK: bsgp.ptr.store
+// CHECK: func.call @__bsgp_list_sort_ranks_i32(%[[LIST:[^,]*]], %[[LIST]],
+func.func private @__bsgp_list_sort_ranks_i32(!bsgp.ptr<i32>, !bsgp.ptr<i32>, !bsgp.ptr<i32>, !bsgp.ptr<i32>, !bsgp.ptr<i32>, i64) -> i1
+
+func.func @by_name(%key: !bsgp.ptr<i32>, %out: !bsgp.ptr<i32>, %n: i32) {
+  bsgp.spawn %n {
+    %l:2 = bsgp.require -> (!bsgp.ptr<i32>, !bsgp.ptr<i32>) {
+      %size = bsgp.thread_size : i32
+      %k = bsgp.dtempnew %size : !bsgp.ptr<i32>
+      %i = bsgp.dtempnew %size : !bsgp.ptr<i32>
+      bsgp.yield %k, %i : !bsgp.ptr<i32>, !bsgp.ptr<i32>
+    }
+    %rk = bsgp.thread_rank : i32
+    %v = bsgp.ptr.load %key[%rk] : !bsgp.ptr<i32>, i32
+    // A store to memory the spawn allocated cannot reach `key`.
+    bsgp.ptr.store %v, %l#1[%rk] : !bsgp.ptr<i32>, i32
+    bsgp.ptr.store %v, %l#0[%rk] : !bsgp.ptr<i32>, i32
+    bsgp.barrier
+    %r = bsgp.require -> i1 {
+      %size = bsgp.thread_size : i32
+      %n64 = arith.extsi %size : i32 to i64
+      %ok = func.call @__bsgp_list_sort_ranks_i32(%l#0, %l#0, %l#1, %l#0, %l#1, %n64) : (!bsgp.ptr<i32>, !bsgp.ptr<i32>, !bsgp.ptr<i32>, !bsgp.ptr<i32>, !bsgp.ptr<i32>, i64) -> i1
+      bsgp.yield %ok : i1
+    }
+    %rk2 = bsgp.thread_rank : i32
+    %s = bsgp.ptr.load %l#0[%rk2] : !bsgp.ptr<i32>, i32
+    bsgp.ptr.store %s, %out[%rk2] : !bsgp.ptr<i32>, i32
+  }
+  return
+}
+

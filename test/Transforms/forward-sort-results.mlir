@@ -29,6 +29,7 @@
 // CHECK: bsgp.ptr.store
 // CHECK: } {bsgp.result_version = "copies the sorted lists"}
 func.func private @__bsgp_list_sort_ranks_i32(!bsgp.ptr<i32>, !bsgp.ptr<i32>, !bsgp.ptr<i32>, !bsgp.ptr<i32>, !bsgp.ptr<i32>, i64) -> i1
+    attributes {bsgp.library = #bsgp.library<sort_ranks>}
 
 func.func @both(%key: !bsgp.ptr<i32>, %sk: !bsgp.ptr<i32>, %old: !bsgp.ptr<i32>, %n: i32) {
   %c0 = arith.constant 0 : i64
@@ -74,6 +75,7 @@ func.func @both(%key: !bsgp.ptr<i32>, %sk: !bsgp.ptr<i32>, %old: !bsgp.ptr<i32>,
 // CHECK: bsgp.ptr.store
 // CHECK: bsgp.ptr.store
 func.func private @__bsgp_list_sort_ranks_i32(!bsgp.ptr<i32>, !bsgp.ptr<i32>, !bsgp.ptr<i32>, !bsgp.ptr<i32>, !bsgp.ptr<i32>, i64) -> i1
+    attributes {bsgp.library = #bsgp.library<sort_ranks>}
 
 func.func @one(%key: !bsgp.ptr<i32>, %old: !bsgp.ptr<i32>, %n: i32) {
   %c0 = arith.constant 0 : i64

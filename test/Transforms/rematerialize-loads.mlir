@@ -331,6 +331,7 @@ func.func @fresh_store_elsewhere(%n: i32) {
 }
 
 func.func private @__bsgp_fill(!bsgp.ptr<i32>)
+    attributes {bsgp.library = #bsgp.library<function>}
 
 func.func @fresh_to_library(%out: !bsgp.ptr<i32>, %n: i32) {
   bsgp.spawn %n {

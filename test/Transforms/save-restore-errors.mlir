@@ -51,3 +51,28 @@ func.func @unsavable(%n: i32) {
   }
   return
 }
+
+// -----
+
+// A get in the superstep that follows barrier(RANK_REASSIGNED) would name
+// thread r by its new rank, but %v is stored at the old ranks until the
+// shuffle at the end of that superstep.
+func.func @get_after_reassign(%p: !bsgp.ptr<i32>, %n: i32) {
+  bsgp.spawn %n {
+    %v = bsgp.superstep 1 -> i32 {
+      %rk = bsgp.thread_rank : i32
+      %x = bsgp.ptr.load %p[%rk] : !bsgp.ptr<i32>, i32
+      bsgp.yield %x : i32
+    }
+    bsgp.superstep 2 rank_reassigned {
+      %rk = bsgp.thread_rank : i32
+      bsgp.set_oldrank %rk
+      %c1 = arith.constant 1 : i32
+      %next = arith.addi %rk, %c1 : i32
+      // expected-error @below {{thread.get right after a rank reassignment (such as thread.sortby or barrier(RANK_REASSIGNED)) cannot find thread r by its new rank}}
+      %g = bsgp.get %next, %v : i32
+      bsgp.ptr.store %g, %p[%rk] : !bsgp.ptr<i32>, i32
+    }
+  }
+  return
+}

@@ -97,6 +97,32 @@ func.func @get_put(%p: !bsgp.ptr<i32>, %n: i32) {
   return
 }
 
+// A require block's result (a reduce's total is one) is the same in every
+// thread: thread.get of it is the value itself and nothing is saved for it.
+// It was rejected as "not saved by an earlier superstep".
+// CHECK-LABEL: func.func @get_require_result(
+// CHECK: %[[T:.*]] = bsgp.require -> i32
+// CHECK-NOT: bsgp.get
+// CHECK: bsgp.superstep 2
+// CHECK: bsgp.ptr.store %[[T]], %{{.*}}[%{{.*}}] : !bsgp.ptr<i32>, i32
+// CHECK: return
+func.func @get_require_result(%p: !bsgp.ptr<i32>, %n: i32) {
+  bsgp.spawn %n {
+    %rk = bsgp.thread_rank : i32
+    bsgp.ptr.store %rk, %p[%rk] : !bsgp.ptr<i32>, i32
+    %t = bsgp.require -> i32 {
+      bsgp.yield %n : i32
+    }
+    bsgp.barrier
+    %rk2 = bsgp.thread_rank : i32
+    %c1 = arith.constant 1 : i32
+    %next = arith.addi %rk2, %c1 : i32
+    %g = bsgp.get %next, %t : i32
+    bsgp.ptr.store %g, %p[%rk2] : !bsgp.ptr<i32>, i32
+  }
+  return
+}
+
 // Rank reassignment twice in a row: a two-word value is shuffled in each
 // reassigning superstep (loaded at the old rank, saved at the new one) and
 // finally loaded at the rank in superstep 4.

@@ -1,4 +1,4 @@
-//===- bsgp-opt.cpp - mlir-opt for the bsgp dialect ------------------------===//
+//===- bsgp-opt.cpp - mlir-opt for the bsgp dialect -----------------------===//
 //
 // Parses, verifies, transforms and prints IR of the bsgp dialect together
 // with the upstream dialects that BSGP programs use. The tests of the
@@ -8,6 +8,7 @@
 
 #include "bsgp/Dialect/BSGP/IR/BSGPDialect.h"
 #include "bsgp/Target/Passes.h"
+#include "bsgp/Transforms/Passes.h"
 
 #include "mlir/Conversion/ArithToLLVM/ArithToLLVM.h"
 #include "mlir/Conversion/ControlFlowToLLVM/ControlFlowToLLVM.h"
@@ -39,10 +40,6 @@
 #include "mlir/Conversion/ReconcileUnrealizedCasts/ReconcileUnrealizedCasts.h"
 #include "mlir/Conversion/SCFToControlFlow/SCFToControlFlow.h"
 
-#if BSGP_OPT_HAVE_TRANSFORMS
-#include "bsgp/Transforms/Passes.h"
-#endif
-
 int main(int argc, char **argv) {
   // Upstream passes of the §4.2 step 2 clean-up and of inlining (step 1):
   // canonicalize, cse, sccp, inline, symbol-dce, mem2reg, ...
@@ -53,15 +50,12 @@ int main(int argc, char **argv) {
   mlir::registerPass(
       [] { return mlir::createReconcileUnrealizedCastsPass(); });
 
-  //===--------------------------------------------------------------------===//
-  // BSGP passes (lib/Transforms, the paper's §4). Registered here once the
-  // BSGPTransforms library exists; see tools/bsgp-opt/CMakeLists.txt.
-  //===--------------------------------------------------------------------===//
-#if BSGP_OPT_HAVE_TRANSFORMS
+  // BSGP passes (lib/Transforms, the paper's §4).
   bsgp::registerBSGPPasses();
   bsgp::registerBSGPPipelines();
-#endif
-  // Code generation (lib/Target).
+  // Code generation: the conversions (lib/Conversion) and the device
+  // module serialization (lib/Target).
+  bsgp::registerBSGPConversionPasses();
   bsgp::registerBSGPTargetPasses();
 
   // The dialects of every stage: the frontend's output (bsgp, func, arith,

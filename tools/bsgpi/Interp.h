@@ -222,6 +222,10 @@ struct SpawnState {
   /// the superstep counter became LastSync), one slot a lane of the frame.
   llvm::DenseMap<const VarDecl *, std::vector<uint8_t>> Snapshots;
   uint64_t LastSync = 0;
+  /// Ranks were reassigned since the last barrier: thread.get would have to
+  /// name threads by ranks they got in this superstep, which the compiled
+  /// program cannot do (bsgp-save-restore rejects it), so it is an error.
+  bool ReassignedSinceSync = false;
   std::vector<PendingPut> Puts;
   std::vector<void *> Temps;
 };

@@ -104,6 +104,7 @@ void Interpreter::syncPoint(Frame &F, Lanes &L, SourceRange R,
   // thread.get reads the values of the superstep before.
   Spawn->Snapshots.clear();
   Spawn->LastSync = Superstep;
+  Spawn->ReassignedSinceSync = false;
   for (Frame *D : Spawn->DeviceFrames)
     for (auto &[V, P] : D->Vars)
       if (GetVars.count(V) && !V->isGroupLocal()) {
@@ -172,6 +173,7 @@ void Interpreter::remap(llvm::ArrayRef<uint32_t> Src) {
   for (uint32_t J = 0; J < NewN; ++J)
     Spawn->OldRank[J] = Src[J];
   Spawn->N = NewN;
+  Spawn->ReassignedSinceSync = true;
 }
 
 /// Checks a thread.get rank: the paper leaves a get of an invalid rank
@@ -219,6 +221,11 @@ Column Interpreter::evalGetPut(Frame &F, BuiltinCallExpr *B, Lanes &L) {
     }
     return Column(0, L.size());
   }
+  if (I.Spawn->ReassignedSinceSync)
+    I.fatal(B->getRange(),
+            "thread.get right after a rank reassignment (such as "
+            "thread.sortby or barrier(RANK_REASSIGNED)) cannot find thread r "
+            "by its new rank; put a 'barrier;' between them");
   for (uint32_t K = 0; K < L.size(); ++K)
     Targets.push_back(checkedRank(I, F, R, RT, K, L, B));
   return I.evalInThreads(F, Args[1], Targets);

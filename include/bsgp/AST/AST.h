@@ -214,6 +214,10 @@ public:
   void setExternC(bool V) { IsExternC = V; }
   bool isVarargs() const { return IsVarargs; }
   void setVarargs(bool V) { IsVarargs = V; }
+  /// What `[[library(kind)]]` says a function of the collective library
+  /// is (MLIRGen's #bsgp.library<kind>); empty if not annotated.
+  llvm::StringRef getLibraryKind() const { return LibraryKind; }
+  void setLibraryKind(llvm::StringRef K) { LibraryKind = K; }
 
   const FunctionType *getFunctionType() const { return FnTy; }
   void setFunctionType(const FunctionType *T) { FnTy = T; }
@@ -246,6 +250,7 @@ private:
   FunctionKind FKind = FK_Device;
   bool IsInline = false, IsExternC = false, IsVarargs = false,
        IsUnchecked = false;
+  llvm::StringRef LibraryKind;
   FunctionTemplateDecl *From = nullptr;
   llvm::ArrayRef<const Type *> TArgs;
 };

@@ -1,44 +1,28 @@
-//===- Passes.h - code generation passes of bsgpc ---------------*- C++ -*-===//
+//===- Passes.h - device module serialization and codegen -------*- C++ -*-===//
 //
 // Part of bsgpc, the BSGP compiler.
 //
 //===----------------------------------------------------------------------===//
+///
+/// \file
+/// The passes of lib/Target, which serialize the device modules the
+/// conversions build (PTX, SPIR-V), and the code generation pipeline from
+/// outlined kernels to an LLVM-dialect module for the host, made of the
+/// conversion passes (bsgp/Conversion/Passes.h) and these.
+///
+//===----------------------------------------------------------------------===//
 
 #ifndef BSGP_TARGET_PASSES_H
 #define BSGP_TARGET_PASSES_H
+
+#include "bsgp/Conversion/Passes.h"
 
 #include "mlir/Pass/Pass.h"
 
 #include <string>
 
 namespace mlir {
-class LLVMTypeConverter;
 class OpPassManager;
-class RewritePatternSet;
-namespace arith {
-class ArithDialect;
-}
-namespace func {
-class FuncDialect;
-}
-namespace scf {
-class SCFDialect;
-}
-namespace LLVM {
-class LLVMDialect;
-}
-namespace NVVM {
-class NVVMDialect;
-}
-namespace spirv {
-class SPIRVDialect;
-}
-namespace cf {
-class ControlFlowDialect;
-}
-namespace ub {
-class UBDialect;
-}
 } // namespace mlir
 
 namespace bsgp {
@@ -48,27 +32,6 @@ namespace bsgp {
 
 #define GEN_PASS_REGISTRATION
 #include "bsgp/Target/Passes.h.inc"
-
-/// Adds the patterns that lower bsgp pointer, stream and allocation ops to
-/// the LLVM dialect. Targets whose device pointers live in another address
-/// space configure `converter` accordingly before calling this. Atomics
-/// get `atomicSyncScope` as their LLVM syncscope ("" is the whole system;
-/// NVPTX takes "device" for CUDA's device scope).
-void populateBSGPToLLVMPatterns(mlir::LLVMTypeConverter &converter,
-                                mlir::RewritePatternSet &patterns,
-                                llvm::StringRef atomicSyncScope = "");
-
-/// Adds populateBSGPToLLVMPatterns and the upstream patterns for everything
-/// kernels and host code contain (arith, math as LLVM intrinsics, cf, func,
-/// index, ub, vector). Targets add their own (libm, libdevice) around them.
-void populateCodeToLLVMPatterns(mlir::LLVMTypeConverter &converter,
-                                mlir::RewritePatternSet &patterns,
-                                llvm::StringRef atomicSyncScope = "");
-
-/// Registers the !bsgp.ptr and !bsgp.stream conversions on `converter`:
-/// both become `!llvm.ptr<addressSpace>`.
-void addBSGPTypeConversions(mlir::LLVMTypeConverter &converter,
-                            unsigned addressSpace = 0);
 
 /// Where kernels are compiled for. One object may carry several forms; the
 /// runtime picks one when the program starts.
@@ -84,8 +47,12 @@ struct CodegenTargets {
   unsigned spirvOptLevel = 2;
 };
 
-/// The device code passes of `targets`: lower-kernels-nvvm (PTX),
-/// lower-kernels-spirv (SPIR-V) and/or lower-kernels-cpu (native rank loops).
+/// The device code passes of `targets`: for CUDA, coarsen-groups,
+/// lower-kernels-nvvm, lower-lookback, lower-group-ops-nvvm, convert-to-nvvm
+/// and serialize-ptx; for SPIR-V, lower-kernels-spirv,
+/// lower-group-ops-spirv, legalize-for-spirv, lower-local-arrays-spirv,
+/// structurize-for-spirv, convert-to-spirv and serialize-spirv; then
+/// resolve-target-queries and, for the CPU, lower-kernels-cpu.
 void buildDeviceCodegenPipeline(mlir::OpPassManager &pm,
                                 const CodegenTargets &targets);
 

@@ -128,10 +128,11 @@ def BSGPSplitSuperstepsPass : Pass<"bsgp-split-supersteps"> {
 def BSGPForwardSortKeysPass : Pass<"bsgp-forward-sort-keys"> {
   let summary = "let thread.sortby and sort_idx sort the caller's key list";
   let description = [{
-    Where the superstep before a `__bsgp_list_sort_ranks_*(input, keys,
-    ...)` call (the library passes `keys` as `input`) stores `p[thread.rank]`
-    into `keys` at the rank, `p` a list from before the spawn, and no write
-    of that superstep or of the host code up to the sort can reach `p` (every
+    Where the superstep before a call of the library's sort of ranks
+    `(input, keys, ...)` (a function marked `#bsgp.library<sort_ranks>`;
+    the library passes `keys` as `input`) stores `p[thread.rank]` into
+    `keys` at the rank, `p` a list from before the spawn, and no write of
+    that superstep or of the host code up to the sort can reach `p` (every
     write goes to memory the spawn allocated or to work-group memory), the
     call reads `p` instead and the store goes. Spawns that set
     `thread.size` are left alone.
@@ -154,7 +155,8 @@ def BSGPRematerializePass : Pass<"bsgp-rematerialize"> {
 def BSGPForwardSortResultsPass : Pass<"bsgp-forward-sort-results"> {
   let summary = "let thread.sortby sort into the caller's output lists";
   let description = [{
-    Where the superstep after a `__bsgp_list_sort_ranks_*` call stores both
+    Where the superstep after a call of the library's sort of ranks (a
+    function marked `#bsgp.library<sort_ranks>`) stores both
     the sorted keys and the ranks it reads at the rank
     (`sorted[thread.rank] = k`) into lists from before the spawn, reads no
     other such list and touches those lists only through the stores, the

@@ -1,8 +1,9 @@
-//===- BSGPDialect.cpp - bsgp dialect, types and inlining ------------------===//
+//===- BSGPDialect.cpp - bsgp dialect, types and inlining
+//------------------===//
 //
-// Registers the bsgp ops and types, verifies the `bsgp.*` discardable
-// attributes, and lets the upstream inliner inline collective functions into
-// spawn bodies (§4.2 step 1).
+// Registers the bsgp ops, attributes and types, verifies the `bsgp.*`
+// discardable attributes, and lets the upstream inliner inline collective
+// functions into spawn bodies (§4.2 step 1).
 //
 //===----------------------------------------------------------------------===//
 
@@ -21,6 +22,11 @@ using namespace mlir;
 using namespace bsgp;
 
 #include "bsgp/Dialect/BSGP/IR/BSGPDialect.cpp.inc"
+
+#include "bsgp/Dialect/BSGP/IR/BSGPEnums.cpp.inc"
+
+#define GET_ATTRDEF_CLASSES
+#include "bsgp/Dialect/BSGP/IR/BSGPAttrs.cpp.inc"
 
 #define GET_TYPEDEF_CLASSES
 #include "bsgp/Dialect/BSGP/IR/BSGPTypes.cpp.inc"
@@ -46,6 +52,10 @@ struct BSGPInlinerInterface : public DialectInlinerInterface {
 } // namespace
 
 void BSGPDialect::initialize() {
+  addAttributes<
+#define GET_ATTRDEF_LIST
+#include "bsgp/Dialect/BSGP/IR/BSGPAttrs.cpp.inc"
+      >();
   addTypes<
 #define GET_TYPEDEF_LIST
 #include "bsgp/Dialect/BSGP/IR/BSGPTypes.cpp.inc"
@@ -57,36 +67,64 @@ void BSGPDialect::initialize() {
   addInterfaces<BSGPInlinerInterface>();
 }
 
+/// Checks a `#bsgp.library<sort_ranks>` function's signature, which
+/// bsgp-forward-sort-keys and bsgp-forward-sort-results rely on
+/// (SortRanksOperand).
+static LogicalResult verifySortRanksSignature(Operation *op,
+                                              FunctionOpInterface fn) {
+  auto error = [&] {
+    return op->emitError()
+           << "a #bsgp.library<sort_ranks> function must take (!bsgp.ptr<T> "
+              "input, !bsgp.ptr<T> keys, !bsgp.ptr<i32> ids, !bsgp.ptr<T> "
+              "spareKeys, !bsgp.ptr<i32> spareIds, i64 count) and return i1";
+  };
+  ArrayRef<Type> in = fn.getArgumentTypes(), out = fn.getResultTypes();
+  if (in.size() != kNumSortOperands || out.size() != 1 ||
+      !out[0].isInteger(1) || !in[kSortCount].isInteger(64))
+    return error();
+  Type keys = in[kSortKeys];
+  auto ids = dyn_cast<PtrType>(in[kSortIds]);
+  if (!isa<PtrType>(keys) || in[kSortInput] != keys ||
+      in[kSortSpareKeys] != keys || !ids ||
+      !ids.getElementType().isInteger(32) || in[kSortSpareIds] != ids)
+    return error();
+  return success();
+}
+
 LogicalResult BSGPDialect::verifyOperationAttribute(Operation *op,
                                                     NamedAttribute attr) {
   StringRef name = attr.getName().getValue();
   // Source ranges for the runtime's kernel-to-source log (on kernels and
   // the functions targets make of them), and the device code blobs a target
   // attaches to the module for the module descriptor.
-  if (name == getSourceLocAttrName() || name == "bsgp.ptx" ||
-      name == "bsgp.spirv") {
+  if (name == SrclocAttrHelper::getNameStr() ||
+      name == PtxAttrHelper::getNameStr() ||
+      name == SpirvAttrHelper::getNameStr()) {
     if (!isa<StringAttr>(attr.getValue()))
       return op->emitError() << "'" << name << "' must be a string attribute";
     return success();
   }
   // The CUDA block size of a kernel with work-group operations, and how
   // many work groups one block runs (bsgp-lower-kernels-nvvm).
-  if (name == "bsgp.group_size" || name == "bsgp.groups_per_block" ||
-      name == kBlockSizeAttrName || name == kMinBlocksAttrName) {
+  if (name == GroupSizeAttrHelper::getNameStr() ||
+      name == GroupsPerBlockAttrHelper::getNameStr() ||
+      name == BlockSizeAttrHelper::getNameStr() ||
+      name == MinBlocksAttrHelper::getNameStr()) {
     if (!isa<IntegerAttr>(attr.getValue()))
       return op->emitError() << "'" << name << "' must be an integer";
     return success();
   }
   // Which copy of a spawn versioned by bsgp-rematerialize-loads,
   // bsgp-single-pass or bsgp-forward-sort-results this is.
-  if (name == "bsgp.load_version" || name == "bsgp.pass_version" ||
-      name == "bsgp.result_version") {
+  if (name == LoadVersionAttrHelper::getNameStr() ||
+      name == PassVersionAttrHelper::getNameStr() ||
+      name == ResultVersionAttrHelper::getNameStr()) {
     if (!isa<SpawnOp>(op) || !isa<StringAttr>(attr.getValue()))
       return op->emitError()
              << "'" << name << "' must be a string attribute of a spawn";
     return success();
   }
-  if (name == getTargetAttrName()) {
+  if (name == TargetAttrHelper::getNameStr()) {
     auto target = dyn_cast<StringAttr>(attr.getValue());
     if (!target || (target.getValue() != "cpu" && target.getValue() != "cuda" &&
                     target.getValue() != "spirv"))
@@ -94,7 +132,19 @@ LogicalResult BSGPDialect::verifyOperationAttribute(Operation *op,
              << "'" << name << "' must be \"cpu\", \"cuda\" or \"spirv\"";
     return success();
   }
-  if (name != getCollectiveAttrName() && name != getDeviceAttrName())
+  // The contract with the collective library (BSGPAttrs.td).
+  if (name == LibraryAttrHelper::getNameStr()) {
+    auto library = dyn_cast<LibraryKindAttr>(attr.getValue());
+    auto fn = dyn_cast<FunctionOpInterface>(op);
+    if (!library || !fn)
+      return op->emitError()
+             << "'" << name << "' must be a #bsgp.library of a function";
+    if (library.getValue() == LibraryKind::SortRanks)
+      return verifySortRanksSignature(op, fn);
+    return success();
+  }
+  if (name != CollectiveAttrHelper::getNameStr() &&
+      name != DeviceAttrHelper::getNameStr())
     return op->emitError() << "unknown bsgp attribute '" << name << "'";
   if (!isa<UnitAttr>(attr.getValue()))
     return op->emitError() << "'" << name << "' must be a unit attribute";

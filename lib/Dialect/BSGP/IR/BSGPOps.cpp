@@ -18,6 +18,7 @@
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/Matchers.h"
 #include "mlir/IR/OpImplementation.h"
+#include "mlir/Interfaces/CallInterfaces.h"
 #include "mlir/Interfaces/FunctionImplementation.h"
 
 using namespace mlir;
@@ -30,6 +31,23 @@ using namespace bsgp;
 bool bsgp::isCollectiveFunction(Operation *op) {
   return op && isa<FunctionOpInterface>(op) &&
          op->hasAttr(BSGPDialect::getCollectiveAttrName());
+}
+
+std::optional<LibraryKind> bsgp::getCalledLibraryKind(Operation *op) {
+  auto call = dyn_cast_if_present<CallOpInterface>(op);
+  auto callee =
+      call ? dyn_cast_if_present<SymbolRefAttr>(call.getCallableForCallee())
+           : SymbolRefAttr();
+  if (!callee)
+    return std::nullopt;
+  Operation *fn = SymbolTable::lookupNearestSymbolFrom(op, callee);
+  LibraryKindAttr library =
+      fn ? fn->getAttrOfType<LibraryKindAttr>(
+               BSGPDialect::LibraryAttrHelper::getNameStr())
+         : LibraryKindAttr();
+  if (!library)
+    return std::nullopt;
+  return library.getValue();
 }
 
 static bool isDeviceFunction(Operation *op) {

@@ -37,32 +37,92 @@ def BSGP_Dialect : Dialect {
        `bsgp.launch` ops on the host, with saved values passed through
        temporary streams (`bsgp.stream_alloc`, `bsgp.save`, `bsgp.load`,
        `bsgp.stream_free`).
+
+    Discardable attributes (declared in the dialect's `discardableAttrs`;
+    C++ names them through `BSGPDialect::<Name>AttrHelper`):
+
+    | Attribute | On | Meaning |
+    |-----------|----|---------|
+    | `bsgp.collective` | `func.func` | a collective function (unit) |
+    | `bsgp.device` | `func.func` | device code without barriers (unit) |
+    | `bsgp.library` | `func.func` | `#bsgp.library<kind>`: a function of the collective library, and what it is |
+    | `bsgp.srcloc` | kernel | its superstep's source range (string) |
+    | `bsgp.target` | function, kernel | the one target that compiles it (string) |
+    | `bsgp.ptx`, `bsgp.spirv` | module | the device code blobs (string) |
+    | `bsgp.group_size`, `bsgp.groups_per_block` | kernel | CUDA block shape of a kernel with group ops (integer) |
+    | `bsgp.block_size`, `bsgp.min_blocks` | spawn, kernel | `[[block_size(N), min_blocks(M)]]` (integer) |
+    | `bsgp.load_version`, `bsgp.pass_version`, `bsgp.result_version` | spawn | which copy of a versioned spawn it is (string) |
   }];
   let useDefaultTypePrinterParser = 1;
+  let useDefaultAttributePrinterParser = 1;
   let hasOperationAttrVerify = 1;
+  // Every `bsgp.*` discardable attribute, declared once: C++ reads and
+  // writes them through BSGPDialect::<Name>AttrHelper (its getNameStr() is
+  // the name), never through a string literal of the name; test/Lint
+  // checks that. BSGPDialect::verifyOperationAttribute checks where each
+  // may appear.
+  let discardableAttrs = (ins
+    // Unit attribute marking a `func.func` as a collective function: all
+    // threads call it together, and it may contain barriers and requires
+    // (Appendix A). It is inlined into the spawn (§4.2 step 1).
+    "::mlir::UnitAttr":$collective,
+    // Unit attribute marking a `func.func` as device code without barriers
+    // (e.g. `local_sort` in Listing 3): it may use the thread intrinsics.
+    "::mlir::UnitAttr":$device,
+    // A `func.func` of the collective library (MLIRGen sets it on every
+    // function of lib/Collectives), saying what the compiler may assume of
+    // it; see BSGP_LibraryAttr.
+    "::bsgp::LibraryKindAttr":$library,
+    // String attribute of a `bsgp.kernel`: the source range of its
+    // superstep, "file:line:col-line:col", for the kernel-to-source log of
+    // §4.4 (and of the functions targets make of kernels).
+    "::mlir::StringAttr":$srcloc,
+    // String attribute ("cpu", "cuda" or "spirv") of a host function
+    // specialized for one target by bsgp-specialize-targets, and of the
+    // kernels outlined from it: only that target compiles them.
+    "::mlir::StringAttr":$target,
+    // Module attributes with the device code blobs a target attaches for
+    // the module descriptor (bsgp-lower-kernels-nvvm, bsgp-lower-kernels-
+    // spirv; read by bsgp-lower-launches): the PTX text and the SPIR-V
+    // binary (little-endian words as bytes).
+    "::mlir::StringAttr":$ptx,
+    "::mlir::StringAttr":$spirv,
+    // Integer attribute of a bsgp.kernel: the thread-block size its CUDA
+    // code was compiled for (set by bsgp-lower-kernels-nvvm where the CUDA
+    // form of the kernel uses work-group operations; absent otherwise).
+    "::mlir::IntegerAttr":$group_size,
+    // Integer attribute of a bsgp.kernel: how many work groups one CUDA
+    // thread block runs (set by bsgp-lower-kernels-nvvm where that is more
+    // than one; the runtime's ranks_per_thread).
+    "::mlir::IntegerAttr":$groups_per_block,
+    // Integer attribute of a `bsgp.spawn` (`[[block_size(N)]]`) and of the
+    // kernels outlined from it: the CUDA thread-block size asked for.
+    "::mlir::IntegerAttr":$block_size,
+    // `spawn (n) [[min_blocks(N)]]`: the thread blocks a multiprocessor
+    // should hold at once, on the spawn and its kernels (`.minnctapersm`).
+    "::mlir::IntegerAttr":$min_blocks,
+    // Which of the two copies of a spawn versioned by
+    // bsgp-rematerialize-loads ("reads again", "saves"), bsgp-single-pass
+    // ("runs in one pass", "keeps the barrier") or
+    // bsgp-forward-sort-results ("sorts into the lists", "copies the sorted
+    // lists") this is, for the superstep tables.
+    "::mlir::StringAttr":$load_version,
+    "::mlir::StringAttr":$pass_version,
+    "::mlir::StringAttr":$result_version
+  );
   let extraClassDeclaration = [{
-    /// Unit attribute marking a `func.func` as a collective function: all
-    /// threads call it together, and it may contain barriers and requires
-    /// (Appendix A). It is inlined into the spawn (§4.2 step 1).
+    /// The names of the function markers, which most code asks for.
     static constexpr ::llvm::StringLiteral getCollectiveAttrName() {
-      return ::llvm::StringLiteral("bsgp.collective");
+      return CollectiveAttrHelper::getNameStr();
     }
-    /// Unit attribute marking a `func.func` as device code without barriers
-    /// (e.g. `local_sort` in Listing 3): it may use the thread intrinsics.
     static constexpr ::llvm::StringLiteral getDeviceAttrName() {
-      return ::llvm::StringLiteral("bsgp.device");
+      return DeviceAttrHelper::getNameStr();
     }
-    /// String attribute of a `bsgp.kernel`: the source range of its
-    /// superstep, "file:line:col-line:col", for the kernel-to-source log of
-    /// §4.4.
     static constexpr ::llvm::StringLiteral getSourceLocAttrName() {
-      return ::llvm::StringLiteral("bsgp.srcloc");
+      return SrclocAttrHelper::getNameStr();
     }
-    /// String attribute ("cpu", "cuda" or "spirv") of a host function
-    /// specialized for one target by bsgp-specialize-targets, and of the
-    /// kernels outlined from it: only that target compiles them.
     static constexpr ::llvm::StringLiteral getTargetAttrName() {
-      return ::llvm::StringLiteral("bsgp.target");
+      return TargetAttrHelper::getNameStr();
     }
   }];
 }

@@ -15,20 +15,28 @@
 #include "mlir/Interfaces/FunctionInterfaces.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 
+#include <optional>
+
 #define GET_OP_CLASSES
 #include "bsgp/Dialect/BSGP/IR/BSGPOps.h.inc"
 
 namespace bsgp {
 
-/// Integer attribute of a `bsgp.spawn` (`[[block_size(N)]]`) and of the
-/// kernels outlined from it: the CUDA thread-block size asked for.
-constexpr llvm::StringLiteral kBlockSizeAttrName = "bsgp.block_size";
-/// `spawn (n) [[min_blocks(N)]]`: the thread blocks a multiprocessor should
-/// hold at once, on the spawn and its kernels (CUDA's `.minnctapersm`).
-constexpr llvm::StringLiteral kMinBlocksAttrName = "bsgp.min_blocks";
+/// Names of discardable attributes declared in BSGPDialect.td, kept under
+/// their old spelling for brevity: `bsgp.block_size` and `bsgp.min_blocks`
+/// of a spawn and its kernels.
+constexpr llvm::StringLiteral kBlockSizeAttrName =
+    BSGPDialect::BlockSizeAttrHelper::getNameStr();
+constexpr llvm::StringLiteral kMinBlocksAttrName =
+    BSGPDialect::MinBlocksAttrHelper::getNameStr();
 
 /// True if `op` is a function marked `bsgp.collective` (may hold barriers).
 bool isCollectiveFunction(mlir::Operation *op);
+
+/// The `bsgp.library` kind of the function that `call` (a call op) calls
+/// directly: what the collective library says the callee is. Nothing if it
+/// calls no function of the library, or calls indirectly.
+std::optional<LibraryKind> getCalledLibraryKind(mlir::Operation *call);
 
 /// True if `op` runs on the device: its nearest enclosing spawn, superstep,
 /// kernel, require or function is a spawn, a superstep, a kernel or a

@@ -1,0 +1,46 @@
+//===- KernelABI.h - how kernels receive their parameters -------*- C++ -*-===//
+//
+// Part of bsgpc, the BSGP compiler.
+//
+//===----------------------------------------------------------------------===//
+///
+/// \file
+/// A launch hands a kernel one packed struct of its parameters (the runtime's
+/// `bsgprt_launch(module, kernel, nthreads, args)`). The struct's layout is
+/// the natural C layout of the lowered parameter types; every target and the
+/// host derive it from here so that they agree.
+///
+//===----------------------------------------------------------------------===//
+
+#ifndef BSGP_CONVERSION_BSGPTOLLVM_KERNELABI_H
+#define BSGP_CONVERSION_BSGPTOLLVM_KERNELABI_H
+
+#include "mlir/IR/Types.h"
+
+namespace mlir {
+class ModuleOp;
+namespace LLVM {
+class LLVMStructType;
+}
+} // namespace mlir
+
+namespace bsgp {
+class KernelOp;
+
+/// The LLVM-compatible type a kernel parameter has in the packed struct:
+/// pointers and streams are `!llvm.ptr`, `index` is i64, the rest unchanged.
+mlir::Type getKernelParamStorageType(mlir::Type type);
+
+/// The struct type of `kernel`'s packed parameters.
+mlir::LLVM::LLVMStructType getKernelArgsStructType(KernelOp kernel);
+
+/// Size in bytes of `kernel`'s packed parameter struct in the natural C
+/// layout (what the runtime copies to devices that need the bytes).
+uint64_t getKernelArgsSize(KernelOp kernel);
+
+/// Name of the native entry point of `kernel` on the CPU target.
+std::string getCPUEntryName(llvm::StringRef kernelName);
+
+} // namespace bsgp
+
+#endif // BSGP_CONVERSION_BSGPTOLLVM_KERNELABI_H

@@ -1,0 +1,54 @@
+//===- BSGPAttrs.td - attributes of the bsgp dialect -------*- tablegen -*-===//
+//
+// The contract between the compiler and the collective library
+// (lib/Collectives): what a library function is, declared on the function
+// instead of being read off its name.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef BSGP_DIALECT_BSGP_IR_BSGPATTRS_TD
+#define BSGP_DIALECT_BSGP_IR_BSGPATTRS_TD
+
+include "bsgp/Dialect/BSGP/IR/BSGPDialect.td"
+include "mlir/IR/AttrTypeBase.td"
+include "mlir/IR/EnumAttr.td"
+
+def BSGP_LibraryKind : I32EnumAttr<"LibraryKind",
+    "what a function of the collective library is", [
+  I32EnumAttrCase<"Function", 0, "function">,
+  I32EnumAttrCase<"SortRanks", 1, "sort_ranks">
+]> {
+  let cppNamespace = "::bsgp";
+  let genSpecializedAttr = 0;
+}
+
+def BSGP_LibraryAttr : EnumAttr<BSGP_Dialect, BSGP_LibraryKind, "library"> {
+  let summary = "what a function of the collective library is";
+  let description = [{
+    The value of the discardable attribute `bsgp.library`, which MLIRGen
+    sets on every function of the collective library (lib/Collectives)
+    and which the passes read instead of the function's name:
+
+    - `function`: a function of the library. A call of one that is not
+      inlined (the library's host code) reaches memory only through its
+      pointer arguments, which the passes checking a superstep's writes
+      (bsgp-single-pass, bsgp-forward-sort-keys, ...) rely on.
+    - `sort_ranks` (`[[library(sort_ranks)]]` in the library source): the
+      stable sort of the pairs (input[i], i), with the signature
+      `(input: !bsgp.ptr<T>, keys: !bsgp.ptr<T>, ids: !bsgp.ptr<i32>,
+      spareKeys: !bsgp.ptr<T>, spareIds: !bsgp.ptr<i32>, n: i64) -> i1`
+      (checked by the verifier): it leaves the sorted pairs in (keys, ids),
+      or in the spare lists where it returns true. bsgp-forward-sort-keys
+      and bsgp-forward-sort-results rewrite its calls; the operand numbers
+      are bsgp::SortRanksOperand.
+
+    ```mlir
+    func.func private @sort(!bsgp.ptr<i32>, !bsgp.ptr<i32>, !bsgp.ptr<i32>,
+                            !bsgp.ptr<i32>, !bsgp.ptr<i32>, i64) -> i1
+        attributes {bsgp.library = #bsgp.library<sort_ranks>}
+    ```
+  }];
+  let assemblyFormat = "`<` $value `>`";
+}
+
+#endif // BSGP_DIALECT_BSGP_IR_BSGPATTRS_TD

@@ -1,0 +1,125 @@
+//===- Legalize.cpp - atomics and float division for SPIR-V ---------------===//
+//
+// Part of bsgpc, the BSGP compiler.
+//
+//===----------------------------------------------------------------------===//
+//
+// Rewrites, still in bsgp and arith ops, of what SPIR-V lacks (an atomic
+// load, a float atomic add) or what Vulkan computes less exactly than the
+// other targets (float division).
+//
+//===----------------------------------------------------------------------===//
+
+#include "SPIRVCommon.h"
+
+#include "bsgp/Conversion/BSGPToSPIRV/BSGPToSPIRV.h"
+
+#include "bsgp/Conversion/Passes.h"
+
+#include "bsgp/Dialect/BSGP/IR/BSGPOps.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+
+namespace bsgp {
+#define GEN_PASS_DEF_BSGPLEGALIZEFORSPIRVPASS
+#include "bsgp/Conversion/Passes.h.inc"
+} // namespace bsgp
+
+using namespace mlir;
+
+/// Vulkan lets OpFDiv be off by 2.5 ULP (NVIDIA's driver multiplies by an
+/// approximate reciprocal), but BSGP gives IEEE results on every target. A
+/// float quotient is therefore computed in double precision and rounded
+/// once: the exact quotient of two floats is either a float midpoint, which
+/// a double holds exactly, or at least 2^-48 (relative) away from one, far
+/// more than a double division's error, so the rounding to float is the
+/// IEEE one.
+static void divideFloatsInDouble(Operation *root) {
+  SmallVector<arith::DivFOp> divs;
+  root->walk([&](arith::DivFOp div) {
+    if (getElementTypeOrSelf(div.getType()).isF32())
+      divs.push_back(div);
+  });
+  for (arith::DivFOp div : divs) {
+    OpBuilder b(div);
+    Location loc = div.getLoc();
+    Type f64 = b.getF64Type();
+    Type wide = f64;
+    if (auto vec = dyn_cast<VectorType>(div.getType()))
+      wide = VectorType::get(vec.getShape(), f64);
+    Value lhs = arith::ExtFOp::create(b, loc, wide, div.getLhs());
+    Value rhs = arith::ExtFOp::create(b, loc, wide, div.getRhs());
+    Value q = arith::DivFOp::create(b, loc, lhs, rhs);
+    Value narrow = arith::TruncFOp::create(b, loc, div.getType(), q);
+    div.replaceAllUsesWith(narrow);
+    div.erase();
+  }
+}
+
+void bsgp::spv::rewriteAtomicLoads(Operation *root) {
+  SmallVector<bsgp::AtomicLoadOp> loads;
+  root->walk([&](bsgp::AtomicLoadOp op) { loads.push_back(op); });
+  for (bsgp::AtomicLoadOp op : loads) {
+    OpBuilder b(op);
+    Value zero = arith::ConstantIntOp::create(b, op.getLoc(), op.getType(), 0);
+    Value v =
+        bsgp::AtomicRMWOp::create(b, op.getLoc(), op.getType(),
+                                  arith::AtomicRMWKind::ori, zero, op.getPtr());
+    op.replaceAllUsesWith(v);
+    op.erase();
+  }
+}
+
+/// SPIR-V has no float atomic add without an extension: each
+/// `bsgp.atomic_rmw addf` becomes a compare-exchange loop on the bits,
+///   old = *p; while ((seen = cas(p, old, old + v)) != old) old = seen;
+/// whose result, the value the successful exchange replaced, is the old
+/// value the op returns.
+static void expandFloatAtomicAdds(Operation *root) {
+  SmallVector<bsgp::AtomicRMWOp> adds;
+  root->walk([&](bsgp::AtomicRMWOp op) {
+    if (op.getKind() == arith::AtomicRMWKind::addf)
+      adds.push_back(op);
+  });
+  for (bsgp::AtomicRMWOp op : adds) {
+    OpBuilder b(op);
+    Location loc = op.getLoc();
+    Type t = op.getType();
+    Type intTy = b.getIntegerType(t.getIntOrFloatBitWidth());
+    Value zero = arith::ConstantIntOp::create(b, loc, b.getI32Type(), 0);
+    Value init = bsgp::PtrLoadOp::create(b, loc, t, op.getPtr(), zero);
+    auto loop = scf::WhileOp::create(b, loc, TypeRange{t}, ValueRange{init});
+    Block *before = b.createBlock(&loop.getBefore(), {}, {t}, {loc});
+    Value old = before->getArgument(0);
+    Value sum = arith::AddFOp::create(b, loc, old, op.getValue());
+    Value seen = bsgp::AtomicCASOp::create(b, loc, t, op.getPtr(), old, sum);
+    // Bits, not float equality: a NaN or -0.0 in memory must still end it.
+    Value differ =
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne,
+                              arith::BitcastOp::create(b, loc, intTy, seen),
+                              arith::BitcastOp::create(b, loc, intTy, old));
+    scf::ConditionOp::create(b, loc, differ, ValueRange{seen});
+    Block *after = b.createBlock(&loop.getAfter(), {}, {t}, {loc});
+    scf::YieldOp::create(b, loc, after->getArgument(0));
+    op.getResult().replaceAllUsesWith(loop.getResult(0));
+    op.erase();
+  }
+}
+
+namespace {
+
+struct LegalizeForSPIRVPass
+    : public bsgp::impl::BSGPLegalizeForSPIRVPassBase<LegalizeForSPIRVPass> {
+  void runOnOperation() override;
+};
+
+} // namespace
+
+void LegalizeForSPIRVPass::runOnOperation() {
+  for (ModuleOp device : bsgp::getSPIRVDeviceModules(getOperation())) {
+    bsgp::spv::rewriteAtomicLoads(device);
+    expandFloatAtomicAdds(device);
+    divideFloatsInDouble(device);
+  }
+}

@@ -1,0 +1,150 @@
+//===- SignedCompares.cpp - 64-bit signed compares as unsigned ones -------===//
+//
+// Part of bsgpc, the BSGP compiler.
+//
+//===----------------------------------------------------------------------===//
+
+#include "SignedCompares.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/BuiltinAttributes.h"
+#include "mlir/IR/BuiltinTypes.h"
+#include "mlir/IR/Matchers.h"
+#include "mlir/IR/TypeUtilities.h"
+
+#include "llvm/ADT/APInt.h"
+#include "llvm/ADT/SmallVector.h"
+
+#include <optional>
+
+using namespace mlir;
+
+namespace {
+/// The unsigned predicate that orders sign-flipped operands as `p` orders
+/// the originals, or none for predicates that are not signed relations.
+std::optional<arith::CmpIPredicate> unsignedFor(arith::CmpIPredicate p) {
+  switch (p) {
+  case arith::CmpIPredicate::slt:
+    return arith::CmpIPredicate::ult;
+  case arith::CmpIPredicate::sle:
+    return arith::CmpIPredicate::ule;
+  case arith::CmpIPredicate::sgt:
+    return arith::CmpIPredicate::ugt;
+  case arith::CmpIPredicate::sge:
+    return arith::CmpIPredicate::uge;
+  default:
+    return std::nullopt;
+  }
+}
+} // namespace
+
+void bsgp::rewriteSigned64Compares(Operation *root) {
+  SmallVector<arith::CmpIOp> cmps;
+  root->walk([&](arith::CmpIOp cmp) {
+    Type t = getElementTypeOrSelf(cmp.getLhs().getType());
+    if (t.isInteger(64) && unsignedFor(cmp.getPredicate()))
+      cmps.push_back(cmp);
+  });
+  for (arith::CmpIOp cmp : cmps) {
+    OpBuilder b(cmp);
+    Location loc = cmp.getLoc();
+    Type type = cmp.getLhs().getType();
+    llvm::APInt sign = llvm::APInt::getSignMask(64);
+    TypedAttr attr = b.getIntegerAttr(b.getI64Type(), sign);
+    if (auto shaped = dyn_cast<ShapedType>(type))
+      attr = DenseElementsAttr::get(shaped, sign);
+    Value flip = arith::ConstantOp::create(b, loc, type, attr);
+    Value lhs = arith::XOrIOp::create(b, loc, cmp.getLhs(), flip);
+    Value rhs = arith::XOrIOp::create(b, loc, cmp.getRhs(), flip);
+    Value r = arith::CmpIOp::create(b, loc, *unsignedFor(cmp.getPredicate()),
+                                    lhs, rhs);
+    cmp.replaceAllUsesWith(r);
+    cmp.erase();
+  }
+}
+
+void bsgp::rewriteSignedRemainders(Operation *root) {
+  SmallVector<arith::RemSIOp> rems;
+  root->walk([&](arith::RemSIOp rem) { rems.push_back(rem); });
+  for (arith::RemSIOp rem : rems) {
+    OpBuilder b(rem);
+    Location loc = rem.getLoc();
+    Type type = rem.getType();
+    Value zero = arith::ConstantOp::create(b, loc, type, b.getZeroAttr(type));
+    // |x| as an unsigned value: 0 - INT_MIN is INT_MIN, which is 2^(n-1)
+    // read unsigned, as it must be.
+    auto magnitude = [&](Value x) -> std::pair<Value, Value> {
+      Value neg =
+          arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, x, zero);
+      Value minus = arith::SubIOp::create(b, loc, zero, x);
+      return {arith::SelectOp::create(b, loc, neg, minus, x), neg};
+    };
+    auto [lhs, lhsNeg] = magnitude(rem.getLhs());
+    Value rhs = magnitude(rem.getRhs()).first;
+    Value r = arith::RemUIOp::create(b, loc, lhs, rhs);
+    Value minusR = arith::SubIOp::create(b, loc, zero, r);
+    Value result = arith::SelectOp::create(b, loc, lhsNeg, minusR, r);
+    rem.replaceAllUsesWith(result);
+    rem.erase();
+  }
+}
+
+/// The narrow integer `a` when `v` is `sext(a) & C` or `sext(a) >>u k` and
+/// keeps only copies of a's sign bit (so `v != 0` exactly when `a < 0`);
+/// else null. Booleans are left alone: they have no signed compare.
+static mlir::Value signBitSource(Value v) {
+  APInt mask;
+  auto sourceOf = [](Value x) -> Value {
+    auto ext = x.getDefiningOp<arith::ExtSIOp>();
+    if (ext &&
+        getElementTypeOrSelf(ext.getIn().getType()).getIntOrFloatBitWidth() >=
+            8)
+      return ext.getIn();
+    return {};
+  };
+  // Bits [w-1, W) of sext(a) from w to W bits all equal a's sign bit.
+  if (auto andOp = v.getDefiningOp<arith::AndIOp>()) {
+    for (int i = 0; i < 2; ++i) {
+      Value a = sourceOf(andOp->getOperand(i));
+      if (!a || !matchPattern(andOp->getOperand(1 - i), m_ConstantInt(&mask)))
+        continue;
+      unsigned w = getElementTypeOrSelf(a.getType()).getIntOrFloatBitWidth();
+      if (!mask.isZero() && mask.countr_zero() >= w - 1)
+        return a;
+    }
+    return {};
+  }
+  if (auto shr = v.getDefiningOp<arith::ShRUIOp>()) {
+    Value a = sourceOf(shr.getLhs());
+    if (!a || !matchPattern(shr.getRhs(), m_ConstantInt(&mask)))
+      return {};
+    unsigned w = getElementTypeOrSelf(a.getType()).getIntOrFloatBitWidth();
+    unsigned wide = mask.getBitWidth();
+    if (mask.uge(w - 1) && mask.ult(wide))
+      return a;
+  }
+  return {};
+}
+
+void bsgp::rewriteSignBitTests(Operation *root) {
+  SmallVector<arith::CmpIOp> cmps;
+  root->walk([&](arith::CmpIOp cmp) {
+    auto p = cmp.getPredicate();
+    if ((p == arith::CmpIPredicate::ne || p == arith::CmpIPredicate::eq) &&
+        matchPattern(cmp.getRhs(), m_Zero()) && signBitSource(cmp.getLhs()))
+      cmps.push_back(cmp);
+  });
+  for (arith::CmpIOp cmp : cmps) {
+    OpBuilder b(cmp);
+    Value a = signBitSource(cmp.getLhs());
+    Value zero = arith::ConstantOp::create(b, cmp.getLoc(), a.getType(),
+                                           b.getZeroAttr(a.getType()));
+    auto p = cmp.getPredicate() == arith::CmpIPredicate::ne
+                 ? arith::CmpIPredicate::slt
+                 : arith::CmpIPredicate::sge;
+    Value r = arith::CmpIOp::create(b, cmp.getLoc(), p, a, zero);
+    cmp.replaceAllUsesWith(r);
+    cmp.erase();
+  }
+}

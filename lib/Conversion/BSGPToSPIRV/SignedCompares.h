@@ -1,0 +1,42 @@
+//===- SignedCompares.h - signed 64-bit compares as unsigned ----*- C++ -*-===//
+//
+// Part of bsgpc, the BSGP compiler.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef BSGP_LIB_CONVERSION_BSGPTOSPIRV_SIGNEDCOMPARES_H
+#define BSGP_LIB_CONVERSION_BSGPTOSPIRV_SIGNEDCOMPARES_H
+
+#include "mlir/IR/Operation.h"
+
+namespace bsgp {
+
+/// Rewrites every signed relational `arith.cmpi` on 64-bit integers under
+/// `root` into the unsigned one of the operands with their sign bits
+/// flipped (`a < b` signed is `a ^ 2^63 < b ^ 2^63` unsigned), which is
+/// exact. Lavapipe (Mesa 22.3) evaluates OpSGreaterThanEqual and the other
+/// signed relations wrongly on a 32-bit value sign-extended to 64 bits:
+/// `(int64)rank >= (int64)2` is true there for rank 0
+/// (test/Execution/language/int64-signed-compare.test).
+void rewriteSigned64Compares(mlir::Operation *root);
+
+/// Rewrites every `arith.remsi` under `root` as an unsigned remainder of the
+/// operands' magnitudes with the dividend's sign, in arith ops. Vulkan
+/// leaves OpSRem undefined for negative operands, and MLIR's own emulation
+/// takes the sign from `a == abs(a)`, which is false for INT_MIN: it gave
+/// `INT_MIN % -7` as 2 instead of -2 (bsgp-smith seed 12387 on lavapipe
+/// and an H100). Here the sign comes from `a < 0`. Run it before
+/// rewriteSigned64Compares, which then fixes the 64-bit compares it makes.
+void rewriteSignedRemainders(mlir::Operation *root);
+
+/// Rewrites the sign-bit tests of a sign-extended integer under `root`,
+/// `((T)a & C) != 0` and `((T)a >> k) != 0` (and their `== 0`), where every
+/// bit C selects and every bit the logical shift keeps is a copy of a's sign
+/// bit, into `a < 0` (`a >= 0`), which is exact. Lavapipe (Mesa 22.3)
+/// evaluates those tests as false for a negative 32-bit `a` extended to 64
+/// bits (bsgp-smith seed 50271; test/Execution/language/sign-bit-test.test).
+void rewriteSignBitTests(mlir::Operation *root);
+
+} // namespace bsgp
+
+#endif // BSGP_LIB_CONVERSION_BSGPTOSPIRV_SIGNEDCOMPARES_H

@@ -1,0 +1,437 @@
+//===- MLIRGenBuiltin.cpp - builtins, atomics and groups to MLIR ----------===//
+//
+// Part of bsgpc, the BSGP compiler.
+//
+//===----------------------------------------------------------------------===//
+///
+/// \file
+/// C math functions as math-dialect ops, thread.get, the other builtins
+/// (thread.*, collectives, the library's chunk operations), atomics, and the
+/// work-group and subgroup operations.
+///
+//===----------------------------------------------------------------------===//
+
+#include "MLIRGenImpl.h"
+
+using namespace mlir;
+using namespace mlirgen;
+
+//===----------------------------------------------------------------------===//
+// Builtins
+//===----------------------------------------------------------------------===//
+
+Value MLIRGen::emitMathCall(bsgp::MathFunction f, ArrayRef<Value> a,
+                            Location l) {
+  using MF = bsgp::MathFunction;
+  auto unary = [&](auto tag) -> Value {
+    using Op = decltype(tag);
+    return a.size() == 1 ? Value(Op::create(b, l, a[0])) : Value();
+  };
+  auto binary = [&](auto tag) -> Value {
+    using Op = decltype(tag);
+    return a.size() == 2 && a[0].getType() == a[1].getType()
+               ? Value(Op::create(b, l, a[0], a[1]))
+               : Value();
+  };
+  switch (f) {
+  case MF::None:
+    return {};
+  case MF::Sin: return unary(math::SinOp());
+  case MF::Cos: return unary(math::CosOp());
+  case MF::Tan: return unary(math::TanOp());
+  case MF::Asin: return unary(math::AsinOp());
+  case MF::Acos: return unary(math::AcosOp());
+  case MF::Atan: return unary(math::AtanOp());
+  case MF::Atan2: return binary(math::Atan2Op());
+  case MF::Sinh: return unary(math::SinhOp());
+  case MF::Cosh: return unary(math::CoshOp());
+  case MF::Tanh: return unary(math::TanhOp());
+  case MF::Exp: return unary(math::ExpOp());
+  case MF::Exp2: return unary(math::Exp2Op());
+  case MF::Log: return unary(math::LogOp());
+  case MF::Log2: return unary(math::Log2Op());
+  case MF::Log10: return unary(math::Log10Op());
+  case MF::Sqrt: return unary(math::SqrtOp());
+  case MF::Pow: return binary(math::PowFOp());
+  case MF::Fabs: return unary(math::AbsFOp());
+  case MF::Floor: return unary(math::FloorOp());
+  case MF::Ceil: return unary(math::CeilOp());
+  case MF::Round: return unary(math::RoundOp());
+  case MF::Trunc: return unary(math::TruncOp());
+  // C's fmin/fmax return the other operand when one is NaN.
+  case MF::Fmin: return binary(arith::MinNumFOp());
+  case MF::Fmax: return binary(arith::MaxNumFOp());
+  case MF::Fmod: return binary(arith::RemFOp());
+  case MF::Copysign: return binary(math::CopySignOp());
+  }
+  return {};
+}
+
+/// `thread.get(r, e)`: e as thread r had it at the end of the previous
+/// superstep. Sema admits only variables, constants and operators in e, so
+/// e is recomputed here from its thread-local variables as thread r had
+/// them (one bsgp.get each, see emitGetOfVariable); host variables and
+/// constants are the same in every thread.
+Value MLIRGen::emitThreadGet(bsgp::BuiltinCallExpr *e) {
+  Location l = loc(e->getRange());
+  Value rank = emitExpr(e->args()[0]);
+  if (!rank)
+    return {};
+  rank = toI32(rank, e->args()[0]->getType(), l);
+  Value outer = getRank;
+  getRank = rank;
+  Value v = emitExpr(e->args()[1]);
+  getRank = outer;
+  return v;
+}
+
+/// The read of thread-local variable `vd` (current value `v`) inside the
+/// value of a thread.get: the value of the previous superstep, so a barrier
+/// must separate the get from the variable's last assignment. A parameter
+/// of an inline function is the caller's value, checked where the function
+/// is inlined.
+Value MLIRGen::emitGetOfVariable(bsgp::VarDecl *vd, Value v, Location l) {
+  auto get = bsgp::GetOp::create(b, l, v.getType(), getRank, v);
+  if (!bsgp::isFunctionParameter(v) && !bsgp::isSeparatedByBarrier(v, get)) {
+    failed = true;
+    emitError(l) << "'thread.get' reads '" << vd->getName()
+                 << "' as another thread had it at the end of the previous "
+                    "superstep, but no barrier separates this get from the "
+                    "assignment of '"
+                 << vd->getName() << "'";
+    return {};
+  }
+  return get;
+}
+
+/// The collective library's accumulation over a CPU chunk
+/// (`__bsgp_chunk_reduce`, `__bsgp_chunk_scan`) as bsgp.chunk_reduce or
+/// bsgp.chunk_scan.
+Value MLIRGen::emitChunkOp(bsgp::BuiltinCallExpr *e, ArrayRef<Value> args) {
+  using BK = bsgp::BuiltinCallExpr;
+  Location l = loc(e->getRange());
+  // The collective library's accumulation over a CPU chunk: the operator
+  // as the op spells it, with the signedness of min and max from the
+  // BSGP type (the MLIR integer types are signless).
+  const bsgp::Type *t = e->args()[0]->getType()->getUnqualified();
+  bool isFloat = t->isFloating(), isSigned = t->isSignedInteger();
+  StringRef kind;
+  switch (e->getReduceOp()) {
+  case BK::OpAdd: kind = "add"; break;
+  case BK::OpMul: kind = "mul"; break;
+  case BK::OpMin: kind = isFloat ? "minf" : isSigned ? "mins" : "minu"; break;
+  case BK::OpMax: kind = isFloat ? "maxf" : isSigned ? "maxs" : "maxu"; break;
+  case BK::OpAnd: kind = "and"; break;
+  case BK::OpOr: kind = "or"; break;
+  case BK::OpXor: kind = "xor"; break;
+  case BK::None: break;
+  }
+  if (e->getBuiltinKind() == BK::ChunkScan)
+    return bsgp::ChunkScanOp::create(b, l, args[0].getType(),
+                                     b.getStringAttr(kind), args[0],
+                                     args[1]);
+  bsgp::ChunkReduceOp::create(b, l, b.getStringAttr(kind), args[0],
+                              args[1]);
+  return arith::ConstantIntOp::create(b, l, 0, 1);
+}
+
+/// A builtin that the collective library implements (reduce, scan,
+/// compact, ...): a call of the library function for its operator and
+/// argument types, whose arguments \p args are already emitted.
+Value MLIRGen::emitCollectiveCall(bsgp::BuiltinCallExpr *e,
+                                  ArrayRef<Value> args) {
+  using BK = bsgp::BuiltinCallExpr;
+  Location l = loc(e->getRange());
+  // Everything else is a function of the collective library
+  // (lib/Collectives, imported into every program by the driver), written
+  // in BSGP and inlined by bsgp-inline-collectives. The name mangles the
+  // primitive, the operator and the argument types as BSGP spells them:
+  // reduce(+, x) with int x -> __bsgp_reduce_add_int(int). See
+  // docs/collectives.md.
+  std::string name = "__bsgp_";
+  name += bsgp::BuiltinCallExpr::getName(e->getBuiltinKind());
+  if (e->getReduceOp() != BK::None) {
+    name += "_";
+    StringRef spelled = bsgp::BuiltinCallExpr::getOpSpelling(e->getReduceOp());
+    name += spelled == "+"   ? "add"
+            : spelled == "*" ? "mul"
+            : spelled == "&" ? "and"
+            : spelled == "|" ? "or"
+            : spelled == "^" ? "xor"
+                             : spelled.str();
+  }
+  // The call as the user wrote it, for diagnostics (never the mangled name).
+  std::string spelledCall =
+      "'" + std::string(bsgp::BuiltinCallExpr::getName(e->getBuiltinKind())) +
+      "'";
+  if (e->getReduceOp() != BK::None)
+    spelledCall += " with '" +
+                   std::string(bsgp::BuiltinCallExpr::getOpSpelling(e->getReduceOp())) +
+                   "'";
+  std::string spelledTypes;
+  for (bsgp::Expr *ex : e->args()) {
+    spelledTypes += spelledTypes.empty() ? "" : ", ";
+    spelledTypes += ex->getType()->getUnqualified()->str();
+    name += "_" + ex->getType()->getUnqualified()->str();
+  }
+  for (char &c : name)
+    if (!isalnum(static_cast<unsigned char>(c)) && c != '_')
+      c = '_';
+  Type ret = convertType(e->getType(), e->getRange());
+  if (!ret)
+    return {};
+  // `scan(op, x);` as a statement drops the total, which for 64-bit types
+  // would cost a reduce of its own.
+  bool totalUnused = e->getBuiltinKind() == BK::Scan && e == discarded;
+  // Without its total a scan may run in one pass (the library's
+  // __bsgp_scan_only_*, for the types and operators that have one).
+  if (totalUnused) {
+    std::string only =
+        "__bsgp_scan_only_" + name.substr(strlen("__bsgp_scan_"));
+    auto onlyFn = module.lookupSymbol<func::FuncOp>(only);
+    if (onlyFn && !onlyFn.isExternal() && onlyFn.getNumArguments() == 1 &&
+        onlyFn.getArgumentTypes()[0] == args[0].getType()) {
+      Value scanned = func::CallOp::create(b, l, onlyFn, args).getResult(0);
+      emitAssign(e->args()[0], scanned, l);
+      return arith::ConstantOp::create(b, l, ret, b.getZeroAttr(ret));
+    }
+  }
+  auto fn = module.lookupSymbol<func::FuncOp>(name);
+  if (!fn || fn.isExternal() || fn.getNumArguments() != args.size()) {
+    failed = true;
+    emitError(l) << spelledCall << " on (" << spelledTypes
+                 << ") is not provided by the collective library";
+    return {};
+  }
+  for (auto [a, t] : llvm::zip(args, fn.getArgumentTypes()))
+    if (a.getType() != t) {
+      failed = true;
+      emitError(l) << spelledCall << " on (" << spelledTypes
+                   << ") does not match the collective library's version";
+      return {};
+    }
+  auto call = func::CallOp::create(b, l, fn, args);
+  if (call.getNumResults() == 0)
+    return arith::ConstantIntOp::create(b, l, 0, 1);
+  Value result = call.getResult(0);
+  if (e->getBuiltinKind() != BK::Scan)
+    return result;
+  // scan overwrites its argument with the exclusive scan and returns the
+  // total. For 32-bit types the library returns both as a 2-vector
+  // (scanned, total); where BSGP has no such vector (64-bit types) it
+  // returns the scanned value and the total is a reduce of the same op.
+  if (auto vt = dyn_cast<mlir::VectorType>(result.getType());
+      vt && !isa<mlir::VectorType>(ret)) {
+    Value scanned = vector::ExtractOp::create(b, l, result, int64_t(0));
+    Value total = vector::ExtractOp::create(b, l, result, int64_t(1));
+    emitAssign(e->args()[0], scanned, l);
+    return total;
+  }
+  if (totalUnused) {
+    emitAssign(e->args()[0], result, l);
+    return arith::ConstantOp::create(b, l, ret, b.getZeroAttr(ret));
+  }
+  std::string reduceName = "__bsgp_reduce_" + name.substr(strlen("__bsgp_scan_"));
+  auto reduceFn = module.lookupSymbol<func::FuncOp>(reduceName);
+  if (!reduceFn || reduceFn.isExternal()) {
+    failed = true;
+    emitError(l) << "the total of " << spelledCall << " on ("
+                 << spelledTypes
+                 << ") is not provided by the collective library; call the "
+                    "scan as a statement to drop it";
+    return {};
+  }
+  Value total = func::CallOp::create(b, l, reduceFn, args).getResult(0);
+  emitAssign(e->args()[0], result, l);
+  return total;
+}
+
+Value MLIRGen::emitBuiltin(bsgp::BuiltinCallExpr *e) {
+  using BK = bsgp::BuiltinCallExpr;
+  Location l = loc(e->getRange());
+  if (e->getBuiltinKind() == BK::ThreadGet)
+    return emitThreadGet(e);
+  SmallVector<Value> args;
+  for (bsgp::Expr *a : e->args()) {
+    Value v = emitExpr(a);
+    if (!v)
+      return {};
+    args.push_back(v);
+  }
+  switch (e->getBuiltinKind()) {
+  case BK::ThreadPut: {
+    // put is an assignment to p in the thread it targets (§5): p is
+    // rebound to the op's result.
+    Value v = args[2];
+    if (v.getType() != args[1].getType())
+      v = emitConversion(v, e->args()[2]->getType(), e->args()[1]->getType(),
+                         l);
+    Value r = bsgp::PutOp::create(
+        b, l, v.getType(), toI32(args[0], e->args()[0]->getType(), l), v);
+    emitAssign(e->args()[1], r, l);
+    return arith::ConstantIntOp::create(b, l, 0, 1);
+  }
+  case BK::ThreadRebind:
+    bsgp::RebindOp::create(b, l, args[0], args[1]);
+    return arith::ConstantIntOp::create(b, l, 0, 1);
+  case BK::ChunkReduce:
+  case BK::ChunkScan:
+    return emitChunkOp(e, args);
+  case BK::GroupLookback:
+    return bsgp::GroupLookbackOp::create(
+        b, l, b.getI32Type(), args[0], args[1],
+        b.getI32IntegerAttr(int32_t(
+            cast<bsgp::IntegerLiteral>(e->args()[2])->getValue())));
+  case BK::SinglePass:
+    return bsgp::SinglePassOp::create(b, l, b.getI1Type());
+  default:
+    break;
+  }
+  return emitCollectiveCall(e, args);
+}
+
+/// atomicSub(p, v) is an atomic add of -v (the old value is the same); min
+/// and max take their signedness from the pointee type.
+Value MLIRGen::emitAtomic(bsgp::AtomicExpr *e) {
+  using AO = bsgp::AtomicExpr;
+  using K = arith::AtomicRMWKind;
+  Location l = loc(e->getRange());
+  SmallVector<Value, 3> args;
+  for (bsgp::Expr *a : e->args()) {
+    Value v = emitExpr(a);
+    if (!v)
+      return {};
+    args.push_back(v);
+  }
+  if (e->getOp() == AO::CAS)
+    return bsgp::AtomicCASOp::create(b, l, args[1].getType(), args[0],
+                                     args[1], args[2]);
+  if (e->getOp() == AO::Load)
+    return bsgp::AtomicLoadOp::create(
+        b, l, cast<bsgp::PtrType>(args[0].getType()).getElementType(),
+        args[0]);
+  Value v = args[1];
+  bool isFloat = isa<FloatType>(v.getType());
+  bool isSigned = e->getType()->isSignedInteger();
+  K kind = K::addi;
+  switch (e->getOp()) {
+  case AO::Add:
+    kind = isFloat ? K::addf : K::addi;
+    break;
+  case AO::Sub:
+    v = arith::SubIOp::create(b, l, zeroOf(v.getType(), l), v);
+    break;
+  case AO::Min:
+    kind = isSigned ? K::mins : K::minu;
+    break;
+  case AO::Max:
+    kind = isSigned ? K::maxs : K::maxu;
+    break;
+  case AO::And:
+    kind = K::andi;
+    break;
+  case AO::Or:
+    kind = K::ori;
+    break;
+  case AO::Xor:
+    kind = K::xori;
+    break;
+  case AO::Exch:
+    kind = K::assign;
+    break;
+  case AO::CAS:
+  case AO::Load:
+    break;
+  }
+  return bsgp::AtomicRMWOp::create(b, l, v.getType(), kind, v, args[0]);
+}
+
+//===----------------------------------------------------------------------===//
+// Work groups and subgroups
+//===----------------------------------------------------------------------===//
+
+Value MLIRGen::emitGroup(bsgp::GroupExpr *e) {
+  using GE = bsgp::GroupExpr;
+  Location l = loc(e->getRange());
+  Type i32 = b.getI32Type();
+  SmallVector<Value, 2> args;
+  for (bsgp::Expr *a : e->args()) {
+    Value v = emitExpr(a);
+    if (!v)
+      return {};
+    args.push_back(v);
+  }
+  auto shuffle = [&](StringRef mode) -> Value {
+    return bsgp::SubgroupShuffleOp::create(
+        b, l, args[0].getType(), b.getStringAttr(mode), args[0], args[1]);
+  };
+  auto vote = [&](StringRef mode, Type t) -> Value {
+    return bsgp::SubgroupVoteOp::create(b, l, t, b.getStringAttr(mode),
+                                        args[0]);
+  };
+  switch (e->getGroupOp()) {
+  case GE::GroupRank:
+    return bsgp::GroupRankOp::create(b, l, i32);
+  case GE::GroupSize:
+    return bsgp::GroupSizeOp::create(b, l, i32);
+  case GE::GroupId:
+    return bsgp::GroupIdOp::create(b, l, i32);
+  case GE::GroupCount:
+    return bsgp::GroupCountOp::create(b, l, i32);
+  case GE::SubgroupRank:
+    return bsgp::SubgroupRankOp::create(b, l, i32);
+  case GE::SubgroupSize:
+    return bsgp::SubgroupSizeOp::create(b, l, i32);
+  case GE::GroupBarrier:
+    bsgp::GroupBarrierOp::create(b, l);
+    return {};
+  case GE::Shuffle:
+    return shuffle("idx");
+  case GE::ShuffleXor:
+    return shuffle("xor");
+  case GE::ShuffleUp:
+    return shuffle("up");
+  case GE::ShuffleDown:
+    return shuffle("down");
+  case GE::Any:
+    return vote("any", b.getI1Type());
+  case GE::All:
+    return vote("all", b.getI1Type());
+  case GE::Ballot:
+    return vote("ballot", b.getI64Type());
+  case GE::SubgroupMatch:
+    return bsgp::SubgroupMatchOp::create(b, l, b.getI64Type(), args[0]);
+  case GE::SubgroupAdd:
+  case GE::SubgroupMin:
+  case GE::SubgroupMax:
+  case GE::SubgroupAnd:
+  case GE::SubgroupOr:
+  case GE::SubgroupXor: {
+    bool isSigned = e->getType()->isSignedInteger();
+    StringRef kind;
+    switch (e->getGroupOp()) {
+    case GE::SubgroupAdd:
+      kind = "add";
+      break;
+    case GE::SubgroupMin:
+      kind = isSigned ? "mins" : "minu";
+      break;
+    case GE::SubgroupMax:
+      kind = isSigned ? "maxs" : "maxu";
+      break;
+    case GE::SubgroupAnd:
+      kind = "and";
+      break;
+    case GE::SubgroupOr:
+      kind = "or";
+      break;
+    default:
+      kind = "xor";
+      break;
+    }
+    return bsgp::SubgroupReduceOp::create(b, l, args[0].getType(),
+                                          b.getStringAttr(kind), args[0]);
+  }
+  }
+  return {};
+}

@@ -1,0 +1,302 @@
+//===- MLIRGenDecl.cpp - functions and variables to MLIR ------------------===//
+//
+// Part of bsgpc, the BSGP compiler.
+//
+//===----------------------------------------------------------------------===//
+///
+/// \file
+/// Function declarations and bodies (with the return flag of early returns),
+/// local variable declarations, private arrays and work-group local arrays.
+///
+//===----------------------------------------------------------------------===//
+
+#include "MLIRGenImpl.h"
+
+using namespace mlir;
+using namespace mlirgen;
+
+//===----------------------------------------------------------------------===//
+// Functions
+//===----------------------------------------------------------------------===//
+
+void MLIRGen::declareFunction(bsgp::FunctionDecl *fd, bool imported,
+                              bool library) {
+  // One symbol per name: a prototype and its definition share it.
+  if (fd->isExternC()) {
+    // Host library functions keep C's calling convention, varargs included,
+    // so they are LLVM functions; arguments are converted at the call.
+    return;
+  }
+  StringRef name = fd->getName();
+  Operation *existing = module.lookupSymbol(name);
+  const bsgp::FunctionType *ft = fd->getFunctionType();
+  if (!ft) {
+    (void)unsupported(fd->getRange(), "a function without a type");
+    return;
+  }
+  SmallVector<Type> params, results;
+  for (const bsgp::Type *p : ft->getParams()) {
+    Type t = convertType(p, fd->getRange());
+    if (!t)
+      return;
+    params.push_back(t);
+  }
+  Type ret = convertType(ft->getReturnType(), fd->getRange());
+  if (!ret)
+    return;
+  if (!isa<NoneType>(ret))
+    results.push_back(ret);
+
+  func::FuncOp fn;
+  if (existing) {
+    fn = dyn_cast<func::FuncOp>(existing);
+  } else {
+    OpBuilder mb = OpBuilder::atBlockEnd(module.getBody());
+    fn = func::FuncOp::create(mb, loc(fd->getLoc()), name,
+                              b.getFunctionType(params, results));
+    fn.setPrivate();
+  }
+  if (!fn)
+    return;
+  functions[fd] = fn;
+  // The contract with the collective library (BSGPAttrs.td): each of its
+  // functions says that it is one, and what `[[library(kind)]]` makes it.
+  if (library) {
+    auto helper = bsgp::BSGPDialect::LibraryAttrHelper(b.getContext());
+    if (!fd->getLibraryKind().empty()) {
+      std::optional<bsgp::LibraryKind> kind =
+          bsgp::symbolizeLibraryKind(fd->getLibraryKind());
+      if (!kind) {
+        (void)unsupported(fd->getRange(),
+                          "the library kind '" + fd->getLibraryKind() + "'");
+        return;
+      }
+      helper.setAttr(fn, bsgp::LibraryKindAttr::get(b.getContext(), *kind));
+    } else if (!helper.isAttrPresent(fn)) {
+      helper.setAttr(fn, bsgp::LibraryKindAttr::get(
+                             b.getContext(), bsgp::LibraryKind::Function));
+    }
+  }
+  if (!fd->isDefinition())
+    return;
+
+  // Imported host functions are defined by their own object file; inline
+  // and device functions, and the collective library's host functions
+  // (it has no object file), are compiled into every user.
+  // So are instantiations of generic functions (private to each user).
+  bool instance = fd->getInstantiatedFrom() != nullptr;
+  bool defineHere = !imported || library || fd->isInline() || instance ||
+                    fd->getFunctionKind() != bsgp::FunctionDecl::FK_Host;
+  if (!defineHere)
+    return;
+  if (!fn.isExternal())
+    return;
+  fn->setLoc(loc(fd->getLoc()));
+  if (!imported && !fd->isInline() && !instance)
+    fn.setPublic();
+  switch (fd->getFunctionKind()) {
+  case bsgp::FunctionDecl::FK_Collective:
+    fn->setAttr(bsgp::BSGPDialect::getCollectiveAttrName(), b.getUnitAttr());
+    break;
+  case bsgp::FunctionDecl::FK_Device:
+    fn->setAttr(bsgp::BSGPDialect::getDeviceAttrName(), b.getUnitAttr());
+    break;
+  case bsgp::FunctionDecl::FK_Host:
+    break;
+  }
+  // Mark it as to be defined: an entry block makes it non-external.
+  fn.addEntryBlock();
+}
+
+/// True if `s` is the last statement of `body`, possibly nested in the last
+/// statement of compound statements.
+static bool isTailReturn(bsgp::Stmt *s, bsgp::CompoundStmt *body) {
+  if (!body || body->body().empty())
+    return false;
+  bsgp::Stmt *last = body->body().back();
+  if (last == s)
+    return true;
+  if (auto *c = dyn_cast<bsgp::CompoundStmt>(last))
+    return isTailReturn(s, c);
+  return false;
+}
+
+static void collectReturns(bsgp::Stmt *s,
+                           SmallVectorImpl<bsgp::ReturnStmt *> &out) {
+  if (!s)
+    return;
+  if (auto *r = dyn_cast<bsgp::ReturnStmt>(s)) {
+    out.push_back(r);
+    return;
+  }
+  if (isa<bsgp::Expr>(s))
+    return;
+  switch (s->getKind()) {
+  case bsgp::Stmt::SK_Compound:
+    for (bsgp::Stmt *c : cast<bsgp::CompoundStmt>(s)->body())
+      collectReturns(c, out);
+    break;
+  case bsgp::Stmt::SK_If:
+    collectReturns(cast<bsgp::IfStmt>(s)->getThen(), out);
+    collectReturns(cast<bsgp::IfStmt>(s)->getElse(), out);
+    break;
+  case bsgp::Stmt::SK_For:
+    collectReturns(cast<bsgp::ForStmt>(s)->getBody(), out);
+    break;
+  case bsgp::Stmt::SK_While:
+    collectReturns(cast<bsgp::WhileStmt>(s)->getBody(), out);
+    break;
+  case bsgp::Stmt::SK_Do:
+    collectReturns(cast<bsgp::DoStmt>(s)->getBody(), out);
+    break;
+  case bsgp::Stmt::SK_Spawn:
+    collectReturns(cast<bsgp::SpawnStmt>(s)->getBody(), out);
+    break;
+  case bsgp::Stmt::SK_Require:
+    collectReturns(cast<bsgp::RequireStmt>(s)->getBody(), out);
+    break;
+  case bsgp::Stmt::SK_Par:
+    collectReturns(cast<bsgp::ParStmt>(s)->getBody(), out);
+    break;
+  default:
+    break;
+  }
+}
+
+void MLIRGen::emitFunctionBody(bsgp::FunctionDecl *fd) {
+  auto fn = cast<func::FuncOp>(functions.lookup(fd));
+  if (fn.getBody().empty() || !fn.getBody().front().empty())
+    return;
+  env.clear();
+  loops.clear();
+  currentFunction = fd;
+  Block &entry = fn.getBody().front();
+  b.setInsertionPointToStart(&entry);
+  for (auto [param, arg] : llvm::zip(fd->getParams(), entry.getArguments())) {
+    env[param] = arg;
+    arg.setLoc(loc(param->getLoc()));
+  }
+
+  SmallVector<bsgp::ReturnStmt *> returns;
+  collectReturns(fd->getBody(), returns);
+  useReturnFlag = llvm::any_of(returns, [&](bsgp::ReturnStmt *r) {
+    return !isTailReturn(r, fd->getBody());
+  });
+  Type retTy = fn.getNumResults() ? fn.getResultTypes()[0] : Type();
+  Location endLoc = loc(fd->getBody()->getRange().End);
+  if (useReturnFlag) {
+    env[&returnFlagKey] = arith::ConstantIntOp::create(b, endLoc, 0, 1);
+    if (retTy)
+      env[&returnValueKey] = zeroOf(retTy, endLoc);
+  }
+
+  emitStmtList(fd->getBody()->body());
+  if (failed)
+    return;
+
+  // Falling off the end: `return;`, or the flag mode's return value. The
+  // tail return (when not in flag mode) already terminated the block.
+  Block *cur = b.getInsertionBlock();
+  if (!cur->empty() && cur->back().hasTrait<OpTrait::IsTerminator>())
+    return;
+  if (!retTy)
+    func::ReturnOp::create(b, endLoc);
+  else if (useReturnFlag)
+    func::ReturnOp::create(b, endLoc, env[&returnValueKey]);
+  else
+    func::ReturnOp::create(b, endLoc, zeroOf(retTy, endLoc));
+}
+
+//===----------------------------------------------------------------------===//
+// Variables
+//===----------------------------------------------------------------------===//
+
+void MLIRGen::nameValue(Value v, StringRef name) {
+  Operation *def = v.getDefiningOp();
+  if (!def || name.empty() || isa<NameLoc>(def->getLoc()) ||
+      def->hasTrait<OpTrait::ConstantLike>())
+    return;
+  def->setLoc(NameLoc::get(b.getStringAttr(name), def->getLoc()));
+}
+
+/// The scalar element type of a (possibly multi-dimensional) array and its
+/// total number of elements.
+std::pair<const bsgp::Type *, uint64_t>
+mlirgen::flattenArray(const bsgp::Type *t) {
+  uint64_t count = 1;
+  while (auto *at = dyn_cast<bsgp::ArrayType>(t->getUnqualified())) {
+    count *= at->getSize();
+    t = at->getElementType();
+  }
+  return {t, count};
+}
+
+void MLIRGen::emitDecl(bsgp::VarDecl *vd) {
+  if (vd->isGroupLocal())
+    return emitGroupLocalDecl(vd);
+  Location l = loc(vd->getLoc());
+  if (isa<bsgp::ArrayType>(vd->getType()->getUnqualified())) {
+    // A local array is private memory of the thread (or of the host
+    // function) on the stack; the variable is a pointer to its first
+    // element. It does not outlive its superstep: the CPU target hoists the
+    // slot out of the rank loop, and each kernel has its own.
+    auto [elem, count] = flattenArray(vd->getType());
+    Type et = convertType(elem, vd->getRange());
+    if (!et)
+      return;
+    if (vd->getInit()) {
+      (void)unsupported(vd->getRange(), "an initializer of a local array");
+      return;
+    }
+    // Outside a spawn the slot goes to the function's entry block, where
+    // LLVM treats it as a fixed stack slot even if declared in a loop.
+    OpBuilder::InsertionGuard guard(b);
+    Operation *parent = b.getInsertionBlock()->getParentOp();
+    if (!parent->getParentOfType<bsgp::SpawnOp>() &&
+        !isa<bsgp::SpawnOp>(parent)) {
+      auto fn = isa<func::FuncOp>(parent) ? cast<func::FuncOp>(parent)
+                                          : parent->getParentOfType<func::FuncOp>();
+      b.setInsertionPointToStart(&fn.getBody().front());
+    }
+    Value n = LLVM::ConstantOp::create(b, l, b.getI64Type(),
+                                       static_cast<int64_t>(count));
+    Value slot = LLVM::AllocaOp::create(
+        b, l, LLVM::LLVMPointerType::get(&ctx), isa<bsgp::PtrType>(et)
+                                                    ? Type(LLVM::LLVMPointerType::get(&ctx))
+                                                    : et,
+        n, /*alignment=*/16);
+    Value ptr = UnrealizedConversionCastOp::create(
+                    b, l, bsgp::PtrType::get(&ctx, et), slot)
+                    .getResult(0);
+    nameValue(ptr, vd->getName());
+    env[vd] = ptr;
+    return;
+  }
+  Type t = convertType(vd->getType(), vd->getRange());
+  if (!t)
+    return;
+  Value v;
+  if (bsgp::Expr *init = vd->getInit())
+    v = emitExpr(init);
+  else
+    v = zeroOf(t, l);
+  if (v) {
+    nameValue(v, vd->getName());
+    env[vd] = v;
+  }
+}
+
+void MLIRGen::emitGroupLocalDecl(bsgp::VarDecl *vd) {
+  Location l = loc(vd->getLoc());
+  auto [elem, count] = flattenArray(vd->getType());
+  Type et = convertType(elem, vd->getRange());
+  if (!et)
+    return;
+  // One array per work group and kernel; the variable is a pointer to its
+  // first element, like a private local array's.
+  Value ptr = bsgp::GroupLocalOp::create(b, l, bsgp::PtrType::get(&ctx, et),
+                                         static_cast<int64_t>(count));
+  nameValue(ptr, vd->getName());
+  env[vd] = ptr;
+}
+

@@ -1,0 +1,202 @@
+//===- MLIRGenImpl.h - the AST-to-MLIR generator's class --------*- C++ -*-===//
+//
+// Part of bsgpc, the BSGP compiler.
+//
+//===----------------------------------------------------------------------===//
+///
+/// \file
+/// The MLIRGen class, private to lib/MLIRGen and shared by its files, as
+/// clang's CodeGenFunction.h: MLIRGen.cpp (the module, types, locations),
+/// MLIRGenDecl.cpp (functions and variables), MLIRGenEffects.cpp (what a
+/// statement assigns and how it exits), MLIRGenStmt.cpp, MLIRGenExpr.cpp and
+/// MLIRGenBuiltin.cpp (builtins, math calls, atomics, groups).
+///
+/// SSA is built directly: a local variable is a map entry from its VarDecl to
+/// its current SSA value, and structured control flow carries the variables
+/// it assigns as results (scf.if) or loop-carried values (scf.while). The §4
+/// analyses then see every thread-local value as an SSA value, as the paper's
+/// compiler does (§4.4).
+///
+/// C's early exits (return, break, continue) are kept structured with flags:
+/// an exit sets a flag variable, and the statements after a statement that
+/// may exit run under `if (!flag)`. Loops carry their flags and test them in
+/// their condition. Canonicalization removes what turns out to be constant.
+///
+/// The code is written against MLIR's names (`Type` is mlir::Type, `Value`
+/// mlir::Value) and spells the AST's with `bsgp::`, so the class lives in a
+/// namespace of its own outside bsgp, where mlir's names are visible.
+///
+//===----------------------------------------------------------------------===//
+
+#ifndef BSGP_LIB_MLIRGEN_MLIRGENIMPL_H
+#define BSGP_LIB_MLIRGEN_MLIRGENIMPL_H
+
+#include "bsgp/MLIRGen/MLIRGen.h"
+
+#include "bsgp/AST/AST.h"
+#include "bsgp/AST/ASTContext.h"
+#include "bsgp/AST/MathFunctions.h"
+#include "bsgp/Basic/SourceManager.h"
+#include "bsgp/Dialect/BSGP/IR/BSGPDialect.h"
+#include "bsgp/Dialect/BSGP/IR/BSGPOps.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/ControlFlow/IR/ControlFlow.h"
+#include "mlir/Dialect/Func/Extensions/InlinerExtension.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/UB/IR/UBOps.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/Verifier.h"
+
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/ScopeExit.h"
+#include "llvm/ADT/SetVector.h"
+#include "llvm/ADT/SmallPtrSet.h"
+#include "llvm/Support/MathExtras.h"
+
+namespace mlirgen {
+
+using namespace mlir;
+
+/// Keys of the SSA environment: variables, and the flags of early exits.
+using VarKey = const void *;
+
+/// Where control goes on `break` and `continue`, and the flags that say a
+/// loop was left or an iteration cut short.
+struct LoopFlags {
+  char breakKey = 0;
+  char continueKey = 0;
+};
+
+/// Collects what a statement assigns, and which early exits it contains.
+struct Effects {
+  llvm::SetVector<VarKey> assigned;
+  bool hasReturn = false;
+  bool hasBreak = false;    ///< A break leaving the innermost loop around.
+  bool hasContinue = false; ///< Likewise for continue.
+};
+
+class MLIRGen {
+public:
+  MLIRGen(MLIRContext &ctx, bsgp::ASTContext &ast, bsgp::SourceManager &sm)
+      : ctx(ctx), ast(ast), sm(sm), b(&ctx) {}
+
+  OwningOpRef<ModuleOp> run();
+
+private:
+  //===--- Types and locations --------------------------------------------===//
+  Location loc(bsgp::SourceRange r);
+  Location loc(bsgp::SourceLocation l) { return loc(bsgp::SourceRange(l)); }
+  Type convertType(const bsgp::Type *t, bsgp::SourceRange where);
+  bool isSigned(const bsgp::Type *t);
+  LogicalResult unsupported(bsgp::SourceRange r, const Twine &what);
+
+  //===--- Declarations ---------------------------------------------------===//
+  void declareFunction(bsgp::FunctionDecl *fd, bool imported, bool library);
+  void emitFunctionBody(bsgp::FunctionDecl *fd);
+
+  //===--- Statements -----------------------------------------------------===//
+  void emitStmt(bsgp::Stmt *s);
+  void emitStmtList(ArrayRef<bsgp::Stmt *> stmts);
+  void emitIf(bsgp::IfStmt *s);
+  void emitLoop(bsgp::Stmt *s, bsgp::Expr *cond, bsgp::Stmt *body,
+                bsgp::Expr *inc, bool condFirst);
+  void emitSpawn(bsgp::SpawnStmt *s);
+  void emitRequire(bsgp::RequireStmt *s);
+  void emitPar(bsgp::ParStmt *s);
+  void emitReturn(bsgp::ReturnStmt *s);
+  void emitDecl(bsgp::VarDecl *vd);
+
+  /// The current values of `keys` in the SSA environment, and their
+  /// rebinding to `values` (the results of the op that carried them).
+  SmallVector<Value> currentValues(ArrayRef<VarKey> keys);
+  void rebind(ArrayRef<VarKey> keys, ValueRange values);
+  Effects effectsOf(bsgp::Stmt *s);
+  void collectEffects(bsgp::Stmt *s, Effects &e, bool inLoop);
+  void collectExprEffects(bsgp::Expr *ex, Effects &e);
+  /// Keys of `e.assigned` bound before the statement (live out of it), plus
+  /// the flags its exits set.
+  SmallVector<VarKey> carriedKeys(const Effects &e);
+  /// The flags whose being set means "skip the rest of this block".
+  Value anyExitFlag(Location l);
+
+  //===--- Expressions ----------------------------------------------------===//
+  Value emitExpr(bsgp::Expr *e);
+  Value emitExprInner(bsgp::Expr *e);
+  Value emitDeclRef(bsgp::DeclRefExpr *d);
+  Value emitConditional(bsgp::ConditionalOperator *c);
+  Value emitIndex(bsgp::IndexExpr *ix);
+  Value emitImplicitCast(bsgp::ImplicitCastExpr *c);
+  Value emitSizeof(bsgp::SizeofExpr *s);
+  Value emitNew(bsgp::NewExpr *n);
+  Value emitBinary(bsgp::BinaryOperator *e);
+  Value emitArith(bsgp::BinaryOperator::Opcode op, Value l, Value r,
+                  const bsgp::Type *operandType, Location l2);
+  Value emitUnary(bsgp::UnaryOperator *e);
+  Value emitCall(bsgp::CallExpr *e);
+  Value emitBuiltin(bsgp::BuiltinCallExpr *e);
+  Value emitChunkOp(bsgp::BuiltinCallExpr *e, ArrayRef<Value> args);
+  Value emitCollectiveCall(bsgp::BuiltinCallExpr *e, ArrayRef<Value> args);
+  Value emitThreadGet(bsgp::BuiltinCallExpr *e);
+  Value emitGetOfVariable(bsgp::VarDecl *vd, Value v, Location l);
+  Value emitGroup(bsgp::GroupExpr *e);
+  void emitGroupLocalDecl(bsgp::VarDecl *vd);
+  /// A call of a C math function as a math-dialect op, so that every target
+  /// lowers it (device code included); null if the arguments do not fit.
+  Value emitMathCall(bsgp::MathFunction f, ArrayRef<Value> args, Location l);
+  Value emitMember(bsgp::MemberExpr *e);
+  Value emitConstruct(bsgp::ConstructExpr *e);
+  Value emitAtomic(bsgp::AtomicExpr *e);
+  Value emitConversion(Value v, const bsgp::Type *from, const bsgp::Type *to,
+                       Location l);
+  Value emitToBool(Value v, Location l);
+  Value emitAssign(bsgp::Expr *target, Value v, Location l);
+  Value emitLValueLoad(bsgp::Expr *target);
+  Value zeroOf(Type t, Location l);
+  Value constInt(Type t, int64_t v, Location l) {
+    return arith::ConstantOp::create(b, l, t, b.getIntegerAttr(t, v));
+  }
+  Value toI32(Value v, const bsgp::Type *from, Location l);
+  Value emitSpawnCount(Value n, bsgp::Expr *count, Location l);
+  Value toIndex(Value v, Location l);
+  Value stringLiteral(StringRef s, Location l);
+  uint64_t sizeOf(const bsgp::Type *t);
+  bsgp::VarDecl *asVariable(bsgp::Expr *e);
+  /// Gives the op defining `v` the variable's name (a NameLoc around its
+  /// location), so that the paper's tables and diagnostics can say `v0`.
+  void nameValue(Value v, StringRef name);
+
+  MLIRContext &ctx;
+  bsgp::ASTContext &ast;
+  bsgp::SourceManager &sm;
+  OpBuilder b;
+  ModuleOp module;
+  bool failed = false;
+  /// The rank operand while the value of a thread.get is emitted: its
+  /// thread-local variables are read from that thread (emitThreadGet).
+  Value getRank;
+  /// The expression of the statement being emitted, whose value is unused.
+  bsgp::Expr *discarded = nullptr;
+
+  llvm::DenseMap<VarKey, Value> env;
+  llvm::DenseMap<bsgp::FunctionDecl *, Operation *> functions;
+  /// Per function being emitted: flag mode for returns.
+  bool useReturnFlag = false;
+  char returnFlagKey = 0, returnValueKey = 0;
+  bsgp::FunctionDecl *currentFunction = nullptr;
+  SmallVector<LoopFlags *> loops;
+  unsigned stringCount = 0;
+};
+
+/// The scalar element type of a (possibly multi-dimensional) array and its
+/// total number of elements.
+std::pair<const bsgp::Type *, uint64_t> flattenArray(const bsgp::Type *t);
+
+} // namespace mlirgen
+
+#endif // BSGP_LIB_MLIRGEN_MLIRGENIMPL_H

@@ -1,0 +1,561 @@
+//===- ParseDecl.cpp - types and top-level declarations -------------------===//
+//
+// Part of bsgpc, the BSGP compiler.
+//
+//===----------------------------------------------------------------------===//
+///
+/// \file
+/// Types (base types, pointers, array suffixes, struct bodies, spawn
+/// attributes) and the declarations of a translation unit: imports, typedefs,
+/// structs, functions and global variables.
+///
+//===----------------------------------------------------------------------===//
+
+#include "ParserImpl.h"
+
+#include "llvm/ADT/StringExtras.h"
+
+using namespace bsgp;
+
+//===----------------------------------------------------------------------===//
+// Types
+//===----------------------------------------------------------------------===//
+
+bool Parser::isTypeStart(const Token &T) const {
+  if (isBuiltinTypeKw(T.Kind) || T.is(tok::kw_const) || T.is(tok::kw_struct))
+    return true;
+  return T.is(tok::identifier) && Session.getTypedefs().count(T.Text);
+}
+
+const Type *Parser::parseBaseType() {
+  bool Const = false;
+  while (tryConsume(tok::kw_const))
+    Const = true;
+  const Type *T = nullptr;
+  using BK = BuiltinType::BuiltinKind;
+  auto Vec = [&](BK K, unsigned N) {
+    return Ctx.getVectorType(Ctx.getBuiltinType(K), N);
+  };
+  switch (Tok.Kind) {
+  case tok::kw_void: T = Ctx.getVoidType(); break;
+  case tok::kw_bool: T = Ctx.getBoolType(); break;
+  case tok::kw_char: T = Ctx.getCharType(); break;
+  case tok::kw_int: T = Ctx.getIntType(); break;
+  case tok::kw_uint: T = Ctx.getUIntType(); break;
+  case tok::kw_int64: T = Ctx.getBuiltinType(BuiltinType::Int64); break;
+  case tok::kw_uint64: T = Ctx.getBuiltinType(BuiltinType::UInt64); break;
+  case tok::kw_float: T = Ctx.getFloatType(); break;
+  case tok::kw_double: T = Ctx.getDoubleType(); break;
+  case tok::kw_int2: T = Vec(BuiltinType::Int, 2); break;
+  case tok::kw_int3: T = Vec(BuiltinType::Int, 3); break;
+  case tok::kw_int4: T = Vec(BuiltinType::Int, 4); break;
+  case tok::kw_uint2: T = Vec(BuiltinType::UInt, 2); break;
+  case tok::kw_uint3: T = Vec(BuiltinType::UInt, 3); break;
+  case tok::kw_uint4: T = Vec(BuiltinType::UInt, 4); break;
+  case tok::kw_float2: T = Vec(BuiltinType::Float, 2); break;
+  case tok::kw_float3: T = Vec(BuiltinType::Float, 3); break;
+  case tok::kw_float4: T = Vec(BuiltinType::Float, 4); break;
+  case tok::kw_struct: {
+    consume();
+    if (Tok.isNot(tok::identifier)) {
+      Diags.report(Tok.getRange(), diag::err_expected) << "a struct name";
+      return nullptr;
+    }
+    T = Ctx.getStructType(Ctx.copyString(Tok.Text));
+    break;
+  }
+  case tok::identifier: {
+    auto It = Session.getTypedefs().find(Tok.Text);
+    if (It != Session.getTypedefs().end()) {
+      T = It->second;
+      break;
+    }
+    [[fallthrough]];
+  }
+  default:
+    Diags.report(Tok.getRange(), diag::err_expected_type);
+    return nullptr;
+  }
+  consume();
+  while (tryConsume(tok::kw_const))
+    Const = true;
+  return Const ? Ctx.getConstType(T) : T;
+}
+
+const Type *Parser::parsePointers(const Type *T) {
+  while (Tok.is(tok::star)) {
+    consume();
+    T = Ctx.getPointerType(T);
+    if (tryConsume(tok::kw_const))
+      T = Ctx.getConstType(T);
+  }
+  return T;
+}
+
+/// `[[block_size(N), min_blocks(M)]]` after `spawn (n)`, either or both:
+/// the CUDA thread-block size of the spawn's kernels (a multiple of 32 from
+/// 32 to 1024) and the blocks per multiprocessor their registers should
+/// allow (1 to 32).
+bool Parser::parseSpawnAttributes(unsigned &BlockSize, unsigned &MinBlocks) {
+  if (!expect(tok::l_square) || !expect(tok::l_square))
+    return false;
+  do {
+    bool IsBlockSize = Tok.is(tok::identifier) && Tok.Text == "block_size";
+    bool IsMinBlocks = Tok.is(tok::identifier) && Tok.Text == "min_blocks";
+    if (!IsBlockSize && !IsMinBlocks) {
+      Diags.report(Tok.getRange(), diag::err_spawn_attribute_unknown)
+          << Tok.Text;
+      return false;
+    }
+    unsigned &Slot = IsBlockSize ? BlockSize : MinBlocks;
+    if (Slot) {
+      Diags.report(Tok.getRange(), diag::err_spawn_attribute_twice)
+          << Tok.Text;
+      return false;
+    }
+    consume();
+    if (!expect(tok::l_paren))
+      return false;
+    uint64_t N = 0;
+    bool Bad = Tok.isNot(tok::int_literal) ||
+               Tok.Text.take_while([](char C) { return llvm::isDigit(C); })
+                   .getAsInteger(10, N);
+    if (IsBlockSize && (Bad || N < 32 || N > 1024 || N % 32 != 0)) {
+      Diags.report(Tok.getRange(), diag::err_spawn_block_size) << Tok.Text;
+      return false;
+    }
+    if (IsMinBlocks && (Bad || N < 1 || N > 32)) {
+      Diags.report(Tok.getRange(), diag::err_spawn_min_blocks) << Tok.Text;
+      return false;
+    }
+    consume();
+    if (!expect(tok::r_paren))
+      return false;
+    Slot = unsigned(N);
+  } while (tryConsume(tok::comma));
+  return expect(tok::r_square) && expect(tok::r_square);
+}
+
+const Type *Parser::parseArraySuffix(const Type *T) {
+  llvm::SmallVector<uint64_t, 2> Dims;
+  while (Tok.is(tok::l_square)) {
+    consume();
+    uint64_t N = 0;
+    if (Tok.isNot(tok::int_literal) ||
+        Tok.Text.take_while([](char C) { return llvm::isDigit(C); })
+            .getAsInteger(10, N) ||
+        N == 0 || N > (1u << 30)) {
+      Diags.report(Tok.getRange(), diag::err_array_size_not_const);
+      return nullptr;
+    }
+    consume();
+    if (!expect(tok::r_square))
+      return nullptr;
+    Dims.push_back(N);
+    if (Dims.size() > 8) {
+      Diags.report(Tok.getRange(), diag::err_array_size_not_const);
+      return nullptr;
+    }
+  }
+  for (size_t I = Dims.size(); I-- > 0;)
+    T = Ctx.getArrayType(T, Dims[I]);
+  return T;
+}
+
+StructType *Parser::parseStructBody(StructType *ST, SourceLocation Begin,
+                                    SourceLocation NameLoc) {
+  // At '{'.
+  consume();
+  llvm::SmallVector<FieldDecl *, 8> Fields;
+  while (Tok.isNot(tok::r_brace) && Tok.isNot(tok::eof)) {
+    SourceLocation FB = Tok.Loc;
+    const Type *Base = parseBaseType();
+    if (!Base) {
+      skipToStmtEnd();
+      continue;
+    }
+    do {
+      const Type *T = parsePointers(Base);
+      if (Tok.isNot(tok::identifier)) {
+        Diags.report(Tok.getRange(), diag::err_expected) << "a member name";
+        T = nullptr;
+      } else {
+        Token Name = Tok;
+        consume();
+        T = parseArraySuffix(T);
+        if (T)
+          Fields.push_back(new (Ctx) FieldDecl(rangeFrom(FB), Name.Loc,
+                                               Ctx.copyString(Name.Text), T,
+                                               Fields.size()));
+      }
+      if (!T)
+        break;
+    } while (tryConsume(tok::comma));
+    if (!expect(tok::semi))
+      skipToStmtEnd();
+  }
+  expect(tok::r_brace);
+  auto *D = new (Ctx) StructDecl(rangeFrom(Begin), NameLoc, ST->getName(), ST,
+                                 Ctx.copyArray<FieldDecl *>(Fields));
+  if (!ST->getDecl())
+    ST->setDecl(D);
+  LastStruct = D;
+  return ST;
+}
+
+//===----------------------------------------------------------------------===//
+// Declarations
+//===----------------------------------------------------------------------===//
+
+/// `import "file";`: the file is parsed now, so that its typedefs and
+/// structs are known to the rest of this one.
+void Parser::parseImport(SourceLocation Begin,
+                         llvm::SmallVectorImpl<Decl *> &Out) {
+  consume();
+  if (Tok.isNot(tok::string_literal)) {
+    Diags.report(Tok.getRange(), diag::err_expected) << "a file name string";
+    skipToStmtEnd();
+    return;
+  }
+  std::string Path;
+  Token PathTok = Tok;
+  decodeQuoted(PathTok, Path);
+  consume();
+  expect(tok::semi);
+  auto *D = new (Ctx) ImportDecl(rangeFrom(Begin), Ctx.copyString(Path));
+  Out.push_back(D);
+  Session.handleImport(D, FileId);
+  return;
+}
+
+/// `typedef T name;`, where T may be a struct definition, named or not.
+void Parser::parseTypedef(SourceLocation Begin,
+                          llvm::SmallVectorImpl<Decl *> &Out) {
+  consume();
+  const Type *T;
+  if (Tok.is(tok::kw_struct) &&
+      (Next.is(tok::l_brace) || Next.is(tok::identifier))) {
+    SourceLocation SB = Tok.Loc;
+    consume();
+    Token Name = Tok;
+    bool Anonymous = Tok.is(tok::l_brace);
+    if (!Anonymous)
+      consume();
+    if (Tok.is(tok::l_brace)) {
+      // The typedef name of `typedef struct {...} T;` is read only after
+      // the body, so an anonymous struct gets a synthesized name.
+      llvm::StringRef SName = Anonymous ? llvm::StringRef() : Name.Text;
+      if (Anonymous)
+        SName = Ctx.copyString("__anon_struct_" +
+                               std::to_string(AnonCounter++));
+      StructType *ST = Ctx.getStructType(Ctx.copyString(SName));
+      if (ST->getDecl()) {
+        Diags.report(Name.getRange(), diag::err_redefinition) << SName;
+      }
+      parseStructBody(ST, SB, Anonymous ? SB : Name.Loc);
+      Out.push_back(LastStruct);
+      T = ST;
+    } else {
+      T = Ctx.getStructType(Ctx.copyString(Name.Text));
+    }
+    T = parsePointers(T);
+  } else {
+    T = parseTypeName();
+  }
+  if (!T) {
+    skipToStmtEnd();
+    return;
+  }
+  if (Tok.isNot(tok::identifier)) {
+    Diags.report(Tok.getRange(), diag::err_expected) << "a typedef name";
+    skipToStmtEnd();
+    return;
+  }
+  Token Name = Tok;
+  consume();
+  T = parseArraySuffix(T);
+  if (!T) {
+    skipToStmtEnd();
+    return;
+  }
+  expect(tok::semi);
+  llvm::StringRef N = Ctx.copyString(Name.Text);
+  Session.getTypedefs()[N] = T;
+  Out.push_back(new (Ctx) TypedefDecl(rangeFrom(Begin), Name.Loc, N, T));
+  return;
+}
+
+/// At `struct S`: a definition, a forward declaration or variables of type
+/// S (or S*).
+void Parser::parseStructDecl(SourceLocation Begin,
+                             llvm::SmallVectorImpl<Decl *> &Out) {
+  // `struct S { ... };` defines; `struct S x;` declares a variable.
+  Token Name = Next;
+  consume();
+  consume();
+  if (Tok.is(tok::l_brace)) {
+    StructType *ST = Ctx.getStructType(Ctx.copyString(Name.Text));
+    if (ST->getDecl())
+      Diags.report(Name.getRange(), diag::err_redefinition) << Name.Text;
+    parseStructBody(ST, Begin, Name.Loc);
+    Out.push_back(LastStruct);
+    expect(tok::semi);
+    return;
+  }
+  if (tryConsume(tok::semi))
+    return; // Forward declaration.
+  const Type *T = parsePointers(Ctx.getStructType(Ctx.copyString(Name.Text)));
+  llvm::SmallVector<VarDecl *, 2> Vars;
+  if (parseVarDeclarators(T, Begin, VarDecl::Global, Vars, false))
+    expect(tok::semi);
+  else
+    skipToStmtEnd();
+  Out.append(Vars.begin(), Vars.end());
+  return;
+}
+
+/// `[[library(kind)]]` and the function it precedes: what that function of
+/// the collective library is to the compiler (MLIRGen turns it into
+/// #bsgp.library<kind>, which also checks the kind). Programs cannot use it.
+void Parser::parseLibraryFunction(llvm::SmallVectorImpl<Decl *> &Out) {
+  SourceRange Range = Tok.getRange();
+  if (!Ctx.isLibraryFile(FileId))
+    Diags.report(Range, diag::err_library_attribute);
+  consume();
+  consume();
+  if (Tok.isNot(tok::identifier) || Tok.Text != "library" ||
+      Next.isNot(tok::l_paren)) {
+    Diags.report(Tok.getRange(), diag::err_expected) << "'library('";
+    skipToStmtEnd();
+    return;
+  }
+  consume();
+  consume();
+  if (Tok.isNot(tok::identifier)) {
+    Diags.report(Tok.getRange(), diag::err_expected) << "a library kind";
+    skipToStmtEnd();
+    return;
+  }
+  llvm::StringRef Kind = Ctx.copyString(Tok.Text);
+  consume();
+  if (!expect(tok::r_paren) || !expect(tok::r_square) ||
+      !expect(tok::r_square)) {
+    skipToStmtEnd();
+    return;
+  }
+  size_t NumBefore = Out.size();
+  parseTopLevel(Out);
+  auto *F = Out.size() == NumBefore + 1
+                ? llvm::dyn_cast<FunctionDecl>(Out.back())
+                : nullptr;
+  if (!F) {
+    Diags.report(Range, diag::err_library_attribute_not_function);
+    return;
+  }
+  F->setLibraryKind(Kind);
+}
+
+void Parser::parseTopLevel(llvm::SmallVectorImpl<Decl *> &Out) {
+  SourceLocation Begin = Tok.Loc;
+  if (tryConsume(tok::semi))
+    return;
+  if (Tok.is(tok::l_square) && Next.is(tok::l_square))
+    return parseLibraryFunction(Out);
+  if (Tok.is(tok::identifier) && Tok.Text == "template" && Next.is(tok::less))
+    return parseTemplate(Out);
+  if (Tok.is(tok::kw_import))
+    return parseImport(Begin, Out);
+  if (Tok.is(tok::kw_typedef))
+    return parseTypedef(Begin, Out);
+  if (Tok.is(tok::kw_struct) && Next.is(tok::identifier))
+    return parseStructDecl(Begin, Out);
+
+  bool ExternC = false, Inline = false;
+  if (Tok.is(tok::kw_extern)) {
+    consume();
+    if (Tok.isNot(tok::string_literal) || Tok.Text != "\"C\"") {
+      Diags.report(Tok.getRange(), diag::err_extern_not_c);
+      skipToStmtEnd();
+      return;
+    }
+    consume();
+    ExternC = true;
+  }
+  if (tryConsume(tok::kw_inline))
+    Inline = true;
+
+  // A function without a return type: `findFaces(int* pf, ...) { ... }`.
+  if (Tok.is(tok::identifier) && Next.is(tok::l_paren) &&
+      !Session.getTypedefs().count(Tok.Text)) {
+    Token Name = Tok;
+    consume();
+    if (Decl *D = parseFunctionRest(Begin, nullptr, Name, Inline, ExternC))
+      Out.push_back(D);
+    return;
+  }
+  if (!isTypeStart(Tok) && Tok.isNot(tok::kw_auto)) {
+    Diags.report(Tok.getRange(), diag::err_expected_decl);
+    skipToStmtEnd();
+    return;
+  }
+  bool IsAuto = tryConsume(tok::kw_auto);
+  const Type *Base = IsAuto ? nullptr : parseBaseType();
+  if (!IsAuto && !Base) {
+    skipToStmtEnd();
+    return;
+  }
+  if (!IsAuto) {
+    // Function?
+    const Type *T = parsePointers(Base);
+    if (Tok.is(tok::identifier) && Next.is(tok::l_paren)) {
+      Token Name = Tok;
+      consume();
+      if (Decl *D = parseFunctionRest(Begin, T, Name, Inline, ExternC))
+        Out.push_back(D);
+      return;
+    }
+    if (ExternC) {
+      Diags.report(Tok.getRange(), diag::err_extern_needs_function);
+      skipToStmtEnd();
+      return;
+    }
+    llvm::SmallVector<VarDecl *, 2> Vars;
+    // The first declarator's pointers were already read.
+    if (Tok.isNot(tok::identifier)) {
+      Diags.report(Tok.getRange(), diag::err_expected) << "a variable name";
+      skipToStmtEnd();
+      return;
+    }
+    bool Ok = true;
+    {
+      Token Name = Tok;
+      consume();
+      const Type *VT = parseArraySuffix(T);
+      Expr *Init = nullptr;
+      if (VT && tryConsume(tok::equal)) {
+        Init = parseAssignment();
+        if (!Init)
+          VT = nullptr;
+      }
+      if (VT)
+        Vars.push_back(new (Ctx) VarDecl(rangeFrom(Begin), Name.Loc,
+                                         Ctx.copyString(Name.Text), VT, Init,
+                                         VarDecl::Global));
+      else
+        Ok = false;
+    }
+    if (Ok && tryConsume(tok::comma))
+      Ok = parseVarDeclarators(Base, Begin, VarDecl::Global, Vars, false);
+    if (Ok)
+      expect(tok::semi);
+    else
+      skipToStmtEnd();
+    Out.append(Vars.begin(), Vars.end());
+    return;
+  }
+  llvm::SmallVector<VarDecl *, 2> Vars;
+  if (parseVarDeclarators(nullptr, Begin, VarDecl::Global, Vars, true))
+    expect(tok::semi);
+  else
+    skipToStmtEnd();
+  Out.append(Vars.begin(), Vars.end());
+}
+
+Decl *Parser::parseFunctionRest(SourceLocation Begin, const Type *Ret,
+                                const Token &Name, bool Inline, bool ExternC) {
+  // At '('.
+  consume();
+  llvm::SmallVector<VarDecl *, 4> Params;
+  bool Varargs = false;
+  if (Tok.is(tok::kw_void) && Next.is(tok::r_paren))
+    consume();
+  while (Tok.isNot(tok::r_paren) && Tok.isNot(tok::eof)) {
+    if (Tok.is(tok::ellipsis)) {
+      if (!ExternC)
+        Diags.report(Tok.getRange(), diag::err_varargs_not_extern);
+      consume();
+      Varargs = true;
+      break;
+    }
+    SourceLocation PB = Tok.Loc;
+    const Type *T = parseTypeName();
+    if (!T) {
+      skipToStmtEnd();
+      return nullptr;
+    }
+    Token PName;
+    PName.Loc = Tok.Loc;
+    if (Tok.is(tok::identifier)) {
+      PName = Tok;
+      consume();
+    }
+    T = parseArraySuffix(T);
+    if (!T) {
+      skipToStmtEnd();
+      return nullptr;
+    }
+    // Array parameters decay to pointers, as in C.
+    if (auto *AT = llvm::dyn_cast<ArrayType>(T))
+      T = Ctx.getPointerType(AT->getElementType());
+    Params.push_back(new (Ctx) VarDecl(rangeFrom(PB), PName.Loc,
+                                       Ctx.copyString(PName.Text), T, nullptr,
+                                       VarDecl::Param));
+    if (!tryConsume(tok::comma))
+      break;
+  }
+  if (!expect(tok::r_paren)) {
+    skipToStmtEnd();
+    return nullptr;
+  }
+  llvm::StringRef FName = Ctx.copyString(Name.Text);
+  Functions.insert(FName);
+  CompoundStmt *Body = nullptr;
+  if (Tok.is(tok::l_brace)) {
+    Body = parseCompound();
+    if (!Body)
+      return nullptr;
+  } else if (!expect(tok::semi, "'{' or ';' after the function declarator")) {
+    skipToStmtEnd();
+    return nullptr;
+  }
+  auto *F = new (Ctx) FunctionDecl(rangeFrom(Begin), Name.Loc, FName, Ret,
+                                   Ctx.copyArray<VarDecl *>(Params), Body);
+  F->setInline(Inline);
+  F->setExternC(ExternC);
+  F->setVarargs(Varargs);
+  return F;
+}
+
+bool Parser::parseVarDeclarators(const Type *Base, SourceLocation Begin,
+                                 VarDecl::StorageKind S,
+                                 llvm::SmallVectorImpl<VarDecl *> &Out,
+                                 bool IsAuto) {
+  do {
+    const Type *T = IsAuto ? nullptr : parsePointers(Base);
+    if (Tok.isNot(tok::identifier)) {
+      Diags.report(Tok.getRange(), diag::err_expected) << "a variable name";
+      return false;
+    }
+    Token Name = Tok;
+    consume();
+    if (!IsAuto) {
+      T = parseArraySuffix(T);
+      if (!T)
+        return false;
+    }
+    Expr *Init = nullptr;
+    if (tryConsume(tok::equal)) {
+      Init = parseAssignment();
+      if (!Init)
+        return false;
+    } else if (IsAuto) {
+      Diags.report(Name.getRange(), diag::err_auto_needs_init);
+      return false;
+    }
+    auto *V = new (Ctx) VarDecl(rangeFrom(Begin), Name.Loc,
+                                Ctx.copyString(Name.Text), T, Init, S);
+    V->setAuto(IsAuto);
+    Out.push_back(V);
+  } while (tryConsume(tok::comma));
+  return true;
+}

@@ -1,0 +1,212 @@
+//===- ParserImpl.h - the recursive-descent parser's class ------*- C++ -*-===//
+//
+// Part of bsgpc, the BSGP compiler.
+//
+//===----------------------------------------------------------------------===//
+///
+/// \file
+/// The Parser class, private to lib/Parse and shared by its files: Parser.cpp
+/// (translation units, the tree-depth bound, ParseSession), ParseDecl.cpp
+/// (types and top-level declarations), ParseStmt.cpp, ParseExpr.cpp and
+/// ParseTemplate.cpp (generic functions).
+///
+/// Every parse function either returns a complete node or returns null after
+/// reporting an error, so that Sema never sees a half-built tree. Recursion is
+/// bounded by ParseSession::MaxNestingDepth; once that bound (or the error
+/// limit) is hit the parser stops reading the file, which guarantees
+/// termination with bounded stack on any input.
+///
+//===----------------------------------------------------------------------===//
+
+#ifndef BSGP_LIB_PARSE_PARSERIMPL_H
+#define BSGP_LIB_PARSE_PARSERIMPL_H
+
+#include "bsgp/Lex/Lexer.h"
+#include "bsgp/Parse/Parser.h"
+
+#include "llvm/ADT/StringSet.h"
+
+namespace bsgp {
+
+class Parser {
+public:
+  Parser(ParseSession &S, ASTContext &Ctx, DiagnosticEngine &Diags,
+         uint32_t FileId, llvm::StringSet<> &Functions, size_t Offset = 0)
+      : Session(S), Ctx(Ctx), Diags(Diags), FileId(FileId),
+        Lex(FileId, Diags.getSourceManager().getBuffer(FileId), Diags),
+        Functions(Functions) {
+    Lex.seek(Offset);
+    Tok = Lex.lex();
+    Next = Lex.lex();
+  }
+
+  TranslationUnit parseTranslationUnit();
+  /// Generic functions (ParseTemplate.cpp).
+  FunctionDecl *parseFunctionOnly();
+
+private:
+  void parseTemplate(llvm::SmallVectorImpl<Decl *> &Out);
+  Expr *parseTemplateRef();
+
+  // Token handling.
+  void consume() {
+    PrevEnd = Tok.EndLoc;
+    if (Aborted) {
+      Tok.Kind = tok::eof;
+      return;
+    }
+    Tok = Next;
+    Next = Tok.is(tok::eof) ? Tok : Lex.lex();
+    if (Diags.hasFatalError())
+      abort();
+  }
+  void abort() {
+    Aborted = true;
+    Tok.Kind = tok::eof;
+    Next.Kind = tok::eof;
+  }
+  bool tryConsume(tok::Kind K) {
+    if (Tok.isNot(K))
+      return false;
+    consume();
+    return true;
+  }
+  /// Reports `expected X` unless the current token is \p K.
+  bool expect(tok::Kind K, const char *What = nullptr) {
+    if (tryConsume(K))
+      return true;
+    std::string W = What ? What : std::string("'") + tok::getSpelling(K) + "'";
+    Diags.report(Tok.getRange(), diag::err_expected) << W;
+    return false;
+  }
+  void skipToStmtEnd() {
+    unsigned Depth = 0;
+    while (Tok.isNot(tok::eof)) {
+      if (Tok.is(tok::l_brace))
+        ++Depth;
+      else if (Tok.is(tok::r_brace)) {
+        if (Depth == 0)
+          return;
+        if (--Depth == 0) {
+          consume();
+          return;
+        }
+      } else if (Tok.is(tok::semi) && Depth == 0) {
+        consume();
+        return;
+      }
+      consume();
+    }
+  }
+
+  /// Bounds recursion; the first overflow is reported and stops the parse.
+  struct DepthGuard {
+    Parser &P;
+    bool Ok;
+    explicit DepthGuard(Parser &P) : P(P) {
+      Ok = ++P.Depth <= ParseSession::MaxNestingDepth;
+      if (!Ok && !P.Aborted) {
+        P.Diags.report(P.Tok.getRange(), diag::err_nesting_too_deep)
+            << ParseSession::MaxNestingDepth;
+        P.abort();
+      }
+    }
+    ~DepthGuard() { --P.Depth; }
+  };
+
+  bool checkTreeDepth(Decl *D);
+
+  // Types.
+  bool isTypeStart(const Token &T) const;
+  /// A declaration statement starts here; `float4(...)` and `int(x)` start
+  /// expressions.
+  bool startsDecl() const {
+    return isTypeStart(Tok) &&
+           !(isBuiltinTypeKw(Tok.Kind) && Next.is(tok::l_paren));
+  }
+  bool isBuiltinTypeKw(tok::Kind K) const {
+    return K >= tok::kw_void && K <= tok::kw_float4;
+  }
+  const Type *parseBaseType();
+  const Type *parsePointers(const Type *T);
+  const Type *parseTypeName() {
+    const Type *T = parseBaseType();
+    return T ? parsePointers(T) : nullptr;
+  }
+  const Type *parseArraySuffix(const Type *T);
+  bool parseSpawnAttributes(unsigned &BlockSize, unsigned &MinBlocks);
+  void parseLibraryFunction(llvm::SmallVectorImpl<Decl *> &Out);
+  StructType *parseStructBody(StructType *ST, SourceLocation Begin,
+                              SourceLocation NameLoc);
+
+  // Declarations.
+  void parseTopLevel(llvm::SmallVectorImpl<Decl *> &Out);
+  void parseImport(SourceLocation Begin, llvm::SmallVectorImpl<Decl *> &Out);
+  void parseTypedef(SourceLocation Begin, llvm::SmallVectorImpl<Decl *> &Out);
+  void parseStructDecl(SourceLocation Begin,
+                       llvm::SmallVectorImpl<Decl *> &Out);
+  Decl *parseFunctionRest(SourceLocation Begin, const Type *Ret,
+                          const Token &Name, bool Inline, bool ExternC);
+  bool parseVarDeclarators(const Type *Base, SourceLocation Begin,
+                           VarDecl::StorageKind S,
+                           llvm::SmallVectorImpl<VarDecl *> &Out, bool IsAuto);
+
+  // Statements.
+  Stmt *parseStatement();
+  Stmt *parseIfStmt(SourceLocation Begin);
+  Stmt *parseWhileStmt(SourceLocation Begin);
+  Stmt *parseDoStmt(SourceLocation Begin);
+  Stmt *parseForStmt(SourceLocation Begin);
+  Stmt *parseBreakOrContinue(SourceLocation Begin);
+  Stmt *parseReturnStmt(SourceLocation Begin);
+  Stmt *parseSpawnStmt(SourceLocation Begin);
+  Stmt *parseBarrierStmt(SourceLocation Begin);
+  Stmt *parseParStmt(SourceLocation Begin);
+  Stmt *parseLocalDeclStmt(SourceLocation Begin);
+  CompoundStmt *parseCompound();
+  Stmt *parseDeclStmt();
+
+  // Expressions.
+  Expr *parseExpression();
+  Expr *parseAssignment();
+  Expr *parseConditional();
+  Expr *parseBinary(unsigned MinPrec);
+  Expr *parseUnary();
+  Expr *parsePostfix(Expr *E);
+  Expr *parsePrimary();
+  Expr *parseCharLiteral();
+  Expr *parseStringLiteral(SourceLocation Begin);
+  Expr *parseIdentifierExpr(SourceLocation Begin);
+  Expr *parseThread();
+  Expr *parseGroup();
+  Expr *parseTargetQuery();
+  Expr *parseCollective(BuiltinCallExpr::BuiltinKind K, SourceLocation Begin);
+  bool parseArgs(llvm::SmallVectorImpl<Expr *> &Args);
+  Expr *parseIntLiteral();
+  Expr *parseFloatLiteral();
+  bool decodeQuoted(const Token &T, std::string &Out);
+
+  SourceRange rangeFrom(SourceLocation B) const {
+    return SourceRange(B, PrevEnd);
+  }
+
+  ParseSession &Session;
+  ASTContext &Ctx;
+  DiagnosticEngine &Diags;
+  uint32_t FileId;
+  Lexer Lex;
+  Token Tok, Next;
+  SourceLocation PrevEnd;
+  unsigned Depth = 0;
+  bool Aborted = false;
+  /// Names of user functions declared so far (program-wide); a user function
+  /// named like a collective (sort_idx in Listing 7) hides the builtin.
+  llvm::StringSet<> &Functions;
+  /// The StructDecl built by the last parseStructBody().
+  StructDecl *LastStruct = nullptr;
+  unsigned AnonCounter = 0;
+};
+
+} // namespace bsgp
+
+#endif // BSGP_LIB_PARSE_PARSERIMPL_H

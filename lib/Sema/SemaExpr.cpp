@@ -1,0 +1,915 @@
+//===- SemaExpr.cpp - checking expressions --------------------------------===//
+//
+// Part of bsgpc, the BSGP compiler.
+//
+//===----------------------------------------------------------------------===//
+///
+/// \file
+/// Conversions (promotions, the usual arithmetic conversions, implicit
+/// casts) and every expression other than the builtins of SemaBuiltin.cpp:
+/// literals, names, operators, assignments, calls, members, constructors.
+///
+//===----------------------------------------------------------------------===//
+
+#include "SemaImpl.h"
+#include "DivisionByZero.h"
+
+using namespace bsgp;
+using namespace bsgp::sema;
+using llvm::cast;
+using llvm::dyn_cast;
+using llvm::dyn_cast_or_null;
+using llvm::isa;
+
+//===----------------------------------------------------------------------===//
+// Conversions
+//===----------------------------------------------------------------------===//
+
+const Type *Sema::promote(const Type *T) {
+  auto *B = dyn_cast<BuiltinType>(T->getUnqualified());
+  if (B && (B->getBuiltinKind() == BuiltinType::Bool ||
+            B->getBuiltinKind() == BuiltinType::Char))
+    return Ctx.getIntType();
+  return T->getUnqualified();
+}
+
+const Type *Sema::commonArith(const Type *A, const Type *B) {
+  auto *X = cast<BuiltinType>(promote(A));
+  auto *Y = cast<BuiltinType>(promote(B));
+  if (X->isFloating() || Y->isFloating()) {
+    if (X->getBuiltinKind() == BuiltinType::Double ||
+        Y->getBuiltinKind() == BuiltinType::Double)
+      return Ctx.getDoubleType();
+    return Ctx.getFloatType();
+  }
+  if (X == Y)
+    return X;
+  if (X->getBitWidth() != Y->getBitWidth())
+    return X->getBitWidth() > Y->getBitWidth() ? X : Y;
+  // Same width, different signedness: unsigned wins.
+  return X->isSignedInteger() ? Y : X;
+}
+
+Expr *Sema::rvalue(Expr *E) {
+  const Type *T = E->getType()->getUnqualified();
+  if (auto *AT = dyn_cast<ArrayType>(T))
+    return implicitCast(ImplicitCastExpr::ArrayToPointer, E,
+                        Ctx.getPointerType(AT->getElementType()));
+  return E;
+}
+
+Expr *Sema::toBool(Expr *E) {
+  const Type *T = E->getType()->getUnqualified();
+  if (T->isError() || T->isBool())
+    return E;
+  if (!T->isScalar()) {
+    Diags.report(E->getRange(), diag::err_typecheck_cond) << T->str();
+    return error(E);
+  }
+  return implicitCast(ImplicitCastExpr::ToBool, E, Ctx.getBoolType());
+}
+
+Expr *Sema::convert(Expr *E, const Type *To, bool Report) {
+  E = rvalue(E);
+  const Type *From = E->getType()->getUnqualified();
+  To = To->getUnqualified();
+  if (From->isError() || To->isError())
+    return E;
+  if (From == To) {
+    if (E->getType() != From)
+      return implicitCast(ImplicitCastExpr::NoOp, E, To);
+    return E;
+  }
+  using IC = ImplicitCastExpr;
+  if (From->isArithmetic() && To->isArithmetic()) {
+    IC::CastKind K;
+    if (To->isBool())
+      K = IC::ToBool;
+    else if (From->isInteger() && To->isInteger())
+      K = IC::IntegralCast;
+    else if (From->isInteger())
+      K = IC::IntegralToFloating;
+    else if (To->isInteger())
+      K = IC::FloatingToIntegral;
+    else
+      K = IC::FloatingCast;
+    return implicitCast(K, E, To);
+  }
+  if (To->isBool() && From->isPointer())
+    return implicitCast(IC::ToBool, E, To);
+  if (isa<NullType>(From) && To->isPointer())
+    return implicitCast(IC::NullToPointer, E, To);
+  if (From->isPointer() && To->isPointer()) {
+    const Type *FP = cast<PointerType>(From)->getPointee();
+    const Type *TP = cast<PointerType>(To)->getPointee();
+    bool AddsConst = FP->getUnqualified() == TP->getUnqualified() &&
+                     (!FP->isConst() || TP->isConst());
+    if (AddsConst || TP->getUnqualified()->isVoid() ||
+        FP->getUnqualified()->isVoid())
+      return implicitCast(IC::PointerCast, E, To);
+    if (Report)
+      Diags.report(E->getRange(), diag::err_incompatible_pointer)
+          << From->str() << To->str();
+    return error(E);
+  }
+  if (auto *VT = dyn_cast<VectorType>(To)) {
+    if (From->isArithmetic()) {
+      Expr *S = convert(E, VT->getElementType(), Report);
+      return implicitCast(IC::VectorSplat, S, To);
+    }
+    if (auto *VF = dyn_cast<VectorType>(From))
+      if (VF->getNumElements() == VT->getNumElements())
+        return implicitCast(IC::VectorConvert, E, To);
+  }
+  if (Report)
+    Diags.report(E->getRange(), diag::err_typecheck_convert)
+        << E->getType()->str() << To->str();
+  return error(E);
+}
+
+//===----------------------------------------------------------------------===//
+// Expressions
+//===----------------------------------------------------------------------===//
+
+Expr *Sema::checkExpr(Expr *E) {
+  Expr *R = checkExprImpl(E);
+  if (!R->getType())
+    R->setType(Ctx.getErrorType());
+  return R;
+}
+
+/// An integer literal is an int, or an int64 when it does not fit or has a
+/// long suffix, or a uint64 when that does not fit either; with a `u`
+/// suffix, a uint or (long or too large) a uint64.
+Expr *Sema::checkIntegerLiteral(IntegerLiteral *L) {
+  uint64_t V = L->getValue();
+  const Type *T;
+  if (L->hasUnsignedSuffix())
+    T = (!L->hasLongSuffix() && V <= UINT32_MAX)
+            ? Ctx.getUIntType()
+            : Ctx.getBuiltinType(BuiltinType::UInt64);
+  else if (!L->hasLongSuffix() && V <= INT32_MAX)
+    T = Ctx.getIntType();
+  else if (V <= INT64_MAX)
+    T = Ctx.getBuiltinType(BuiltinType::Int64);
+  else
+    T = Ctx.getBuiltinType(BuiltinType::UInt64);
+  L->setType(T);
+  return L;
+}
+
+Expr *Sema::checkDeclRef(DeclRefExpr *R) {
+  if (VarDecl *V = lookup(R->getName())) {
+    R->setDecl(V);
+    R->setType(V->getType());
+    R->setLValue(true);
+    V->setRead();
+    if (InRequire && !V->isHost())
+      Diags.report(R->getRange(), diag::err_thread_device_var_in_require)
+          << R->getName();
+    if (Expr *Put = PendingPuts.lookup(V)) {
+      Diags.report(R->getRange(), diag::err_put_value_used) << R->getName();
+      Diags.report(Put->getRange(), diag::note_put_here) << R->getName();
+      PendingPuts.erase(V);
+    }
+    return R;
+  }
+  if (FunctionDecl *F = Functions.lookup(R->getName())) {
+    R->setDecl(F);
+    R->setType(F->getFunctionType());
+    return R;
+  }
+  Diags.report(R->getRange(), diag::err_undeclared) << R->getName();
+  if (VarDecl *Ended = EndedLocals.lookup(R->getName()))
+    Diags.report(SourceRange(Ended->getLoc()), diag::note_out_of_scope)
+        << R->getName();
+  return error(R);
+}
+
+Expr *Sema::checkConditional(ConditionalOperator *C) {
+  C->setCond(toBool(rvalue(checkExpr(C->getCond()))));
+  bool Dep = inDevice() && isThreadDependent(C->getCond());
+  bool Device = inDevice();
+  if (Dep)
+    Divergent.push_back(C->getCond());
+  if (Device)
+    ControlFlow.push_back({C, isTargetQuestion(C->getCond())});
+  Expr *T = rvalue(checkExpr(C->getTrueExpr()));
+  Expr *F = rvalue(checkExpr(C->getFalseExpr()));
+  if (Device)
+    ControlFlow.pop_back();
+  if (Dep)
+    Divergent.pop_back();
+  const Type *TT = T->getType()->getUnqualified(),
+             *FT = F->getType()->getUnqualified();
+  const Type *R = nullptr;
+  if (TT->isError() || FT->isError())
+    R = Ctx.getErrorType();
+  else if (TT == FT)
+    R = TT;
+  else if (TT->isArithmetic() && FT->isArithmetic())
+    R = commonArith(TT, FT);
+  else if (TT->isPointer() && isa<NullType>(FT))
+    R = TT;
+  else if (FT->isPointer() && isa<NullType>(TT))
+    R = FT;
+  if (!R) {
+    Diags.report(C->getRange(), diag::err_cond_incompatible)
+        << TT->str() << FT->str();
+    C->setTrueExpr(T);
+    C->setFalseExpr(F);
+    return error(C);
+  }
+  C->setTrueExpr(convert(T, R));
+  C->setFalseExpr(convert(F, R));
+  C->setType(R);
+  return C;
+}
+
+Expr *Sema::checkThreadAttr(ThreadAttrExpr *T) {
+  std::string Name = std::string("thread.") +
+                     ThreadAttrExpr::getName(T->getAttr());
+  if (!inParallel())
+    Diags.report(T->getRange(), diag::err_thread_outside_spawn) << Name;
+  else if (InRequire && T->getAttr() != ThreadAttrExpr::Size)
+    Diags.report(T->getRange(), diag::err_require_device) << Name;
+  T->setType(Ctx.getIntType());
+  T->setLValue(T->getAttr() == ThreadAttrExpr::OldRank ||
+               (T->getAttr() == ThreadAttrExpr::Size && InRequire));
+  return T;
+}
+
+Expr *Sema::checkIndex(IndexExpr *I) {
+  Expr *B = checkExpr(I->getBase());
+  Expr *Idx = rvalue(checkExpr(I->getIndex()));
+  const Type *BT = B->getType()->getUnqualified();
+  I->setLValue(true);
+  if (BT->isError() || Idx->getType()->isError()) {
+    I->setBase(B);
+    I->setIndex(Idx);
+    return error(I);
+  }
+  if (!Idx->getType()->isInteger()) {
+    Diags.report(Idx->getRange(), diag::err_typecheck_index)
+        << Idx->getType()->str();
+    I->setBase(B);
+    I->setIndex(Idx);
+    return error(I);
+  }
+  const Type *Elem = nullptr;
+  if (auto *AT = dyn_cast<ArrayType>(BT)) {
+    Elem = AT->getElementType();
+    I->setLValue(B->isLValue());
+  } else if (auto *PT = dyn_cast<PointerType>(BT)) {
+    Elem = PT->getPointee();
+  } else {
+    Diags.report(B->getRange(), diag::err_typecheck_subscript) << BT->str();
+    I->setBase(B);
+    I->setIndex(Idx);
+    return error(I);
+  }
+  I->setBase(B);
+  I->setIndex(Idx);
+  I->setType(Elem);
+  return I;
+}
+
+Expr *Sema::checkCast(CastExpr *C) {
+  Expr *S = rvalue(checkExpr(C->getSubExpr()));
+  C->setSubExpr(S);
+  const Type *To = C->getWrittenType()->getUnqualified();
+  const Type *From = S->getType()->getUnqualified();
+  C->setType(To);
+  if (From->isError())
+    return C;
+  bool Ok = To->isVoid() || (From->isArithmetic() && To->isArithmetic()) ||
+            (From->isPointer() && To->isPointer()) ||
+            (From->isPointer() && To->isInteger()) ||
+            (From->isInteger() && To->isPointer()) ||
+            (isa<NullType>(From) && To->isPointer()) || From == To ||
+            (From->isArithmetic() && To->isVector());
+  if (auto *VF = dyn_cast<VectorType>(From))
+    if (auto *VT = dyn_cast<VectorType>(To))
+      Ok = VF->getNumElements() == VT->getNumElements();
+  if (!Ok) {
+    Diags.report(C->getRange(), diag::err_cast_invalid)
+        << From->str() << To->str();
+    return error(C);
+  }
+  return C;
+}
+
+Expr *Sema::checkSizeof(SizeofExpr *S) {
+  const Type *T = S->getArgType();
+  if (S->getArgExpr())
+    T = checkExpr(S->getArgExpr())->getType();
+  if (T->isVoid() || isa<FunctionType>(T->getUnqualified())) {
+    Diags.report(S->getRange(), diag::err_sizeof_void) << T->str();
+    return error(S);
+  }
+  S->setType(Ctx.getBuiltinType(BuiltinType::UInt64));
+  return S;
+}
+
+/// `dnew[n]T` and `dtempnew[n]T`: host code only.
+Expr *Sema::checkNew(NewExpr *N) {
+  const char *Name = N->isTemporary() ? "dtempnew" : "dnew";
+  if (inDevice())
+    Diags.report(N->getRange(), diag::err_dnew_in_device) << Name;
+  Expr *C = rvalue(checkExpr(N->getCount()));
+  if (!C->getType()->isError()) {
+    if (!C->getType()->isInteger())
+      Diags.report(C->getRange(), diag::err_new_count)
+          << Name << C->getType()->str();
+    else
+      C = convert(C, Ctx.getBuiltinType(BuiltinType::UInt64));
+  }
+  N->setCount(C);
+  if (N->getElementType()->isVoid()) {
+    Diags.report(N->getRange(), diag::err_new_void);
+    return error(N);
+  }
+  N->setType(Ctx.getPointerType(N->getElementType()));
+  return N;
+}
+
+/// Dispatches on the kind of expression; each kind with more than a line
+/// of checking has its own function.
+Expr *Sema::checkExprImpl(Expr *E) {
+  switch (E->getKind()) {
+  case Stmt::SK_IntegerLiteral:
+    return checkIntegerLiteral(cast<IntegerLiteral>(E));
+  case Stmt::SK_FloatingLiteral:
+    E->setType(cast<FloatingLiteral>(E)->hasFloatSuffix() ? Ctx.getFloatType()
+                                                         : Ctx.getDoubleType());
+    return E;
+  case Stmt::SK_BoolLiteral:
+    E->setType(Ctx.getBoolType());
+    return E;
+  case Stmt::SK_CharLiteral:
+    E->setType(Ctx.getCharType());
+    return E;
+  case Stmt::SK_StringLiteral:
+    E->setType(Ctx.getPointerType(Ctx.getConstType(Ctx.getCharType())));
+    return E;
+  case Stmt::SK_NullLiteral:
+    E->setType(Ctx.getNullType());
+    return E;
+  case Stmt::SK_DeclRef:
+    return checkDeclRef(cast<DeclRefExpr>(E));
+  case Stmt::SK_Paren: {
+    auto *P = cast<ParenExpr>(E);
+    P->setSubExpr(checkExpr(P->getSubExpr()));
+    P->setType(P->getSubExpr()->getType());
+    P->setLValue(P->getSubExpr()->isLValue());
+    return P;
+  }
+  case Stmt::SK_Unary:
+    return checkUnary(cast<UnaryOperator>(E));
+  case Stmt::SK_Binary: {
+    auto *B = cast<BinaryOperator>(E);
+    if (B->isAssignmentOp())
+      return checkAssign(B);
+    return checkBinary(B);
+  }
+  case Stmt::SK_Conditional:
+    return checkConditional(cast<ConditionalOperator>(E));
+  case Stmt::SK_Call:
+    return checkCall(cast<CallExpr>(E));
+  case Stmt::SK_BuiltinCall: {
+    Expr *R = checkBuiltin(cast<BuiltinCallExpr>(E));
+    instantiateLibraryFor(cast<BuiltinCallExpr>(E));
+    return R;
+  }
+  case Stmt::SK_Group:
+    return checkGroup(cast<GroupExpr>(E));
+  case Stmt::SK_ThreadAttr:
+    return checkThreadAttr(cast<ThreadAttrExpr>(E));
+  case Stmt::SK_Index:
+    return checkIndex(cast<IndexExpr>(E));
+  case Stmt::SK_Member:
+    return checkMember(cast<MemberExpr>(E));
+  case Stmt::SK_Cast:
+    return checkCast(cast<CastExpr>(E));
+  case Stmt::SK_ImplicitCast:
+    return E;
+  case Stmt::SK_Construct:
+    return checkConstruct(cast<ConstructExpr>(E));
+  case Stmt::SK_Sizeof:
+    return checkSizeof(cast<SizeofExpr>(E));
+  case Stmt::SK_New:
+    return checkNew(cast<NewExpr>(E));
+  case Stmt::SK_TargetQuery:
+    // Allowed everywhere: a constant in device code, a constant or a
+    // runtime query in host code (docs/language.md).
+    E->setType(Ctx.getBoolType());
+    return E;
+  case Stmt::SK_Atomic:
+    return checkAtomic(cast<AtomicExpr>(E));
+  default:
+    return error(E);
+  }
+}
+
+Expr *Sema::checkAssign(BinaryOperator *B) {
+  // A first assignment to an unknown name introduces an inferred local in
+  // the innermost block.
+  auto *LRef = dyn_cast<DeclRefExpr>(B->getLHS());
+  if (LRef && B->getOpcode() == BinaryOperator::Assign &&
+      !lookup(LRef->getName()) && !Functions.count(LRef->getName())) {
+    Expr *R = rvalue(checkExpr(B->getRHS()));
+    const Type *T = R->getType()->getUnqualified();
+    if (isa<NullType>(T)) {
+      Diags.report(R->getRange(), diag::err_infer_null) << LRef->getName();
+      T = Ctx.getErrorType();
+    } else if (T->isVoid()) {
+      Diags.report(R->getRange(), diag::err_infer_void) << LRef->getName();
+      T = Ctx.getErrorType();
+    } else if (isa<FunctionType>(T)) {
+      Diags.report(R->getRange(), diag::err_typecheck_convert)
+          << T->str() << "a variable";
+      T = Ctx.getErrorType();
+    }
+    auto *V = new (Ctx) VarDecl(LRef->getRange(), LRef->getBeginLoc(),
+                                LRef->getName(), T, R, VarDecl::Local);
+    V->setImplicit(true);
+    V->setHost(!inDevice());
+    V->setRequireDecl(InRequire);
+    size_t I = Scopes.size();
+    while (I > 1 && !Scopes[I - 1].Implicit)
+      --I;
+    Scopes[I - 1].Vars[V->getName()] = V;
+    if (Scopes[I - 1].Implicit)
+      Scopes[I - 1].Implicit->push_back(V);
+    LRef->setDecl(V);
+    LRef->setDefinition(true);
+    LRef->setType(T);
+    LRef->setLValue(true);
+    B->setRHS(R);
+    B->setType(T);
+    return B;
+  }
+  Expr *L = checkExpr(B->getLHS());
+  Expr *R = rvalue(checkExpr(B->getRHS()));
+  B->setLHS(L);
+  const Type *LT = L->getType();
+  if (LT->isError() || R->getType()->isError()) {
+    B->setRHS(R);
+    return error(B);
+  }
+  Expr *LBase = L->ignoreParenImpCasts();
+  if (auto *T = dyn_cast<TargetQueryExpr>(LBase)) {
+    Diags.report(L->getRange(), diag::err_target_query_readonly)
+        << TargetQueryExpr::getName(T->getTarget());
+    B->setRHS(R);
+    return error(B);
+  }
+  if (auto *T = dyn_cast<ThreadAttrExpr>(LBase))
+    if (T->getAttr() == ThreadAttrExpr::OldRank)
+      checkStraightLine(B, diag::err_oldrank_in_control_flow);
+  // §5: fork and kill adjust thread.size in a require block.
+  if (auto *T = dyn_cast<ThreadAttrExpr>(LBase))
+    if (T->getAttr() != ThreadAttrExpr::OldRank &&
+        !(T->getAttr() == ThreadAttrExpr::Size && InRequire)) {
+      Diags.report(L->getRange(), diag::err_thread_attr_readonly)
+          << ThreadAttrExpr::getName(T->getAttr());
+      B->setRHS(R);
+      return error(B);
+    }
+  if (!L->isLValue() || isa<ArrayType>(LT->getUnqualified())) {
+    Diags.report(L->getRange(), diag::err_not_assignable);
+    B->setRHS(R);
+    return error(B);
+  }
+  if (LT->isConst()) {
+    Diags.report(L->getRange(), diag::err_assign_const) << LT->str();
+    B->setRHS(R);
+    return error(B);
+  }
+  if (reportHostWrite(L)) {
+    B->setRHS(R);
+    return error(B);
+  }
+  const Type *LU = LT->getUnqualified();
+  if (B->getOpcode() == BinaryOperator::Assign) {
+    B->setRHS(convert(R, LU));
+  } else {
+    auto Op = BinaryOperator::getBaseOp(B->getOpcode());
+    const Type *RT = R->getType()->getUnqualified();
+    bool PtrArith = LU->isPointer() && RT->isInteger() &&
+                    (Op == BinaryOperator::Add || Op == BinaryOperator::Sub);
+    bool IntOnly = Op == BinaryOperator::Rem || Op == BinaryOperator::Shl ||
+                   Op == BinaryOperator::Shr || Op == BinaryOperator::And ||
+                   Op == BinaryOperator::Or || Op == BinaryOperator::Xor;
+    if (PtrArith) {
+      B->setComputationType(LU);
+      B->setRHS(R);
+    } else if (LU->isArithmetic() && RT->isArithmetic() &&
+               (!IntOnly || (LU->isInteger() && RT->isInteger()))) {
+      const Type *CT = commonArith(LU, RT);
+      B->setComputationType(CT);
+      B->setRHS(convert(R, CT));
+    } else if (LU->isVector() && (RT == LU || RT->isArithmetic()) && !IntOnly) {
+      B->setComputationType(LU);
+      B->setRHS(convert(R, LU));
+    } else {
+      Diags.report(B->getRange(), diag::err_typecheck_binary)
+          << LU->str() << RT->str();
+      B->setRHS(R);
+      return error(B);
+    }
+  }
+  B->setType(LU);
+  warnDivisionByZero(B, B->getComputationType(), Diags);
+  return B;
+}
+
+Expr *Sema::checkBinary(BinaryOperator *B) {
+  using BO = BinaryOperator;
+  auto Op = B->getOpcode();
+  Expr *L = rvalue(checkExpr(B->getLHS()));
+  bool Logical = Op == BO::LAnd || Op == BO::LOr;
+  bool Dep = Logical && inDevice() && isThreadDependent(L);
+  bool Device = Logical && inDevice();
+  if (Dep)
+    Divergent.push_back(L);
+  if (Device)
+    ControlFlow.push_back({B, isTargetQuestion(L)});
+  Expr *R = rvalue(checkExpr(B->getRHS()));
+  if (Device)
+    ControlFlow.pop_back();
+  if (Dep)
+    Divergent.pop_back();
+  B->setLHS(L);
+  B->setRHS(R);
+  const Type *LT = L->getType()->getUnqualified();
+  const Type *RT = R->getType()->getUnqualified();
+  if (LT->isError() || RT->isError())
+    return error(B);
+  auto Fail = [&]() {
+    Diags.report(B->getRange(), diag::err_typecheck_binary)
+        << L->getType()->str() << R->getType()->str();
+    return error(B);
+  };
+  if (Op == BO::Comma) {
+    B->setType(RT);
+    return B;
+  }
+  if (Logical) {
+    if (!LT->isScalar() || !RT->isScalar())
+      return Fail();
+    B->setLHS(toBool(L));
+    B->setRHS(toBool(R));
+    B->setType(Ctx.getBoolType());
+    return B;
+  }
+  bool Compare = Op >= BO::LT && Op <= BO::NE;
+  bool IntOnly = Op == BO::Rem || Op == BO::Shl || Op == BO::Shr ||
+                 Op == BO::And || Op == BO::Or || Op == BO::Xor;
+  if (LT->isArithmetic() && RT->isArithmetic()) {
+    if (IntOnly && (!LT->isInteger() || !RT->isInteger()))
+      return Fail();
+    const Type *CT = commonArith(LT, RT);
+    if (Op == BO::Shl || Op == BO::Shr) {
+      B->setLHS(convert(L, promote(LT)));
+      B->setRHS(convert(R, promote(RT)));
+      B->setType(promote(LT));
+      return B;
+    }
+    B->setLHS(convert(L, CT));
+    B->setRHS(convert(R, CT));
+    B->setType(Compare ? Ctx.getBoolType() : CT);
+    warnDivisionByZero(B, CT, Diags);
+    return B;
+  }
+  if (LT->isVector() || RT->isVector()) {
+    const Type *VT = LT->isVector() ? LT : RT;
+    const Type *Other = LT->isVector() ? RT : LT;
+    auto *V = cast<VectorType>(VT);
+    if (Compare || (Other != VT && !Other->isArithmetic()) ||
+        (IntOnly && !V->getElementType()->isInteger()))
+      return Fail();
+    B->setLHS(convert(L, VT));
+    B->setRHS(convert(R, VT));
+    B->setType(VT);
+    warnDivisionByZero(B, VT, Diags);
+    return B;
+  }
+  // Pointers.
+  bool LP = LT->isPointer(), RP = RT->isPointer();
+  bool LN = isa<NullType>(LT), RN = isa<NullType>(RT);
+  if ((Op == BO::Add || Op == BO::Sub) && LP && RT->isInteger()) {
+    B->setType(LT);
+    return B;
+  }
+  if (Op == BO::Add && RP && LT->isInteger()) {
+    B->setType(RT);
+    return B;
+  }
+  if (Op == BO::Sub && LP && RP) {
+    if (LT != RT)
+      return Fail();
+    B->setType(Ctx.getBuiltinType(BuiltinType::Int64));
+    return B;
+  }
+  if (Compare && (LP || LN) && (RP || RN)) {
+    if (LP && RN)
+      B->setRHS(convert(R, LT));
+    else if (RP && LN)
+      B->setLHS(convert(L, RT));
+    else if (LP && RP && LT != RT) {
+      const Type *LE = cast<PointerType>(LT)->getPointee()->getUnqualified();
+      const Type *RE = cast<PointerType>(RT)->getPointee()->getUnqualified();
+      if (LE != RE && !LE->isVoid() && !RE->isVoid())
+        return Fail();
+    }
+    B->setType(Ctx.getBoolType());
+    return B;
+  }
+  return Fail();
+}
+
+Expr *Sema::checkUnary(UnaryOperator *U) {
+  using UO = UnaryOperator;
+  Expr *S = checkExpr(U->getSubExpr());
+  auto Op = U->getOpcode();
+  if (Op != UO::AddrOf)
+    S = rvalue(S);
+  U->setSubExpr(S);
+  const Type *T = S->getType()->getUnqualified();
+  if (T->isError())
+    return error(U);
+  auto Fail = [&]() {
+    Diags.report(U->getRange(), diag::err_typecheck_unary)
+        << S->getType()->str();
+    return error(U);
+  };
+  switch (Op) {
+  case UO::Plus:
+  case UO::Minus:
+    if (T->isArithmetic()) {
+      U->setSubExpr(convert(S, promote(T)));
+      U->setType(promote(T));
+      return U;
+    }
+    if (T->isVector()) {
+      U->setType(T);
+      return U;
+    }
+    return Fail();
+  case UO::Not:
+    if (!T->isScalar())
+      return Fail();
+    U->setSubExpr(toBool(S));
+    U->setType(Ctx.getBoolType());
+    return U;
+  case UO::BitNot:
+    if (!T->isInteger())
+      return Fail();
+    U->setSubExpr(convert(S, promote(T)));
+    U->setType(promote(T));
+    return U;
+  case UO::Deref: {
+    auto *P = dyn_cast<PointerType>(T);
+    if (!P || P->getPointee()->isVoid()) {
+      Diags.report(U->getRange(), diag::err_typecheck_deref)
+          << S->getType()->str();
+      return error(U);
+    }
+    U->setType(P->getPointee());
+    U->setLValue(true);
+    return U;
+  }
+  case UO::AddrOf:
+    if (auto *TQ = dyn_cast<TargetQueryExpr>(S->ignoreParenImpCasts())) {
+      Diags.report(U->getRange(), diag::err_target_query_addrof)
+          << TargetQueryExpr::getName(TQ->getTarget());
+      return error(U);
+    }
+    if (!S->isLValue()) {
+      Diags.report(U->getRange(), diag::err_addrof_rvalue)
+          << S->getType()->str();
+      return error(U);
+    }
+    U->setType(Ctx.getPointerType(S->getType()));
+    return U;
+  default: { // ++ and --
+    if (!S->isLValue() || S->getType()->isConst() ||
+        !(T->isArithmetic() || T->isPointer())) {
+      Diags.report(U->getRange(), diag::err_incdec_not_lvalue)
+          << UO::getSpelling(Op);
+      return error(U);
+    }
+    if (reportHostWrite(S))
+      return error(U);
+    U->setType(T);
+    return U;
+  }
+  }
+}
+
+Expr *Sema::checkCall(CallExpr *C) {
+  Expr *Callee = C->getCallee();
+  FunctionDecl *F = nullptr;
+  if (auto *R = dyn_cast<DeclRefExpr>(Callee)) {
+    F = Functions.lookup(R->getName());
+    if (F && !lookup(R->getName())) {
+      R->setDecl(F);
+      R->setType(F->getFunctionType());
+    } else if (!F && !lookup(R->getName())) {
+      Diags.report(R->getRange(), diag::err_undeclared_function)
+          << R->getName();
+      for (Expr *&A : C->args())
+        A = checkExpr(A);
+      return error(C);
+    } else {
+      F = nullptr;
+    }
+  }
+  // A generic function: the instantiation for these arguments.
+  bool ArgsChecked = false;
+  if (auto *R = dyn_cast<DeclRefExpr>(Callee);
+      F && (R->hasTemplateArgs() || Templates.Patterns.count(F))) {
+    ArgsChecked = true;
+    F = instantiateForCall(C, R, F);
+    if (!F)
+      return error(C);
+    R->setDecl(F);
+    R->setType(F->getFunctionType());
+  }
+  if (!F) {
+    Expr *E = checkExpr(Callee);
+    if (!E->getType()->isError())
+      Diags.report(Callee->getRange(), diag::err_call_not_function)
+          << E->getType()->str();
+    for (Expr *&A : C->args())
+      A = checkExpr(A);
+    return error(C);
+  }
+  // Where the callee may run.
+  if (F->getFunctionKind() == FunctionDecl::FK_Collective) {
+    if (!inParallel() || InRequire)
+      Diags.report(C->getRange(), diag::err_collective_in_host)
+          << F->getName();
+    else {
+      checkDivergence(C, diag::err_collective_divergent, F->getName());
+      checkSyncPlacement(C, ("call to collective '" + F->getName() + "'").str());
+    }
+  } else if (F->getFunctionKind() == FunctionDecl::FK_Host && inDevice()) {
+    Diags.report(C->getRange(), diag::err_host_in_device) << F->getName();
+    auto It = Infos.find(F);
+    bool Spawns = It != Infos.end() && It->second.HasSpawn;
+    const char *Why = F->isExternC()          ? "it is declared extern \"C\""
+                      : F->getName() == "main" ? "it is 'main'"
+                      : Spawns                 ? "it contains a spawn"
+                                   : "it allocates with dnew or dtempnew";
+    Diags.report(SourceRange(F->getLoc()), diag::note_host_because)
+        << F->getName() << Why;
+  }
+  auto *FT = F->getFunctionType();
+  auto Params = FT->getParams();
+  size_t N = C->args().size();
+  bool ArityOk = FT->isVarargs() ? N >= Params.size() : N == Params.size();
+  if (!ArityOk) {
+    Diags.report(C->getRange(), FT->isVarargs() ? diag::err_call_arity_varargs
+                                                : diag::err_call_arity)
+        << F->getName() << unsigned(Params.size()) << unsigned(N);
+    Diags.report(SourceRange(F->getLoc()), diag::note_declared_here)
+        << F->getName();
+    for (Expr *&A : C->args())
+      if (!ArgsChecked)
+        A = checkExpr(A);
+    return error(C);
+  }
+  for (size_t I = 0; I < N; ++I) {
+    Expr *A = ArgsChecked ? C->args()[I] : rvalue(checkExpr(C->args()[I]));
+    if (I < Params.size()) {
+      A = convert(A, Params[I]);
+    } else if (A->getType()->getUnqualified() == Ctx.getFloatType()) {
+      A = convert(A, Ctx.getDoubleType()); // C default argument promotion.
+    } else if (A->getType()->isInteger() &&
+               promote(A->getType()) != A->getType()->getUnqualified()) {
+      A = convert(A, promote(A->getType()));
+    }
+    C->args()[I] = A;
+  }
+  C->setType(FT->getReturnType()->getUnqualified());
+  return C;
+}
+
+Expr *Sema::checkMember(MemberExpr *M) {
+  Expr *Base = checkExpr(M->getBase());
+  M->setBase(Base);
+  const Type *T = Base->getType()->getUnqualified();
+  if (T->isError())
+    return error(M);
+  bool LValue = Base->isLValue();
+  if (M->isArrow()) {
+    auto *P = dyn_cast<PointerType>(T);
+    if (!P || !isa<StructType>(P->getPointee()->getUnqualified())) {
+      Diags.report(Base->getRange(), diag::err_arrow_not_pointer)
+          << T->str();
+      return error(M);
+    }
+    M->setBase(rvalue(Base));
+    T = P->getPointee()->getUnqualified();
+    LValue = true;
+  }
+  if (auto *ST = dyn_cast<StructType>(T)) {
+    StructDecl *D = ST->getDecl();
+    if (!D) {
+      Diags.report(Base->getRange(), diag::err_unknown_struct)
+          << ST->getName();
+      return error(M);
+    }
+    FieldDecl *F = D->getField(M->getMemberName());
+    if (!F) {
+      Diags.report(SourceRange(M->getMemberLoc()), diag::err_no_member)
+          << M->getMemberName() << T->str();
+      return error(M);
+    }
+    M->setField(F);
+    M->setType(F->getType());
+    M->setLValue(LValue);
+    return M;
+  }
+  if (auto *VT = dyn_cast<VectorType>(T)) {
+    llvm::SmallVector<unsigned, 4> Comps;
+    llvm::StringRef Name = M->getMemberName();
+    bool Ok = Name.size() >= 1 && Name.size() <= 4;
+    for (char C : Name) {
+      int I = C == 'x' ? 0 : C == 'y' ? 1 : C == 'z' ? 2 : C == 'w' ? 3 : -1;
+      if (I < 0 || unsigned(I) >= VT->getNumElements())
+        Ok = false;
+      else
+        Comps.push_back(I);
+    }
+    if (!Ok || M->isArrow()) {
+      Diags.report(SourceRange(M->getMemberLoc()), diag::err_bad_swizzle)
+          << Name << T->str();
+      return error(M);
+    }
+    M->setComponents(Ctx.copyArray<unsigned>(Comps));
+    M->setType(Comps.size() == 1
+                   ? (const Type *)VT->getElementType()
+                   : Ctx.getVectorType(VT->getElementType(), Comps.size()));
+    M->setLValue(LValue);
+    return M;
+  }
+  Diags.report(Base->getRange(), diag::err_member_not_struct) << T->str();
+  return error(M);
+}
+
+Expr *Sema::checkConstruct(ConstructExpr *C) {
+  const Type *T = C->getConstructedType()->getUnqualified();
+  auto Args = C->args();
+  for (Expr *&A : Args)
+    A = rvalue(checkExpr(A));
+  C->setType(T);
+  for (Expr *A : Args)
+    if (A->getType()->isError())
+      return C;
+  auto *VT = dyn_cast<VectorType>(T);
+  if (!VT) {
+    // Functional cast `int(x)`.
+    if (Args.size() != 1 || T->isVoid()) {
+      Diags.report(C->getRange(), diag::err_construct_arity)
+          << T->str() << 1u << unsigned(Args.size());
+      return error(C);
+    }
+    if (!Args[0]->getType()->isArithmetic()) {
+      Diags.report(Args[0]->getRange(), diag::err_construct_arg)
+          << T->str() << Args[0]->getType()->str();
+      return error(C);
+    }
+    Args[0] = convert(Args[0], T);
+    return C;
+  }
+  if (Args.size() == 1 && Args[0]->getType()->isArithmetic()) {
+    Args[0] = convert(Args[0], VT->getElementType());
+    return C;
+  }
+  unsigned Count = 0;
+  for (Expr *&A : Args) {
+    const Type *AT = A->getType()->getUnqualified();
+    if (AT->isArithmetic()) {
+      A = convert(A, VT->getElementType());
+      ++Count;
+    } else if (auto *AV = dyn_cast<VectorType>(AT)) {
+      A = convert(A, Ctx.getVectorType(VT->getElementType(),
+                                       AV->getNumElements()));
+      Count += AV->getNumElements();
+    } else {
+      Diags.report(A->getRange(), diag::err_construct_arg)
+          << T->str() << AT->str();
+      return error(C);
+    }
+  }
+  if (Count != VT->getNumElements()) {
+    Diags.report(C->getRange(), diag::err_construct_arity)
+        << T->str() << VT->getNumElements() << Count;
+    return error(C);
+  }
+  return C;
+}
+

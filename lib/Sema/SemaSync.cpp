@@ -1,0 +1,251 @@
+//===- SemaSync.cpp - where supersteps may end ----------------------------===//
+//
+// Part of bsgpc, the BSGP compiler.
+//
+//===----------------------------------------------------------------------===//
+///
+/// \file
+/// The superstep rules of docs/language.md: a barrier, require, par or
+/// collective call must be reached by every thread (no thread-dependent
+/// condition, loop exit or return around it) and may not sit under control
+/// flow other than branches on target queries. Also the thread dependence of
+/// expressions and writes to host variables from device code.
+///
+//===----------------------------------------------------------------------===//
+
+#include "SemaImpl.h"
+
+#include <functional>
+
+using namespace bsgp;
+using namespace bsgp::sema;
+using llvm::cast;
+using llvm::dyn_cast;
+using llvm::dyn_cast_or_null;
+using llvm::isa;
+
+//===----------------------------------------------------------------------===//
+// Supersteps and divergence
+//===----------------------------------------------------------------------===//
+
+void Sema::reportSync(Stmt *Node, diag::Kind K, llvm::StringRef Name,
+                      Expr *Cond, Stmt *Exit) {
+  if (!ReportedSyncs.insert(Node).second)
+    return;
+  if (K == diag::err_barrier_divergent)
+    Diags.report(Node->getRange(), K);
+  else
+    Diags.report(Node->getRange(), K) << Name;
+  if (Exit)
+    Diags.report(Exit->getRange(), diag::note_divergent_exit);
+  Diags.report(Cond->getRange(), diag::note_divergent_cond);
+}
+
+void Sema::checkDivergence(Stmt *Node, diag::Kind K, llvm::StringRef Name) {
+  if (!inDevice())
+    return;
+  if (!Divergent.empty())
+    reportSync(Node, K, Name, Divergent.back(), nullptr);
+  else if (ReturnExit.Cond)
+    reportSync(Node, K, Name, ReturnExit.Cond, ReturnExit.Exit);
+}
+
+bool bsgp::sema::isTargetQuestion(Expr *E) {
+  E = E->ignoreParenImpCasts();
+  if (isa<TargetQueryExpr>(E))
+    return true;
+  if (auto *B = dyn_cast<BuiltinCallExpr>(E))
+    return B->getBuiltinKind() == BuiltinCallExpr::SinglePass;
+  if (auto *U = dyn_cast<UnaryOperator>(E))
+    return U->getOpcode() == UnaryOperator::Not &&
+           isTargetQuestion(U->getSubExpr());
+  if (auto *B = dyn_cast<BinaryOperator>(E))
+    return (B->getOpcode() == BinaryOperator::LAnd ||
+            B->getOpcode() == BinaryOperator::LOr) &&
+           isTargetQuestion(B->getLHS()) && isTargetQuestion(B->getRHS());
+  return false;
+}
+
+void Sema::checkSyncPlacement(Stmt *Node, llvm::StringRef What) {
+  if (!inDevice())
+    return;
+  if (Stmt *Flow = blockingFlow())
+    MisplacedSyncs.push_back({Node, What.str(), Flow});
+}
+
+/// How the note names the control flow around a misplaced sync.
+static const char *describeFlow(Stmt *Flow) {
+  switch (Flow->getKind()) {
+  case Stmt::SK_If:
+    return "'if' statement";
+  case Stmt::SK_For:
+    return "'for' loop";
+  case Stmt::SK_While:
+    return "'while' loop";
+  case Stmt::SK_Do:
+    return "'do' loop";
+  case Stmt::SK_Conditional:
+    return "conditional expression";
+  default:
+    return cast<BinaryOperator>(Flow)->getOpcode() == BinaryOperator::LAnd
+               ? "'&&' expression"
+               : "'||' expression";
+  }
+}
+
+void Sema::flushSyncPlacement() {
+  // Inside a loop, an early exit found later may make the syncs divergent,
+  // which is the error to give.
+  if (!ControlFlow.empty() || LoopDepth > 0)
+    return;
+  for (MisplacedSync &M : MisplacedSyncs) {
+    if (!ReportedSyncs.insert(M.Node).second)
+      continue;
+    Diags.report(M.Node->getRange(), diag::err_sync_in_control_flow) << M.What;
+    Diags.report(SourceRange(M.Flow->getRange().Begin),
+                 diag::note_sync_control_flow)
+        << describeFlow(M.Flow);
+  }
+  MisplacedSyncs.clear();
+}
+
+void Sema::checkStraightLine(Expr *E, diag::Kind K) {
+  if (!inDevice() || ControlFlow.empty())
+    return;
+  Diags.report(E->getRange(), K);
+  Diags.report(SourceRange(ControlFlow.back().S->getRange().Begin),
+               diag::note_control_flow_here)
+      << describeFlow(ControlFlow.back().S);
+}
+
+/// Reports every barrier and collective in \p Body: they are reached by a
+/// thread-dependent subset of the threads (a loop some threads leave early,
+/// or a do-while whose trip count differs between threads).
+void Sema::scanSyncs(Stmt *Body, Expr *Cond, Stmt *Exit) {
+  std::function<void(Stmt *)> Scan = [&](Stmt *X) {
+    if (isa<BarrierStmt>(X)) {
+      reportSync(X, diag::err_barrier_divergent, "", Cond, Exit);
+    } else if (auto *B = dyn_cast<BuiltinCallExpr>(X)) {
+      if (BuiltinCallExpr::isCollective(B->getBuiltinKind()))
+        reportSync(B, diag::err_collective_divergent,
+                   BuiltinCallExpr::getName(B->getBuiltinKind()), Cond, Exit);
+    } else if (auto *C = dyn_cast<CallExpr>(X)) {
+      FunctionDecl *F = C->getDirectCallee();
+      if (F && F->getFunctionKind() == FunctionDecl::FK_Collective)
+        reportSync(C, diag::err_collective_divergent, F->getName(), Cond,
+                   Exit);
+    }
+    if (!isa<RequireStmt>(X))
+      forEachChild(X, Scan);
+  };
+  Scan(Body);
+}
+
+void Sema::noteExit(Stmt *S) {
+  if (!inDevice() || Divergent.empty())
+    return;
+  if (LoopDepth > 0 && Divergent.size() > LoopDivBase && !LoopExit.Cond)
+    LoopExit = {Divergent.back(), S};
+  if (isa<ReturnStmt>(S) && !ReturnExit.Cond)
+    ReturnExit = {Divergent.back(), S};
+}
+
+void Sema::checkLoopBody(Stmt *Loop, Stmt *Body, Expr *Cond) {
+  ExitInfo SavedExit = LoopExit;
+  unsigned SavedBase = LoopDivBase;
+  bool HadReturn = ReturnExit.Cond != nullptr;
+  LoopExit = ExitInfo();
+  LoopDivBase = Divergent.size();
+  ++LoopDepth;
+  bool Dep = Cond && inDevice() && isThreadDependent(Cond);
+  if (Dep)
+    Divergent.push_back(Cond);
+  if (inDevice())
+    ControlFlow.push_back({Loop, false});
+  checkSubStmt(Body);
+  if (inDevice())
+    ControlFlow.pop_back();
+  if (Dep)
+    Divergent.pop_back();
+  --LoopDepth;
+  if (LoopExit.Cond)
+    scanSyncs(Body, LoopExit.Cond, LoopExit.Exit);
+  // A return inside this loop also leaves every enclosing loop.
+  if (!HadReturn && ReturnExit.Cond && !SavedExit.Cond)
+    SavedExit = ReturnExit;
+  LoopExit = SavedExit;
+  LoopDivBase = SavedBase;
+}
+
+/// In device code, reports a write to storage of a host variable: the
+/// variable itself, a field of it, or an element of a host array. Writes
+/// through pointers are fine (the memory is global).
+bool Sema::reportHostWrite(Expr *Target) {
+  if (InRequire && SpawnDepth > 0 && RequireNesting > 0) {
+    auto *Ref = dyn_cast<DeclRefExpr>(Target->ignoreParenImpCasts());
+    auto *V = Ref ? dyn_cast_or_null<VarDecl>(Ref->getDecl()) : nullptr;
+    bool Outer = false;
+    for (size_t I = 0; V && I < SpawnScopeBase && I < Scopes.size(); ++I)
+      Outer |= Scopes[I].Vars.lookup(V->getName()) == V;
+    if (Outer) {
+      Diags.report(Target->getRange(), diag::err_require_nested_host_write)
+          << V->getName();
+      return true;
+    }
+  }
+  if (!inDevice())
+    return false;
+  Expr *E = Target->ignoreParenImpCasts();
+  for (;;) {
+    if (auto *M = dyn_cast<MemberExpr>(E)) {
+      if (M->isArrow())
+        return false;
+      E = M->getBase()->ignoreParenImpCasts();
+    } else if (auto *I = dyn_cast<IndexExpr>(E)) {
+      if (!isa<ArrayType>(I->getBase()->getType()->getUnqualified()))
+        return false;
+      E = I->getBase()->ignoreParenImpCasts();
+    } else {
+      break;
+    }
+  }
+  auto *Ref = dyn_cast<DeclRefExpr>(E);
+  auto *V = Ref ? dyn_cast_or_null<VarDecl>(Ref->getDecl()) : nullptr;
+  if (!V || !V->isHost())
+    return false;
+  Diags.report(Target->getRange(), diag::err_assign_host_var) << V->getName();
+  Diags.report(SourceRange(V->getLoc()), diag::note_declared_here)
+      << V->getName();
+  return true;
+}
+
+bool Sema::isThreadDependent(Expr *E) {
+  if (auto *R = dyn_cast<DeclRefExpr>(E))
+    if (auto *V = dyn_cast_or_null<VarDecl>(R->getDecl()))
+      return !V->isHost();
+  if (auto *T = dyn_cast<ThreadAttrExpr>(E))
+    return T->getAttr() != ThreadAttrExpr::Size;
+  // reduce returns the same value to every thread, and the single-pass
+  // question is answered at compile time; the other primitives return
+  // per-thread values.
+  if (auto *B = dyn_cast<BuiltinCallExpr>(E))
+    return B->getBuiltinKind() != BuiltinCallExpr::Reduce &&
+           B->getBuiltinKind() != BuiltinCallExpr::SinglePass;
+  // The sizes and the group count are the same in every thread; ranks, ids
+  // and subgroup results are not.
+  if (auto *G = dyn_cast<GroupExpr>(E))
+    if (G->getGroupOp() == GroupExpr::GroupSize ||
+        G->getGroupOp() == GroupExpr::GroupCount ||
+        G->getGroupOp() == GroupExpr::SubgroupSize)
+      return false;
+  // Each thread sees a different old value.
+  if (isa<AtomicExpr>(E))
+    return true;
+  bool Dep = false;
+  forEachChild(E, [&](Stmt *S) {
+    if (!Dep)
+      Dep = isThreadDependent(cast<Expr>(S));
+  });
+  return Dep;
+}
+

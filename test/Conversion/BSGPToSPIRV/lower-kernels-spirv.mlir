@@ -1,0 +1,37 @@
+// RUN: bsgp-opt %s --bsgp-lower-kernels-spirv | FileCheck %s
+
+// The SPIR-V device module on its own, as bsgp-opt builds it: a module with
+// no func op must still lower (the kernels are built as func.func, so the
+// pass loads the func dialect itself). The device module holds the Vulkan
+// target environment, the rank's built-ins and the push constants
+// {args_address, size}; each kernel becomes a func.func that loads its
+// parameters from the argument struct at args_address (natural C layout)
+// and runs its body where the linear invocation index is below `size`.
+// The body keeps its bsgp ops; the kernel stays for other targets.
+
+// CHECK-LABEL: bsgp.kernel @store_rank(
+// CHECK: bsgp.return
+bsgp.kernel @store_rank(%p: !bsgp.ptr<i32>) {
+  %r = bsgp.thread_rank : i32
+  bsgp.ptr.store %r, %p[%r] : !bsgp.ptr<i32>, i32
+  bsgp.return
+}
+
+// CHECK-LABEL: module @bsgp_spirv attributes {bsgp.target = "spirv", spirv.target_env = #spirv.target_env<#spirv.vce<v1.6,
+// CHECK: spirv.GlobalVariable @bsgp_global_invocation_id built_in("GlobalInvocationId")
+// CHECK: spirv.GlobalVariable @bsgp_num_workgroups built_in("NumWorkgroups")
+// CHECK: spirv.GlobalVariable @bsgp_push_constants : !spirv.ptr<!spirv.struct<(i64 [0], i64 [8]), Block>, PushConstant>
+// CHECK-LABEL: func.func @store_rank() attributes {bsgp.device}
+// CHECK: %[[ARGS:.*]] = spirv.Load "PushConstant" %{{.*}} : i64
+// CHECK: %[[SIZE:.*]] = spirv.Load "PushConstant" %{{.*}} : i64
+// CHECK: %[[ADDR:.*]] = arith.addi %[[ARGS]], %c0_i64 : i64
+// CHECK: %[[PTR:.*]] = spirv.ConvertUToPtr %[[ADDR]] : i64 to !spirv.ptr<i64, PhysicalStorageBuffer>
+// CHECK: %[[RAW:.*]] = spirv.Load "PhysicalStorageBuffer" %[[PTR]] ["Aligned", 8] : i64
+// CHECK: %[[P:.*]] = builtin.unrealized_conversion_cast %[[RAW]] : i64 to !bsgp.ptr<i32>
+// CHECK: spirv.mlir.addressof @bsgp_global_invocation_id
+// CHECK: %[[IN:.*]] = arith.cmpi ult, %[[RANK64:.*]], %[[SIZE]] : i64
+// CHECK: %[[RANK:.*]] = arith.trunci %[[RANK64]] : i64 to i32
+// CHECK: scf.if %[[IN]] {
+// CHECK-NEXT: bsgp.ptr.store %[[RANK]], %[[P]][%[[RANK]]]
+// CHECK-NEXT: }
+// CHECK-NEXT: return

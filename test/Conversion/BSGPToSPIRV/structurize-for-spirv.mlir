@@ -1,0 +1,75 @@
+// RUN: bsgp-opt %s --bsgp-structurize-for-spirv | FileCheck %s
+
+// SPIR-V needs structured control flow: a function of the SPIR-V device
+// module with branches (here an early return inside an scf.execute_region)
+// goes through the CFG and comes back as scf ops. A function without
+// branches is left as it is. Signed 64-bit relational compares then become
+// unsigned compares of the operands with their sign bits flipped, which
+// lavapipe evaluates right.
+
+module {
+  module @bsgp_spirv attributes {bsgp.target = "spirv"} {
+    // CHECK-LABEL: func.func @early(
+    // CHECK-NOT: cf.cond_br
+    // CHECK-NOT: scf.execute_region
+    // CHECK: scf.if
+    // CHECK: bsgp.ptr.store
+    // CHECK: return
+    func.func @early(%p: !bsgp.ptr<i32>, %c: i1, %r: i32) attributes {bsgp.device} {
+      scf.execute_region {
+        cf.cond_br %c, ^done, ^work
+      ^work:
+        bsgp.ptr.store %r, %p[%r] : !bsgp.ptr<i32>, i32
+        cf.br ^done
+      ^done:
+        scf.yield
+      }
+      return
+    }
+
+    // CHECK-LABEL: func.func @compare(
+    // CHECK: %[[SIGN:.*]] = arith.constant -9223372036854775808 : i64
+    // CHECK: %[[A:.*]] = arith.xori %arg0, %[[SIGN]] : i64
+    // CHECK: %[[B:.*]] = arith.xori %arg1, %[[SIGN]] : i64
+    // CHECK: %[[LT:.*]] = arith.cmpi ult, %[[A]], %[[B]] : i64
+    // CHECK: %[[NARROW:.*]] = arith.cmpi slt, %arg2, %arg2 : i32
+    // CHECK: arith.andi %[[LT]], %[[NARROW]] : i1
+    func.func @compare(%a: i64, %b: i64, %x: i32) -> i1 attributes {bsgp.device} {
+      %lt = arith.cmpi slt, %a, %b : i64
+      %n = arith.cmpi slt, %x, %x : i32
+      %both = arith.andi %lt, %n : i1
+      return %both : i1
+    }
+
+    // Sign-bit tests of a sign-extended value become signed compares of the
+    // narrow value; a test that also keeps a bit below the sign copies, and
+    // a shift that drops them all, stay.
+    // CHECK-LABEL: func.func @sign_bits(
+    // CHECK: %[[T0:.*]] = arith.cmpi slt, %arg0, %{{.*}} : i32
+    // CHECK: %[[T1:.*]] = arith.cmpi sge, %arg0, %{{.*}} : i32
+    // CHECK: %[[T2:.*]] = arith.cmpi slt, %arg0, %{{.*}} : i32
+    // CHECK: %[[T3:.*]] = arith.cmpi ne, %{{.*}}, %c0_i64 : i64
+    // CHECK: %[[T4:.*]] = arith.cmpi ne, %{{.*}}, %c0_i64 : i64
+    // CHECK: return %[[T0]], %[[T1]], %[[T2]], %[[T3]], %[[T4]]
+    func.func @sign_bits(%x: i32) -> (i1, i1, i1, i1, i1) attributes {bsgp.device} {
+      %s = arith.extsi %x : i32 to i64
+      %zero = arith.constant 0 : i64
+      %top = arith.constant -9223372036854775808 : i64
+      %high = arith.constant 1099511627776 : i64
+      %low = arith.constant 1073741824 : i64
+      %c63 = arith.constant 63 : i64
+      %c30 = arith.constant 30 : i64
+      %a = arith.andi %s, %top : i64
+      %t0 = arith.cmpi ne, %a, %zero : i64
+      %b = arith.andi %high, %s : i64
+      %t1 = arith.cmpi eq, %b, %zero : i64
+      %c = arith.shrui %s, %c63 : i64
+      %t2 = arith.cmpi ne, %c, %zero : i64
+      %d = arith.andi %s, %low : i64
+      %t3 = arith.cmpi ne, %d, %zero : i64
+      %e = arith.shrui %s, %c30 : i64
+      %t4 = arith.cmpi ne, %e, %zero : i64
+      return %t0, %t1, %t2, %t3, %t4 : i1, i1, i1, i1, i1
+    }
+  }
+}

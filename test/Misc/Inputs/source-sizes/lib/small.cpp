@@ -1,0 +1,12 @@
+int allowed(int x) {
+  x += 1;
+  x += 1;
+  x += 1;
+  x += 1;
+  x += 1;
+  x += 1;
+  x += 1;
+  x += 1;
+  x += 1;
+  return x;
+}
