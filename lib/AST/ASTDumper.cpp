@@ -136,6 +136,13 @@ void Dumper::dumpDecl(const Decl *D) {
       OS << " device";
       break;
     }
+    if (F->getInstantiatedFrom()) {
+      OS << " instantiation <";
+      llvm::interleave(
+          F->getTemplateArgs(), OS, [&](const Type *T) { OS << T->str(); },
+          ", ");
+      OS << '>';
+    }
     OS << '\n';
     for (VarDecl *P : F->getParams())
       Kids.push_back(decl(P));
@@ -166,6 +173,15 @@ void Dumper::dumpDecl(const Decl *D) {
     printType(llvm::cast<TypedefDecl>(D)->getUnderlyingType());
     OS << '\n';
     break;
+  case Decl::DK_FunctionTemplate: {
+    auto *T = llvm::cast<FunctionTemplateDecl>(D);
+    OS << "FunctionTemplateDecl";
+    printRange(D->getRange());
+    OS << ' ' << D->getName() << " <";
+    llvm::interleave(T->getParamNames(), OS, ", ");
+    OS << ">\n";
+    break;
+  }
   case Decl::DK_Import: {
     auto *I = llvm::cast<ImportDecl>(D);
     OS << "ImportDecl";
@@ -344,7 +360,7 @@ void Dumper::dumpStmt(const Stmt *S) {
         OS << "Function";
       else if (auto *V = llvm::dyn_cast<VarDecl>(D))
         OS << (V->getStorage() == VarDecl::Param ? "ParmVar" : "Var");
-      OS << " '" << R->getName() << '\'';
+      OS << " '" << D->getName() << '\'';
       OS << " <" << D->getLoc().Line << ':' << D->getLoc().Col << '>';
     } else {
       OS << '\'' << R->getName() << '\'';

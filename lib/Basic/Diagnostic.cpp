@@ -139,6 +139,9 @@ void DiagnosticEngine::emit(diag::Kind K, SourceRange R,
     Consumer->handleDiagnostic(Sev, R, Msg);
   else
     print(Sev, R, Msg);
+  if (Sev == Severity::Error || Sev == Severity::Warning)
+    for (const auto &[NoteRange, Name] : ContextNotes)
+      emit(diag::note_template_instantiation, NoteRange, {Name});
 }
 
 void DiagnosticEngine::print(Severity Sev, SourceRange R, llvm::StringRef Msg) {

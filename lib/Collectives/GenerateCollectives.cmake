@@ -204,6 +204,14 @@ endforeach()
 
 # The list primitives come first: every typed part may use the uint scan.
 string(REPLACE "@BODY@" "${externs}${devices}${sorts}\n${body}" main "${main}")
+# The parts written as generic functions (lib/Collectives/*.bsgp) are plain
+# BSGP: they are appended as they are, with no substitution.
+file(GLOB generic_sources "${SRC}/*.bsgp")
+list(SORT generic_sources)
+foreach(source IN LISTS generic_sources)
+  file(READ "${source}" text)
+  string(APPEND main "\n${text}")
+endforeach()
 file(WRITE "${OUT}.tmp" "${main}")
 file(COPY_FILE "${OUT}.tmp" "${OUT}" ONLY_IF_DIFFERENT)
 file(REMOVE "${OUT}.tmp")

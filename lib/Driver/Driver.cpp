@@ -70,6 +70,8 @@ TranslationUnit *bsgp::parseAndAnalyzeBuffer(uint32_t FileId, ASTContext &Ctx,
   PS.setAllowImports(Opts.AllowImports);
   size_t First = Ctx.getTranslationUnits().size();
   Ctx.setMainFileId(FileId);
+  if (Opts.MainIsLibrary)
+    Ctx.addLibraryFileId(FileId);
   PS.parseMainFile(FileId);
   // The collective library is parsed after the main file (and its
   // imports); MLIRGen tells the main file by getMainFileId().
@@ -384,6 +386,7 @@ static int runActions(const char *Argv0, const llvm::opt::InputArgList &Args,
   FrontendOptions Opts;
   Opts.IncludePaths = Args.getAllArgValues(OPT_I);
   Opts.ParseOnly = Act == Action::ASTDumpParse;
+  Opts.MainIsLibrary = Args.hasArg(OPT_fcollective_library);
   // Only code generation needs the library; AST dumps stay the user's own.
   if (Codegen && !Args.hasArg(OPT_fno_collectives)) {
     std::string Lib = findCollectiveLibrary(Argv0);

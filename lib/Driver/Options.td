@@ -14,6 +14,8 @@ def fsyntax_only : Flag<["-"], "fsyntax-only">,
   HelpText<"Parse and check the program, produce no output">;
 def fno_collectives : Flag<["-"], "fno-collectives">,
   HelpText<"Do not import the collective library (reduce, scan, sortby, ...)">;
+def fcollective_library : Flag<["-"], "fcollective-library">,
+  HelpText<"Compile the input as the collective library itself (its internal builtins allowed), as `bsgpc -fsyntax-only -fcollective-library collectives.bsgp` checks it">;
 def ast_dump : Flag<["-"], "ast-dump">,
   HelpText<"Print the checked AST">;
 def ast_dump_parse : Flag<["-"], "ast-dump-parse">,

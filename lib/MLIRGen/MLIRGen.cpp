@@ -168,15 +168,17 @@ OwningOpRef<ModuleOp> MLIRGen::run() {
   // function may be declared in one file and defined in another.
   for (bsgp::TranslationUnit &tu : tus)
     for (bsgp::Decl *d : tu.Decls)
-      if (auto *fd = dyn_cast<bsgp::FunctionDecl>(d))
-        declareFunction(fd, /*imported=*/tu.FileId != mainFile,
-                        /*library=*/ast.isLibraryFile(tu.FileId));
-      else if (auto *vd = dyn_cast<bsgp::VarDecl>(d))
+      if (auto *fd = dyn_cast<bsgp::FunctionDecl>(d)) {
+        // Library functions the program does not reach are left out.
+        if (!fd->isUnchecked())
+          declareFunction(fd, /*imported=*/tu.FileId != mainFile,
+                          /*library=*/ast.isLibraryFile(tu.FileId));
+      } else if (auto *vd = dyn_cast<bsgp::VarDecl>(d))
         (void)unsupported(vd->getRange(), "a global variable");
   for (bsgp::TranslationUnit &tu : tus)
     for (bsgp::Decl *d : tu.Decls)
       if (auto *fd = dyn_cast<bsgp::FunctionDecl>(d))
-        if (fd->isDefinition() &&
+        if (fd->isDefinition() && !fd->isUnchecked() &&
             isa_and_nonnull<func::FuncOp>(functions.lookup(fd)))
           emitFunctionBody(fd);
 

@@ -83,14 +83,16 @@ void MLIRGen::declareFunction(bsgp::FunctionDecl *fd, bool imported,
   // Imported host functions are defined by their own object file; inline
   // and device functions, and the collective library's host functions
   // (it has no object file), are compiled into every user.
-  bool defineHere = !imported || library || fd->isInline() ||
+  // So are instantiations of generic functions (private to each user).
+  bool instance = fd->getInstantiatedFrom() != nullptr;
+  bool defineHere = !imported || library || fd->isInline() || instance ||
                     fd->getFunctionKind() != bsgp::FunctionDecl::FK_Host;
   if (!defineHere)
     return;
   if (!fn.isExternal())
     return;
   fn->setLoc(loc(fd->getLoc()));
-  if (!imported && !fd->isInline())
+  if (!imported && !fd->isInline() && !instance)
     fn.setPublic();
   switch (fd->getFunctionKind()) {
   case bsgp::FunctionDecl::FK_Collective:

@@ -361,6 +361,8 @@ void Parser::parseTopLevel(llvm::SmallVectorImpl<Decl *> &Out) {
     return;
   if (Tok.is(tok::l_square) && Next.is(tok::l_square))
     return parseLibraryFunction(Out);
+  if (Tok.is(tok::identifier) && Tok.Text == "template" && Next.is(tok::less))
+    return parseTemplate(Out);
   if (Tok.is(tok::kw_import))
     return parseImport(Begin, Out);
   if (Tok.is(tok::kw_typedef))

@@ -566,6 +566,8 @@ Expr *Parser::parseIdentifierExpr(SourceLocation Begin) {
   Token Name = Tok;
   if (Name.Text == "target" && Next.is(tok::period))
     return parseTargetQuery();
+  if (Next.is(tok::less) && Session.isTemplateName(Name.Text))
+    return parseTemplateRef();
   if (Next.is(tok::l_paren) && !Functions.count(Name.Text)) {
     int A = llvm::StringSwitch<int>(Name.Text)
                 .Case("atomicAdd", AtomicExpr::Add)

@@ -7,7 +7,8 @@
 /// \file
 /// Translation units, the bound on a declaration's tree depth, and
 /// ParseSession, which resolves imports and parses each file once. The parse
-/// functions themselves are in ParseDecl.cpp, ParseStmt.cpp and ParseExpr.cpp;
+/// functions themselves are in ParseDecl.cpp, ParseStmt.cpp, ParseExpr.cpp
+/// and ParseTemplate.cpp;
 /// ParserImpl.h says how they report errors and bound their recursion.
 ///
 //===----------------------------------------------------------------------===//

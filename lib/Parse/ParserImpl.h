@@ -7,7 +7,8 @@
 /// \file
 /// The Parser class, private to lib/Parse and shared by its files: Parser.cpp
 /// (translation units, the tree-depth bound, ParseSession), ParseDecl.cpp
-/// (types and top-level declarations), ParseStmt.cpp and ParseExpr.cpp.
+/// (types and top-level declarations), ParseStmt.cpp, ParseExpr.cpp and
+/// ParseTemplate.cpp (generic functions).
 ///
 /// Every parse function either returns a complete node or returns null after
 /// reporting an error, so that Sema never sees a half-built tree. Recursion is
@@ -30,17 +31,23 @@ namespace bsgp {
 class Parser {
 public:
   Parser(ParseSession &S, ASTContext &Ctx, DiagnosticEngine &Diags,
-         uint32_t FileId, llvm::StringSet<> &Functions)
+         uint32_t FileId, llvm::StringSet<> &Functions, size_t Offset = 0)
       : Session(S), Ctx(Ctx), Diags(Diags), FileId(FileId),
         Lex(FileId, Diags.getSourceManager().getBuffer(FileId), Diags),
         Functions(Functions) {
+    Lex.seek(Offset);
     Tok = Lex.lex();
     Next = Lex.lex();
   }
 
   TranslationUnit parseTranslationUnit();
+  /// Generic functions (ParseTemplate.cpp).
+  FunctionDecl *parseFunctionOnly();
 
 private:
+  void parseTemplate(llvm::SmallVectorImpl<Decl *> &Out);
+  Expr *parseTemplateRef();
+
   // Token handling.
   void consume() {
     PrevEnd = Tok.EndLoc;

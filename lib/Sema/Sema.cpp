@@ -59,6 +59,8 @@ void Sema::collect() {
   Scopes.emplace_back(); // Globals.
   for (TranslationUnit &TU : Ctx.getTranslationUnits()) {
     for (Decl *D : TU.Decls) {
+      if (auto *T = dyn_cast<FunctionTemplateDecl>(D))
+        registerTemplate(T);
       if (auto *F = dyn_cast<FunctionDecl>(D)) {
         const Type *FT = functionType(F);
         FunctionDecl *&Slot = Functions[F->getName()];
@@ -185,13 +187,16 @@ void Sema::run() {
       if (Diags.hasFatalError())
         return;
       if (auto *F = dyn_cast<FunctionDecl>(D)) {
-        if (F->isDefinition() && Functions.lookup(F->getName()) == F)
+        if (F->isDefinition() && Functions.lookup(F->getName()) == F &&
+            !deferLibraryFunction(F))
           checkFunction(F);
       } else if (auto *V = dyn_cast<VarDecl>(D)) {
         checkGlobal(V);
       }
     }
   }
+  checkInstantiations();
+  checkLibraryOnDemand();
 }
 
 VarDecl *Sema::lookup(llvm::StringRef Name) {

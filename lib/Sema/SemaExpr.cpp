@@ -376,8 +376,11 @@ Expr *Sema::checkExprImpl(Expr *E) {
     return checkConditional(cast<ConditionalOperator>(E));
   case Stmt::SK_Call:
     return checkCall(cast<CallExpr>(E));
-  case Stmt::SK_BuiltinCall:
-    return checkBuiltin(cast<BuiltinCallExpr>(E));
+  case Stmt::SK_BuiltinCall: {
+    Expr *R = checkBuiltin(cast<BuiltinCallExpr>(E));
+    instantiateLibraryFor(cast<BuiltinCallExpr>(E));
+    return R;
+  }
   case Stmt::SK_Group:
     return checkGroup(cast<GroupExpr>(E));
   case Stmt::SK_ThreadAttr:
@@ -723,6 +726,17 @@ Expr *Sema::checkCall(CallExpr *C) {
       F = nullptr;
     }
   }
+  // A generic function: the instantiation for these arguments.
+  bool ArgsChecked = false;
+  if (auto *R = dyn_cast<DeclRefExpr>(Callee);
+      F && (R->hasTemplateArgs() || Templates.Patterns.count(F))) {
+    ArgsChecked = true;
+    F = instantiateForCall(C, R, F);
+    if (!F)
+      return error(C);
+    R->setDecl(F);
+    R->setType(F->getFunctionType());
+  }
   if (!F) {
     Expr *E = checkExpr(Callee);
     if (!E->getType()->isError())
@@ -763,11 +777,12 @@ Expr *Sema::checkCall(CallExpr *C) {
     Diags.report(SourceRange(F->getLoc()), diag::note_declared_here)
         << F->getName();
     for (Expr *&A : C->args())
-      A = checkExpr(A);
+      if (!ArgsChecked)
+        A = checkExpr(A);
     return error(C);
   }
   for (size_t I = 0; I < N; ++I) {
-    Expr *A = rvalue(checkExpr(C->args()[I]));
+    Expr *A = ArgsChecked ? C->args()[I] : rvalue(checkExpr(C->args()[I]));
     if (I < Params.size()) {
       A = convert(A, Params[I]);
     } else if (A->getType()->getUnqualified() == Ctx.getFloatType()) {

@@ -7,8 +7,9 @@
 /// \file
 /// The Sema class, private to lib/Sema and shared by its files: Sema.cpp
 /// (phase 1 and the scopes), SemaDecl.cpp, SemaStmt.cpp, SemaSync.cpp (where
-/// supersteps may end), SemaExpr.cpp and SemaBuiltin.cpp (builtins, atomics,
-/// work groups and subgroups).
+/// supersteps may end), SemaExpr.cpp, SemaBuiltin.cpp (builtins, atomics,
+/// work groups and subgroups) and SemaTemplate.cpp (generic functions and
+/// the collective library checked on demand).
 ///
 /// Two phases. The first collects every function of the program and
 /// classifies it (host, device, collective) from a syntactic walk and the
@@ -25,6 +26,7 @@
 #ifndef BSGP_LIB_SEMA_SEMAIMPL_H
 #define BSGP_LIB_SEMA_SEMAIMPL_H
 
+#include "SemaTemplate.h"
 #include "bsgp/AST/ASTContext.h"
 #include "bsgp/Basic/Diagnostic.h"
 #include "bsgp/Sema/Sema.h"
@@ -158,6 +160,28 @@ private:
   void checkLoopBody(Stmt *Loop, Stmt *Body, Expr *Cond);
   VarDecl *lookup(llvm::StringRef Name);
   void declare(VarDecl *V);
+
+  // Generic functions (SemaTemplate.cpp).
+  void registerTemplate(FunctionTemplateDecl *T);
+  /// The instantiation a call of the template whose pattern is \p Pattern
+  /// (or that gives explicit template arguments) calls; checks the
+  /// arguments. Null after an error.
+  FunctionDecl *instantiateForCall(CallExpr *C, DeclRefExpr *R,
+                                   FunctionDecl *Pattern);
+  FunctionDecl *instantiate(FunctionTemplateDecl *T,
+                            llvm::ArrayRef<const Type *> Args, SourceRange At,
+                            llvm::StringRef Name = {});
+  /// Instantiates the generic functions of the collective library that
+  /// MLIRGen calls for primitive \p B (docs/collectives.md).
+  void instantiateLibraryFor(BuiltinCallExpr *B);
+  /// Checks the bodies of the instantiations requested so far (and those
+  /// they request) and adds them to their template's translation unit.
+  void checkInstantiations();
+  /// The collective library on demand (SemaTemplate.cpp): its functions
+  /// are checked only when the program reaches them.
+  bool deferLibraryFunction(FunctionDecl *F);
+  void checkLibraryOnDemand();
+  TemplateState Templates;
 
   ASTContext &Ctx;
   DiagnosticEngine &Diags;

@@ -227,6 +227,20 @@ std::string Generator::leaf(Ty T, double &Bound) {
   return L;
 }
 
+std::string Generator::genericCall(const char *Name, Ty T,
+                                   const std::vector<std::string> &Args) {
+  // The last operands have type T; the first of sm_gsel is a condition.
+  bool Explicit = R.chance(50);
+  std::string Call = std::string(Name) + (Explicit ? "<" + std::string(tyName(T)) + ">" : "") + "(";
+  for (size_t I = 0; I < Args.size(); ++I) {
+    bool Typed = I + 2 >= Args.size();
+    Call += I ? ", " : "";
+    Call += Typed && !Explicit ? "(" + std::string(tyName(T)) + ")(" + Args[I] + ")"
+                               : Args[I];
+  }
+  return Call + ")";
+}
+
 std::string Generator::indexLeaf() {
   std::vector<Var> Ints = S.all(Ty::Int);
   if (Where == Ctx::Device && R.chance(40))
@@ -292,6 +306,8 @@ std::string Generator::intExpr(Ty T, int Depth) {
     return std::string(R.chance(50) ? "sm_div_" : "sm_mod_") + tag(T) + "(" +
            Sub() + ", " + Sub() + ")";
   case 5:
+    if (Opts.has(Feature::Generics) && R.chance(25))
+      return genericCall("sm_gsel", T, {cond(Depth - 1), Sub(), Sub()});
     return "(" + cond(Depth - 1) + " ? " + Sub() + " : " + Sub() + ")";
   case 6:
     return "(" + TN + ")" + cond(Depth - 1);
@@ -305,6 +321,8 @@ std::string Generator::intExpr(Ty T, int Depth) {
   }
   default: { // min / max written out; each operand appears twice
     std::string A = intExpr(T, Depth / 2), B = intExpr(T, Depth / 2);
+    if (Opts.has(Feature::Generics) && R.chance(25))
+      return genericCall("sm_gmax", T, {A, B});
     return "(" + A + (R.chance(50) ? " < " : " > ") + B + " ? " + A + " : " +
            B + ")";
   }
@@ -340,6 +358,8 @@ std::string Generator::floatExpr(Ty T, int Depth, double &Bound) {
     std::string A = floatExpr(T, Depth - 1, BA);
     std::string B = floatExpr(T, Depth - 1, BB);
     Bound = std::max(BA, BB);
+    if (Opts.has(Feature::Generics) && R.chance(20))
+      return genericCall("sm_gmax", T, {A, B});
     if (Opts.has(Feature::Math) && R.chance(50))
       return (R.chance(50) ? "fmin" : "fmax") + Sfx + "(" + A + ", " + B + ")";
     return "(" + A + (R.chance(50) ? " < " : " > ") + B + " ? " + A + " : " +
@@ -370,6 +390,8 @@ std::string Generator::floatExpr(Ty T, int Depth, double &Bound) {
     std::string A = floatExpr(T, Depth - 1, BA);
     std::string B = floatExpr(T, Depth - 1, BB);
     Bound = std::max(BA, BB);
+    if (Opts.has(Feature::Generics) && R.chance(25))
+      return genericCall("sm_gsel", T, {cond(Depth - 1), A, B});
     return "(" + cond(Depth - 1) + " ? " + A + " : " + B + ")";
   }
   default: { // from an integer or the other floating type

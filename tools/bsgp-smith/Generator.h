@@ -68,6 +68,7 @@ enum class Feature : unsigned {
   Atomics,        ///< atomics with order-independent results
   UniformBranch,  ///< collectives and barriers under uniform branches
   BigSpawn,       ///< spawns of 10^5 threads and more
+  Generics,       ///< generic functions (templates) called in expressions
   NumFeatures
 };
 
@@ -211,6 +212,10 @@ public:
   void subgroupStmt();
   void atomicStmt();
   std::string reduceOperand(Ty T, const std::string &Op);
+  /// A call of the generic helper \p Name on \p Args of type \p T: the
+  /// template argument given explicitly or deduced from casts to T.
+  std::string genericCall(const char *Name, Ty T,
+                          const std::vector<std::string> &Args);
   /// Called before each reduce: without reduce-twice, a spawn's second
   /// reduce gets a scan first.
   void noteReduce();

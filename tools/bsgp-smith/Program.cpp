@@ -44,6 +44,7 @@ static const FeatureInfo Features[] = {
     {"group", true},         {"subgroup", true},
     {"shuffle", true},       {"atomics", true},
     {"uniform-branch", false}, {"big-spawn", true},
+    {"generics", true},
 };
 static_assert(sizeof(Features) / sizeof(Features[0]) ==
                   static_cast<unsigned>(Feature::NumFeatures),
@@ -90,6 +91,16 @@ void Generator::preamble() {
 }
 
 void Generator::helpers() {
+  if (Opts.has(Feature::Generics)) {
+    line("// Generic helpers, instantiated for the types the program uses.");
+    line("template <typename T> T sm_gmax(T a, T b) { return a < b ? b : a; }");
+    open("template <typename T> T sm_gsel(bool c, T a, T b)");
+    line("if (c)");
+    line("  return a;");
+    line("return b;");
+    close();
+    line("");
+  }
   line("// One step of a 64-bit FNV-1 style hash.");
   line("uint64 sm_mix(uint64 h, uint64 v) { return (h ^ v) * "
        "1099511628211ul; }");

@@ -98,6 +98,7 @@ namespace bsgp {
 
 class ASTContext;
 class CompoundStmt;
+class FunctionTemplateDecl;
 class Expr;
 class Stmt;
 
@@ -107,11 +108,22 @@ class Stmt;
 
 class Decl {
 public:
-  enum DeclKind { DK_Var, DK_Function, DK_Struct, DK_Field, DK_Typedef, DK_Import };
+  enum DeclKind {
+    DK_Var,
+    DK_Function,
+    DK_Struct,
+    DK_Field,
+    DK_Typedef,
+    DK_Import,
+    DK_FunctionTemplate
+  };
   DeclKind getKind() const { return Kind; }
   SourceRange getRange() const { return Range; }
   SourceLocation getLoc() const { return NameLoc; }
   llvm::StringRef getName() const { return Name; }
+  /// Renames the declaration (Sema names a template instantiation by its
+  /// mangled name, docs/language.md "Generic functions").
+  void setName(llvm::StringRef N) { Name = N; }
 
   void *operator new(size_t Size, ASTContext &Ctx);
   void operator delete(void *) {}
@@ -212,6 +224,22 @@ public:
   FunctionKind getFunctionKind() const { return FKind; }
   void setFunctionKind(FunctionKind K) { FKind = K; }
 
+  /// For an instantiation of a generic function (`f<int>`): the template
+  /// it was instantiated from and its arguments; null otherwise. Every
+  /// program that uses an instantiation defines its own (private) copy.
+  FunctionTemplateDecl *getInstantiatedFrom() const { return From; }
+  llvm::ArrayRef<const Type *> getTemplateArgs() const { return TArgs; }
+  void setInstantiatedFrom(FunctionTemplateDecl *T,
+                           llvm::ArrayRef<const Type *> Args) {
+    From = T;
+    TArgs = Args;
+  }
+
+  /// A function of the collective library that the program does not
+  /// reach: Sema did not check it and MLIRGen does not emit it.
+  bool isUnchecked() const { return IsUnchecked; }
+  void setUnchecked(bool V) { IsUnchecked = V; }
+
   static bool classof(const Decl *D) { return D->getKind() == DK_Function; }
 
 private:
@@ -220,8 +248,46 @@ private:
   CompoundStmt *Body;
   const FunctionType *FnTy = nullptr;
   FunctionKind FKind = FK_Device;
-  bool IsInline = false, IsExternC = false, IsVarargs = false;
+  bool IsInline = false, IsExternC = false, IsVarargs = false,
+       IsUnchecked = false;
   llvm::StringRef LibraryKind;
+  FunctionTemplateDecl *From = nullptr;
+  llvm::ArrayRef<const Type *> TArgs;
+};
+
+/// `template <typename T, ...> function-definition`: a generic function.
+/// The parser reads the function once with each parameter standing for a
+/// placeholder type (getPattern(), never checked, used for deduction and
+/// to classify calls); Sema instantiates it on demand by parsing the
+/// definition again (from getFileId()/getOffset()) with the parameters
+/// naming the argument types, which gives an ordinary FunctionDecl.
+class FunctionTemplateDecl : public Decl {
+public:
+  FunctionTemplateDecl(SourceRange R, SourceLocation NameLoc,
+                       llvm::StringRef Name,
+                       llvm::ArrayRef<llvm::StringRef> ParamNames,
+                       llvm::ArrayRef<const Type *> Placeholders,
+                       FunctionDecl *Pattern, uint32_t FileId, size_t Offset)
+      : Decl(DK_FunctionTemplate, R, NameLoc, Name), ParamNames(ParamNames),
+        Placeholders(Placeholders), Pattern(Pattern), FileId(FileId),
+        Offset(Offset) {}
+  llvm::ArrayRef<llvm::StringRef> getParamNames() const { return ParamNames; }
+  /// The type each parameter stands for in getPattern().
+  llvm::ArrayRef<const Type *> getPlaceholders() const { return Placeholders; }
+  FunctionDecl *getPattern() const { return Pattern; }
+  uint32_t getFileId() const { return FileId; }
+  /// Byte offset of the function definition after the template header.
+  size_t getOffset() const { return Offset; }
+  static bool classof(const Decl *D) {
+    return D->getKind() == DK_FunctionTemplate;
+  }
+
+private:
+  llvm::ArrayRef<llvm::StringRef> ParamNames;
+  llvm::ArrayRef<const Type *> Placeholders;
+  FunctionDecl *Pattern;
+  uint32_t FileId;
+  size_t Offset;
 };
 
 class FieldDecl : public Decl {
@@ -657,12 +723,20 @@ public:
   /// local (`rk = thread.rank;`).
   bool isDefinition() const { return IsDef; }
   void setDefinition(bool V) { IsDef = V; }
+  /// Explicit template arguments: `f<int, float>`.
+  bool hasTemplateArgs() const { return HasTArgs; }
+  llvm::ArrayRef<const Type *> getTemplateArgs() const { return TArgs; }
+  void setTemplateArgs(llvm::ArrayRef<const Type *> Args) {
+    TArgs = Args;
+    HasTArgs = true;
+  }
   static bool classof(const Stmt *S) { return S->getKind() == SK_DeclRef; }
 
 private:
   llvm::StringRef Name;
   Decl *D = nullptr;
-  bool IsDef = false;
+  bool IsDef = false, HasTArgs = false;
+  llvm::ArrayRef<const Type *> TArgs;
 };
 
 class ParenExpr : public Expr {

@@ -16,6 +16,7 @@
 #include "llvm/Support/Allocator.h"
 
 #include <algorithm>
+#include <functional>
 #include <map>
 #include <vector>
 
@@ -89,7 +90,16 @@ public:
            LibraryFiles.end();
   }
 
+  /// Parses a generic function again with its parameters naming \p Args
+  /// (set by the ParseSession while it lives; Sema calls it to instantiate
+  /// templates). Returns null after reporting a parse error.
+  using TemplateParser = std::function<FunctionDecl *(
+      FunctionTemplateDecl *, llvm::ArrayRef<const Type *>)>;
+  void setTemplateParser(TemplateParser P) { TParser = std::move(P); }
+  const TemplateParser &getTemplateParser() const { return TParser; }
+
 private:
+  TemplateParser TParser;
   llvm::BumpPtrAllocator Alloc;
   const BuiltinType *Builtins[BuiltinType::Double + 1];
   NullType NullTy;

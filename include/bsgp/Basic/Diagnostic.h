@@ -26,6 +26,8 @@
 #include "llvm/Support/raw_ostream.h"
 
 #include <string>
+#include <utility>
+#include <vector>
 
 namespace bsgp {
 
@@ -127,6 +129,13 @@ public:
     NumErrors = NumWarnings = 0;
     FatalOccurred = LastWasSuppressed = false;
   }
+  /// Notes appended to every later error and warning, in order, until
+  /// cleared: Sema sets them while it checks an instantiation of a generic
+  /// function ("in instantiation of 'f<int>' requested here", as clang).
+  void setContextNotes(
+      std::vector<std::pair<SourceRange, std::string>> Notes) {
+    ContextNotes = std::move(Notes);
+  }
   /// The program name printed before location-less diagnostics.
   void setProgramName(llvm::StringRef N) { ProgName = N.str(); }
 
@@ -156,6 +165,7 @@ private:
   bool FatalOccurred = false;
   /// Notes follow the diagnostic they belong to; they are dropped with it.
   bool LastWasSuppressed = false;
+  std::vector<std::pair<SourceRange, std::string>> ContextNotes;
 };
 
 } // namespace bsgp

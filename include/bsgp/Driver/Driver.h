@@ -38,6 +38,9 @@ struct FrontendOptions {
   /// Files parsed after the main file as if it imported them: the
   /// collective library (docs/collectives.md).
   std::vector<std::string> ImplicitImports;
+  /// The main file is the collective library (-fcollective-library): its
+  /// internal builtins are allowed.
+  bool MainIsLibrary = false;
 };
 
 /// The collective library bsgpc imports into every program it compiles:

@@ -29,6 +29,9 @@ public:
       : FileId(FileId), Buf(Buffer), Diags(Diags) {}
 
   Token lex();
+  /// Continues lexing at byte \p Offset of the buffer (the start of a
+  /// token), as when a generic function is parsed again.
+  void seek(size_t Offset) { Pos = Offset; }
 
 private:
   SourceLocation locAt(size_t Offset);

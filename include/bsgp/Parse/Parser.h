@@ -44,8 +44,8 @@ public:
   /// fuzzer uses (a chain of 1000 additions).
   static constexpr unsigned MaxTreeDepth = 512;
 
-  ParseSession(ASTContext &Ctx, DiagnosticEngine &Diags)
-      : Ctx(Ctx), Diags(Diags) {}
+  ParseSession(ASTContext &Ctx, DiagnosticEngine &Diags);
+  ~ParseSession();
 
   void setIncludePaths(std::vector<std::string> Paths) {
     IncludePaths = std::move(Paths);
@@ -65,6 +65,20 @@ public:
 
   llvm::StringMap<const Type *> &getTypedefs() { return Typedefs; }
 
+  /// Generic functions (ParseTemplate.cpp). A name declared by a template
+  /// so far: `f<int>(...)` is an explicit instantiation only after it.
+  bool isTemplateName(llvm::StringRef Name) const {
+    return TemplateNames.count(Name);
+  }
+  void addTemplateName(llvm::StringRef Name) { TemplateNames.insert(Name); }
+  /// The instantiation of \p T for \p Args: its definition parsed again
+  /// with each template parameter a typedef of its argument. Unchecked and
+  /// named like the template; null after a parse error.
+  FunctionDecl *instantiateTemplate(FunctionTemplateDecl *T,
+                                    llvm::ArrayRef<const Type *> Args);
+  /// Parses the one function definition at byte \p Offset of \p FileId.
+  FunctionDecl *parseFunctionAt(uint32_t FileId, size_t Offset);
+
 private:
   void parseFile(uint32_t FileId);
 
@@ -79,6 +93,7 @@ private:
   /// Names of every user function declared so far, across files.
   llvm::StringSet<> Functions;
   unsigned ImportDepth = 0;
+  llvm::StringSet<> TemplateNames;
 };
 
 } // namespace bsgp
