@@ -31,8 +31,8 @@ FunctionDecl *CallExpr::getDirectCallee() const {
 }
 
 const char *UnaryOperator::getSpelling(Opcode Op) {
-  static const char *Names[] = {"+",  "-",  "!",  "~",  "*",
-                                "&",  "++", "--", "++", "--"};
+  static const char *Names[] = {"+", "-",  "!",  "~",  "*",
+                                "&", "++", "--", "++", "--"};
   return Names[Op];
 }
 
@@ -65,19 +65,29 @@ BinaryOperator::Opcode BinaryOperator::getBaseOp(Opcode Op) {
 
 const char *BinaryOperator::getSpelling(Opcode Op) {
   static const char *Names[] = {
-      "*",  "/",  "%",  "+",  "-",  "<<",  ">>",  "<",  ">",  "<=",
-      ">=", "==", "!=", "&",  "^",  "|",   "&&",  "||", "=",  "*=",
+      "*",  "/",  "%",  "+",  "-",   "<<",  ">>", "<",  ">",  "<=",
+      ">=", "==", "!=", "&",  "^",   "|",   "&&", "||", "=",  "*=",
       "/=", "%=", "+=", "-=", "<<=", ">>=", "&=", "^=", "|=", ","};
   return Names[Op];
 }
 
 const char *BuiltinCallExpr::getName(BuiltinKind K) {
-  static const char *Names[] = {"thread.get",    "thread.put",   "thread.fork",
-                                "thread.kill",   "thread.sortby", "thread.split",
-                                "reduce",        "scan",         "compact",
-                                "split",         "sort_idx",     "thread.rebind",
-                                "__bsgp_chunk_reduce", "__bsgp_chunk_scan",
-                                "__bsgp_group_lookback", "__bsgp_single_pass"};
+  static const char *Names[] = {"thread.get",
+                                "thread.put",
+                                "thread.fork",
+                                "thread.kill",
+                                "thread.sortby",
+                                "thread.split",
+                                "reduce",
+                                "scan",
+                                "compact",
+                                "split",
+                                "sort_idx",
+                                "thread.rebind",
+                                "__bsgp_chunk_reduce",
+                                "__bsgp_chunk_scan",
+                                "__bsgp_group_lookback",
+                                "__bsgp_single_pass"};
   return Names[K];
 }
 
@@ -108,10 +118,9 @@ const char *TargetQueryExpr::getName(Target T) {
 }
 
 const char *AtomicExpr::getName(AtomicOp Op) {
-  static const char *Names[] = {"atomicAdd", "atomicSub", "atomicMin",
-                                "atomicMax", "atomicAnd", "atomicOr",
-                                "atomicXor", "atomicExch", "atomicCAS",
-                                "atomicLoad"};
+  static const char *Names[] = {
+      "atomicAdd", "atomicSub", "atomicMin",  "atomicMax", "atomicAnd",
+      "atomicOr",  "atomicXor", "atomicExch", "atomicCAS", "atomicLoad"};
   return Names[Op];
 }
 
@@ -130,23 +139,42 @@ bool GroupExpr::isQuery(GroupOp Op) {
 }
 
 const char *GroupExpr::getName(GroupOp Op) {
-  static const char *Names[] = {
-      "group.rank",           "group.size",          "group.id",
-      "group.count",          "group.barrier",       "subgroup.rank",
-      "subgroup.size",        "subgroup.shuffle",    "subgroup.shuffle_xor",
-      "subgroup.shuffle_up",  "subgroup.shuffle_down", "subgroup.any",
-      "subgroup.all",         "subgroup.ballot",     "subgroup.add",
-      "subgroup.min",         "subgroup.max",        "subgroup.and",
-      "subgroup.or",          "subgroup.xor",        "subgroup.match"};
+  static const char *Names[] = {"group.rank",
+                                "group.size",
+                                "group.id",
+                                "group.count",
+                                "group.barrier",
+                                "subgroup.rank",
+                                "subgroup.size",
+                                "subgroup.shuffle",
+                                "subgroup.shuffle_xor",
+                                "subgroup.shuffle_up",
+                                "subgroup.shuffle_down",
+                                "subgroup.any",
+                                "subgroup.all",
+                                "subgroup.ballot",
+                                "subgroup.add",
+                                "subgroup.min",
+                                "subgroup.max",
+                                "subgroup.and",
+                                "subgroup.or",
+                                "subgroup.xor",
+                                "subgroup.match"};
   return Names[Op];
 }
 
 const char *ImplicitCastExpr::getCastKindName(CastKind K) {
-  static const char *Names[] = {
-      "IntegralCast",  "IntegralToFloating", "FloatingToIntegral",
-      "FloatingCast",  "ToBool",             "ArrayToPointer",
-      "NullToPointer", "PointerCast",        "VectorSplat",
-      "VectorConvert", "NoOp"};
+  static const char *Names[] = {"IntegralCast",
+                                "IntegralToFloating",
+                                "FloatingToIntegral",
+                                "FloatingCast",
+                                "ToBool",
+                                "ArrayToPointer",
+                                "NullToPointer",
+                                "PointerCast",
+                                "VectorSplat",
+                                "VectorConvert",
+                                "NoOp"};
   return Names[K];
 }
 

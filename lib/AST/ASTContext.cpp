@@ -59,8 +59,7 @@ const ArrayType *ASTContext::getArrayType(const Type *Elem, uint64_t Size) {
 
 const FunctionType *
 ASTContext::getFunctionType(const Type *Ret,
-                            llvm::ArrayRef<const Type *> Params,
-                            bool Varargs) {
+                            llvm::ArrayRef<const Type *> Params, bool Varargs) {
   std::vector<const void *> Key;
   Key.push_back(Ret);
   Key.push_back(Varargs ? this : nullptr);

@@ -85,7 +85,6 @@ void Dumper::children(llvm::ArrayRef<Child> Kids) {
   }
 }
 
-
 void Dumper::dumpDecl(const Decl *D) {
   llvm::SmallVector<Child, 8> Kids;
   switch (D->getKind()) {
@@ -419,8 +418,7 @@ void Dumper::dumpStmt(const Stmt *S) {
     ExprTail();
     OS << ' ' << BuiltinCallExpr::getName(B->getBuiltinKind());
     if (B->getReduceOp() != BuiltinCallExpr::None)
-      OS << " op '" << BuiltinCallExpr::getOpSpelling(B->getReduceOp())
-         << '\'';
+      OS << " op '" << BuiltinCallExpr::getOpSpelling(B->getReduceOp()) << '\'';
     for (Expr *A : B->args())
       Kids.push_back(stmt(A));
     break;

@@ -48,8 +48,7 @@ bool Type::isPointer() const {
   return llvm::isa<PointerType>(getUnqualified());
 }
 bool Type::isScalar() const {
-  return isArithmetic() || isPointer() ||
-         llvm::isa<NullType>(getUnqualified());
+  return isArithmetic() || isPointer() || llvm::isa<NullType>(getUnqualified());
 }
 bool Type::isVector() const { return llvm::isa<VectorType>(getUnqualified()); }
 

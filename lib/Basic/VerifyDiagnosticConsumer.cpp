@@ -99,8 +99,8 @@ void VerifyDiagnosticConsumer::parseComment(uint32_t File,
       KindLen = strlen("note");
     }
     // Words such as "expected-semi.bsgp" are not directives.
-    if (!KindLen || (KindLen < Rest.size() && (isIdentChar(Rest[KindLen]) ||
-                                               Rest[KindLen] == '-')))
+    if (!KindLen || (KindLen < Rest.size() &&
+                     (isIdentChar(Rest[KindLen]) || Rest[KindLen] == '-')))
       continue;
     if (Rest.starts_with("no-diagnostics")) {
       NoDiagnostics = true;

@@ -5,11 +5,11 @@
 //===----------------------------------------------------------------------===//
 
 #include "bsgp/Driver/Driver.h"
+#include "bsgp/AST/ASTDumper.h"
+#include "bsgp/Basic/VerifyDiagnosticConsumer.h"
 #include "bsgp/Driver/Codegen.h"
 #include "bsgp/Driver/Link.h"
 #include "bsgp/Driver/Outputs.h"
-#include "bsgp/AST/ASTDumper.h"
-#include "bsgp/Basic/VerifyDiagnosticConsumer.h"
 #include "bsgp/Parse/Parser.h"
 #include "bsgp/Sema/Sema.h"
 #include "bsgp/Target/CUDA/PTX.h"
@@ -80,8 +80,8 @@ TranslationUnit *bsgp::parseAndAnalyzeBuffer(uint32_t FileId, ASTContext &Ctx,
       break;
     auto Buf = llvm::MemoryBuffer::getFile(Path, /*IsText=*/true);
     if (!Buf) {
-      Diags.report(diag::err_drv_cannot_open) << Path
-                                              << Buf.getError().message();
+      Diags.report(diag::err_drv_cannot_open)
+          << Path << Buf.getError().message();
       break;
     }
     uint32_t LibId = Diags.getSourceManager().addBuffer(std::move(*Buf), Path);
@@ -169,8 +169,7 @@ static bool parseCodegenArgs(const llvm::opt::InputArgList &Args,
     }
     CG.CUDAArch = Arch.str();
   }
-  if (const llvm::opt::Arg *A =
-          Args.getLastArg(OPT_cuda_groups_per_block_EQ)) {
+  if (const llvm::opt::Arg *A = Args.getLastArg(OPT_cuda_groups_per_block_EQ)) {
     llvm::StringRef Value = A->getValue();
     unsigned N = 0;
     if (Value.getAsInteger(10, N) || N == 0 || N > 16 || (N & (N - 1))) {
@@ -202,7 +201,8 @@ static bool parseCodegenArgs(const llvm::opt::InputArgList &Args,
 /// `bsgpc a.bsgp b.o main.cpp -o app`: each .bsgp input is compiled to a
 /// temporary object, then Clang's driver compiles the rest and links it all
 /// with libbsgprt.
-static int compileAndLink(const char *Argv0, const llvm::opt::InputArgList &Args,
+static int compileAndLink(const char *Argv0,
+                          const llvm::opt::InputArgList &Args,
                           llvm::ArrayRef<std::string> Inputs,
                           DiagnosticEngine &Diags, CodegenOptions CG) {
   FrontendOptions Opts;
@@ -256,8 +256,8 @@ std::string bsgp::findCollectiveLibrary(const char *Argv0) {
       Argv0, reinterpret_cast<void *>(&findCollectiveLibrary));
   if (Exe.empty())
     return "";
-  llvm::SmallString<256> Path(llvm::sys::path::parent_path(
-      llvm::sys::path::parent_path(Exe)));
+  llvm::SmallString<256> Path(
+      llvm::sys::path::parent_path(llvm::sys::path::parent_path(Exe)));
   llvm::sys::path::append(Path, "lib", "bsgp", "collectives.bsgp");
   if (!llvm::sys::fs::exists(Path))
     return "";
@@ -279,8 +279,8 @@ int bsgp::runDriver(llvm::ArrayRef<const char *> Argv) {
   Diags.setProgramName("bsgpc");
 
   bool Color = llvm::errs().has_colors();
-  if (auto *A = Args.getLastArg(OPT_fcolor_diagnostics,
-                                OPT_fno_color_diagnostics))
+  if (auto *A =
+          Args.getLastArg(OPT_fcolor_diagnostics, OPT_fno_color_diagnostics))
     Color = A->getOption().matches(OPT_fcolor_diagnostics);
   Diags.setShowColors(Color);
   Diags.setWarningsAsErrors(Args.hasArg(OPT_Werror));

@@ -144,8 +144,8 @@ Token Lexer::lexQuoted(size_t Start, char Quote) {
   if (atEnd() || peek() != Quote) {
     Token T = makeToken(tok::unknown, Start);
     Diags.report(SourceRange(T.Loc), Quote == '"'
-                                          ? diag::err_lex_unterminated_string
-                                          : diag::err_lex_unterminated_char);
+                                         ? diag::err_lex_unterminated_string
+                                         : diag::err_lex_unterminated_char);
     return T;
   }
   ++Pos;
@@ -185,29 +185,52 @@ Token Lexer::lex() {
       const char *Spelling;
       tok::Kind Kind;
     } Puncts[] = {
-        {"<<=", tok::lesslessequal}, {">>=", tok::greatergreaterequal},
-        {"...", tok::ellipsis},      {"->", tok::arrow},
-        {"++", tok::plusplus},       {"--", tok::minusminus},
-        {"<<", tok::lessless},       {">>", tok::greatergreater},
-        {"<=", tok::lessequal},      {">=", tok::greaterequal},
-        {"==", tok::equalequal},     {"!=", tok::exclaimequal},
-        {"&&", tok::ampamp},         {"||", tok::pipepipe},
-        {"+=", tok::plusequal},      {"-=", tok::minusequal},
-        {"*=", tok::starequal},      {"/=", tok::slashequal},
-        {"%=", tok::percentequal},   {"&=", tok::ampequal},
-        {"|=", tok::pipeequal},      {"^=", tok::caretequal},
-        {"(", tok::l_paren},         {")", tok::r_paren},
-        {"{", tok::l_brace},         {"}", tok::r_brace},
-        {"[", tok::l_square},        {"]", tok::r_square},
-        {";", tok::semi},            {",", tok::comma},
-        {".", tok::period},          {"?", tok::question},
-        {":", tok::colon},           {"+", tok::plus},
-        {"-", tok::minus},           {"*", tok::star},
-        {"/", tok::slash},           {"%", tok::percent},
-        {"&", tok::amp},             {"|", tok::pipe},
-        {"^", tok::caret},           {"~", tok::tilde},
-        {"!", tok::exclaim},         {"<", tok::less},
-        {">", tok::greater},         {"=", tok::equal},
+        {"<<=", tok::lesslessequal},
+        {">>=", tok::greatergreaterequal},
+        {"...", tok::ellipsis},
+        {"->", tok::arrow},
+        {"++", tok::plusplus},
+        {"--", tok::minusminus},
+        {"<<", tok::lessless},
+        {">>", tok::greatergreater},
+        {"<=", tok::lessequal},
+        {">=", tok::greaterequal},
+        {"==", tok::equalequal},
+        {"!=", tok::exclaimequal},
+        {"&&", tok::ampamp},
+        {"||", tok::pipepipe},
+        {"+=", tok::plusequal},
+        {"-=", tok::minusequal},
+        {"*=", tok::starequal},
+        {"/=", tok::slashequal},
+        {"%=", tok::percentequal},
+        {"&=", tok::ampequal},
+        {"|=", tok::pipeequal},
+        {"^=", tok::caretequal},
+        {"(", tok::l_paren},
+        {")", tok::r_paren},
+        {"{", tok::l_brace},
+        {"}", tok::r_brace},
+        {"[", tok::l_square},
+        {"]", tok::r_square},
+        {";", tok::semi},
+        {",", tok::comma},
+        {".", tok::period},
+        {"?", tok::question},
+        {":", tok::colon},
+        {"+", tok::plus},
+        {"-", tok::minus},
+        {"*", tok::star},
+        {"/", tok::slash},
+        {"%", tok::percent},
+        {"&", tok::amp},
+        {"|", tok::pipe},
+        {"^", tok::caret},
+        {"~", tok::tilde},
+        {"!", tok::exclaim},
+        {"<", tok::less},
+        {">", tok::greater},
+        {"=", tok::equal},
     };
     llvm::StringRef Rest = Buf.substr(Pos);
     for (const auto &P : Puncts) {

@@ -46,7 +46,8 @@ Location MLIRGen::loc(bsgp::SourceRange r) {
 
 LogicalResult MLIRGen::unsupported(bsgp::SourceRange r, const Twine &what) {
   failed = true;
-  return emitError(loc(r)) << what << " is not supported by code generation yet";
+  return emitError(loc(r)) << what
+                           << " is not supported by code generation yet";
 }
 
 bool MLIRGen::isSigned(const bsgp::Type *t) {
@@ -213,4 +214,3 @@ OwningOpRef<ModuleOp> MLIRGen::run() {
     return nullptr;
   return owned;
 }
-

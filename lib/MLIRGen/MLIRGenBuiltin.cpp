@@ -36,33 +36,59 @@ Value MLIRGen::emitMathCall(bsgp::MathFunction f, ArrayRef<Value> a,
   switch (f) {
   case MF::None:
     return {};
-  case MF::Sin: return unary(math::SinOp());
-  case MF::Cos: return unary(math::CosOp());
-  case MF::Tan: return unary(math::TanOp());
-  case MF::Asin: return unary(math::AsinOp());
-  case MF::Acos: return unary(math::AcosOp());
-  case MF::Atan: return unary(math::AtanOp());
-  case MF::Atan2: return binary(math::Atan2Op());
-  case MF::Sinh: return unary(math::SinhOp());
-  case MF::Cosh: return unary(math::CoshOp());
-  case MF::Tanh: return unary(math::TanhOp());
-  case MF::Exp: return unary(math::ExpOp());
-  case MF::Exp2: return unary(math::Exp2Op());
-  case MF::Log: return unary(math::LogOp());
-  case MF::Log2: return unary(math::Log2Op());
-  case MF::Log10: return unary(math::Log10Op());
-  case MF::Sqrt: return unary(math::SqrtOp());
-  case MF::Pow: return binary(math::PowFOp());
-  case MF::Fabs: return unary(math::AbsFOp());
-  case MF::Floor: return unary(math::FloorOp());
-  case MF::Ceil: return unary(math::CeilOp());
-  case MF::Round: return unary(math::RoundOp());
-  case MF::Trunc: return unary(math::TruncOp());
+  case MF::Sin:
+    return unary(math::SinOp());
+  case MF::Cos:
+    return unary(math::CosOp());
+  case MF::Tan:
+    return unary(math::TanOp());
+  case MF::Asin:
+    return unary(math::AsinOp());
+  case MF::Acos:
+    return unary(math::AcosOp());
+  case MF::Atan:
+    return unary(math::AtanOp());
+  case MF::Atan2:
+    return binary(math::Atan2Op());
+  case MF::Sinh:
+    return unary(math::SinhOp());
+  case MF::Cosh:
+    return unary(math::CoshOp());
+  case MF::Tanh:
+    return unary(math::TanhOp());
+  case MF::Exp:
+    return unary(math::ExpOp());
+  case MF::Exp2:
+    return unary(math::Exp2Op());
+  case MF::Log:
+    return unary(math::LogOp());
+  case MF::Log2:
+    return unary(math::Log2Op());
+  case MF::Log10:
+    return unary(math::Log10Op());
+  case MF::Sqrt:
+    return unary(math::SqrtOp());
+  case MF::Pow:
+    return binary(math::PowFOp());
+  case MF::Fabs:
+    return unary(math::AbsFOp());
+  case MF::Floor:
+    return unary(math::FloorOp());
+  case MF::Ceil:
+    return unary(math::CeilOp());
+  case MF::Round:
+    return unary(math::RoundOp());
+  case MF::Trunc:
+    return unary(math::TruncOp());
   // C's fmin/fmax return the other operand when one is NaN.
-  case MF::Fmin: return binary(arith::MinNumFOp());
-  case MF::Fmax: return binary(arith::MaxNumFOp());
-  case MF::Fmod: return binary(arith::RemFOp());
-  case MF::Copysign: return binary(math::CopySignOp());
+  case MF::Fmin:
+    return binary(arith::MinNumFOp());
+  case MF::Fmax:
+    return binary(arith::MaxNumFOp());
+  case MF::Fmod:
+    return binary(arith::RemFOp());
+  case MF::Copysign:
+    return binary(math::CopySignOp());
   }
   return {};
 }
@@ -117,21 +143,34 @@ Value MLIRGen::emitChunkOp(bsgp::BuiltinCallExpr *e, ArrayRef<Value> args) {
   bool isFloat = t->isFloating(), isSigned = t->isSignedInteger();
   StringRef kind;
   switch (e->getReduceOp()) {
-  case BK::OpAdd: kind = "add"; break;
-  case BK::OpMul: kind = "mul"; break;
-  case BK::OpMin: kind = isFloat ? "minf" : isSigned ? "mins" : "minu"; break;
-  case BK::OpMax: kind = isFloat ? "maxf" : isSigned ? "maxs" : "maxu"; break;
-  case BK::OpAnd: kind = "and"; break;
-  case BK::OpOr: kind = "or"; break;
-  case BK::OpXor: kind = "xor"; break;
-  case BK::None: break;
+  case BK::OpAdd:
+    kind = "add";
+    break;
+  case BK::OpMul:
+    kind = "mul";
+    break;
+  case BK::OpMin:
+    kind = isFloat ? "minf" : isSigned ? "mins" : "minu";
+    break;
+  case BK::OpMax:
+    kind = isFloat ? "maxf" : isSigned ? "maxs" : "maxu";
+    break;
+  case BK::OpAnd:
+    kind = "and";
+    break;
+  case BK::OpOr:
+    kind = "or";
+    break;
+  case BK::OpXor:
+    kind = "xor";
+    break;
+  case BK::None:
+    break;
   }
   if (e->getBuiltinKind() == BK::ChunkScan)
     return bsgp::ChunkScanOp::create(b, l, args[0].getType(),
-                                     b.getStringAttr(kind), args[0],
-                                     args[1]);
-  bsgp::ChunkReduceOp::create(b, l, b.getStringAttr(kind), args[0],
-                              args[1]);
+                                     b.getStringAttr(kind), args[0], args[1]);
+  bsgp::ChunkReduceOp::create(b, l, b.getStringAttr(kind), args[0], args[1]);
   return arith::ConstantIntOp::create(b, l, 0, 1);
 }
 
@@ -165,9 +204,10 @@ Value MLIRGen::emitCollectiveCall(bsgp::BuiltinCallExpr *e,
       "'" + std::string(bsgp::BuiltinCallExpr::getName(e->getBuiltinKind())) +
       "'";
   if (e->getReduceOp() != BK::None)
-    spelledCall += " with '" +
-                   std::string(bsgp::BuiltinCallExpr::getOpSpelling(e->getReduceOp())) +
-                   "'";
+    spelledCall +=
+        " with '" +
+        std::string(bsgp::BuiltinCallExpr::getOpSpelling(e->getReduceOp())) +
+        "'";
   std::string spelledTypes;
   for (bsgp::Expr *ex : e->args()) {
     spelledTypes += spelledTypes.empty() ? "" : ", ";
@@ -231,12 +271,12 @@ Value MLIRGen::emitCollectiveCall(bsgp::BuiltinCallExpr *e,
     emitAssign(e->args()[0], result, l);
     return arith::ConstantOp::create(b, l, ret, b.getZeroAttr(ret));
   }
-  std::string reduceName = "__bsgp_reduce_" + name.substr(strlen("__bsgp_scan_"));
+  std::string reduceName =
+      "__bsgp_reduce_" + name.substr(strlen("__bsgp_scan_"));
   auto reduceFn = module.lookupSymbol<func::FuncOp>(reduceName);
   if (!reduceFn || reduceFn.isExternal()) {
     failed = true;
-    emitError(l) << "the total of " << spelledCall << " on ("
-                 << spelledTypes
+    emitError(l) << "the total of " << spelledCall << " on (" << spelledTypes
                  << ") is not provided by the collective library; call the "
                     "scan as a statement to drop it";
     return {};
@@ -280,8 +320,8 @@ Value MLIRGen::emitBuiltin(bsgp::BuiltinCallExpr *e) {
   case BK::GroupLookback:
     return bsgp::GroupLookbackOp::create(
         b, l, b.getI32Type(), args[0], args[1],
-        b.getI32IntegerAttr(int32_t(
-            cast<bsgp::IntegerLiteral>(e->args()[2])->getValue())));
+        b.getI32IntegerAttr(
+            int32_t(cast<bsgp::IntegerLiteral>(e->args()[2])->getValue())));
   case BK::SinglePass:
     return bsgp::SinglePassOp::create(b, l, b.getI1Type());
   default:
@@ -304,12 +344,11 @@ Value MLIRGen::emitAtomic(bsgp::AtomicExpr *e) {
     args.push_back(v);
   }
   if (e->getOp() == AO::CAS)
-    return bsgp::AtomicCASOp::create(b, l, args[1].getType(), args[0],
-                                     args[1], args[2]);
+    return bsgp::AtomicCASOp::create(b, l, args[1].getType(), args[0], args[1],
+                                     args[2]);
   if (e->getOp() == AO::Load)
     return bsgp::AtomicLoadOp::create(
-        b, l, cast<bsgp::PtrType>(args[0].getType()).getElementType(),
-        args[0]);
+        b, l, cast<bsgp::PtrType>(args[0].getType()).getElementType(), args[0]);
   Value v = args[1];
   bool isFloat = isa<FloatType>(v.getType());
   bool isSigned = e->getType()->isSignedInteger();

@@ -254,17 +254,17 @@ void MLIRGen::emitDecl(bsgp::VarDecl *vd) {
     Operation *parent = b.getInsertionBlock()->getParentOp();
     if (!parent->getParentOfType<bsgp::SpawnOp>() &&
         !isa<bsgp::SpawnOp>(parent)) {
-      auto fn = isa<func::FuncOp>(parent) ? cast<func::FuncOp>(parent)
-                                          : parent->getParentOfType<func::FuncOp>();
+      auto fn = isa<func::FuncOp>(parent)
+                    ? cast<func::FuncOp>(parent)
+                    : parent->getParentOfType<func::FuncOp>();
       b.setInsertionPointToStart(&fn.getBody().front());
     }
     Value n = LLVM::ConstantOp::create(b, l, b.getI64Type(),
                                        static_cast<int64_t>(count));
     Value slot = LLVM::AllocaOp::create(
-        b, l, LLVM::LLVMPointerType::get(&ctx), isa<bsgp::PtrType>(et)
-                                                    ? Type(LLVM::LLVMPointerType::get(&ctx))
-                                                    : et,
-        n, /*alignment=*/16);
+        b, l, LLVM::LLVMPointerType::get(&ctx),
+        isa<bsgp::PtrType>(et) ? Type(LLVM::LLVMPointerType::get(&ctx)) : et, n,
+        /*alignment=*/16);
     Value ptr = UnrealizedConversionCastOp::create(
                     b, l, bsgp::PtrType::get(&ctx, et), slot)
                     .getResult(0);
@@ -299,4 +299,3 @@ void MLIRGen::emitGroupLocalDecl(bsgp::VarDecl *vd) {
   nameValue(ptr, vd->getName());
   env[vd] = ptr;
 }
-

@@ -275,4 +275,3 @@ Value MLIRGen::anyExitFlag(Location l) {
   }
   return any;
 }
-

@@ -34,10 +34,9 @@ Value MLIRGen::emitToBool(Value v, Location l) {
     return arith::CmpFOp::create(b, l, arith::CmpFPredicate::UNE, v,
                                  zeroOf(t, l));
   if (auto pt = dyn_cast<bsgp::PtrType>(t))
-    return bsgp::PtrCmpOp::create(b, l, b.getI1Type(), arith::CmpIPredicate::ne, v,
-                                  bsgp::PtrNullOp::create(b, l, pt));
-  return arith::CmpIOp::create(b, l, arith::CmpIPredicate::ne, v,
-                               zeroOf(t, l));
+    return bsgp::PtrCmpOp::create(b, l, b.getI1Type(), arith::CmpIPredicate::ne,
+                                  v, bsgp::PtrNullOp::create(b, l, pt));
+  return arith::CmpIOp::create(b, l, arith::CmpIPredicate::ne, v, zeroOf(t, l));
 }
 
 Value MLIRGen::emitConversion(Value v, const bsgp::Type *from,
@@ -109,9 +108,8 @@ Value MLIRGen::stringLiteral(StringRef s, Location l) {
   std::string name = "__bsgp_strlit_" + std::to_string(stringCount++);
   OpBuilder mb = OpBuilder::atBlockBegin(module.getBody());
   auto type = LLVM::LLVMArrayType::get(b.getI8Type(), data.size());
-  auto global = LLVM::GlobalOp::create(mb, l, type, true,
-                                       LLVM::Linkage::Internal, name,
-                                       mb.getStringAttr(data));
+  auto global = LLVM::GlobalOp::create(
+      mb, l, type, true, LLVM::Linkage::Internal, name, mb.getStringAttr(data));
   Value addr = LLVM::AddressOfOp::create(b, l, global);
   return UnrealizedConversionCastOp::create(
              b, l, bsgp::PtrType::get(&ctx, b.getI8Type()), addr)
@@ -196,7 +194,8 @@ Value MLIRGen::emitIndex(bsgp::IndexExpr *ix) {
     return bsgp::PtrOffsetOp::create(b, l, base.getType(), base, scaled);
   }
   if (isa<bsgp::PtrType>(base.getType()))
-    return bsgp::PtrLoadOp::create(b, l, cast<bsgp::PtrType>(base.getType()).getElementType(), base, idx);
+    return bsgp::PtrLoadOp::create(
+        b, l, cast<bsgp::PtrType>(base.getType()).getElementType(), base, idx);
   if (isa<mlir::VectorType>(base.getType()))
     return vector::ExtractOp::create(
         b, l, base, ArrayRef<OpFoldResult>{OpFoldResult(toIndex(idx, l))});
@@ -230,8 +229,8 @@ Value MLIRGen::emitImplicitCast(bsgp::ImplicitCastExpr *c) {
 
 Value MLIRGen::emitSizeof(bsgp::SizeofExpr *s) {
   Location l = loc(s->getRange());
-  const bsgp::Type *t = s->getArgType() ? s->getArgType()
-                                        : s->getArgExpr()->getType();
+  const bsgp::Type *t =
+      s->getArgType() ? s->getArgType() : s->getArgExpr()->getType();
   Type rt = convertType(s->getType(), s->getRange());
   if (!rt)
     return {};
@@ -276,8 +275,7 @@ Value MLIRGen::emitExprInner(bsgp::Expr *e) {
     if (!t)
       return {};
     return arith::ConstantOp::create(
-        b, l, t,
-        b.getFloatAttr(t, cast<bsgp::FloatingLiteral>(e)->getValue()));
+        b, l, t, b.getFloatAttr(t, cast<bsgp::FloatingLiteral>(e)->getValue()));
   }
   case bsgp::Stmt::SK_BoolLiteral:
     return arith::ConstantIntOp::create(
@@ -359,7 +357,8 @@ Value MLIRGen::emitArith(bsgp::BinaryOperator::Opcode op, Value lhs, Value rhs,
     case BO::Sub:
       if (isa<bsgp::PtrType>(rhs.getType()))
         return bsgp::PtrDiffOp::create(b, l, b.getI64Type(), lhs, rhs);
-      return bsgp::PtrOffsetOp::create(b, l, lhs.getType(), lhs,
+      return bsgp::PtrOffsetOp::create(
+          b, l, lhs.getType(), lhs,
           arith::SubIOp::create(b, l, zeroOf(rhs.getType(), l), rhs));
     case BO::EQ:
     case BO::NE:
@@ -367,13 +366,12 @@ Value MLIRGen::emitArith(bsgp::BinaryOperator::Opcode op, Value lhs, Value rhs,
     case BO::GT:
     case BO::LE:
     case BO::GE: {
-      arith::CmpIPredicate p =
-          op == BO::EQ   ? arith::CmpIPredicate::eq
-          : op == BO::NE ? arith::CmpIPredicate::ne
-          : op == BO::LT ? arith::CmpIPredicate::ult
-          : op == BO::GT ? arith::CmpIPredicate::ugt
-          : op == BO::LE ? arith::CmpIPredicate::ule
-                         : arith::CmpIPredicate::uge;
+      arith::CmpIPredicate p = op == BO::EQ   ? arith::CmpIPredicate::eq
+                               : op == BO::NE ? arith::CmpIPredicate::ne
+                               : op == BO::LT ? arith::CmpIPredicate::ult
+                               : op == BO::GT ? arith::CmpIPredicate::ugt
+                               : op == BO::LE ? arith::CmpIPredicate::ule
+                                              : arith::CmpIPredicate::uge;
       if (rhs.getType() != lhs.getType())
         rhs = bsgp::PtrCastOp::create(b, l, lhs.getType(), rhs);
       return bsgp::PtrCmpOp::create(b, l, b.getI1Type(), p, lhs, rhs);
@@ -437,14 +435,13 @@ Value MLIRGen::emitArith(bsgp::BinaryOperator::Opcode op, Value lhs, Value rhs,
     arith::CmpIPredicate p =
         op == BO::EQ   ? arith::CmpIPredicate::eq
         : op == BO::NE ? arith::CmpIPredicate::ne
-        : op == BO::LT ? (sgn ? arith::CmpIPredicate::slt
-                              : arith::CmpIPredicate::ult)
-        : op == BO::GT ? (sgn ? arith::CmpIPredicate::sgt
-                              : arith::CmpIPredicate::ugt)
-        : op == BO::LE ? (sgn ? arith::CmpIPredicate::sle
-                              : arith::CmpIPredicate::ule)
-                       : (sgn ? arith::CmpIPredicate::sge
-                              : arith::CmpIPredicate::uge);
+        : op == BO::LT
+            ? (sgn ? arith::CmpIPredicate::slt : arith::CmpIPredicate::ult)
+        : op == BO::GT
+            ? (sgn ? arith::CmpIPredicate::sgt : arith::CmpIPredicate::ugt)
+        : op == BO::LE
+            ? (sgn ? arith::CmpIPredicate::sle : arith::CmpIPredicate::ule)
+            : (sgn ? arith::CmpIPredicate::sge : arith::CmpIPredicate::uge);
     return arith::CmpIOp::create(b, l, p, lhs, rhs);
   }
   default:
@@ -503,9 +500,8 @@ Value MLIRGen::emitBinary(bsgp::BinaryOperator *e) {
     return emitAssign(e->getLHS(), v, l);
   }
   if (e->isCompoundAssignmentOp()) {
-    const bsgp::Type *compTy = e->getComputationType()
-                                   ? e->getComputationType()
-                                   : e->getLHS()->getType();
+    const bsgp::Type *compTy = e->getComputationType() ? e->getComputationType()
+                                                       : e->getLHS()->getType();
     Value rhs = emitExpr(e->getRHS());
     Value cur = emitLValueLoad(e->getLHS());
     if (!rhs || !cur)
@@ -646,7 +642,9 @@ Value MLIRGen::emitUnary(bsgp::UnaryOperator *e) {
     Value p = emitExpr(e->getSubExpr());
     if (!p)
       return {};
-    return bsgp::PtrLoadOp::create(b, l, cast<bsgp::PtrType>(p.getType()).getElementType(), p, constInt(b.getI32Type(), 0, l));
+    return bsgp::PtrLoadOp::create(
+        b, l, cast<bsgp::PtrType>(p.getType()).getElementType(), p,
+        constInt(b.getI32Type(), 0, l));
   }
   case UO::AddrOf: {
     // &p[i] is p + i; taking the address of a variable has no meaning for
@@ -802,8 +800,8 @@ Value MLIRGen::emitCall(bsgp::CallExpr *e) {
     auto callee = module.lookupSymbol<LLVM::LLVMFuncOp>(fd->getName());
     if (!callee) {
       OpBuilder mb = OpBuilder::atBlockEnd(module.getBody());
-      callee = LLVM::LLVMFuncOp::create(mb, loc(fd->getLoc()), fd->getName(),
-                                        fnTy);
+      callee =
+          LLVM::LLVMFuncOp::create(mb, loc(fd->getLoc()), fd->getName(), fnTy);
     }
     auto call = LLVM::CallOp::create(b, l, callee, args);
     if (isa<NoneType>(ret))
@@ -828,4 +826,3 @@ Value MLIRGen::emitCall(bsgp::CallExpr *e) {
     return arith::ConstantIntOp::create(b, l, 0, 1);
   return call.getResult(0);
 }
-

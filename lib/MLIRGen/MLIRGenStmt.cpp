@@ -49,8 +49,8 @@ void MLIRGen::emitStmtList(ArrayRef<bsgp::Stmt *> stmts) {
     SmallVector<Type> types;
     for (Value v : before)
       types.push_back(v.getType());
-    Value go = arith::XOrIOp::create(
-        b, l, any, arith::ConstantIntOp::create(b, l, 1, 1));
+    Value go = arith::XOrIOp::create(b, l, any,
+                                     arith::ConstantIntOp::create(b, l, 1, 1));
     auto ifOp = scf::IfOp::create(b, l, types, go, true, true);
     OpBuilder::InsertionGuard guard(b);
     b.setInsertionPointToStart(&ifOp.getThenRegion().front());
@@ -255,12 +255,12 @@ void MLIRGen::emitLoop(bsgp::Stmt *s, bsgp::Expr *condExpr, bsgp::Stmt *body,
       Value c = emitExpr(condExpr);
       return c ? emitToBool(c, l) : Value();
     }
-    auto ifOp = scf::IfOp::create(b, l, TypeRange{b.getI1Type()}, stop, true,
-                                  true);
+    auto ifOp =
+        scf::IfOp::create(b, l, TypeRange{b.getI1Type()}, stop, true, true);
     OpBuilder::InsertionGuard g(b);
     b.setInsertionPointToStart(&ifOp.getThenRegion().front());
-    scf::YieldOp::create(b, l, ValueRange{arith::ConstantIntOp::create(
-                                   b, l, 0, 1)});
+    scf::YieldOp::create(b, l,
+                         ValueRange{arith::ConstantIntOp::create(b, l, 0, 1)});
     b.setInsertionPointToStart(&ifOp.getElseRegion().front());
     Value c = emitExpr(condExpr);
     if (!c)
@@ -281,10 +281,10 @@ void MLIRGen::emitLoop(bsgp::Stmt *s, bsgp::Expr *condExpr, bsgp::Stmt *body,
     if (useReturnFlag && llvm::is_contained(keys, VarKey(&returnFlagKey)))
       stop = env.lookup(&returnFlagKey);
     if (hasBreak)
-      stop = stop ? arith::OrIOp::create(b, l, stop,
-                                         env.lookup(&flags.breakKey))
-                        .getResult()
-                  : env.lookup(&flags.breakKey);
+      stop = stop
+                 ? arith::OrIOp::create(b, l, stop, env.lookup(&flags.breakKey))
+                       .getResult()
+                 : env.lookup(&flags.breakKey);
     if (!stop) {
       emitExpr(inc);
       return;
@@ -381,9 +381,9 @@ Value MLIRGen::emitSpawnCount(Value n, bsgp::Expr *count, Location l) {
     where = (fl.getFilename().getValue() + ":" + Twine(fl.getLine()) + ":" +
              Twine(fl.getColumn()))
                 .str();
-  Value str = UnrealizedConversionCastOp::create(b, l, llvmPtr,
-                                                 stringLiteral(where, l))
-                  .getResult(0);
+  Value str =
+      UnrealizedConversionCastOp::create(b, l, llvmPtr, stringLiteral(where, l))
+          .getResult(0);
   return LLVM::CallOp::create(b, l, callee, ValueRange{n, str}).getResult();
 }
 
@@ -534,4 +534,3 @@ void MLIRGen::emitPar(bsgp::ParStmt *s) {
     for (VarKey k : keys)
       env[k] = par->getResult(r++);
 }
-

@@ -37,24 +37,60 @@ const Type *Parser::parseBaseType() {
     return Ctx.getVectorType(Ctx.getBuiltinType(K), N);
   };
   switch (Tok.Kind) {
-  case tok::kw_void: T = Ctx.getVoidType(); break;
-  case tok::kw_bool: T = Ctx.getBoolType(); break;
-  case tok::kw_char: T = Ctx.getCharType(); break;
-  case tok::kw_int: T = Ctx.getIntType(); break;
-  case tok::kw_uint: T = Ctx.getUIntType(); break;
-  case tok::kw_int64: T = Ctx.getBuiltinType(BuiltinType::Int64); break;
-  case tok::kw_uint64: T = Ctx.getBuiltinType(BuiltinType::UInt64); break;
-  case tok::kw_float: T = Ctx.getFloatType(); break;
-  case tok::kw_double: T = Ctx.getDoubleType(); break;
-  case tok::kw_int2: T = Vec(BuiltinType::Int, 2); break;
-  case tok::kw_int3: T = Vec(BuiltinType::Int, 3); break;
-  case tok::kw_int4: T = Vec(BuiltinType::Int, 4); break;
-  case tok::kw_uint2: T = Vec(BuiltinType::UInt, 2); break;
-  case tok::kw_uint3: T = Vec(BuiltinType::UInt, 3); break;
-  case tok::kw_uint4: T = Vec(BuiltinType::UInt, 4); break;
-  case tok::kw_float2: T = Vec(BuiltinType::Float, 2); break;
-  case tok::kw_float3: T = Vec(BuiltinType::Float, 3); break;
-  case tok::kw_float4: T = Vec(BuiltinType::Float, 4); break;
+  case tok::kw_void:
+    T = Ctx.getVoidType();
+    break;
+  case tok::kw_bool:
+    T = Ctx.getBoolType();
+    break;
+  case tok::kw_char:
+    T = Ctx.getCharType();
+    break;
+  case tok::kw_int:
+    T = Ctx.getIntType();
+    break;
+  case tok::kw_uint:
+    T = Ctx.getUIntType();
+    break;
+  case tok::kw_int64:
+    T = Ctx.getBuiltinType(BuiltinType::Int64);
+    break;
+  case tok::kw_uint64:
+    T = Ctx.getBuiltinType(BuiltinType::UInt64);
+    break;
+  case tok::kw_float:
+    T = Ctx.getFloatType();
+    break;
+  case tok::kw_double:
+    T = Ctx.getDoubleType();
+    break;
+  case tok::kw_int2:
+    T = Vec(BuiltinType::Int, 2);
+    break;
+  case tok::kw_int3:
+    T = Vec(BuiltinType::Int, 3);
+    break;
+  case tok::kw_int4:
+    T = Vec(BuiltinType::Int, 4);
+    break;
+  case tok::kw_uint2:
+    T = Vec(BuiltinType::UInt, 2);
+    break;
+  case tok::kw_uint3:
+    T = Vec(BuiltinType::UInt, 3);
+    break;
+  case tok::kw_uint4:
+    T = Vec(BuiltinType::UInt, 4);
+    break;
+  case tok::kw_float2:
+    T = Vec(BuiltinType::Float, 2);
+    break;
+  case tok::kw_float3:
+    T = Vec(BuiltinType::Float, 3);
+    break;
+  case tok::kw_float4:
+    T = Vec(BuiltinType::Float, 4);
+    break;
   case tok::kw_struct: {
     consume();
     if (Tok.isNot(tok::identifier)) {
@@ -109,8 +145,7 @@ bool Parser::parseSpawnAttributes(unsigned &BlockSize, unsigned &MinBlocks) {
     }
     unsigned &Slot = IsBlockSize ? BlockSize : MinBlocks;
     if (Slot) {
-      Diags.report(Tok.getRange(), diag::err_spawn_attribute_twice)
-          << Tok.Text;
+      Diags.report(Tok.getRange(), diag::err_spawn_attribute_twice) << Tok.Text;
       return false;
     }
     consume();
@@ -246,8 +281,8 @@ void Parser::parseTypedef(SourceLocation Begin,
       // the body, so an anonymous struct gets a synthesized name.
       llvm::StringRef SName = Anonymous ? llvm::StringRef() : Name.Text;
       if (Anonymous)
-        SName = Ctx.copyString("__anon_struct_" +
-                               std::to_string(AnonCounter++));
+        SName =
+            Ctx.copyString("__anon_struct_" + std::to_string(AnonCounter++));
       StructType *ST = Ctx.getStructType(Ctx.copyString(SName));
       if (ST->getDecl()) {
         Diags.report(Name.getRange(), diag::err_redefinition) << SName;

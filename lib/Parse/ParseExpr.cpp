@@ -32,8 +32,8 @@ Expr *Parser::parseExpression() {
     Expr *R = parseAssignment();
     if (!R)
       return nullptr;
-    L = new (Ctx) BinaryOperator(rangeFrom(Begin), BinaryOperator::Comma, L, R,
-                                 OpLoc);
+    L = new (Ctx)
+        BinaryOperator(rangeFrom(Begin), BinaryOperator::Comma, L, R, OpLoc);
   }
   return L;
 }
@@ -41,18 +41,41 @@ Expr *Parser::parseExpression() {
 static bool getAssignOp(tok::Kind K, BinaryOperator::Opcode &Op) {
   using B = BinaryOperator;
   switch (K) {
-  case tok::equal: Op = B::Assign; return true;
-  case tok::starequal: Op = B::MulAssign; return true;
-  case tok::slashequal: Op = B::DivAssign; return true;
-  case tok::percentequal: Op = B::RemAssign; return true;
-  case tok::plusequal: Op = B::AddAssign; return true;
-  case tok::minusequal: Op = B::SubAssign; return true;
-  case tok::lesslessequal: Op = B::ShlAssign; return true;
-  case tok::greatergreaterequal: Op = B::ShrAssign; return true;
-  case tok::ampequal: Op = B::AndAssign; return true;
-  case tok::caretequal: Op = B::XorAssign; return true;
-  case tok::pipeequal: Op = B::OrAssign; return true;
-  default: return false;
+  case tok::equal:
+    Op = B::Assign;
+    return true;
+  case tok::starequal:
+    Op = B::MulAssign;
+    return true;
+  case tok::slashequal:
+    Op = B::DivAssign;
+    return true;
+  case tok::percentequal:
+    Op = B::RemAssign;
+    return true;
+  case tok::plusequal:
+    Op = B::AddAssign;
+    return true;
+  case tok::minusequal:
+    Op = B::SubAssign;
+    return true;
+  case tok::lesslessequal:
+    Op = B::ShlAssign;
+    return true;
+  case tok::greatergreaterequal:
+    Op = B::ShrAssign;
+    return true;
+  case tok::ampequal:
+    Op = B::AndAssign;
+    return true;
+  case tok::caretequal:
+    Op = B::XorAssign;
+    return true;
+  case tok::pipeequal:
+    Op = B::OrAssign;
+    return true;
+  default:
+    return false;
   }
 }
 
@@ -94,25 +117,62 @@ Expr *Parser::parseConditional() {
 static unsigned getBinaryPrec(tok::Kind K, BinaryOperator::Opcode &Op) {
   using B = BinaryOperator;
   switch (K) {
-  case tok::pipepipe: Op = B::LOr; return 1;
-  case tok::ampamp: Op = B::LAnd; return 2;
-  case tok::pipe: Op = B::Or; return 3;
-  case tok::caret: Op = B::Xor; return 4;
-  case tok::amp: Op = B::And; return 5;
-  case tok::equalequal: Op = B::EQ; return 6;
-  case tok::exclaimequal: Op = B::NE; return 6;
-  case tok::less: Op = B::LT; return 7;
-  case tok::greater: Op = B::GT; return 7;
-  case tok::lessequal: Op = B::LE; return 7;
-  case tok::greaterequal: Op = B::GE; return 7;
-  case tok::lessless: Op = B::Shl; return 8;
-  case tok::greatergreater: Op = B::Shr; return 8;
-  case tok::plus: Op = B::Add; return 9;
-  case tok::minus: Op = B::Sub; return 9;
-  case tok::star: Op = B::Mul; return 10;
-  case tok::slash: Op = B::Div; return 10;
-  case tok::percent: Op = B::Rem; return 10;
-  default: return 0;
+  case tok::pipepipe:
+    Op = B::LOr;
+    return 1;
+  case tok::ampamp:
+    Op = B::LAnd;
+    return 2;
+  case tok::pipe:
+    Op = B::Or;
+    return 3;
+  case tok::caret:
+    Op = B::Xor;
+    return 4;
+  case tok::amp:
+    Op = B::And;
+    return 5;
+  case tok::equalequal:
+    Op = B::EQ;
+    return 6;
+  case tok::exclaimequal:
+    Op = B::NE;
+    return 6;
+  case tok::less:
+    Op = B::LT;
+    return 7;
+  case tok::greater:
+    Op = B::GT;
+    return 7;
+  case tok::lessequal:
+    Op = B::LE;
+    return 7;
+  case tok::greaterequal:
+    Op = B::GE;
+    return 7;
+  case tok::lessless:
+    Op = B::Shl;
+    return 8;
+  case tok::greatergreater:
+    Op = B::Shr;
+    return 8;
+  case tok::plus:
+    Op = B::Add;
+    return 9;
+  case tok::minus:
+    Op = B::Sub;
+    return 9;
+  case tok::star:
+    Op = B::Mul;
+    return 10;
+  case tok::slash:
+    Op = B::Div;
+    return 10;
+  case tok::percent:
+    Op = B::Rem;
+    return 10;
+  default:
+    return 0;
   }
 }
 
@@ -145,15 +205,33 @@ Expr *Parser::parseUnary() {
   U::Opcode Op;
   bool IsUnary = true;
   switch (Tok.Kind) {
-  case tok::plus: Op = U::Plus; break;
-  case tok::minus: Op = U::Minus; break;
-  case tok::exclaim: Op = U::Not; break;
-  case tok::tilde: Op = U::BitNot; break;
-  case tok::star: Op = U::Deref; break;
-  case tok::amp: Op = U::AddrOf; break;
-  case tok::plusplus: Op = U::PreInc; break;
-  case tok::minusminus: Op = U::PreDec; break;
-  default: IsUnary = false; break;
+  case tok::plus:
+    Op = U::Plus;
+    break;
+  case tok::minus:
+    Op = U::Minus;
+    break;
+  case tok::exclaim:
+    Op = U::Not;
+    break;
+  case tok::tilde:
+    Op = U::BitNot;
+    break;
+  case tok::star:
+    Op = U::Deref;
+    break;
+  case tok::amp:
+    Op = U::AddrOf;
+    break;
+  case tok::plusplus:
+    Op = U::PreInc;
+    break;
+  case tok::minusminus:
+    Op = U::PreDec;
+    break;
+  default:
+    IsUnary = false;
+    break;
   }
   if (IsUnary) {
     consume();
@@ -224,8 +302,8 @@ Expr *Parser::parsePostfix(Expr *E) {
       }
       Token M = Tok;
       consume();
-      E = new (Ctx) MemberExpr(rangeFrom(Begin), E, Ctx.copyString(M.Text),
-                               Arrow, M.Loc);
+      E = new (Ctx)
+          MemberExpr(rangeFrom(Begin), E, Ctx.copyString(M.Text), Arrow, M.Loc);
       break;
     }
     case tok::plusplus:
@@ -269,10 +347,9 @@ Expr *Parser::parseIntLiteral() {
   consume();
   llvm::StringRef Text = T.Text;
   size_t SuffixStart = Text.size();
-  while (SuffixStart > 0 && (Text[SuffixStart - 1] == 'u' ||
-                             Text[SuffixStart - 1] == 'U' ||
-                             Text[SuffixStart - 1] == 'l' ||
-                             Text[SuffixStart - 1] == 'L'))
+  while (SuffixStart > 0 &&
+         (Text[SuffixStart - 1] == 'u' || Text[SuffixStart - 1] == 'U' ||
+          Text[SuffixStart - 1] == 'l' || Text[SuffixStart - 1] == 'L'))
     --SuffixStart;
   llvm::StringRef Digits = Text.take_front(SuffixStart);
   llvm::StringRef Suffix = Text.drop_front(SuffixStart);
@@ -306,15 +383,36 @@ bool Parser::decodeQuoted(const Token &T, std::string &Out) {
     }
     char E = Body[++I];
     switch (E) {
-    case 'n': Out.push_back('\n'); break;
-    case 't': Out.push_back('\t'); break;
-    case 'r': Out.push_back('\r'); break;
-    case '0': Out.push_back('\0'); break;
-    case 'a': Out.push_back('\a'); break;
-    case 'b': Out.push_back('\b'); break;
-    case 'f': Out.push_back('\f'); break;
-    case 'v': Out.push_back('\v'); break;
-    case '\\': case '\'': case '"': case '?': Out.push_back(E); break;
+    case 'n':
+      Out.push_back('\n');
+      break;
+    case 't':
+      Out.push_back('\t');
+      break;
+    case 'r':
+      Out.push_back('\r');
+      break;
+    case '0':
+      Out.push_back('\0');
+      break;
+    case 'a':
+      Out.push_back('\a');
+      break;
+    case 'b':
+      Out.push_back('\b');
+      break;
+    case 'f':
+      Out.push_back('\f');
+      break;
+    case 'v':
+      Out.push_back('\v');
+      break;
+    case '\\':
+    case '\'':
+    case '"':
+    case '?':
+      Out.push_back(E);
+      break;
     default:
       Diags.report(T.getRange(), diag::err_lex_bad_escape)
           << llvm::StringRef(&Body.data()[I], 1);
@@ -334,18 +432,29 @@ Expr *Parser::parseCollective(BuiltinCallExpr::BuiltinKind K,
   if (BuiltinCallExpr::hasReduceOp(K)) {
     OpRange = Tok.getRange();
     switch (Tok.Kind) {
-    case tok::plus: Op = BuiltinCallExpr::OpAdd; break;
-    case tok::star: Op = BuiltinCallExpr::OpMul; break;
-    case tok::amp: Op = BuiltinCallExpr::OpAnd; break;
-    case tok::pipe: Op = BuiltinCallExpr::OpOr; break;
-    case tok::caret: Op = BuiltinCallExpr::OpXor; break;
+    case tok::plus:
+      Op = BuiltinCallExpr::OpAdd;
+      break;
+    case tok::star:
+      Op = BuiltinCallExpr::OpMul;
+      break;
+    case tok::amp:
+      Op = BuiltinCallExpr::OpAnd;
+      break;
+    case tok::pipe:
+      Op = BuiltinCallExpr::OpOr;
+      break;
+    case tok::caret:
+      Op = BuiltinCallExpr::OpXor;
+      break;
     case tok::identifier:
       if (Tok.Text == "min")
         Op = BuiltinCallExpr::OpMin;
       else if (Tok.Text == "max")
         Op = BuiltinCallExpr::OpMax;
       break;
-    default: break;
+    default:
+      break;
     }
     if (Op == BuiltinCallExpr::None) {
       Diags.report(Tok.getRange(), diag::err_bad_reduce_op)
@@ -599,8 +708,7 @@ Expr *Parser::parseIdentifierExpr(SourceLocation Begin) {
                 .Case("sort_idx", BuiltinCallExpr::SortIdx)
                 .Case("__bsgp_chunk_reduce", BuiltinCallExpr::ChunkReduce)
                 .Case("__bsgp_chunk_scan", BuiltinCallExpr::ChunkScan)
-                .Case("__bsgp_group_lookback",
-                      BuiltinCallExpr::GroupLookback)
+                .Case("__bsgp_group_lookback", BuiltinCallExpr::GroupLookback)
                 .Case("__bsgp_single_pass", BuiltinCallExpr::SinglePass)
                 .Default(-1);
     if (K >= 0) {
@@ -609,8 +717,7 @@ Expr *Parser::parseIdentifierExpr(SourceLocation Begin) {
       // call them.
       if (BuiltinCallExpr::isLibraryOnly(BuiltinCallExpr::BuiltinKind(K)) &&
           !Ctx.isLibraryFile(FileId))
-        Diags.report(Name.getRange(), diag::err_library_builtin)
-            << Name.Text;
+        Diags.report(Name.getRange(), diag::err_library_builtin) << Name.Text;
       consume();
       return parseCollective(BuiltinCallExpr::BuiltinKind(K), Name.Loc);
     }
@@ -686,8 +793,8 @@ Expr *Parser::parsePrimary() {
     llvm::SmallVector<Expr *, 4> Args;
     if (!T || !parseArgs(Args))
       return nullptr;
-    return new (Ctx) ConstructExpr(rangeFrom(Begin), T,
-                                   Ctx.copyArray<Expr *>(Args));
+    return new (Ctx)
+        ConstructExpr(rangeFrom(Begin), T, Ctx.copyArray<Expr *>(Args));
   }
   if (!Aborted)
     Diags.report(Tok.getRange(), diag::err_expected_expr);

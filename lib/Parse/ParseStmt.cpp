@@ -266,8 +266,7 @@ Stmt *Parser::parseBarrierStmt(SourceLocation Begin) {
 Stmt *Parser::parseParStmt(SourceLocation Begin) {
   consume();
   if (Tok.isNot(tok::l_brace)) {
-    Diags.report(Tok.getRange(), diag::err_expected_after)
-        << "'{'" << "'par'";
+    Diags.report(Tok.getRange(), diag::err_expected_after) << "'{'" << "'par'";
     skipToStmtEnd();
     return nullptr;
   }

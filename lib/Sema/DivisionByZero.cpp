@@ -54,9 +54,15 @@ static std::optional<uint64_t> evaluateBinary(const BinaryOperator *B) {
   int64_t SL = static_cast<int64_t>(*L), SR = static_cast<int64_t>(*R);
   uint64_t V;
   switch (B->getOpcode()) {
-  case BO::Add: V = *L + *R; break;
-  case BO::Sub: V = *L - *R; break;
-  case BO::Mul: V = *L * *R; break;
+  case BO::Add:
+    V = *L + *R;
+    break;
+  case BO::Sub:
+    V = *L - *R;
+    break;
+  case BO::Mul:
+    V = *L * *R;
+    break;
   case BO::Div:
   case BO::Rem:
     if (!*R || (Signed && SL == INT64_MIN && SR == -1))
@@ -66,9 +72,15 @@ static std::optional<uint64_t> evaluateBinary(const BinaryOperator *B) {
     else
       V = Signed ? static_cast<uint64_t>(SL % SR) : *L % *R;
     break;
-  case BO::And: V = *L & *R; break;
-  case BO::Or: V = *L | *R; break;
-  case BO::Xor: V = *L ^ *R; break;
+  case BO::And:
+    V = *L & *R;
+    break;
+  case BO::Or:
+    V = *L | *R;
+    break;
+  case BO::Xor:
+    V = *L ^ *R;
+    break;
   case BO::Shl:
   case BO::Shr:
     if (*R >= 64)
@@ -77,15 +89,31 @@ static std::optional<uint64_t> evaluateBinary(const BinaryOperator *B) {
         : Signed                  ? static_cast<uint64_t>(SL >> *R)
                                   : *L >> *R;
     break;
-  case BO::LT: V = Signed ? SL < SR : *L < *R; break;
-  case BO::GT: V = Signed ? SL > SR : *L > *R; break;
-  case BO::LE: V = Signed ? SL <= SR : *L <= *R; break;
-  case BO::GE: V = Signed ? SL >= SR : *L >= *R; break;
-  case BO::EQ: V = *L == *R; break;
-  case BO::NE: V = *L != *R; break;
+  case BO::LT:
+    V = Signed ? SL < SR : *L < *R;
+    break;
+  case BO::GT:
+    V = Signed ? SL > SR : *L > *R;
+    break;
+  case BO::LE:
+    V = Signed ? SL <= SR : *L <= *R;
+    break;
+  case BO::GE:
+    V = Signed ? SL >= SR : *L >= *R;
+    break;
+  case BO::EQ:
+    V = *L == *R;
+    break;
+  case BO::NE:
+    V = *L != *R;
+    break;
   case BO::LAnd:
-  case BO::LOr: V = *R != 0; break;
-  case BO::Comma: V = *R; break;
+  case BO::LOr:
+    V = *R != 0;
+    break;
+  case BO::Comma:
+    V = *R;
+    break;
   default:
     return std::nullopt;
   }
@@ -140,10 +168,18 @@ std::optional<uint64_t> bsgp::evaluateIntegerConstant(const Expr *E) {
       return std::nullopt;
     uint64_t R;
     switch (U->getOpcode()) {
-    case UnaryOperator::Plus: R = *V; break;
-    case UnaryOperator::Minus: R = 0 - *V; break;
-    case UnaryOperator::BitNot: R = ~*V; break;
-    case UnaryOperator::Not: R = *V == 0; break;
+    case UnaryOperator::Plus:
+      R = *V;
+      break;
+    case UnaryOperator::Minus:
+      R = 0 - *V;
+      break;
+    case UnaryOperator::BitNot:
+      R = ~*V;
+      break;
+    case UnaryOperator::Not:
+      R = *V == 0;
+      break;
     default:
       return std::nullopt;
     }

@@ -32,8 +32,8 @@ const Type *Sema::functionType(FunctionDecl *F) {
   llvm::SmallVector<const Type *, 4> Params;
   for (VarDecl *P : F->getParams())
     Params.push_back(P->getType());
-  const Type *Ret = F->getWrittenReturnType() ? F->getWrittenReturnType()
-                                              : Ctx.getVoidType();
+  const Type *Ret =
+      F->getWrittenReturnType() ? F->getWrittenReturnType() : Ctx.getVoidType();
   auto *FT = Ctx.getFunctionType(Ret, Params, F->isVarargs());
   F->setFunctionType(FT);
   return FT;

@@ -151,8 +151,7 @@ Expr *Sema::checkReduceOrScan(BuiltinCallExpr *B) {
   if (!T->isArithmetic() && !T->isVector())
     return builtinArgError(B, 0, "an arithmetic value");
   auto Op = B->getReduceOp();
-  const Type *Elem =
-      T->isVector() ? cast<VectorType>(T)->getElementType() : T;
+  const Type *Elem = T->isVector() ? cast<VectorType>(T)->getElementType() : T;
   if ((Op == BK::OpAnd || Op == BK::OpOr || Op == BK::OpXor) &&
       Elem->isFloating()) {
     Diags.report(B->getReduceOpRange(), diag::err_builtin_bitop_float)
@@ -340,15 +339,28 @@ Expr *Sema::checkBuiltin(BuiltinCallExpr *B) {
   unsigned Want = 1;
   switch (K) {
   case BK::ThreadGet:
-  case BK::ThreadRebind: Want = 2; break;
-  case BK::ThreadPut: Want = 3; break;
+  case BK::ThreadRebind:
+    Want = 2;
+    break;
+  case BK::ThreadPut:
+    Want = 3;
+    break;
   case BK::Compact:
-  case BK::Split: Want = 4; break;
+  case BK::Split:
+    Want = 4;
+    break;
   case BK::ChunkReduce:
-  case BK::ChunkScan: Want = 2; break;
-  case BK::GroupLookback: Want = 3; break;
-  case BK::SinglePass: Want = 0; break;
-  default: break;
+  case BK::ChunkScan:
+    Want = 2;
+    break;
+  case BK::GroupLookback:
+    Want = 3;
+    break;
+  case BK::SinglePass:
+    Want = 0;
+    break;
+  default:
+    break;
   }
   auto Args = B->args();
   for (Expr *&A : Args)

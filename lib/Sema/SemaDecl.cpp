@@ -131,4 +131,3 @@ void Sema::checkGroupLocalDecl(VarDecl *V) {
     Diags.report(SourceRange(V->getLoc()), diag::err_local_outside_spawn)
         << V->getName();
 }
-

@@ -11,8 +11,8 @@
 ///
 //===----------------------------------------------------------------------===//
 
-#include "SemaImpl.h"
 #include "DivisionByZero.h"
+#include "SemaImpl.h"
 
 using namespace bsgp;
 using namespace bsgp::sema;
@@ -227,8 +227,8 @@ Expr *Sema::checkConditional(ConditionalOperator *C) {
 }
 
 Expr *Sema::checkThreadAttr(ThreadAttrExpr *T) {
-  std::string Name = std::string("thread.") +
-                     ThreadAttrExpr::getName(T->getAttr());
+  std::string Name =
+      std::string("thread.") + ThreadAttrExpr::getName(T->getAttr());
   if (!inParallel())
     Diags.report(T->getRange(), diag::err_thread_outside_spawn) << Name;
   else if (InRequire && T->getAttr() != ThreadAttrExpr::Size)
@@ -340,8 +340,9 @@ Expr *Sema::checkExprImpl(Expr *E) {
   case Stmt::SK_IntegerLiteral:
     return checkIntegerLiteral(cast<IntegerLiteral>(E));
   case Stmt::SK_FloatingLiteral:
-    E->setType(cast<FloatingLiteral>(E)->hasFloatSuffix() ? Ctx.getFloatType()
-                                                         : Ctx.getDoubleType());
+    E->setType(cast<FloatingLiteral>(E)->hasFloatSuffix()
+                   ? Ctx.getFloatType()
+                   : Ctx.getDoubleType());
     return E;
   case Stmt::SK_BoolLiteral:
     E->setType(Ctx.getBoolType());
@@ -749,20 +750,20 @@ Expr *Sema::checkCall(CallExpr *C) {
   // Where the callee may run.
   if (F->getFunctionKind() == FunctionDecl::FK_Collective) {
     if (!inParallel() || InRequire)
-      Diags.report(C->getRange(), diag::err_collective_in_host)
-          << F->getName();
+      Diags.report(C->getRange(), diag::err_collective_in_host) << F->getName();
     else {
       checkDivergence(C, diag::err_collective_divergent, F->getName());
-      checkSyncPlacement(C, ("call to collective '" + F->getName() + "'").str());
+      checkSyncPlacement(C,
+                         ("call to collective '" + F->getName() + "'").str());
     }
   } else if (F->getFunctionKind() == FunctionDecl::FK_Host && inDevice()) {
     Diags.report(C->getRange(), diag::err_host_in_device) << F->getName();
     auto It = Infos.find(F);
     bool Spawns = It != Infos.end() && It->second.HasSpawn;
-    const char *Why = F->isExternC()          ? "it is declared extern \"C\""
+    const char *Why = F->isExternC()           ? "it is declared extern \"C\""
                       : F->getName() == "main" ? "it is 'main'"
-                      : Spawns                 ? "it contains a spawn"
-                                   : "it allocates with dnew or dtempnew";
+                      : Spawns ? "it contains a spawn"
+                               : "it allocates with dnew or dtempnew";
     Diags.report(SourceRange(F->getLoc()), diag::note_host_because)
         << F->getName() << Why;
   }
@@ -807,8 +808,7 @@ Expr *Sema::checkMember(MemberExpr *M) {
   if (M->isArrow()) {
     auto *P = dyn_cast<PointerType>(T);
     if (!P || !isa<StructType>(P->getPointee()->getUnqualified())) {
-      Diags.report(Base->getRange(), diag::err_arrow_not_pointer)
-          << T->str();
+      Diags.report(Base->getRange(), diag::err_arrow_not_pointer) << T->str();
       return error(M);
     }
     M->setBase(rvalue(Base));
@@ -818,8 +818,7 @@ Expr *Sema::checkMember(MemberExpr *M) {
   if (auto *ST = dyn_cast<StructType>(T)) {
     StructDecl *D = ST->getDecl();
     if (!D) {
-      Diags.report(Base->getRange(), diag::err_unknown_struct)
-          << ST->getName();
+      Diags.report(Base->getRange(), diag::err_unknown_struct) << ST->getName();
       return error(M);
     }
     FieldDecl *F = D->getField(M->getMemberName());
@@ -896,8 +895,8 @@ Expr *Sema::checkConstruct(ConstructExpr *C) {
       A = convert(A, VT->getElementType());
       ++Count;
     } else if (auto *AV = dyn_cast<VectorType>(AT)) {
-      A = convert(A, Ctx.getVectorType(VT->getElementType(),
-                                       AV->getNumElements()));
+      A = convert(
+          A, Ctx.getVectorType(VT->getElementType(), AV->getNumElements()));
       Count += AV->getNumElements();
     } else {
       Diags.report(A->getRange(), diag::err_construct_arg)
@@ -912,4 +911,3 @@ Expr *Sema::checkConstruct(ConstructExpr *C) {
   }
   return C;
 }
-

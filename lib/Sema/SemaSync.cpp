@@ -132,8 +132,7 @@ void Sema::scanSyncs(Stmt *Body, Expr *Cond, Stmt *Exit) {
     } else if (auto *C = dyn_cast<CallExpr>(X)) {
       FunctionDecl *F = C->getDirectCallee();
       if (F && F->getFunctionKind() == FunctionDecl::FK_Collective)
-        reportSync(C, diag::err_collective_divergent, F->getName(), Cond,
-                   Exit);
+        reportSync(C, diag::err_collective_divergent, F->getName(), Cond, Exit);
     }
     if (!isa<RequireStmt>(X))
       forEachChild(X, Scan);
@@ -248,4 +247,3 @@ bool Sema::isThreadDependent(Expr *E) {
   });
   return Dep;
 }
-

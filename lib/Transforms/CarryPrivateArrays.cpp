@@ -135,14 +135,13 @@ FailureOr<PrivateArray> carryAcross(PrivateArray array, BarrierOp barrier,
   for (uint64_t i = 0; i < array.count; ++i) {
     Value index = arith::ConstantIntOp::create(b, loc, i32, int64_t(i));
     Location elementLoc =
-        name ? Location(NameLoc::get(
-                   b.getStringAttr(name.getName().str() + "[" +
-                                   std::to_string(i) + "]"),
-                   loc))
-             : loc;
-    elements.push_back(PtrLoadOp::create(b, elementLoc,
-                                         ptrType.getElementType(), array.ptr,
-                                         index));
+        name
+            ? Location(NameLoc::get(b.getStringAttr(name.getName().str() + "[" +
+                                                    std::to_string(i) + "]"),
+                                    loc))
+            : loc;
+    elements.push_back(PtrLoadOp::create(
+        b, elementLoc, ptrType.getElementType(), array.ptr, index));
   }
 
   Operation *point = copyPoint(barrier);
@@ -151,8 +150,8 @@ FailureOr<PrivateArray> carryAcross(PrivateArray array, BarrierOp barrier,
   Operation *size = b.clone(*array.slot.getArraySize().getDefiningOp());
   map.map(array.slot.getArraySize(), size->getResult(0));
   auto slot = cast<LLVM::AllocaOp>(b.clone(*array.slot, map));
-  Value ptr = UnrealizedConversionCastOp::create(
-                  b, name ? Location(name) : loc, ptrType, slot.getResult())
+  Value ptr = UnrealizedConversionCastOp::create(b, name ? Location(name) : loc,
+                                                 ptrType, slot.getResult())
                   .getResult(0);
   for (auto [i, element] : llvm::enumerate(elements)) {
     Value index = arith::ConstantIntOp::create(b, loc, i32, int64_t(i));
@@ -198,9 +197,8 @@ LogicalResult carryArrays(SpawnOp spawn) {
       SmallVector<Value> derived;
       Operation *other = nullptr;
       if (failed(derivedPointers(array.ptr, derived, other))) {
-        if (llvm::any_of(other->getResults(), [&](Value v) {
-              return crosses(v, barrier, body);
-            }))
+        if (llvm::any_of(other->getResults(),
+                         [&](Value v) { return crosses(v, barrier, body); }))
           return emitError(other->getLoc())
                  << "a pointer into a thread-private array is chosen here "
                     "and used after a barrier; index the array itself "

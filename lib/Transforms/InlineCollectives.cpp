@@ -78,9 +78,9 @@ bool usesKernelOps(func::FuncOp func) {
 }
 
 /// Inlines every call of an (inline) function that uses work-group ops,
-/// thread.get or thread.oldrank, at any depth of control flow, until no call is left: unlike
-/// collectives, such functions need no superstep level, only a kernel
-/// around them. Functions left without callers are erased, since they
+/// thread.get or thread.oldrank, at any depth of control flow, until no call is
+/// left: unlike collectives, such functions need no superstep level, only a
+/// kernel around them. Functions left without callers are erased, since they
 /// cannot be compiled on their own.
 template <typename CloneCallback>
 LogicalResult inlineGroupFunctions(ModuleOp module, InlinerInterface &interface,
@@ -123,9 +123,8 @@ LogicalResult inlineGroupFunctions(ModuleOp module, InlinerInterface &interface,
 /// thread; a pure op computed since the barrier is recomputed from its
 /// operands as thread `rank` had them. Fails on anything else (a load, a
 /// thread attribute), returning the op that has no such value.
-FailureOr<Value> valueInThread(OpBuilder &b, Value rank, Value v,
-                               GetOp get, SpawnOp spawn,
-                               Operation *&culprit) {
+FailureOr<Value> valueInThread(OpBuilder &b, Value rank, Value v, GetOp get,
+                               SpawnOp spawn, Operation *&culprit) {
   Operation *scope = v.getParentRegion()->getParentOp();
   if (!spawn->isAncestor(scope))
     return v;

@@ -3,9 +3,9 @@
 // The order of §4.2: inline collectives (1), specialize host functions
 // whose supersteps depend on the target, expand pars, clean up (2), let
 // collectives run without their barrier where the caller allows it,
-// copy private arrays across barriers, split into supersteps (3), propagate thread.rank (2), find the saved
-// values (5), save and load them (6), share streams (7, §4.3) and outline
-// kernels (3-4).
+// copy private arrays across barriers, split into supersteps (3), propagate
+// thread.rank (2), find the saved values (5), save and load them (6), share
+// streams (7, §4.3) and outline kernels (3-4).
 //
 //===----------------------------------------------------------------------===//
 

@@ -110,8 +110,10 @@ LogicalResult SpawnSaveRestore::rewriteGets(unsigned t) {
       // is thread r's value too: nothing was saved for it.
       Value value = get.getValue();
       auto spawn = get->getParentOfType<SpawnOp>();
-      if (matchPattern(value, m_Constant()) || value.getDefiningOp<RequireOp>() ||
-          (spawn && !spawn->isAncestor(value.getParentRegion()->getParentOp()))) {
+      if (matchPattern(value, m_Constant()) ||
+          value.getDefiningOp<RequireOp>() ||
+          (spawn &&
+           !spawn->isAncestor(value.getParentRegion()->getParentOp()))) {
         get.replaceAllUsesWith(value);
         get->erase();
         continue;

@@ -116,8 +116,8 @@ public:
   virtual Status listReduce(int op, int type, const void *in, uint64_t n,
                             void *result);
   /// out[i] = op-reduction of in[0, i); *total = of in[0, n). in may be out.
-  virtual Status listScanExclusive(int op, int type, const void *in,
-                                   void *out, uint64_t n, void *total);
+  virtual Status listScanExclusive(int op, int type, const void *in, void *out,
+                                   uint64_t n, void *total);
   /// Stable ascending sort of keys[0, n), permuting values alike.
   virtual Status listSortPairs(int type, void *keys, uint32_t *values,
                                uint64_t n);

@@ -71,12 +71,10 @@ public:
   }
   void deallocate(void *p) override { std::free(p); }
 
-  Status copyHostToDevice(void *dst, const void *src,
-                          uint64_t bytes) override {
+  Status copyHostToDevice(void *dst, const void *src, uint64_t bytes) override {
     return copy(dst, src, bytes);
   }
-  Status copyDeviceToHost(void *dst, const void *src,
-                          uint64_t bytes) override {
+  Status copyDeviceToHost(void *dst, const void *src, uint64_t bytes) override {
     return copy(dst, src, bytes);
   }
   Status copyDeviceToDevice(void *dst, const void *src,
@@ -94,8 +92,7 @@ public:
     const bsgprt_kernel_desc &k = m.kernels[kernel];
     if (!k.cpu)
       return Status::error(BSGPRT_ERROR_LAUNCH_FAILED,
-                           std::string("kernel '") +
-                               (k.name ? k.name : "?") +
+                           std::string("kernel '") + (k.name ? k.name : "?") +
                                "' has no native version for the cpu backend");
     bsgprt_cpu_kernel_fn fn = k.cpu;
     uint64_t chunks = chunkCount(n);
@@ -139,8 +136,8 @@ public:
                        uint64_t n) override {
     return cpu::listSortPairs(type, keys, values, n);
   }
-  Status listPartitionIndex(const uint32_t *flags, uint32_t *index,
-                            uint64_t n, uint64_t *zeros) override {
+  Status listPartitionIndex(const uint32_t *flags, uint32_t *index, uint64_t n,
+                            uint64_t *zeros) override {
     return cpu::listPartitionIndex(flags, index, n, zeros);
   }
   Status listCompactIndex(const uint32_t *flags, uint32_t *index, uint64_t n,

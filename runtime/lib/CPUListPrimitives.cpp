@@ -256,8 +256,7 @@ constexpr unsigned Buckets = 1u << RadixBits;
 
 /// Stable LSD radix sort of (key, value) pairs, 8 bits per pass. A pass in
 /// which every key has the same digit is skipped.
-template <typename U>
-void radixSort(U *keys, uint32_t *values, uint64_t n) {
+template <typename U> void radixSort(U *keys, uint32_t *values, uint64_t n) {
   std::unique_ptr<U[]> keys2(new U[n]);
   std::unique_ptr<uint32_t[]> values2(new uint32_t[n]);
   U *srcK = keys, *dstK = keys2.get();
@@ -329,8 +328,7 @@ Status sortPairs(void *keysV, uint32_t *values, uint64_t n) {
 
 } // namespace
 
-Status listReduce(int op, int type, const void *in, uint64_t n,
-                  void *result) {
+Status listReduce(int op, int type, const void *in, uint64_t n, void *result) {
   return dispatch(op, type, /*scan=*/false, in, nullptr, n, result);
 }
 

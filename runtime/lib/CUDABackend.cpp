@@ -73,9 +73,9 @@ struct DriverAPI {
   CUresult (*cuMemcpyDtoH)(void *, CUdeviceptr, size_t);
   CUresult (*cuMemcpyDtoD)(CUdeviceptr, CUdeviceptr, size_t);
   CUresult (*cuMemsetD8)(CUdeviceptr, unsigned char, size_t);
-  CUresult (*cuLaunchKernel)(CUfunction, unsigned, unsigned, unsigned,
-                             unsigned, unsigned, unsigned, unsigned, CUstream,
-                             void **, void **);
+  CUresult (*cuLaunchKernel)(CUfunction, unsigned, unsigned, unsigned, unsigned,
+                             unsigned, unsigned, unsigned, CUstream, void **,
+                             void **);
   CUresult (*cuGetErrorString)(CUresult, const char **);
   /// Optional: the number of multiprocessors sizes small launches.
   CUresult (*cuDeviceGetAttribute)(int *, int, CUdevice);
@@ -87,8 +87,7 @@ struct DriverAPI {
   CUresult (*cuEventElapsedTime)(float *, CUevent, CUevent);
   /// Optional: block size 256 is used without it.
   CUresult (*cuOccupancyMaxPotentialBlockSize)(int *, int *, CUfunction,
-                                               CUoccupancyB2DSize, size_t,
-                                               int);
+                                               CUoccupancyB2DSize, size_t, int);
   /// Optional: checks that a fixed work-group size fits the kernel.
   CUresult (*cuFuncGetAttribute)(int *, int, CUfunction);
   /// Optional: the allocation a device pointer lies in, for
@@ -112,24 +111,24 @@ public:
       return false;
     }
     DriverAPI &d = api;
-    bool ok = lookup(lib, "cuInit", d.cuInit) &&
-              lookup(lib, "cuDeviceGetCount", d.cuDeviceGetCount) &&
-              lookup(lib, "cuDeviceGet", d.cuDeviceGet) &&
-              lookup(lib, "cuDeviceGetName", d.cuDeviceGetName) &&
-              lookup(lib, "cuDevicePrimaryCtxRetain",
-                     d.cuDevicePrimaryCtxRetain) &&
-              lookup(lib, "cuCtxSetCurrent", d.cuCtxSetCurrent) &&
-              lookup(lib, "cuCtxSynchronize", d.cuCtxSynchronize) &&
-              lookup(lib, "cuModuleLoadDataEx", d.cuModuleLoadDataEx) &&
-              lookup(lib, "cuModuleGetFunction", d.cuModuleGetFunction) &&
-              lookup(lib, "cuMemAlloc_v2", d.cuMemAlloc) &&
-              lookup(lib, "cuMemFree_v2", d.cuMemFree) &&
-              lookup(lib, "cuMemcpyHtoD_v2", d.cuMemcpyHtoD) &&
-              lookup(lib, "cuMemcpyDtoH_v2", d.cuMemcpyDtoH) &&
-              lookup(lib, "cuMemcpyDtoD_v2", d.cuMemcpyDtoD) &&
-              lookup(lib, "cuMemsetD8_v2", d.cuMemsetD8) &&
-              lookup(lib, "cuLaunchKernel", d.cuLaunchKernel) &&
-              lookup(lib, "cuGetErrorString", d.cuGetErrorString);
+    bool ok =
+        lookup(lib, "cuInit", d.cuInit) &&
+        lookup(lib, "cuDeviceGetCount", d.cuDeviceGetCount) &&
+        lookup(lib, "cuDeviceGet", d.cuDeviceGet) &&
+        lookup(lib, "cuDeviceGetName", d.cuDeviceGetName) &&
+        lookup(lib, "cuDevicePrimaryCtxRetain", d.cuDevicePrimaryCtxRetain) &&
+        lookup(lib, "cuCtxSetCurrent", d.cuCtxSetCurrent) &&
+        lookup(lib, "cuCtxSynchronize", d.cuCtxSynchronize) &&
+        lookup(lib, "cuModuleLoadDataEx", d.cuModuleLoadDataEx) &&
+        lookup(lib, "cuModuleGetFunction", d.cuModuleGetFunction) &&
+        lookup(lib, "cuMemAlloc_v2", d.cuMemAlloc) &&
+        lookup(lib, "cuMemFree_v2", d.cuMemFree) &&
+        lookup(lib, "cuMemcpyHtoD_v2", d.cuMemcpyHtoD) &&
+        lookup(lib, "cuMemcpyDtoH_v2", d.cuMemcpyDtoH) &&
+        lookup(lib, "cuMemcpyDtoD_v2", d.cuMemcpyDtoD) &&
+        lookup(lib, "cuMemsetD8_v2", d.cuMemsetD8) &&
+        lookup(lib, "cuLaunchKernel", d.cuLaunchKernel) &&
+        lookup(lib, "cuGetErrorString", d.cuGetErrorString);
     if (!ok) {
       why = "libcuda.so.1 lacks a required driver entry point";
       return false;
@@ -227,15 +226,13 @@ public:
     api.cuMemFree(ptr(p));
   }
 
-  Status copyHostToDevice(void *dst, const void *src,
-                          uint64_t bytes) override {
+  Status copyHostToDevice(void *dst, const void *src, uint64_t bytes) override {
     if (!bytes)
       return Status::ok();
     makeCurrent();
     return check(api.cuMemcpyHtoD(ptr(dst), src, bytes), "cuMemcpyHtoD");
   }
-  Status copyDeviceToHost(void *dst, const void *src,
-                          uint64_t bytes) override {
+  Status copyDeviceToHost(void *dst, const void *src, uint64_t bytes) override {
     if (!bytes)
       return Status::ok();
     makeCurrent();
@@ -252,9 +249,9 @@ public:
     if (!bytes)
       return Status::ok();
     makeCurrent();
-    return check(api.cuMemsetD8(ptr(dst), static_cast<unsigned char>(value),
-                                bytes),
-                 "cuMemsetD8");
+    return check(
+        api.cuMemsetD8(ptr(dst), static_cast<unsigned char>(value), bytes),
+        "cuMemsetD8");
   }
 
   Status launch(const bsgprt_module_desc &m, uint32_t kernel, uint64_t n,
@@ -304,14 +301,14 @@ public:
     // order, and the host waits only where it needs results (copies,
     // frees, bsgprt_synchronize). The argument struct is copied at launch.
     CUresult r = api.cuLaunchKernel(lk->function, static_cast<unsigned>(grid),
-                                    1, 1, static_cast<unsigned>(block),
-                                    1, 1, 0, nullptr, params, nullptr);
+                                    1, 1, static_cast<unsigned>(block), 1, 1, 0,
+                                    nullptr, params, nullptr);
     if (r == CUDA_SUCCESS && syncEachLaunch)
       r = api.cuCtxSynchronize();
     if (r == CUDA_SUCCESS) {
       pending = true;
-      lastLaunch = std::string(k.name) + "' (" + (k.srcloc ? k.srcloc : "?") +
-                   ")";
+      lastLaunch =
+          std::string(k.name) + "' (" + (k.srcloc ? k.srcloc : "?") + ")";
     }
     if (r != CUDA_SUCCESS)
       return Status::error(BSGPRT_ERROR_LAUNCH_FAILED,
@@ -359,8 +356,8 @@ public:
     Status result;
     while (!timed.empty()) {
       EventPair e = timed.front();
-      CUresult r = wait ? api.cuEventSynchronize(e.stop)
-                        : api.cuEventQuery(e.stop);
+      CUresult r =
+          wait ? api.cuEventSynchronize(e.stop) : api.cuEventQuery(e.stop);
       if (r == CUDA_ERROR_NOT_READY)
         break;
       float t = 0;
@@ -431,8 +428,7 @@ private:
       std::vector<char> log(8192, '\0');
       int opts[] = {CU_JIT_ERROR_LOG_BUFFER,
                     CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES};
-      void *vals[] = {log.data(),
-                      reinterpret_cast<void *>(log.size() - 1)};
+      void *vals[] = {log.data(), reinterpret_cast<void *>(log.size() - 1)};
       CUresult r = api.cuModuleLoadDataEx(&lm.module, m.ptx, 2, opts, vals);
       if (r != CUDA_SUCCESS) {
         lm.module = nullptr;
@@ -456,9 +452,8 @@ private:
     LoadedKernel &lk = lm.kernels[kernel];
     if (!lm.resolved[kernel]) {
       const char *kname = m.kernels[kernel].name;
-      if (!kname ||
-          api.cuModuleGetFunction(&lk.function, lm.module, kname) !=
-              CUDA_SUCCESS)
+      if (!kname || api.cuModuleGetFunction(&lk.function, lm.module, kname) !=
+                        CUDA_SUCCESS)
         return Status::error(BSGPRT_ERROR_LAUNCH_FAILED,
                              std::string("kernel '") + (kname ? kname : "?") +
                                  "' is not in the module's PTX");
@@ -493,8 +488,7 @@ private:
       lk.blockSize = blockOverride ? blockOverride : DefaultBlockSize;
       if (api.cuOccupancyMaxPotentialBlockSize &&
           api.cuOccupancyMaxPotentialBlockSize(&minGrid, &block, lk.function,
-                                               nullptr, 0, 0) ==
-              CUDA_SUCCESS &&
+                                               nullptr, 0, 0) == CUDA_SUCCESS &&
           block > 0 && block < lk.blockSize)
         lk.blockSize = block;
       lm.resolved[kernel] = true;

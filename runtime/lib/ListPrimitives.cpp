@@ -47,8 +47,7 @@ Status Backend::listScanExclusive(int op, int type, const void *in, void *out,
   if (n)
     if (Status s = copyDeviceToHost(h.data(), in, h.size()); s.failed())
       return s;
-  if (Status s = cpu::listScanExclusive(op, type, h.data(), h.data(), n,
-                                        total);
+  if (Status s = cpu::listScanExclusive(op, type, h.data(), h.data(), n, total);
       s.failed())
     return s;
   return n ? copyHostToDevice(out, h.data(), h.size()) : Status::ok();
@@ -86,14 +85,12 @@ Status Backend::listCompactIndex(const uint32_t *flags, uint32_t *index,
   if (n)
     if (Status s = copyDeviceToHost(f.data(), flags, n * 4); s.failed())
       return s;
-  if (Status s = cpu::listCompactIndex(f.data(), i.data(), n, kept);
-      s.failed())
+  if (Status s = cpu::listCompactIndex(f.data(), i.data(), n, kept); s.failed())
     return s;
   return *kept ? copyHostToDevice(index, i.data(), *kept * 4) : Status::ok();
 }
-Status Backend::listExpandIndex(const uint32_t *offsets,
-                                const uint32_t *counts, uint32_t *parent,
-                                uint64_t n) {
+Status Backend::listExpandIndex(const uint32_t *offsets, const uint32_t *counts,
+                                uint32_t *parent, uint64_t n) {
   if (!n)
     return Status::ok();
   std::vector<uint32_t> o(n), c(n);
@@ -106,8 +103,7 @@ Status Backend::listExpandIndex(const uint32_t *offsets,
   if (Status s = cpu::listExpandIndex(o.data(), c.data(), p.data(), n);
       s.failed())
     return s;
-  return total ? copyHostToDevice(parent, p.data(), total * 4)
-               : Status::ok();
+  return total ? copyHostToDevice(parent, p.data(), total * 4) : Status::ok();
 }
 
 } // namespace bsgprt
@@ -139,8 +135,7 @@ bool checkOpType(int op, int type, const char *what) {
 bool checkNull(const void *p, uint64_t n, const char *what) {
   if (p || !n)
     return true;
-  reportStatus(Status::error(BSGPRT_ERROR_INVALID_POINTER, "null list"),
-               what);
+  reportStatus(Status::error(BSGPRT_ERROR_INVALID_POINTER, "null list"), what);
   return false;
 }
 
@@ -162,15 +157,15 @@ void bsgprt_list_scan_exclusive(int op, int type, const void *in, void *out,
   if (!checkOpType(op, type, what) || !checkNull(in, n, what) ||
       !checkNull(out, n, what))
     return;
-  reportStatus(
-      currentBackend().listScanExclusive(op, type, in, out, n, total), what);
+  reportStatus(currentBackend().listScanExclusive(op, type, in, out, n, total),
+               what);
 }
 
 void bsgprt_list_sort_pairs(int type, void *keys, uint32_t *values,
                             uint64_t n) {
   const char *what = "bsgprt_list_sort_pairs";
-  if (!checkOpType(BSGPRT_LIST_ADD, type, what) ||
-      !checkNull(keys, n, what) || !checkNull(values, n, what))
+  if (!checkOpType(BSGPRT_LIST_ADD, type, what) || !checkNull(keys, n, what) ||
+      !checkNull(values, n, what))
     return;
   reportStatus(currentBackend().listSortPairs(type, keys, values, n), what);
 }

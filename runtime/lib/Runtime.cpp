@@ -251,8 +251,8 @@ Pending chooseBackendLocked(State &st, const std::string &request,
     return {};
   }
   if (request == "cuda" || request == "vulkan") {
-    st.backend = request == "cuda" ? createCUDABackend(why)
-                                   : createVulkanBackend(why);
+    st.backend =
+        request == "cuda" ? createCUDABackend(why) : createVulkanBackend(why);
     if (st.backend)
       return {};
     st.backend = createCPUBackend();
@@ -388,8 +388,8 @@ void *allocate(uint64_t bytes, const char *srcloc, AllocKind kind) {
       }
     }
     if (p) {
-      st.allocations[reinterpret_cast<uintptr_t>(p)] = {
-          bytes, capacity, kind, srcloc ? srcloc : ""};
+      st.allocations[reinterpret_cast<uintptr_t>(p)] = {bytes, capacity, kind,
+                                                        srcloc ? srcloc : ""};
       st.liveBytes += bytes;
       st.peakLiveBytes = std::max(st.peakLiveBytes, st.liveBytes);
     } else
@@ -405,8 +405,8 @@ void *allocate(uint64_t bytes, const char *srcloc, AllocKind kind) {
 /// dnew[count]T: the count is the program's (a signed 64-bit int), so it
 /// is checked here, where the message can name the source line, rather than
 /// wrapped into a byte count by the compiled code.
-void *allocateElements(int64_t count, uint64_t elementBytes,
-                       const char *srcloc, AllocKind kind) {
+void *allocateElements(int64_t count, uint64_t elementBytes, const char *srcloc,
+                       AllocKind kind) {
   const char *what = kind == AllocKind::DNew ? "dnew" : "dtempnew";
   uint64_t bytes;
   if (count < 0) {
@@ -458,12 +458,13 @@ void release(void *p, AllocKind kind) {
     if (it == st.allocations.end()) {
       err = badFreeLocked(st, p, fn);
     } else if (it->second.kind != kind) {
-      err = makeError(
-          BSGPRT_ERROR_INVALID_POINTER, it->second.srcloc.c_str(),
-          std::string(fn) + " of " + hexPointer(p) + ", which was allocated " +
-              (it->second.kind == AllocKind::DNew ? "by dnew" : "as a "
+      err = makeError(BSGPRT_ERROR_INVALID_POINTER, it->second.srcloc.c_str(),
+                      std::string(fn) + " of " + hexPointer(p) +
+                          ", which was allocated " +
+                          (it->second.kind == AllocKind::DNew ? "by dnew"
+                                                              : "as a "
                                                                 "temporary") +
-              " here");
+                          " here");
     } else {
       uint64_t capacity = it->second.capacity;
       st.liveBytes -= std::min(st.liveBytes, it->second.size);
@@ -498,12 +499,11 @@ Pending checkRangeLocked(State &st, const void *p, uint64_t bytes,
   uint64_t offset = addr - base;
   if (bytes <= size - offset)
     return {};
-  return makeError(BSGPRT_ERROR_INVALID_POINTER, it->second.srcloc.c_str(),
-                   std::string(fn) + " of " + std::to_string(bytes) +
-                       " bytes overruns the " + role + ", a " +
-                       std::to_string(size) +
-                       "-byte allocation made here, at offset " +
-                       std::to_string(offset));
+  return makeError(
+      BSGPRT_ERROR_INVALID_POINTER, it->second.srcloc.c_str(),
+      std::string(fn) + " of " + std::to_string(bytes) +
+          " bytes overruns the " + role + ", a " + std::to_string(size) +
+          "-byte allocation made here, at offset " + std::to_string(offset));
 }
 
 enum class CopyKind { HtoD, DtoH, DtoD };
@@ -591,11 +591,10 @@ void printProfile(FILE *out) {
   std::fprintf(out, "%-*s  %-*s  %10s  %12s  %12s  %14s\n", lw, "srcloc", nw,
                "kernel", "launches", "total ms", "mean ms", "elements");
   for (const KernelStats &r : rows)
-    std::fprintf(out, "%-*s  %-*s  %10" PRIu64 "  %12.3f  %12.3f  %14" PRIu64
-                      "\n",
-                 lw, r.srcloc.c_str(), nw, r.name.c_str(), r.launches,
-                 r.totalMs, r.launches ? r.totalMs / r.launches : 0.0,
-                 r.elements);
+    std::fprintf(
+        out, "%-*s  %-*s  %10" PRIu64 "  %12.3f  %12.3f  %14" PRIu64 "\n", lw,
+        r.srcloc.c_str(), nw, r.name.c_str(), r.launches, r.totalMs,
+        r.launches ? r.totalMs / r.launches : 0.0, r.elements);
   std::fprintf(out,
                "peak device memory: %" PRIu64 " bytes held (%" PRIu64
                " bytes in live lists and temporaries)\n",
@@ -666,18 +665,18 @@ void bsgprt_launch(const bsgprt_module_desc *m, uint32_t kernel,
   // Compiled code sign-extends the spawn's int count, so `spawn (-5)`
   // arrives as -5 rather than as 4294967291 threads.
   if (static_cast<int64_t>(nthreads) < 0)
-    return report(makeError(
-        BSGPRT_ERROR_INVALID_VALUE, k.srcloc,
-        "launch of kernel '" + std::string(k.name ? k.name : "?") +
-            "' with a negative thread count (" +
-            std::to_string(static_cast<int64_t>(nthreads)) + ")"));
+    return report(
+        makeError(BSGPRT_ERROR_INVALID_VALUE, k.srcloc,
+                  "launch of kernel '" + std::string(k.name ? k.name : "?") +
+                      "' with a negative thread count (" +
+                      std::to_string(static_cast<int64_t>(nthreads)) + ")"));
   // thread.rank and thread.size are ints in BSGP: past INT32_MAX ranks the
   // kernels' ranks would wrap around, so such a launch never starts.
   if (nthreads > static_cast<uint64_t>(INT32_MAX))
     return report(makeError(
         BSGPRT_ERROR_INVALID_VALUE, k.srcloc,
-        "launch of kernel '" + std::string(k.name ? k.name : "?") +
-            "' with " + std::to_string(nthreads) +
+        "launch of kernel '" + std::string(k.name ? k.name : "?") + "' with " +
+            std::to_string(nthreads) +
             " threads; BSGP ranks are 32-bit ints, so a spawn has at most " +
             std::to_string(INT32_MAX) + " threads"));
   State &st = state();

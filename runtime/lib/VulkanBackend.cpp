@@ -90,7 +90,6 @@ std::set<VulkanBackend *> &liveBackends() {
 }
 void savePipelineCachesAtExit();
 
-
 VulkanBackend::~VulkanBackend() {
   {
     std::lock_guard<std::mutex> lock(liveMutex);
@@ -175,12 +174,12 @@ bool VulkanBackend::init(std::string &why, bool allowCPU,
     return false;
   }
 #define X(name)                                                                \
-api.name = reinterpret_cast<PFN_##name>(                                     \
-    api.vkGetInstanceProcAddr(instance, #name));                             \
-if (!api.name) {                                                             \
-  why = "the Vulkan loader lacks " #name;                                    \
-  return false;                                                              \
-}
+  api.name = reinterpret_cast<PFN_##name>(                                     \
+      api.vkGetInstanceProcAddr(instance, #name));                             \
+  if (!api.name) {                                                             \
+    why = "the Vulkan loader lacks " #name;                                    \
+    return false;                                                              \
+  }
   BSGP_VK_INSTANCE_FUNCTIONS(X)
 #undef X
 
@@ -264,9 +263,9 @@ bool VulkanBackend::pickDevice(std::string &why, bool allowCPU) {
     };
     Features f = queryFeatures(pd, props.apiVersion);
     if (props.apiVersion < VK_API_VERSION_1_2)
-      lack(("Vulkan 1.2 (it implements " + versionString(props.apiVersion) +
-            ")")
-               .c_str());
+      lack(
+          ("Vulkan 1.2 (it implements " + versionString(props.apiVersion) + ")")
+              .c_str());
     if (!f.bufferDeviceAddress)
       lack("bufferDeviceAddress");
     if (!f.shaderInt64)
@@ -332,10 +331,9 @@ Features VulkanBackend::queryFeatures(VkPhysicalDevice pd,
   f.subgroupVote = compute && (ops & VK_SUBGROUP_FEATURE_VOTE_BIT);
   f.subgroupBallot = compute && (ops & VK_SUBGROUP_FEATURE_BALLOT_BIT);
   f.subgroupShuffle = compute && (ops & VK_SUBGROUP_FEATURE_SHUFFLE_BIT);
-  f.subgroupArithmetic =
-      compute && (ops & VK_SUBGROUP_FEATURE_ARITHMETIC_BIT);
-  f.computeFullSubgroups = apiVersion >= VK_API_VERSION_1_3 &&
-                           sizeControl.computeFullSubgroups;
+  f.subgroupArithmetic = compute && (ops & VK_SUBGROUP_FEATURE_ARITHMETIC_BIT);
+  f.computeFullSubgroups =
+      apiVersion >= VK_API_VERSION_1_3 && sizeControl.computeFullSubgroups;
   return f;
 }
 
@@ -385,13 +383,11 @@ bool VulkanBackend::createDevice(std::string &why) {
   f2.features.shaderInt16 = features.shaderInt16;
   f2.pNext = &v11;
 
-  auto dci =
-      vkStruct<VkDeviceCreateInfo>(VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO);
+  auto dci = vkStruct<VkDeviceCreateInfo>(VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO);
   dci.pNext = &f2;
   dci.queueCreateInfoCount = 1;
   dci.pQueueCreateInfos = &qci;
-  if (VkResult r =
-          api.vkCreateDevice(physicalDevice, &dci, nullptr, &device)) {
+  if (VkResult r = api.vkCreateDevice(physicalDevice, &dci, nullptr, &device)) {
     device = VK_NULL_HANDLE;
     why = std::string("vkCreateDevice failed on ") + properties.deviceName +
           ": " + resultString(r);
@@ -399,11 +395,11 @@ bool VulkanBackend::createDevice(std::string &why) {
   }
   auto getDeviceProcAddr = api.vkGetDeviceProcAddr;
 #define X(fn)                                                                  \
-api.fn = reinterpret_cast<PFN_##fn>(getDeviceProcAddr(device, #fn));         \
-if (!api.fn) {                                                               \
-  why = "the Vulkan driver lacks " #fn;                                      \
-  return false;                                                              \
-}
+  api.fn = reinterpret_cast<PFN_##fn>(getDeviceProcAddr(device, #fn));         \
+  if (!api.fn) {                                                               \
+    why = "the Vulkan driver lacks " #fn;                                      \
+    return false;                                                              \
+  }
   BSGP_VK_DEVICE_FUNCTIONS(X)
 #undef X
   api.vkGetDeviceQueue(device, queueFamily, 0, &queue);
@@ -449,8 +445,7 @@ bool VulkanBackend::createCommandObjects(std::string &why) {
     why = "cannot create the command objects: " + resultString(r);
     return false;
   }
-  std::string e =
-      createBuffer(InitialArgsRing, hostMemoryType, true, argsRing);
+  std::string e = createBuffer(InitialArgsRing, hostMemoryType, true, argsRing);
   if (!e.empty()) {
     why = "cannot allocate the launch argument buffer: " + e;
     return false;
@@ -464,7 +459,6 @@ void savePipelineCachesAtExit() {
   for (VulkanBackend *b : liveBackends())
     b->savePipelineCache();
 }
-
 
 } // namespace vulkan
 

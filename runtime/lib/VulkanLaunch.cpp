@@ -102,9 +102,8 @@ Status VulkanBackend::dispatch(const bsgprt_module_desc &m, uint32_t kernel,
     // earlier commands have completed: the start is not taken while the
     // previous kernel still runs.
     api.vkCmdResetQueryPool(commandBuffer, queryPool, query, 2);
-    api.vkCmdWriteTimestamp(commandBuffer,
-                            VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT, queryPool,
-                            query);
+    api.vkCmdWriteTimestamp(commandBuffer, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT,
+                            queryPool, query);
   }
   struct {
     uint64_t argsAddress;
@@ -112,14 +111,13 @@ Status VulkanBackend::dispatch(const bsgprt_module_desc &m, uint32_t kernel,
   } push = {argsAddress, n};
   api.vkCmdBindPipeline(commandBuffer, VK_PIPELINE_BIND_POINT_COMPUTE,
                         pipeline);
-  api.vkCmdPushConstants(commandBuffer, layout, VK_SHADER_STAGE_COMPUTE_BIT,
-                         0, sizeof(push), &push);
+  api.vkCmdPushConstants(commandBuffer, layout, VK_SHADER_STAGE_COMPUTE_BIT, 0,
+                         sizeof(push), &push);
   api.vkCmdDispatch(commandBuffer, static_cast<uint32_t>(gx),
                     static_cast<uint32_t>(gy), 1);
   if (timed) {
-    api.vkCmdWriteTimestamp(commandBuffer,
-                            VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT, queryPool,
-                            query + 1);
+    api.vkCmdWriteTimestamp(commandBuffer, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT,
+                            queryPool, query + 1);
     timedQueries.push_back(query);
     ++unsubmittedTimed;
   }
@@ -161,8 +159,7 @@ Status VulkanBackend::begin() {
 void VulkanBackend::barrier(VkPipelineStageFlags dstStage,
                             VkAccessFlags dstAccess) {
   auto mb = vkStruct<VkMemoryBarrier>(VK_STRUCTURE_TYPE_MEMORY_BARRIER);
-  mb.srcAccessMask =
-      VK_ACCESS_SHADER_WRITE_BIT | VK_ACCESS_TRANSFER_WRITE_BIT;
+  mb.srcAccessMask = VK_ACCESS_SHADER_WRITE_BIT | VK_ACCESS_TRANSFER_WRITE_BIT;
   mb.dstAccessMask = dstAccess;
   api.vkCmdPipelineBarrier(commandBuffer,
                            VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT |
@@ -229,8 +226,8 @@ Status VulkanBackend::failure(VkResult r, const char *what) {
 void VulkanBackend::createQueryPool() {
   if (!timestampBits || !(timestampPeriod > 0))
     return;
-  auto qci = vkStruct<VkQueryPoolCreateInfo>(
-      VK_STRUCTURE_TYPE_QUERY_POOL_CREATE_INFO);
+  auto qci =
+      vkStruct<VkQueryPoolCreateInfo>(VK_STRUCTURE_TYPE_QUERY_POOL_CREATE_INFO);
   qci.queryType = VK_QUERY_TYPE_TIMESTAMP;
   qci.queryCount = 2 * TimedCapacity;
   if (api.vkCreateQueryPool(device, &qci, nullptr, &queryPool))
@@ -241,10 +238,9 @@ Status VulkanBackend::readTime(uint32_t query, double &ms) {
   uint64_t ticks[2] = {0, 0};
   // No VK_QUERY_RESULT_WAIT_BIT: the submission was waited for, and a
   // timestamp that is still missing must fail rather than hang.
-  if (VkResult r =
-          api.vkGetQueryPoolResults(device, queryPool, query, 2,
-                                    sizeof(ticks), ticks, sizeof(uint64_t),
-                                    VK_QUERY_RESULT_64_BIT))
+  if (VkResult r = api.vkGetQueryPoolResults(
+          device, queryPool, query, 2, sizeof(ticks), ticks, sizeof(uint64_t),
+          VK_QUERY_RESULT_64_BIT))
     return Status::error(BSGPRT_ERROR_BACKEND,
                          "vkGetQueryPoolResults failed: " + resultString(r));
   // Only the low timestampValidBits bits count; the difference modulo

@@ -96,8 +96,7 @@ Status VulkanBackend::copyHostToDevice(void *dst, const void *src,
     if (Status s = begin(); s.failed())
       return s;
     VkBufferCopy region = {at - argsRing.address, b->offset + offset, bytes};
-    api.vkCmdCopyBuffer(commandBuffer, argsRing.buffer, b->buffer, 1,
-                        &region);
+    api.vkCmdCopyBuffer(commandBuffer, argsRing.buffer, b->buffer, 1, &region);
     return syncEachLaunch ? flush() : Status::ok();
   }
   if (retired.size() >= MaxRetired)
@@ -123,8 +122,7 @@ Status VulkanBackend::copyDeviceToHost(void *dst, const void *src,
     return Status::ok();
   const Buffer *b = nullptr;
   uint64_t offset = 0;
-  if (Status s = find(src, bytes, "memcpy_dtoh source", b, offset);
-      s.failed())
+  if (Status s = find(src, bytes, "memcpy_dtoh source", b, offset); s.failed())
     return s;
   if (b->mapped) {
     if (Status s = flush(); s.failed())
@@ -208,8 +206,7 @@ void VulkanBackend::chooseMemoryTypes() {
   };
   // Discrete GPUs: plain video memory (their host-visible device memory
   // is a small window); elsewhere memory the host can map as well.
-  bool discrete =
-      properties.deviceType == VK_PHYSICAL_DEVICE_TYPE_DISCRETE_GPU;
+  bool discrete = properties.deviceType == VK_PHYSICAL_DEVICE_TYPE_DISCRETE_GPU;
   deviceMemoryType = -1;
   if (discrete)
     deviceMemoryType = first(local, VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT);
@@ -231,8 +228,7 @@ void VulkanBackend::chooseMemoryTypes() {
 std::string VulkanBackend::createBuffer(uint64_t size, int type, bool map,
                                         Buffer &b) {
   b = Buffer();
-  auto bci =
-      vkStruct<VkBufferCreateInfo>(VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO);
+  auto bci = vkStruct<VkBufferCreateInfo>(VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO);
   bci.size = size;
   bci.usage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT |
               VK_BUFFER_USAGE_SHADER_DEVICE_ADDRESS_BIT |
@@ -249,10 +245,9 @@ std::string VulkanBackend::createBuffer(uint64_t size, int type, bool map,
     // The chosen type does not suit buffers: take any that does, with
     // the same host visibility.
     int alt = -1;
-    VkMemoryPropertyFlags need =
-        map ? VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT |
-                  VK_MEMORY_PROPERTY_HOST_COHERENT_BIT
-            : 0;
+    VkMemoryPropertyFlags need = map ? VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT |
+                                           VK_MEMORY_PROPERTY_HOST_COHERENT_BIT
+                                     : 0;
     for (uint32_t i = 0; i < memoryProperties.memoryTypeCount && alt < 0; ++i)
       if ((req.memoryTypeBits & (1u << i)) &&
           (memoryProperties.memoryTypes[i].propertyFlags & need) == need)

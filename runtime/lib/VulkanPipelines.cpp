@@ -109,8 +109,7 @@ Status VulkanBackend::getPipeline(const bsgprt_module_desc &m, uint32_t kernel,
     const char *kname = m.kernels[kernel].name;
     if (!kname)
       return Status::error(BSGPRT_ERROR_LAUNCH_FAILED,
-                           "kernel " + std::to_string(kernel) +
-                               " has no name");
+                           "kernel " + std::to_string(kernel) + " has no name");
     auto cpi = vkStruct<VkComputePipelineCreateInfo>(
         VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO);
     cpi.stage.sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO;

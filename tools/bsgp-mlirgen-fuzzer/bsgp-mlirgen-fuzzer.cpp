@@ -215,8 +215,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *Data, size_t Size) {
   bsgp::buildBSGPPipeline(PM);
   bool Failed = mlir::failed(PM.run(*Module));
   if (!Unplaced.empty())
-    finding("a pass reported an error without a source location:\n" +
-            Unplaced);
+    finding("a pass reported an error without a source location:\n" + Unplaced);
   if (!Internal.empty())
     finding("a pass reported an error that shows the compiler's "
             "internals:\n" +

@@ -17,6 +17,8 @@
 #include "mlir/Conversion/MathToLLVM/MathToLLVM.h"
 #include "mlir/Conversion/MemRefToLLVM/MemRefToLLVM.h"
 #include "mlir/Conversion/NVVMToLLVM/NVVMToLLVM.h"
+#include "mlir/Conversion/ReconcileUnrealizedCasts/ReconcileUnrealizedCasts.h"
+#include "mlir/Conversion/SCFToControlFlow/SCFToControlFlow.h"
 #include "mlir/Conversion/UBToLLVM/UBToLLVM.h"
 #include "mlir/Conversion/VectorToLLVM/ConvertVectorToLLVM.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -37,8 +39,6 @@
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/Tools/mlir-opt/MlirOptMain.h"
 #include "mlir/Transforms/Passes.h"
-#include "mlir/Conversion/ReconcileUnrealizedCasts/ReconcileUnrealizedCasts.h"
-#include "mlir/Conversion/SCFToControlFlow/SCFToControlFlow.h"
 
 int main(int argc, char **argv) {
   // Upstream passes of the §4.2 step 2 clean-up and of inlining (step 1):
@@ -47,8 +47,7 @@ int main(int argc, char **argv) {
   // The two upstream conversions of the CPU pipeline; mlir/Conversion/Passes.h
   // would register every conversion there is.
   mlir::registerPass([] { return mlir::createSCFToControlFlowPass(); });
-  mlir::registerPass(
-      [] { return mlir::createReconcileUnrealizedCastsPass(); });
+  mlir::registerPass([] { return mlir::createReconcileUnrealizedCastsPass(); });
 
   // BSGP passes (lib/Transforms, the paper's §4).
   bsgp::registerBSGPPasses();
@@ -63,14 +62,13 @@ int main(int argc, char **argv) {
   // indexing) and the three back ends (gpu + nvvm + llvm, spirv, llvm).
   // `ub` is listed because arith canonicalization creates ub.poison.
   mlir::DialectRegistry registry;
-  registry.insert<
-      bsgp::BSGPDialect, mlir::arith::ArithDialect,
-      mlir::cf::ControlFlowDialect, mlir::func::FuncDialect,
-      mlir::gpu::GPUDialect, mlir::index::IndexDialect,
-      mlir::LLVM::LLVMDialect, mlir::math::MathDialect,
-      mlir::memref::MemRefDialect, mlir::NVVM::NVVMDialect,
-      mlir::scf::SCFDialect, mlir::spirv::SPIRVDialect, mlir::ub::UBDialect,
-      mlir::vector::VectorDialect>();
+  registry.insert<bsgp::BSGPDialect, mlir::arith::ArithDialect,
+                  mlir::cf::ControlFlowDialect, mlir::func::FuncDialect,
+                  mlir::gpu::GPUDialect, mlir::index::IndexDialect,
+                  mlir::LLVM::LLVMDialect, mlir::math::MathDialect,
+                  mlir::memref::MemRefDialect, mlir::NVVM::NVVMDialect,
+                  mlir::scf::SCFDialect, mlir::spirv::SPIRVDialect,
+                  mlir::ub::UBDialect, mlir::vector::VectorDialect>();
 
   // Only the extensions these dialects need, not registerAllExtensions():
   // inlining of func.call and of LLVM functions (§4.2 step 1), and the

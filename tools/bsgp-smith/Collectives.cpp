@@ -41,8 +41,8 @@ std::string Generator::reduceOperand(Ty T, const std::string &Op) {
     L = std::min<uint64_t>(L, F ? 64 : 4096);
     if (L < 2)
       L = 2;
-    return convert("(" + expr(Ty::Int, 2) + ") % " + std::to_string(L),
-                   Ty::Int, T);
+    return convert("(" + expr(Ty::Int, 2) + ") % " + std::to_string(L), Ty::Int,
+                   T);
   }
   return expr(T, 2);
 }
@@ -159,8 +159,8 @@ void Generator::compactStmt(bool IsSplit) {
 
 void Generator::sortIdxStmt(bool InPar) {
   Ty T = randomTy();
-  std::string Key = isFloating(T) ? convert(expr(Ty::Int, 2), Ty::Int, T)
-                                  : expr(T, 2);
+  std::string Key =
+      isFloating(T) ? convert(expr(Ty::Int, 2), Ty::Int, T) : expr(T, 2);
   std::string K = fresh("k");
   line(std::string(tyName(T)) + " " + K + " = " + Key + ";");
   S.add({K, T});
@@ -182,11 +182,16 @@ void Generator::collectiveStmt() {
   if (Fs.empty())
     return;
   switch (R.pick(Fs)) {
-  case Feature::Reduce: return reduceStmt(false);
-  case Feature::Scan: return scanStmt(false);
-  case Feature::Compact: return compactStmt(false);
-  case Feature::Split: return compactStmt(true);
-  default: return sortIdxStmt(false);
+  case Feature::Reduce:
+    return reduceStmt(false);
+  case Feature::Scan:
+    return scanStmt(false);
+  case Feature::Compact:
+    return compactStmt(false);
+  case Feature::Split:
+    return compactStmt(true);
+  default:
+    return sortIdxStmt(false);
   }
 }
 
@@ -294,9 +299,9 @@ void Generator::subgroupStmt() {
   case 0: {
     // Leaders bring their subgroup's sum, xor; every lane its min, max,
     // and, or (idempotent operators).
-    static const char *const Ops[][2] = {{"add", "+"}, {"xor", "^"},
+    static const char *const Ops[][2] = {{"add", "+"},   {"xor", "^"},
                                          {"min", "min"}, {"max", "max"},
-                                         {"and", "&"}, {"or", "|"}};
+                                         {"and", "&"},   {"or", "|"}};
     unsigned K = R.below(6);
     // Every lane calls the subgroup operation (not under the ?:).
     std::string Sub = fresh("sg");
@@ -347,17 +352,16 @@ void Generator::subgroupStmt() {
   case 5:
     // A butterfly exchange permutes the lanes of a full subgroup, or is the
     // identity past its size: the sum over all threads is unchanged.
-  {
-    std::string O = fresh("o");
-    line(TN + " " + O + " = subgroup.shuffle_xor(" + X + ", " +
-         std::to_string(R.range(1, 63)) + ");");
-    noteReduce();
-    line(TN + " " + V + " = reduce(+, " + O + ");");
-    S.add({V, T});
-    return;
-  }
-  default:
-  {
+    {
+      std::string O = fresh("o");
+      line(TN + " " + O + " = subgroup.shuffle_xor(" + X + ", " +
+           std::to_string(R.range(1, 63)) + ");");
+      noteReduce();
+      line(TN + " " + V + " = reduce(+, " + O + ");");
+      S.add({V, T});
+      return;
+    }
+  default: {
     std::string O = fresh("o");
     line(TN + " " + O + " = subgroup.shuffle(" + X + ", (subgroup.rank + " +
          std::to_string(R.range(1, 9)) + ") % subgroup.size);");

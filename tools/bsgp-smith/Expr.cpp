@@ -29,12 +29,18 @@ using namespace bsgp::smith;
 
 const char *bsgp::smith::tyName(Ty T) {
   switch (T) {
-  case Ty::Int: return "int";
-  case Ty::UInt: return "uint";
-  case Ty::Int64: return "int64";
-  case Ty::UInt64: return "uint64";
-  case Ty::Float: return "float";
-  case Ty::Double: return "double";
+  case Ty::Int:
+    return "int";
+  case Ty::UInt:
+    return "uint";
+  case Ty::Int64:
+    return "int64";
+  case Ty::UInt64:
+    return "uint64";
+  case Ty::Float:
+    return "float";
+  case Ty::Double:
+    return "double";
   }
   return "int";
 }
@@ -58,11 +64,16 @@ static double exactLimit(Ty T) {
 /// The helper-name suffix of an integer type.
 static const char *tag(Ty T) {
   switch (T) {
-  case Ty::Int: return "i32";
-  case Ty::UInt: return "u32";
-  case Ty::Int64: return "i64";
-  case Ty::UInt64: return "u64";
-  default: return "i32";
+  case Ty::Int:
+    return "i32";
+  case Ty::UInt:
+    return "u32";
+  case Ty::Int64:
+    return "i64";
+  case Ty::UInt64:
+    return "u64";
+  default:
+    return "i32";
   }
 }
 
@@ -106,8 +117,9 @@ void Scope::dropArrays(size_t Level) {
   if (Level >= Levels.size())
     return;
   auto &L = Levels[Level];
-  L.erase(std::remove_if(L.begin(), L.end(), [](const Var &V) { return V.Len; }),
-          L.end());
+  L.erase(
+      std::remove_if(L.begin(), L.end(), [](const Var &V) { return V.Len; }),
+      L.end());
 }
 
 Ty Generator::randomIntTy() {
@@ -137,20 +149,19 @@ std::string Generator::literal(Ty T) {
     return std::to_string(R.range(-100, 100));
   case Ty::UInt:
     if (Edge)
-      return R.pick(std::vector<std::string>{"4294967295u", "2147483648u",
-                                             "0u", "65535u"});
+      return R.pick(std::vector<std::string>{"4294967295u", "2147483648u", "0u",
+                                             "65535u"});
     return std::to_string(R.range(0, 200)) + "u";
   case Ty::Int64:
     if (Edge)
-      return R.pick(std::vector<std::string>{
-          "9223372036854775807l", "(-9223372036854775807l - 1)",
-          "4294967296l", "(int64)-1"});
+      return R.pick(std::vector<std::string>{"9223372036854775807l",
+                                             "(-9223372036854775807l - 1)",
+                                             "4294967296l", "(int64)-1"});
     return "(int64)" + std::to_string(R.range(-1000, 1000));
   case Ty::UInt64:
     if (Edge)
-      return R.pick(std::vector<std::string>{"18446744073709551615ul",
-                                             "4294967296ul",
-                                             "9223372036854775808ul"});
+      return R.pick(std::vector<std::string>{
+          "18446744073709551615ul", "4294967296ul", "9223372036854775808ul"});
     return std::to_string(R.range(0, 5000)) + "ul";
   case Ty::Float:
     return std::to_string(R.range(-50, 50)) + ".0f";
@@ -231,12 +242,14 @@ std::string Generator::genericCall(const char *Name, Ty T,
                                    const std::vector<std::string> &Args) {
   // The last operands have type T; the first of sm_gsel is a condition.
   bool Explicit = R.chance(50);
-  std::string Call = std::string(Name) + (Explicit ? "<" + std::string(tyName(T)) + ">" : "") + "(";
+  std::string Call = std::string(Name) +
+                     (Explicit ? "<" + std::string(tyName(T)) + ">" : "") + "(";
   for (size_t I = 0; I < Args.size(); ++I) {
     bool Typed = I + 2 >= Args.size();
     Call += I ? ", " : "";
-    Call += Typed && !Explicit ? "(" + std::string(tyName(T)) + ")(" + Args[I] + ")"
-                               : Args[I];
+    Call += Typed && !Explicit
+                ? "(" + std::string(tyName(T)) + ")(" + Args[I] + ")"
+                : Args[I];
   }
   return Call + ")";
 }
@@ -262,8 +275,8 @@ std::string Generator::cond(int Depth) {
   }
   case 2: {
     Ty T = randomIntTy();
-    return "((" + expr(T, 0) + " & " + literal(T) + ") != " +
-           convert("0", Ty::Int, T) + ")";
+    return "((" + expr(T, 0) + " & " + literal(T) +
+           ") != " + convert("0", Ty::Int, T) + ")";
   }
   case 3:
     return "(" + cond(Depth - 1) + (R.chance(50) ? " && " : " || ") +
@@ -371,9 +384,12 @@ std::string Generator::floatExpr(Ty T, int Depth, double &Bound) {
     if (!Opts.has(Feature::Math))
       return "(-" + A + ")";
     switch (R.below(5)) {
-    case 0: return "fabs" + Sfx + "(" + A + ")";
-    case 1: return "floor" + Sfx + "(" + A + " * 0.5" + Sfx + ")";
-    case 2: return "ceil" + Sfx + "(" + A + ")";
+    case 0:
+      return "fabs" + Sfx + "(" + A + ")";
+    case 1:
+      return "floor" + Sfx + "(" + A + " * 0.5" + Sfx + ")";
+    case 2:
+      return "ceil" + Sfx + "(" + A + ")";
     case 3:
       return (Opts.has(Feature::Trunc) ? "trunc" : "ceil") + Sfx + "(" + A +
              ")";
@@ -412,6 +428,6 @@ std::string Generator::expr(Ty T, int Depth) {
   if (Bound <= floatLimit(T))
     return E;
   // Bring it back within the variables' bound (exactly: all are integers).
-  return std::string("sm_clamp_") + (T == Ty::Float ? "f32" : "f64") + "(" +
-         E + ")";
+  return std::string("sm_clamp_") + (T == Ty::Float ? "f32" : "f64") + "(" + E +
+         ")";
 }

@@ -33,42 +33,42 @@ namespace smith {
 /// that a construct the compiler currently gets wrong can be excluded, or
 /// switched on alone to target it.
 enum class Feature : unsigned {
-  HostLoops,      ///< host loops and branches over host scalars
-  Int64,          ///< int64 / uint64 values
-  Float,          ///< float values (small integers, exact)
-  Double,         ///< double values (small integers, exact)
-  Vectors,        ///< int4 / uint4 / float4 values and swizzles
-  Math,           ///< exact math functions (fabs, floor, fmin, ...)
-  Trunc,          ///< trunc among them
-  PrivateArrays,  ///< thread-local arrays (`int a[4]`) within a superstep
-  ArrayBarrier,   ///< thread-local arrays live across a barrier
-  Barrier,        ///< `barrier;` with values live across it
-  Get,            ///< thread.get of a neighbour's value after a barrier
-  GetExpr,        ///< thread.get(r, e) where e is not a bare variable
-  GetAny,         ///< thread.get of any variable, even one holding a constant
-  Put,            ///< thread.put along a permutation of the ranks
-  Reduce,         ///< reduce with every operator and element type
-  ReduceTwice,    ///< a second reduce in a spawn that has no scan
-  Scan,           ///< scan, both with its total and as a statement
-  Compact,        ///< compact into a require-allocated list
-  Split,          ///< split into a require-allocated list
-  SortIdx,        ///< sort_idx
-  SortBy,         ///< thread.sortby
-  ThreadSplit,    ///< thread.split
-  Reassign,       ///< barrier(RANK_REASSIGNED) with thread.oldrank
-  OldRank,        ///< reading thread.oldrank after a rank change
-  Fork,           ///< thread.fork
-  Kill,           ///< thread.kill
-  Par,            ///< par blocks of independent collectives
-  ParScan,        ///< scan inside a par block
-  Require,        ///< require blocks with dtempnew/dnew allocations
-  Group,          ///< work-group operations with local arrays
-  Subgroup,       ///< subgroup operations
-  Shuffle,        ///< subgroup shuffles (only where subgroups are full)
-  Atomics,        ///< atomics with order-independent results
-  UniformBranch,  ///< collectives and barriers under uniform branches
-  BigSpawn,       ///< spawns of 10^5 threads and more
-  Generics,       ///< generic functions (templates) called in expressions
+  HostLoops,     ///< host loops and branches over host scalars
+  Int64,         ///< int64 / uint64 values
+  Float,         ///< float values (small integers, exact)
+  Double,        ///< double values (small integers, exact)
+  Vectors,       ///< int4 / uint4 / float4 values and swizzles
+  Math,          ///< exact math functions (fabs, floor, fmin, ...)
+  Trunc,         ///< trunc among them
+  PrivateArrays, ///< thread-local arrays (`int a[4]`) within a superstep
+  ArrayBarrier,  ///< thread-local arrays live across a barrier
+  Barrier,       ///< `barrier;` with values live across it
+  Get,           ///< thread.get of a neighbour's value after a barrier
+  GetExpr,       ///< thread.get(r, e) where e is not a bare variable
+  GetAny,        ///< thread.get of any variable, even one holding a constant
+  Put,           ///< thread.put along a permutation of the ranks
+  Reduce,        ///< reduce with every operator and element type
+  ReduceTwice,   ///< a second reduce in a spawn that has no scan
+  Scan,          ///< scan, both with its total and as a statement
+  Compact,       ///< compact into a require-allocated list
+  Split,         ///< split into a require-allocated list
+  SortIdx,       ///< sort_idx
+  SortBy,        ///< thread.sortby
+  ThreadSplit,   ///< thread.split
+  Reassign,      ///< barrier(RANK_REASSIGNED) with thread.oldrank
+  OldRank,       ///< reading thread.oldrank after a rank change
+  Fork,          ///< thread.fork
+  Kill,          ///< thread.kill
+  Par,           ///< par blocks of independent collectives
+  ParScan,       ///< scan inside a par block
+  Require,       ///< require blocks with dtempnew/dnew allocations
+  Group,         ///< work-group operations with local arrays
+  Subgroup,      ///< subgroup operations
+  Shuffle,       ///< subgroup shuffles (only where subgroups are full)
+  Atomics,       ///< atomics with order-independent results
+  UniformBranch, ///< collectives and barriers under uniform branches
+  BigSpawn,      ///< spawns of 10^5 threads and more
+  Generics,      ///< generic functions (templates) called in expressions
   NumFeatures
 };
 
@@ -100,7 +100,9 @@ public:
   /// A value in [0, N); N > 0. The tiny modulo bias is irrelevant here.
   unsigned below(unsigned N) { return static_cast<unsigned>(next() % N); }
   /// A value in [Lo, Hi].
-  int range(int Lo, int Hi) { return Lo + static_cast<int>(below(Hi - Lo + 1)); }
+  int range(int Lo, int Hi) {
+    return Lo + static_cast<int>(below(Hi - Lo + 1));
+  }
   /// True with probability Pct percent.
   bool chance(unsigned Pct) { return below(100) < Pct; }
   template <typename T> const T &pick(const std::vector<T> &V) {
@@ -164,8 +166,14 @@ public:
 
   // Output helpers.
   void line(const std::string &S);
-  void open(const std::string &S) { line(S + " {"); ++Indent; }
-  void close(const std::string &Tail = "") { --Indent; line("}" + Tail); }
+  void open(const std::string &S) {
+    line(S + " {");
+    ++Indent;
+  }
+  void close(const std::string &Tail = "") {
+    --Indent;
+    line("}" + Tail);
+  }
   std::string fresh(const char *Prefix);
 
   // Expressions (Expr.cpp).

@@ -28,23 +28,21 @@ static const FeatureInfo Features[] = {
     {"host-loops", true},    {"int64", true},
     {"float", true},         {"double", true},
     {"vectors", true},       {"math", true},
-    {"trunc", true},
-    {"private-arrays", true}, {"array-barrier", true},
-    {"barrier", true},       {"get", true},
-    {"get-expr", true},     {"get-any", true},
-    {"put", true},           {"reduce", true},
-    {"reduce-twice", true}, {"scan", true},
-    {"compact", true},       {"split", true},
-    {"sort-idx", true},
-    {"sortby", true},
-    {"thread-split", true},  {"reassign", true},
-    {"oldrank", true},       {"fork", true},
-    {"kill", true},          {"par", true},
-    {"par-scan", true},     {"require", true},
-    {"group", true},         {"subgroup", true},
-    {"shuffle", true},       {"atomics", true},
-    {"uniform-branch", false}, {"big-spawn", true},
-    {"generics", true},
+    {"trunc", true},         {"private-arrays", true},
+    {"array-barrier", true}, {"barrier", true},
+    {"get", true},           {"get-expr", true},
+    {"get-any", true},       {"put", true},
+    {"reduce", true},        {"reduce-twice", true},
+    {"scan", true},          {"compact", true},
+    {"split", true},         {"sort-idx", true},
+    {"sortby", true},        {"thread-split", true},
+    {"reassign", true},      {"oldrank", true},
+    {"fork", true},          {"kill", true},
+    {"par", true},           {"par-scan", true},
+    {"require", true},       {"group", true},
+    {"subgroup", true},      {"shuffle", true},
+    {"atomics", true},       {"uniform-branch", false},
+    {"big-spawn", true},     {"generics", true},
 };
 static_assert(sizeof(Features) / sizeof(Features[0]) ==
                   static_cast<unsigned>(Feature::NumFeatures),
@@ -118,8 +116,8 @@ void Generator::helpers() {
     std::string N = T.Name;
     std::string Zero = "(" + N + ")0";
     for (bool Div : {true, false}) {
-      open(N + " sm_" + (Div ? "div_" : "mod_") + T.Tag + "(" + N + " a, " +
-           N + " b)");
+      open(N + " sm_" + (Div ? "div_" : "mod_") + T.Tag + "(" + N + " a, " + N +
+           " b)");
       line("if (b == " + Zero + ")");
       line("  return a;");
       if (T.Min) {

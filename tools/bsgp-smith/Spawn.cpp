@@ -37,8 +37,8 @@ void Generator::superstepBreak() {
     // Every thread puts to a different thread (a rotation of the ranks),
     // so every thread's p is defined after the barrier.
     PutTarget = fresh("p");
-    line(std::string(tyName(PutTy)) + " " + PutTarget + " = " +
-         expr(PutTy, 1) + ";");
+    line(std::string(tyName(PutTy)) + " " + PutTarget + " = " + expr(PutTy, 1) +
+         ";");
     line("thread.put((thread.rank + " + std::to_string(R.range(0, 40)) +
          ") % thread.size, " + PutTarget + ", " + expr(PutTy, 2) + ");");
   }
@@ -66,11 +66,10 @@ void Generator::superstepBreak() {
              convert(In.Name + "[rk]", In.T, T) + ") + (" + U + ")rk);");
         V = {Src, T};
       }
-      std::string Rank = R.chance(50)
-                             ? "(thread.rank + " +
-                                   std::to_string(R.range(1, 300)) +
-                                   ") % thread.size"
-                             : "thread.size - 1 - thread.rank";
+      std::string Rank = R.chance(50) ? "(thread.rank + " +
+                                            std::to_string(R.range(1, 300)) +
+                                            ") % thread.size"
+                                      : "thread.size - 1 - thread.rank";
       Gets.push_back({V, Rank});
     }
   }
@@ -103,8 +102,8 @@ void Generator::rankChangeStmt() {
     // whose order could depend on how a backend computed it.
     Ty T = randomTy();
     std::string K = fresh("k");
-    std::string E = isFloating(T) ? convert(expr(Ty::Int, 2), Ty::Int, T)
-                                  : expr(T, 2);
+    std::string E =
+        isFloating(T) ? convert(expr(Ty::Int, 2), Ty::Int, T) : expr(T, 2);
     line(std::string(tyName(T)) + " " + K + " = " + E + ";");
     line("thread.sortby(" + K + ");");
     S.add({K, T});
@@ -163,17 +162,27 @@ void Generator::segmentEnd() {
   if (Kinds.empty())
     return;
   switch (R.pick(Kinds)) {
-  case 0: superstepBreak(); break;
-  case 1: collectiveStmt(); break;
+  case 0:
+    superstepBreak();
+    break;
+  case 1:
+    collectiveStmt();
+    break;
   case 2:
     // Chains: fork then kill, sort then split, ...
     rankChangeStmt();
     while (R.chance(30))
       rankChangeStmt();
     break;
-  case 3: parStmt(); break;
-  case 4: groupStmt(); break;
-  default: subgroupStmt(); break;
+  case 3:
+    parStmt();
+    break;
+  case 4:
+    groupStmt();
+    break;
+  default:
+    subgroupStmt();
+    break;
   }
   // Each of them ends a superstep (collectives contain barriers).
   afterBarrier();
@@ -232,8 +241,8 @@ void Generator::spawnBody(unsigned K) {
 }
 
 void Generator::spawnFunction(unsigned K) {
-  static const uint64_t Small[] = {0, 1, 2, 3, 31, 32, 33, 64, 100, 128,
-                                   255, 256, 257, 1000, 1024, 4096};
+  static const uint64_t Small[] = {0,   1,   2,   3,   31,  32,   33,   64,
+                                   100, 128, 255, 256, 257, 1000, 1024, 4096};
   static const uint64_t Big[] = {100000, 131072, 300000};
   uint64_t N = Small[R.below(sizeof(Small) / sizeof(Small[0]))];
   if (Opts.has(Feature::BigSpawn) && R.chance(15))

@@ -45,8 +45,8 @@ void Generator::assignStmt() {
   const Var &V = R.pick(Vars);
   std::string E = expr(V.T, R.range(1, 3));
   if (!isFloating(V.T) && !isSigned(V.T) && R.chance(30)) {
-    const char *Op = R.pick(std::vector<const char *>{"+=", "-=", "*=", "^=",
-                                                      "|=", "&="});
+    const char *Op =
+        R.pick(std::vector<const char *>{"+=", "-=", "*=", "^=", "|=", "&="});
     line(V.Name + " " + Op + " " + E + ";");
     return;
   }
@@ -98,8 +98,8 @@ void Generator::privateArrayStmt() {
   std::string I = fresh("i");
   line(std::string(tyName(T)) + " " + A + "[" + std::to_string(Len) + "];");
   // Initialize every element before any read.
-  open("for (int " + I + " = 0; " + I + " < " + std::to_string(Len) + "; " +
-       I + "++)");
+  open("for (int " + I + " = 0; " + I + " < " + std::to_string(Len) + "; " + I +
+       "++)");
   S.push();
   S.add({I, Ty::Int, false});
   line(A + "[" + I + "] = " + expr(T, 1) + ";");
@@ -107,8 +107,8 @@ void Generator::privateArrayStmt() {
   close();
   S.add({A, T, true, Len});
   // A scattered update at an index the program computes.
-  line(A + "[" + indexLeaf() + " & " + std::to_string(Len - 1) + "] = " +
-       expr(T, 1) + ";");
+  line(A + "[" + indexLeaf() + " & " + std::to_string(Len - 1) +
+       "] = " + expr(T, 1) + ";");
 }
 
 void Generator::vectorStmt() {

@@ -34,9 +34,9 @@ static cl::opt<std::string> FeatureList(
     cl::desc("comma-separated features to use, instead of the defaults "
              "('all' for every feature)"),
     cl::cat(SmithCat));
-static cl::opt<std::string>
-    Enable("enable", cl::desc("comma-separated features to add"),
-           cl::cat(SmithCat));
+static cl::opt<std::string> Enable("enable",
+                                   cl::desc("comma-separated features to add"),
+                                   cl::cat(SmithCat));
 static cl::opt<std::string>
     Disable("disable", cl::desc("comma-separated features to leave out"),
             cl::cat(SmithCat));
@@ -72,8 +72,7 @@ static bool applyList(Options &Opts, StringRef List, bool On) {
 int main(int argc, char **argv) {
   InitLLVM X(argc, argv);
   cl::HideUnrelatedOptions(SmithCat);
-  cl::ParseCommandLineOptions(argc, argv,
-                              "bsgp-smith: random BSGP programs\n");
+  cl::ParseCommandLineOptions(argc, argv, "bsgp-smith: random BSGP programs\n");
   if (ListFeatures) {
     for (unsigned K = 0; K < static_cast<unsigned>(Feature::NumFeatures); ++K)
       outs() << featureName(static_cast<Feature>(K))

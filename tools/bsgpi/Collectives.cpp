@@ -33,7 +33,9 @@ template <typename T> T ld(const uint8_t *P) {
   std::memcpy(&V, P, sizeof(T));
   return V;
 }
-template <typename T> void st(uint8_t *P, T V) { std::memcpy(P, &V, sizeof(T)); }
+template <typename T> void st(uint8_t *P, T V) {
+  std::memcpy(P, &V, sizeof(T));
+}
 
 template <typename T> T identity(RO Op) {
   using NL = std::numeric_limits<T>;
@@ -57,12 +59,18 @@ template <typename T> T combine(RO Op, T A, T B) {
   if constexpr (std::is_integral_v<T>) {
     using U = std::make_unsigned_t<T>;
     switch (Op) {
-    case RO::OpAdd: return (T)((U)A + (U)B);
-    case RO::OpMul: return (T)((U)A * (U)B);
-    case RO::OpAnd: return A & B;
-    case RO::OpOr: return A | B;
-    case RO::OpXor: return A ^ B;
-    default: break;
+    case RO::OpAdd:
+      return (T)((U)A + (U)B);
+    case RO::OpMul:
+      return (T)((U)A * (U)B);
+    case RO::OpAnd:
+      return A & B;
+    case RO::OpOr:
+      return A | B;
+    case RO::OpXor:
+      return A ^ B;
+    default:
+      break;
     }
   } else {
     if (Op == RO::OpAdd)
@@ -77,15 +85,24 @@ template <typename T> T combine(RO Op, T A, T B) {
 
 template <typename Fn> void dispatchKind(BK K, Fn &&F) {
   switch (K) {
-  case BK::Bool: return F(uint8_t());
-  case BK::Char: return F(int8_t());
-  case BK::Int: return F(int32_t());
-  case BK::UInt: return F(uint32_t());
-  case BK::Int64: return F(int64_t());
-  case BK::UInt64: return F(uint64_t());
-  case BK::Float: return F(float());
-  case BK::Double: return F(double());
-  case BK::Void: return;
+  case BK::Bool:
+    return F(uint8_t());
+  case BK::Char:
+    return F(int8_t());
+  case BK::Int:
+    return F(int32_t());
+  case BK::UInt:
+    return F(uint32_t());
+  case BK::Int64:
+    return F(int64_t());
+  case BK::UInt64:
+    return F(uint64_t());
+  case BK::Float:
+    return F(float());
+  case BK::Double:
+    return F(double());
+  case BK::Void:
+    return;
   }
 }
 
@@ -210,10 +227,10 @@ Column Interpreter::evalBuiltin(Frame &F, BuiltinCallExpr *B, Lanes &L) {
     std::vector<uint32_t> Order = partitionOrder(Flag);
     if (Kind == BuiltinCallExpr::Compact)
       Order.erase(Order.begin(),
-                  Order.begin() + (Order.size() -
-                                   std::count_if(Flag.Bytes.begin(),
-                                                 Flag.Bytes.end(),
-                                                 [](uint8_t V) { return V; })));
+                  Order.begin() +
+                      (Order.size() -
+                       std::count_if(Flag.Bytes.begin(), Flag.Bytes.end(),
+                                     [](uint8_t V) { return V; })));
     writeList(*this, F, L, List, Src, Args[1]->getType(), Order, R);
     return Column(0, L.size());
   }
@@ -298,8 +315,8 @@ Column Interpreter::evalGroup(Frame &F, GroupExpr *G, Lanes &L) {
         if (Pos[U] < 0)
           fatal(G->getRange(), "barrier divergence: rank " + llvm::Twine(U) +
                                    " does not reach this group.barrier() "
-                                   "(rank " + llvm::Twine(T) +
-                                   " of its work group does)");
+                                   "(rank " +
+                                   llvm::Twine(T) + " of its work group does)");
     }
     return Out;
   }
@@ -346,27 +363,47 @@ Column Interpreter::evalGroup(Frame &F, GroupExpr *G, Lanes &L) {
       if ((Op == GroupExpr::Ballot && C) ||
           (Op == GroupExpr::SubgroupMatch && std::memcmp(V, X.at(K), XS) == 0))
         Bits |= 1ull << S;
-      int64_t I = XK == BK::UInt ? (int64_t)ld<uint32_t>(V) : scalarToInt(XK, V);
+      int64_t I =
+          XK == BK::UInt ? (int64_t)ld<uint32_t>(V) : scalarToInt(XK, V);
       if (First) {
         Acc = I;
         First = false;
         continue;
       }
       switch (Op) {
-      case GroupExpr::SubgroupAdd: Acc += I; break;
-      case GroupExpr::SubgroupMin: Acc = std::min(Acc, I); break;
-      case GroupExpr::SubgroupMax: Acc = std::max(Acc, I); break;
-      case GroupExpr::SubgroupAnd: Acc &= I; break;
-      case GroupExpr::SubgroupOr: Acc |= I; break;
-      case GroupExpr::SubgroupXor: Acc ^= I; break;
-      default: break;
+      case GroupExpr::SubgroupAdd:
+        Acc += I;
+        break;
+      case GroupExpr::SubgroupMin:
+        Acc = std::min(Acc, I);
+        break;
+      case GroupExpr::SubgroupMax:
+        Acc = std::max(Acc, I);
+        break;
+      case GroupExpr::SubgroupAnd:
+        Acc &= I;
+        break;
+      case GroupExpr::SubgroupOr:
+        Acc |= I;
+        break;
+      case GroupExpr::SubgroupXor:
+        Acc ^= I;
+        break;
+      default:
+        break;
       }
     }
     switch (Op) {
-    case GroupExpr::Any: Out.Bytes[K] = Any; break;
-    case GroupExpr::All: Out.Bytes[K] = All; break;
+    case GroupExpr::Any:
+      Out.Bytes[K] = Any;
+      break;
+    case GroupExpr::All:
+      Out.Bytes[K] = All;
+      break;
     case GroupExpr::Ballot:
-    case GroupExpr::SubgroupMatch: Out.set<uint64_t>(K, Bits); break;
+    case GroupExpr::SubgroupMatch:
+      Out.set<uint64_t>(K, Bits);
+      break;
     default:
       convertScalar(BK::Int64, reinterpret_cast<uint8_t *>(&Acc),
                     scalarKind(G->getType()), Out.at(K));

@@ -13,8 +13,8 @@ using namespace bsgp::interp;
 using BK = BuiltinType::BuiltinKind;
 
 /// A column holding \p V, converted from kind \p From to \p T, in every lane.
-static Column constant(Interpreter &I, BK From, const uint8_t *V,
-                       const Type *T, uint32_t N) {
+static Column constant(Interpreter &I, BK From, const uint8_t *V, const Type *T,
+                       uint32_t N) {
   uint8_t Buf[16] = {0};
   if (llvm::isa<BuiltinType>(T->getUnqualified()))
     convertScalar(From, V, scalarKind(T), Buf);
@@ -67,8 +67,8 @@ static Column evalConstruct(Interpreter &I, Frame &F, ConstructExpr *E,
                             Lanes &L) {
   const Type *T = E->getConstructedType()->getUnqualified();
   auto Args = E->args();
-  if (!llvm::isa<VectorType>(T) || (Args.size() == 1 &&
-                                    Args[0]->getType()->getUnqualified() == T)) {
+  if (!llvm::isa<VectorType>(T) ||
+      (Args.size() == 1 && Args[0]->getType()->getUnqualified() == T)) {
     Column A = I.eval(F, Args[0], L);
     return I.convert(A, Args[0]->getType(), T);
   }
@@ -76,8 +76,8 @@ static Column evalConstruct(Interpreter &I, Frame &F, ConstructExpr *E,
   unsigned TN = numComponents(T);
   uint32_t ES = componentSize(T);
   Column R(sizeOf(T), L.size());
-  if (Args.size() == 1 && !llvm::isa<VectorType>(
-                              Args[0]->getType()->getUnqualified())) {
+  if (Args.size() == 1 &&
+      !llvm::isa<VectorType>(Args[0]->getType()->getUnqualified())) {
     Column A = I.eval(F, Args[0], L);
     BK AK = scalarKind(Args[0]->getType());
     for (uint32_t K = 0; K < L.size(); ++K)
@@ -193,8 +193,7 @@ Column Interpreter::eval(Frame &F, Expr *E, Lanes &L) {
   case Stmt::SK_Index:
     return load(F, address(F, E, L), T, L, E->getRange());
   case Stmt::SK_Member:
-    if (E->isLValue() &&
-        llvm::cast<MemberExpr>(E)->getComponents().size() <= 1)
+    if (E->isLValue() && llvm::cast<MemberExpr>(E)->getComponents().size() <= 1)
       return load(F, address(F, E, L), T, L, E->getRange());
     return evalMemberRValue(*this, F, llvm::cast<MemberExpr>(E), L);
   case Stmt::SK_Cast: {
@@ -236,8 +235,8 @@ Column Interpreter::eval(Frame &F, Expr *E, Lanes &L) {
       fatal(E->getRange(), llvm::Twine(Kw) + " of " + llvm::Twine(Count) +
                                " elements of " + llvm::Twine(ES) +
                                " bytes: the size does not fit in 64 bits");
-    uint8_t *P = Mem.allocate(
-        Bytes, NE->isTemporary() ? AllocKind::TempList : AllocKind::List);
+    uint8_t *P = Mem.allocate(Bytes, NE->isTemporary() ? AllocKind::TempList
+                                                       : AllocKind::List);
     if (!P)
       fatal(E->getRange(), "out of device memory allocating " +
                                llvm::Twine(Bytes) + " bytes for " + Kw);
@@ -338,8 +337,8 @@ Column Interpreter::address(Frame &F, Expr *E, Lanes &L) {
   }
   case Stmt::SK_Member: {
     auto *M = llvm::cast<MemberExpr>(E);
-    Column Base = M->isArrow() ? eval(F, M->getBase(), L)
-                               : address(F, M->getBase(), L);
+    Column Base =
+        M->isArrow() ? eval(F, M->getBase(), L) : address(F, M->getBase(), L);
     const Type *BT = M->getBase()->getType()->getUnqualified();
     if (M->isArrow())
       BT = llvm::cast<PointerType>(BT)->getPointee()->getUnqualified();
@@ -364,8 +363,8 @@ Column Interpreter::address(Frame &F, Expr *E, Lanes &L) {
   case Stmt::SK_ThreadAttr: {
     Column R(8, N);
     for (uint32_t K = 0; K < N; ++K)
-      R.set<uint64_t>(K, reinterpret_cast<uint64_t>(
-                             &Spawn->OldRank[rankOf(F, L[K])]));
+      R.set<uint64_t>(
+          K, reinterpret_cast<uint64_t>(&Spawn->OldRank[rankOf(F, L[K])]));
     return R;
   }
   default:

@@ -39,8 +39,8 @@ void onCrash(int Sig) {
   std::signal(Sig, SIG_DFL);
   if (CrashInterp && CrashFn)
     CrashInterp->fatal(CrashWhere, "the C function '" + CrashFn->getName() +
-                                       "' crashed (signal " +
-                                       llvm::Twine(Sig) + ")");
+                                       "' crashed (signal " + llvm::Twine(Sig) +
+                                       ")");
   std::_Exit(1);
 }
 } // namespace
@@ -51,15 +51,24 @@ static ffi_type *ffiType(Interpreter &I, const Type *T, SourceRange R) {
     return &ffi_type_pointer;
   if (auto *B = llvm::dyn_cast<BuiltinType>(T)) {
     switch (B->getBuiltinKind()) {
-    case BK::Void: return &ffi_type_void;
-    case BK::Bool: return &ffi_type_uint8;
-    case BK::Char: return &ffi_type_sint8;
-    case BK::Int: return &ffi_type_sint32;
-    case BK::UInt: return &ffi_type_uint32;
-    case BK::Int64: return &ffi_type_sint64;
-    case BK::UInt64: return &ffi_type_uint64;
-    case BK::Float: return &ffi_type_float;
-    case BK::Double: return &ffi_type_double;
+    case BK::Void:
+      return &ffi_type_void;
+    case BK::Bool:
+      return &ffi_type_uint8;
+    case BK::Char:
+      return &ffi_type_sint8;
+    case BK::Int:
+      return &ffi_type_sint32;
+    case BK::UInt:
+      return &ffi_type_uint32;
+    case BK::Int64:
+      return &ffi_type_sint64;
+    case BK::UInt64:
+      return &ffi_type_uint64;
+    case BK::Float:
+      return &ffi_type_float;
+    case BK::Double:
+      return &ffi_type_double;
     }
   }
   I.fatal(R, "bsgpi cannot pass a value of type '" + T->str() +
@@ -153,8 +162,8 @@ Column Interpreter::callExternal(Frame &F, const FunctionDecl *Fn,
   auto Params = Fn->getFunctionType()->getParams();
   llvm::SmallVector<ffi_type *, 8> Types;
   for (unsigned I = 0; I < Args.size(); ++I)
-    Types.push_back(ffiType(*this, I < Params.size() ? Params[I] : ArgTypes[I],
-                            R));
+    Types.push_back(
+        ffiType(*this, I < Params.size() ? Params[I] : ArgTypes[I], R));
   void *Sym = nullptr;
   bool Runtime = Name.starts_with("bsgprt_");
   if (!Runtime) {
@@ -185,8 +194,8 @@ Column Interpreter::callExternal(Frame &F, const FunctionDecl *Fn,
     for (uint32_t K = 0; K < L.size(); ++K)
       for (unsigned I = 0; I < Args.size(); ++I)
         if (llvm::isa<PointerType>(ArgTypes[I]->getUnqualified()))
-          if (Allocation *A = Mem.find(
-                  reinterpret_cast<void *>(Args[I].get<uint64_t>(K))))
+          if (Allocation *A =
+                  Mem.find(reinterpret_cast<void *>(Args[I].get<uint64_t>(K))))
             std::fill(A->Init.begin(), A->Init.end(), 0xff);
   for (uint32_t K = 0; K < L.size(); ++K) {
     llvm::SmallVector<void *, 8> Ptrs;
@@ -208,13 +217,12 @@ Column Interpreter::callExternal(Frame &F, const FunctionDecl *Fn,
       if (Name == "realloc" && Words[0])
         Mem.release(reinterpret_cast<void *>(Words[0]));
       ffi_call(&Cif, FFI_FN(Sym), Ret, Ptrs.data());
-      uint64_t Bytes = llvm::StringSwitch<uint64_t>(Name)
-                           .Case("malloc", Words[0])
-                           .Case("calloc", Words.size() > 1
-                                               ? Words[0] * Words[1]
-                                               : 0)
-                           .Case("realloc", Words.size() > 1 ? Words[1] : 0)
-                           .Default(~0ull);
+      uint64_t Bytes =
+          llvm::StringSwitch<uint64_t>(Name)
+              .Case("malloc", Words[0])
+              .Case("calloc", Words.size() > 1 ? Words[0] * Words[1] : 0)
+              .Case("realloc", Words.size() > 1 ? Words[1] : 0)
+              .Default(~0ull);
       if (Bytes != ~0ull)
         Mem.adopt(reinterpret_cast<void *>(Ret[0]), Bytes, AllocKind::Heap);
     }

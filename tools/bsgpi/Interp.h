@@ -84,7 +84,8 @@ struct Column {
   llvm::SmallVector<uint8_t, 16> Bytes;
 
   Column() = default;
-  Column(uint32_t Size, uint32_t N) : Size(Size), N(N), Bytes(Size * (size_t)N) {}
+  Column(uint32_t Size, uint32_t N)
+      : Size(Size), N(N), Bytes(Size * (size_t)N) {}
   uint8_t *at(size_t K) { return Bytes.data() + K * Size; }
   const uint8_t *at(size_t K) const { return Bytes.data() + K * Size; }
   template <typename T> T get(size_t K) const {

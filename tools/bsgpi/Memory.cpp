@@ -85,7 +85,8 @@ bool Memory::retire(void *P) {
 
 Allocation *Memory::find(const void *P) {
   auto U = reinterpret_cast<uintptr_t>(P);
-  if (Last && U >= (uintptr_t)Last->Base && U < (uintptr_t)Last->Base + Last->Size)
+  if (Last && U >= (uintptr_t)Last->Base &&
+      U < (uintptr_t)Last->Base + Last->Size)
     return Last;
   auto It = Allocs.upper_bound(U);
   if (It == Allocs.begin())
@@ -177,8 +178,8 @@ static Allocation *checkAccess(Interpreter &I, uint8_t *P, uint64_t Bytes,
   return A;
 }
 
-Column Interpreter::load(Frame &F, const Column &Addr, const Type *T,
-                         Lanes &L, SourceRange R) {
+Column Interpreter::load(Frame &F, const Column &Addr, const Type *T, Lanes &L,
+                         SourceRange R) {
   uint32_t Size = sizeOf(T);
   Column V(Size, Addr.N);
   for (uint32_t K = 0; K < Addr.N; ++K) {

@@ -54,7 +54,6 @@ template <typename T> static void st(uint8_t *P, T V) {
   std::memcpy(P, &V, sizeof(T));
 }
 
-
 /// One arithmetic or bitwise operation on scalars of type T.
 /// Who did it, for reports: " by rank 3" in a spawn.
 struct Who {
@@ -73,22 +72,33 @@ template <typename T>
 static T apply(Interpreter &I, Op O, T A, T B, SourceRange R, const Who &W) {
   if constexpr (std::is_floating_point_v<T>) {
     switch (O) {
-    case Op::Add: return A + B;
-    case Op::Sub: return A - B;
-    case Op::Mul: return A * B;
-    case Op::Div: return A / B;
-    default: break;
+    case Op::Add:
+      return A + B;
+    case Op::Sub:
+      return A - B;
+    case Op::Mul:
+      return A * B;
+    case Op::Div:
+      return A / B;
+    default:
+      break;
     }
     I.fatal(R, "bsgpi: bad floating-point operator");
   } else {
     using U = std::make_unsigned_t<T>;
     switch (O) {
-    case Op::Add: return (T)((U)A + (U)B);
-    case Op::Sub: return (T)((U)A - (U)B);
-    case Op::Mul: return (T)((U)A * (U)B);
-    case Op::And: return A & B;
-    case Op::Or: return A | B;
-    case Op::Xor: return A ^ B;
+    case Op::Add:
+      return (T)((U)A + (U)B);
+    case Op::Sub:
+      return (T)((U)A - (U)B);
+    case Op::Mul:
+      return (T)((U)A * (U)B);
+    case Op::And:
+      return A & B;
+    case Op::Or:
+      return A | B;
+    case Op::Xor:
+      return A ^ B;
     case Op::Div:
     case Op::Rem:
       if (B == 0)
@@ -97,7 +107,8 @@ static T apply(Interpreter &I, Op O, T A, T B, SourceRange R, const Who &W) {
         if (B == (T)-1 && A == std::numeric_limits<T>::min())
           I.fatal(R, "integer overflow in division" + W.str());
       return O == Op::Div ? A / B : A % B;
-    default: break;
+    default:
+      break;
     }
     I.fatal(R, "bsgpi: bad integer operator");
   }
@@ -105,12 +116,18 @@ static T apply(Interpreter &I, Op O, T A, T B, SourceRange R, const Who &W) {
 
 template <typename T> static bool compare(Op O, T A, T B) {
   switch (O) {
-  case Op::LT: return A < B;
-  case Op::GT: return A > B;
-  case Op::LE: return A <= B;
-  case Op::GE: return A >= B;
-  case Op::EQ: return A == B;
-  default: return A != B;
+  case Op::LT:
+    return A < B;
+  case Op::GT:
+    return A > B;
+  case Op::LE:
+    return A <= B;
+  case Op::GE:
+    return A >= B;
+  case Op::EQ:
+    return A == B;
+  default:
+    return A != B;
   }
 }
 
@@ -133,7 +150,8 @@ Column Interpreter::arith(Op O, const Column &A, const Column &B,
       return sizeOf(PT->getPointee());
     };
     for (uint32_t K = 0; K < N; ++K) {
-      uint64_t X = APtr ? A.get<uint64_t>(K) : 0, Y = BPtr ? B.get<uint64_t>(K) : 0;
+      uint64_t X = APtr ? A.get<uint64_t>(K) : 0,
+               Y = BPtr ? B.get<uint64_t>(K) : 0;
       if (isComparison(O)) {
         Res.Bytes[K] = compare(O, X, Y);
       } else if (APtr && BPtr) { // p - q
@@ -196,8 +214,9 @@ Column Interpreter::arith(Op O, const Column &A, const Column &B,
         if constexpr (std::is_same_v<T, uint8_t>) {
           // bool operands only reach & | ^ (Sema promotes the rest).
           uint8_t X = ld<uint8_t>(A.at(K) + C), Y = ld<uint8_t>(B.at(K) + C);
-          st<uint8_t>(Res.at(K) + C,
-                      O == Op::And ? X & Y : O == Op::Or ? X | Y : X ^ Y);
+          st<uint8_t>(Res.at(K) + C, O == Op::And  ? X & Y
+                                     : O == Op::Or ? X | Y
+                                                   : X ^ Y);
         } else {
           T V = apply<T>(*this, O, ld<T>(A.at(K) + C * ES),
                          ld<T>(B.at(K) + C * ES), R, Who{this, &F, &L, K});
@@ -295,8 +314,10 @@ Column Interpreter::evalBinary(Frame &F, BinaryOperator *B, Lanes &L) {
     } else {
       const Type *CT = B->getComputationType() ? B->getComputationType() : LT;
       Column OC = convert(Old, LT, CT);
-      const Type *RT = (Base == Op::Shl || Base == Op::Shr) ? RHS->getType() : CT;
-      Res = convert(arith(Base, OC, V, CT, RT, CT, B->getRange(), F, L), CT, LT);
+      const Type *RT =
+          (Base == Op::Shl || Base == Op::Shr) ? RHS->getType() : CT;
+      Res =
+          convert(arith(Base, OC, V, CT, RT, CT, B->getRange(), F, L), CT, LT);
     }
     store(F, A, Res, LT, L, B->getRange());
     return Res;
@@ -338,8 +359,7 @@ Column Interpreter::evalUnary(Frame &F, UnaryOperator *U, Lanes &L) {
           st<X>(P, -A);
         } else {
           using UX = std::make_unsigned_t<X>;
-          st<X>(P, Code == UnaryOperator::Minus ? (X)(UX(0) - (UX)A)
-                                                : (X)~A);
+          st<X>(P, Code == UnaryOperator::Minus ? (X)(UX(0) - (UX)A) : (X)~A);
         }
       }
     });
@@ -375,9 +395,9 @@ Column Interpreter::evalUnary(Frame &F, UnaryOperator *U, Lanes &L) {
     // char and the narrow types compute in int, as C promotes them.
     const Type *CT = sizeOf(ST) < 4 ? (const Type *)IntT : ST;
     Column OC = convert(Old, ST, CT);
-    New = convert(arith(O, OC, convert(OneC, IntT, CT), CT, CT, CT,
-                        U->getRange(), F, L),
-                  CT, ST);
+    New = convert(
+        arith(O, OC, convert(OneC, IntT, CT), CT, CT, CT, U->getRange(), F, L),
+        CT, ST);
   }
   store(F, A, New, ST, L, U->getRange());
   return Pre ? New : Old;
@@ -408,20 +428,33 @@ Column Interpreter::evalAtomic(Frame &F, AtomicExpr *AE, Lanes &L) {
       using X = decltype(Tag);
       X C = ld<X>(Cur.at(0)), A = ld<X>(V), R = C;
       switch (AE->getOp()) {
-      case AtomicExpr::Add: R = apply<X>(*this, Op::Add, C, A, {}, Who()); break;
-      case AtomicExpr::Sub: R = apply<X>(*this, Op::Sub, C, A, {}, Who()); break;
-      case AtomicExpr::Min: R = A < C ? A : C; break;
-      case AtomicExpr::Max: R = A > C ? A : C; break;
-      case AtomicExpr::Exch: R = A; break;
+      case AtomicExpr::Add:
+        R = apply<X>(*this, Op::Add, C, A, {}, Who());
+        break;
+      case AtomicExpr::Sub:
+        R = apply<X>(*this, Op::Sub, C, A, {}, Who());
+        break;
+      case AtomicExpr::Min:
+        R = A < C ? A : C;
+        break;
+      case AtomicExpr::Max:
+        R = A > C ? A : C;
+        break;
+      case AtomicExpr::Exch:
+        R = A;
+        break;
       case AtomicExpr::CAS:
         if (std::memcmp(Cur.at(0), V, Size) == 0)
           R = ld<X>(Vals[1].at(I));
         break;
       default:
         if constexpr (std::is_integral_v<X>) {
-          if (AE->getOp() == AtomicExpr::And) R = C & A;
-          if (AE->getOp() == AtomicExpr::Or) R = C | A;
-          if (AE->getOp() == AtomicExpr::Xor) R = C ^ A;
+          if (AE->getOp() == AtomicExpr::And)
+            R = C & A;
+          if (AE->getOp() == AtomicExpr::Or)
+            R = C | A;
+          if (AE->getOp() == AtomicExpr::Xor)
+            R = C ^ A;
         }
         break;
       }

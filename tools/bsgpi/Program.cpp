@@ -66,5 +66,6 @@ int Interpreter::run(llvm::ArrayRef<std::string> Args) {
   std::fflush(stdout);
   if (Ret.Size == 0)
     return 0;
-  return (int)(scalarToInt(scalarKind(Main->getReturnType()), Ret.at(0)) & 0xff);
+  return (int)(scalarToInt(scalarKind(Main->getReturnType()), Ret.at(0)) &
+               0xff);
 }

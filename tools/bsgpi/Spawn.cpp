@@ -183,10 +183,10 @@ static uint32_t checkedRank(Interpreter &I, Frame &F, const Column &R,
                             BuiltinCallExpr *B) {
   int64_t V = scalarToInt(scalarKind(T), R.at(K));
   if (V < 0 || V >= I.Spawn->N)
-    I.fatal(B->getRange(),
-            llvm::Twine("thread.get of rank ") + llvm::Twine(V) + " by rank " +
-                llvm::Twine(I.rankOf(F, L[K])) + ", outside the spawn of " +
-                llvm::Twine(I.Spawn->N) + " threads");
+    I.fatal(B->getRange(), llvm::Twine("thread.get of rank ") + llvm::Twine(V) +
+                               " by rank " + llvm::Twine(I.rankOf(F, L[K])) +
+                               ", outside the spawn of " +
+                               llvm::Twine(I.Spawn->N) + " threads");
   return V;
 }
 

@@ -85,9 +85,8 @@ uint8_t *Interpreter::varBase(Frame &F, const VarDecl *D, bool &PerLane) {
   uint64_t Size = sizeOf(D->getType());
   uint64_t Slots = 1;
   if (F.Device)
-    Slots = D->isGroupLocal()
-                ? (Spawn->N + Opts.GroupSize - 1) / Opts.GroupSize
-                : F.NumLanes;
+    Slots = D->isGroupLocal() ? (Spawn->N + Opts.GroupSize - 1) / Opts.GroupSize
+                              : F.NumLanes;
   uint8_t *P = Mem.allocate(Size * std::max<uint64_t>(Slots, 1),
                             AllocKind::Variable, Size, D->getName());
   if (!P)

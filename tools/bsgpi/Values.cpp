@@ -33,8 +33,8 @@ uint64_t interp::sizeOfSlow(const Type *T) {
     if (!S->getDecl() || S->getDecl()->getFields().empty())
       return 1;
     auto Fields = S->getDecl()->getFields();
-    uint64_t End = fieldOffset(S, Fields.size() - 1) +
-                   sizeOf(Fields.back()->getType());
+    uint64_t End =
+        fieldOffset(S, Fields.size() - 1) + sizeOf(Fields.back()->getType());
     uint64_t A = alignOf(S);
     return (End + A - 1) / A * A;
   }
@@ -219,8 +219,7 @@ Column Interpreter::splat(const uint8_t *V, uint32_t Size, uint32_t N) {
   return C;
 }
 
-Column Interpreter::convert(const Column &C, const Type *From,
-                            const Type *To) {
+Column Interpreter::convert(const Column &C, const Type *From, const Type *To) {
   From = From->getUnqualified();
   To = To->getUnqualified();
   if (From == To)
@@ -244,7 +243,6 @@ Column Interpreter::convert(const Column &C, const Type *From,
   uint32_t FS = componentSize(From), TS = componentSize(To);
   for (uint32_t K = 0; K < N; ++K)
     for (unsigned J = 0; J < TN; ++J)
-      convertScalar(FK, C.at(K) + (FN == 1 ? 0 : J) * FS, TK,
-                    R.at(K) + J * TS);
+      convertScalar(FK, C.at(K) + (FN == 1 ? 0 : J) * FS, TK, R.at(K) + J * TS);
   return R;
 }

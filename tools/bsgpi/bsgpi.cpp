@@ -122,8 +122,7 @@ int main(int argc, char **argv) {
   llvm::StringRef Path = argv[I];
   auto Buf = llvm::MemoryBuffer::getFile(Path, /*IsText=*/true);
   if (!Buf) {
-    Diags.report(diag::err_drv_cannot_open) << Path
-                                            << Buf.getError().message();
+    Diags.report(diag::err_drv_cannot_open) << Path << Buf.getError().message();
     return 1;
   }
   uint32_t Id = SM.addBuffer(std::move(*Buf), Path);

@@ -115,8 +115,8 @@ const bsgprt_kernel_desc kernels[] = {
     {"blockdim", nullptr, "blockdim.bsgp:1:1-1:9", 8, 256, 4},
 };
 const bsgprt_module_desc module = {
-    BSGPRT_ABI_VERSION, 4,       kernels, saxpyPTX, sizeof(saxpyPTX),
-    nullptr,            0,       "saxpy.bsgp"};
+    BSGPRT_ABI_VERSION, 4,       kernels, saxpyPTX,
+    sizeof(saxpyPTX),   nullptr, 0,       "saxpy.bsgp"};
 
 class CUDATest : public RuntimeTest {
 protected:
@@ -136,8 +136,8 @@ protected:
 
 TEST_F(CUDATest, SaxpyMatchesSequentialLoop) {
   EXPECT_EQ(std::strncmp(bsgprt_device_name(), "cuda: ", 6), 0);
-  for (uint64_t n : {0ull, 1ull, 255ull, 256ull, 257ull, 1000ull, 100003ull,
-                     3000017ull}) {
+  for (uint64_t n :
+       {0ull, 1ull, 255ull, 256ull, 257ull, 1000ull, 100003ull, 3000017ull}) {
     std::vector<float> x(n), y(n), expected(n);
     for (uint64_t i = 0; i < n; ++i) {
       x[i] = static_cast<float>(i % 97);
@@ -274,8 +274,8 @@ TEST_F(CUDATest, ProfileTimesKernelsWithEventsWithoutWaiting) {
   char loc[64], name[64];
   unsigned long long launches = 0, elements = 0;
   double total = 0, mean = 0;
-  ASSERT_EQ(std::sscanf(text.c_str() + row, "%63s %63s %llu %lf %lf %llu",
-                        loc, name, &launches, &total, &mean, &elements),
+  ASSERT_EQ(std::sscanf(text.c_str() + row, "%63s %63s %llu %lf %lf %llu", loc,
+                        name, &launches, &total, &mean, &elements),
             6)
       << text;
   EXPECT_EQ(launches, 5u);
@@ -292,8 +292,7 @@ TEST_F(CUDATest, MissingKernelAndOutOfMemoryAreReported) {
   EXPECT_EQ(bsgprt_dnew(uint64_t(1) << 50, "big.bsgp:2:2"), nullptr);
   ASSERT_EQ(errors.size(), 2u);
   EXPECT_EQ(errors[0].code, BSGPRT_ERROR_LAUNCH_FAILED);
-  EXPECT_EQ(errors[0].message.rfind("missing.bsgp:1:1: runtime error: ", 0),
-            0u)
+  EXPECT_EQ(errors[0].message.rfind("missing.bsgp:1:1: runtime error: ", 0), 0u)
       << errors[0].message;
   EXPECT_EQ(errors[1].code, BSGPRT_ERROR_OUT_OF_MEMORY);
   EXPECT_EQ(errors[1].message.rfind("big.bsgp:2:2: runtime error: out of "

@@ -145,10 +145,10 @@ TEST_F(RuntimeTest, UnavailableDeviceFallsBackToCpuWithNoDevice) {
     EXPECT_STREQ(bsgprt_device_name(), "cpu");
     ASSERT_EQ(errors.size(), 1u);
     EXPECT_EQ(errors[0].code, BSGPRT_ERROR_NO_DEVICE);
-    EXPECT_EQ(errors[0].message.rfind(
-                  "bsgprt: runtime error: device vulkan: no vulkan device (",
-                  0),
-              0u)
+    EXPECT_EQ(
+        errors[0].message.rfind(
+            "bsgprt: runtime error: device vulkan: no vulkan device (", 0),
+        0u)
         << errors[0].message;
   }
   errors.clear();

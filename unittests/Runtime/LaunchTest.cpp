@@ -50,11 +50,11 @@ const bsgprt_kernel_desc kernels[] = {
     {"record", recordKernel, "record.bsgp:1:1-2:1", 0, 0, 0},
     {"gpu_only", nullptr, "gpu.bsgp:7:9-8:1", 0, 0, 0},
 };
-const bsgprt_module_desc module = {BSGPRT_ABI_VERSION, 3, kernels, nullptr,
-                                   0, nullptr, 0, "launch-test.bsgp"};
+const bsgprt_module_desc module = {
+    BSGPRT_ABI_VERSION, 3, kernels, nullptr, 0, nullptr, 0, "launch-test.bsgp"};
 
-const uint64_t sizes[] = {0, 1, 2, 3, 7, 255, 256, 257, 511, 1000, 1023,
-                          4097, 65537, 100003};
+const uint64_t sizes[] = {0,   1,   2,    3,    7,    255,   256,
+                          257, 511, 1000, 1023, 4097, 65537, 100003};
 
 TEST_F(RuntimeTest, SaxpyMatchesSequentialLoop) {
   ASSERT_EQ(bsgprt_select_device("cpu"), BSGPRT_SUCCESS);
@@ -226,8 +226,7 @@ TEST_F(RuntimeTest, BadModuleOrKernelIndexIsInvalidValue) {
   EXPECT_NE(errors[0].message.find("kernel 3 of a module with 3 kernels"),
             std::string::npos)
       << errors[0].message;
-  EXPECT_EQ(errors[1].message.rfind("launch-test.bsgp: runtime error: ", 0),
-            0u)
+  EXPECT_EQ(errors[1].message.rfind("launch-test.bsgp: runtime error: ", 0), 0u)
       << errors[1].message;
 }
 

@@ -131,9 +131,8 @@ TEST_F(ListPrimitivesTest, PartitionCompactExpand) {
   EXPECT_EQ(index, kept);
 
   std::vector<uint32_t> counts = {2, 0, 3, 1}, offsets(4);
-  EXPECT_EQ(bsgprt_list_scan_exclusive_add_u32(counts.data(), offsets.data(),
-                                               4),
-            6u);
+  EXPECT_EQ(
+      bsgprt_list_scan_exclusive_add_u32(counts.data(), offsets.data(), 4), 6u);
   std::vector<uint32_t> parent(6);
   bsgprt_list_expand_index(offsets.data(), counts.data(), parent.data(), 4);
   EXPECT_EQ(parent, (std::vector<uint32_t>{0, 0, 2, 2, 2, 3}));

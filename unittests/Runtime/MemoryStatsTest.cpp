@@ -82,8 +82,7 @@ TEST_F(MemoryStatsTest, ProfileReportShowsThePeak) {
   bsgprt_dfree(a);
   std::string text = bsgp::test::profileReportText();
   EXPECT_NE(text.find("peak device memory: "), std::string::npos) << text;
-  EXPECT_NE(text.find("12345 bytes in live lists"), std::string::npos)
-      << text;
+  EXPECT_NE(text.find("12345 bytes in live lists"), std::string::npos) << text;
 }
 
 } // namespace

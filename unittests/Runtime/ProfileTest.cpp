@@ -20,8 +20,8 @@ const bsgprt_kernel_desc kernels[] = {
     {"find_k0", nopKernel, "find.bsgp:12:3-20:5", 0, 0, 0},
     {"find_k1", nopKernel, "find.bsgp:22:3-25:1", 0, 0, 0},
 };
-const bsgprt_module_desc module = {BSGPRT_ABI_VERSION, 2, kernels, nullptr,
-                                   0, nullptr, 0, "find.bsgp"};
+const bsgprt_module_desc module = {
+    BSGPRT_ABI_VERSION, 2, kernels, nullptr, 0, nullptr, 0, "find.bsgp"};
 
 TEST_F(RuntimeTest, ProfileCountsLaunchesAndElements) {
   bsgprt_profile_reset();

@@ -41,8 +41,7 @@ protected:
   void TearDown() override { bsgprt_set_error_handler(nullptr, nullptr); }
 
   static void record(int code, const char *message, void *user) {
-    static_cast<std::vector<RecordedError> *>(user)->push_back(
-        {code, message});
+    static_cast<std::vector<RecordedError> *>(user)->push_back({code, message});
   }
 
   std::vector<RecordedError> errors;

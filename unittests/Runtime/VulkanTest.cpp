@@ -358,13 +358,12 @@ TEST_F(VulkanBackendTest, MissingFeatureIsNamed) {
     uint32_t capability;
     const char *capabilityName;
   };
-  for (Case c :
-       {Case{"shaderFloat64", 10, "Float64"},
-        Case{"shaderBufferInt64Atomics", 12, "Int64Atomics"},
-        Case{"subgroupSupportedOperations SHUFFLE", 65,
-             "GroupNonUniformShuffle"},
-        Case{"subgroupSupportedOperations ARITHMETIC", 63,
-             "GroupNonUniformArithmetic"}}) {
+  for (Case c : {Case{"shaderFloat64", 10, "Float64"},
+                 Case{"shaderBufferInt64Atomics", 12, "Int64Atomics"},
+                 Case{"subgroupSupportedOperations SHUFFLE", 65,
+                      "GroupNonUniformShuffle"},
+                 Case{"subgroupSupportedOperations ARITHMETIC", 63,
+                      "GroupNonUniformArithmetic"}}) {
     std::unique_ptr<bsgprt::Backend> b = create({c.feature});
     if (!b)
       GTEST_SKIP() << "no Vulkan device: " << skipReason;
@@ -377,8 +376,8 @@ TEST_F(VulkanBackendTest, MissingFeatureIsNamed) {
     bsgprt::Status s = b->launch(m, 0, 1, nullptr);
     EXPECT_EQ(s.code, BSGPRT_ERROR_LAUNCH_FAILED);
     EXPECT_EQ(s.message, std::string("the module's kernels need ") +
-                             c.capabilityName + " (" + c.feature +
-                             "), which " + device + " does not support");
+                             c.capabilityName + " (" + c.feature + "), which " +
+                             device + " does not support");
     // A module without it runs.
     std::vector<uint32_t> plain = emptyKernels({"k"});
     bsgprt_module_desc p = moduleOf(kernels, plain);

@@ -49,9 +49,9 @@
 ///    type, or bool for comparisons). Shift operands are promoted
 ///    separately; in pointer arithmetic (`p + i`, `p - q`) and pointer
 ///    comparisons the operands keep their types, except NULL, which is
-///    converted to the other pointer type. A compound assignment's RHS is converted to
-///    getComputationType(). IndexExpr may index an array lvalue directly
-///    (no decay) or a pointer.
+///    converted to the other pointer type. A compound assignment's RHS is
+///    converted to getComputationType(). IndexExpr may index an array lvalue
+///    directly (no decay) or a pointer.
 ///  - Every DeclRefExpr has getDecl(): a VarDecl or, for a callee, a
 ///    FunctionDecl (the definition when there is one). CallExpr::
 ///    getDirectCallee() is therefore never null. MemberExpr has getField()
@@ -752,8 +752,18 @@ private:
 
 class UnaryOperator : public Expr {
 public:
-  enum Opcode { Plus, Minus, Not, BitNot, Deref, AddrOf, PreInc, PreDec,
-                PostInc, PostDec };
+  enum Opcode {
+    Plus,
+    Minus,
+    Not,
+    BitNot,
+    Deref,
+    AddrOf,
+    PreInc,
+    PreDec,
+    PostInc,
+    PostDec
+  };
   UnaryOperator(SourceRange R, Opcode Op, Expr *Sub, SourceLocation OpLoc)
       : Expr(SK_Unary, R), Op(Op), Sub(Sub), OpLoc(OpLoc) {}
   Opcode getOpcode() const { return Op; }
@@ -772,9 +782,36 @@ private:
 class BinaryOperator : public Expr {
 public:
   enum Opcode {
-    Mul, Div, Rem, Add, Sub, Shl, Shr, LT, GT, LE, GE, EQ, NE, And, Xor, Or,
-    LAnd, LOr, Assign, MulAssign, DivAssign, RemAssign, AddAssign, SubAssign,
-    ShlAssign, ShrAssign, AndAssign, XorAssign, OrAssign, Comma
+    Mul,
+    Div,
+    Rem,
+    Add,
+    Sub,
+    Shl,
+    Shr,
+    LT,
+    GT,
+    LE,
+    GE,
+    EQ,
+    NE,
+    And,
+    Xor,
+    Or,
+    LAnd,
+    LOr,
+    Assign,
+    MulAssign,
+    DivAssign,
+    RemAssign,
+    AddAssign,
+    SubAssign,
+    ShlAssign,
+    ShrAssign,
+    AndAssign,
+    XorAssign,
+    OrAssign,
+    Comma
   };
   BinaryOperator(SourceRange R, Opcode Op, Expr *L, Expr *Rhs,
                  SourceLocation OpLoc)
@@ -847,9 +884,22 @@ private:
 class BuiltinCallExpr : public Expr {
 public:
   enum BuiltinKind {
-    ThreadGet, ThreadPut, ThreadFork, ThreadKill, ThreadSortBy, ThreadSplit,
-    Reduce, Scan, Compact, Split, SortIdx, ThreadRebind, ChunkReduce,
-    ChunkScan, GroupLookback, SinglePass
+    ThreadGet,
+    ThreadPut,
+    ThreadFork,
+    ThreadKill,
+    ThreadSortBy,
+    ThreadSplit,
+    Reduce,
+    Scan,
+    Compact,
+    Split,
+    SortIdx,
+    ThreadRebind,
+    ChunkReduce,
+    ChunkScan,
+    GroupLookback,
+    SinglePass
   };
   /// The operator of reduce and scan.
   enum ReduceOp { None, OpAdd, OpMul, OpMin, OpMax, OpAnd, OpOr, OpXor };
@@ -908,11 +958,27 @@ private:
 class GroupExpr : public Expr {
 public:
   enum GroupOp {
-    GroupRank, GroupSize, GroupId, GroupCount, GroupBarrier,
-    SubgroupRank, SubgroupSize, Shuffle, ShuffleXor, ShuffleUp, ShuffleDown,
-    Any, All, Ballot,
-    SubgroupAdd, SubgroupMin, SubgroupMax, SubgroupAnd, SubgroupOr,
-    SubgroupXor, SubgroupMatch
+    GroupRank,
+    GroupSize,
+    GroupId,
+    GroupCount,
+    GroupBarrier,
+    SubgroupRank,
+    SubgroupSize,
+    Shuffle,
+    ShuffleXor,
+    ShuffleUp,
+    ShuffleDown,
+    Any,
+    All,
+    Ballot,
+    SubgroupAdd,
+    SubgroupMin,
+    SubgroupMax,
+    SubgroupAnd,
+    SubgroupOr,
+    SubgroupXor,
+    SubgroupMatch
   };
   GroupExpr(SourceRange R, GroupOp Op, llvm::MutableArrayRef<Expr *> Args)
       : Expr(SK_Group, R), Op(Op), Args(Args) {}
@@ -992,17 +1058,17 @@ private:
 class ImplicitCastExpr : public Expr {
 public:
   enum CastKind {
-    IntegralCast,       ///< Between integer types (bool and char included).
+    IntegralCast, ///< Between integer types (bool and char included).
     IntegralToFloating,
     FloatingToIntegral,
     FloatingCast,
-    ToBool,             ///< Scalar or pointer compared against zero.
+    ToBool, ///< Scalar or pointer compared against zero.
     ArrayToPointer,
     NullToPointer,
-    PointerCast,        ///< To void* or adding const to the pointee.
-    VectorSplat,        ///< Scalar broadcast to every vector lane.
-    VectorConvert,      ///< Lane-wise conversion between vector types.
-    NoOp,               ///< Only const changes.
+    PointerCast,   ///< To void* or adding const to the pointee.
+    VectorSplat,   ///< Scalar broadcast to every vector lane.
+    VectorConvert, ///< Lane-wise conversion between vector types.
+    NoOp,          ///< Only const changes.
   };
   ImplicitCastExpr(CastKind K, Expr *Sub, const Type *To)
       : Expr(SK_ImplicitCast, Sub->getRange()), CK(K), Sub(Sub) {
@@ -1011,9 +1077,7 @@ public:
   CastKind getCastKind() const { return CK; }
   Expr *getSubExpr() const { return Sub; }
   static const char *getCastKindName(CastKind K);
-  static bool classof(const Stmt *S) {
-    return S->getKind() == SK_ImplicitCast;
-  }
+  static bool classof(const Stmt *S) { return S->getKind() == SK_ImplicitCast; }
 
 private:
   CastKind CK;

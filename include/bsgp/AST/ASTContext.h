@@ -34,7 +34,8 @@ public:
     return Alloc.Allocate(Size, llvm::Align(Align));
   }
   /// Copies \p Items into the context.
-  template <typename T> llvm::MutableArrayRef<T> copyArray(llvm::ArrayRef<T> Items) {
+  template <typename T>
+  llvm::MutableArrayRef<T> copyArray(llvm::ArrayRef<T> Items) {
     if (Items.empty())
       return {};
     T *Mem = static_cast<T *>(allocate(sizeof(T) * Items.size(), alignof(T)));
@@ -57,7 +58,9 @@ public:
   const BuiltinType *getCharType() const { return Builtins[BuiltinType::Char]; }
   const BuiltinType *getIntType() const { return Builtins[BuiltinType::Int]; }
   const BuiltinType *getUIntType() const { return Builtins[BuiltinType::UInt]; }
-  const BuiltinType *getFloatType() const { return Builtins[BuiltinType::Float]; }
+  const BuiltinType *getFloatType() const {
+    return Builtins[BuiltinType::Float];
+  }
   const BuiltinType *getDoubleType() const {
     return Builtins[BuiltinType::Double];
   }

@@ -23,9 +23,33 @@ namespace bsgp {
 
 /// The operation a C math function computes, independent of its precision.
 enum class MathFunction {
-  None, Sin, Cos, Tan, Asin, Acos, Atan, Atan2, Sinh, Cosh, Tanh, Exp, Exp2,
-  Log, Log2, Log10, Sqrt, Pow, Fabs, Floor, Ceil, Round, Trunc, Fmin, Fmax,
-  Fmod, Copysign,
+  None,
+  Sin,
+  Cos,
+  Tan,
+  Asin,
+  Acos,
+  Atan,
+  Atan2,
+  Sinh,
+  Cosh,
+  Tanh,
+  Exp,
+  Exp2,
+  Log,
+  Log2,
+  Log10,
+  Sqrt,
+  Pow,
+  Fabs,
+  Floor,
+  Ceil,
+  Round,
+  Trunc,
+  Fmin,
+  Fmax,
+  Fmod,
+  Copysign,
 };
 
 /// The function \p Name denotes (`sinf` and `sin` are both Sin), or None.

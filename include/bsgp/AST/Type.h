@@ -71,7 +71,17 @@ private:
 
 class BuiltinType : public Type {
 public:
-  enum BuiltinKind { Void, Bool, Char, Int, UInt, Int64, UInt64, Float, Double };
+  enum BuiltinKind {
+    Void,
+    Bool,
+    Char,
+    Int,
+    UInt,
+    Int64,
+    UInt64,
+    Float,
+    Double
+  };
   explicit BuiltinType(BuiltinKind K) : Type(TK_Builtin), BKind(K) {}
   BuiltinKind getBuiltinKind() const { return BKind; }
   /// Bit width (bool is 1, char 8).

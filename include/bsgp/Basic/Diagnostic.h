@@ -99,8 +99,7 @@ private:
 
 class DiagnosticEngine {
 public:
-  DiagnosticEngine(SourceManager &SM, llvm::raw_ostream &OS)
-      : SM(SM), OS(OS) {}
+  DiagnosticEngine(SourceManager &SM, llvm::raw_ostream &OS) : SM(SM), OS(OS) {}
 
   /// Reports \p K at \p R; arguments follow with <<.
   DiagnosticBuilder report(SourceRange R, diag::Kind K) {
@@ -132,8 +131,7 @@ public:
   /// Notes appended to every later error and warning, in order, until
   /// cleared: Sema sets them while it checks an instantiation of a generic
   /// function ("in instantiation of 'f<int>' requested here", as clang).
-  void setContextNotes(
-      std::vector<std::pair<SourceRange, std::string>> Notes) {
+  void setContextNotes(std::vector<std::pair<SourceRange, std::string>> Notes) {
     ContextNotes = std::move(Notes);
   }
   /// The program name printed before location-less diagnostics.

@@ -25,8 +25,7 @@ void writeDependencyFile(llvm::StringRef Target, ASTContext &Ctx,
 /// Writes a C/C++ header declaring the main file's non-inline functions with
 /// C linkage (functions whose types C cannot spell are left out). Vector
 /// types become `bsgp_float4` etc., structs of the same layout.
-bool writeHeader(llvm::StringRef Guard, ASTContext &Ctx,
-                 llvm::raw_ostream &OS);
+bool writeHeader(llvm::StringRef Guard, ASTContext &Ctx, llvm::raw_ostream &OS);
 
 } // namespace bsgp
 

@@ -26,8 +26,8 @@ const char *getSpelling(Kind K);
 
 struct Token {
   tok::Kind Kind = tok::eof;
-  llvm::StringRef Text; ///< The token's characters in the buffer.
-  SourceLocation Loc;   ///< First character.
+  llvm::StringRef Text;  ///< The token's characters in the buffer.
+  SourceLocation Loc;    ///< First character.
   SourceLocation EndLoc; ///< Last character.
 
   bool is(tok::Kind K) const { return Kind == K; }

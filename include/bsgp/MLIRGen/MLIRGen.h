@@ -36,9 +36,8 @@ void registerBSGPDialects(mlir::DialectRegistry &registry);
 /// (their object file defines them). Constructs code generation does not
 /// handle yet are reported with mlir::emitError at their location; the
 /// result is null then.
-mlir::OwningOpRef<mlir::ModuleOp> emitMLIR(mlir::MLIRContext &context,
-                                           ASTContext &ast,
-                                           SourceManager &sources);
+mlir::OwningOpRef<mlir::ModuleOp>
+emitMLIR(mlir::MLIRContext &context, ASTContext &ast, SourceManager &sources);
 
 } // namespace bsgp
 

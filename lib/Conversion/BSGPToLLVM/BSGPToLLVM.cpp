@@ -12,9 +12,9 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "bsgp/Conversion/Passes.h"
-#include "bsgp/Conversion/Common/KernelBody.h"
 #include "bsgp/Conversion/BSGPToLLVM/RuntimeAPI.h"
+#include "bsgp/Conversion/Common/KernelBody.h"
+#include "bsgp/Conversion/Passes.h"
 
 #include "bsgp/Dialect/BSGP/IR/BSGPDialect.h"
 #include "bsgp/Dialect/BSGP/IR/BSGPOps.h"
@@ -152,14 +152,12 @@ FailureOr<Value> joinWords(OpBuilder &b, Location loc, Type t,
 }
 
 /// Address of word `index` of a stream.
-Value streamWordAddress(OpBuilder &b, Location loc, Value stream,
-                        Value index) {
+Value streamWordAddress(OpBuilder &b, Location loc, Value stream, Value index) {
   return LLVM::GEPOp::create(b, loc, stream.getType(), b.getI32Type(), stream,
                              ValueRange{toI64Index(b, loc, index)});
 }
 
-template <typename Op>
-struct BSGPPattern : public ConvertOpToLLVMPattern<Op> {
+template <typename Op> struct BSGPPattern : public ConvertOpToLLVMPattern<Op> {
   using ConvertOpToLLVMPattern<Op>::ConvertOpToLLVMPattern;
 
   /// Size in bytes of the LLVM form of `type`.
@@ -267,8 +265,8 @@ struct PtrDiffLowering : BSGPPattern<bsgp::PtrDiffOp> {
     Value l = LLVM::PtrToIntOp::create(rewriter, loc, i64, adaptor.getLhs());
     Value r = LLVM::PtrToIntOp::create(rewriter, loc, i64, adaptor.getRhs());
     Value bytes = LLVM::SubOp::create(rewriter, loc, l, r);
-    Value size = LLVM::ConstantOp::create(rewriter, loc, i64,
-                                          std::max<uint64_t>(1, storeSize(op, elt)));
+    Value size = LLVM::ConstantOp::create(
+        rewriter, loc, i64, std::max<uint64_t>(1, storeSize(op, elt)));
     rewriter.replaceOpWithNewOp<LLVM::SDivOp>(op, bytes, size);
     return success();
   }
@@ -325,8 +323,7 @@ struct StreamAllocLowering : BSGPPattern<bsgp::StreamAllocOp> {
     Value where = bsgp::getSourceString(rewriter, module, loc,
                                         bsgp::formatSourceLocation(loc));
     auto fn = bsgp::getOrInsertRuntimeFn(module, bsgp::RuntimeFn::TempAlloc);
-    rewriter.replaceOpWithNewOp<LLVM::CallOp>(op, fn,
-                                              ValueRange{bytes, where});
+    rewriter.replaceOpWithNewOp<LLVM::CallOp>(op, fn, ValueRange{bytes, where});
     return success();
   }
 };
@@ -414,8 +411,7 @@ void bsgp::addBSGPTypeConversions(LLVMTypeConverter &converter,
 /// `llvm.cmpxchg`: relaxed (monotonic) ordering, as CUDA's atomic*, in the
 /// target's device scope. CPU ranks run on OpenMP threads, so these are real
 /// atomics there too.
-template <typename Op>
-struct AtomicPattern : BSGPPattern<Op> {
+template <typename Op> struct AtomicPattern : BSGPPattern<Op> {
   AtomicPattern(LLVMTypeConverter &converter, StringRef syncScope)
       : BSGPPattern<Op>(converter), syncScope(syncScope.str()) {}
   std::string syncScope;
@@ -430,17 +426,38 @@ struct AtomicRMWLowering : AtomicPattern<bsgp::AtomicRMWOp> {
     using B = LLVM::AtomicBinOp;
     std::optional<B> bin;
     switch (op.getKind()) {
-    case K::addi: bin = B::add; break;
-    case K::addf: bin = B::fadd; break;
-    case K::assign: bin = B::xchg; break;
-    case K::mins: bin = B::min; break;
-    case K::minu: bin = B::umin; break;
-    case K::maxs: bin = B::max; break;
-    case K::maxu: bin = B::umax; break;
-    case K::andi: bin = B::_and; break;
-    case K::ori: bin = B::_or; break;
-    case K::xori: bin = B::_xor; break;
-    default: break;
+    case K::addi:
+      bin = B::add;
+      break;
+    case K::addf:
+      bin = B::fadd;
+      break;
+    case K::assign:
+      bin = B::xchg;
+      break;
+    case K::mins:
+      bin = B::min;
+      break;
+    case K::minu:
+      bin = B::umin;
+      break;
+    case K::maxs:
+      bin = B::max;
+      break;
+    case K::maxu:
+      bin = B::umax;
+      break;
+    case K::andi:
+      bin = B::_and;
+      break;
+    case K::ori:
+      bin = B::_or;
+      break;
+    case K::xori:
+      bin = B::_xor;
+      break;
+    default:
+      break;
     }
     if (!bin)
       return rewriter.notifyMatchFailure(op, "not a BSGP atomic kind");
@@ -461,8 +478,7 @@ struct AtomicLoadLowering : AtomicPattern<bsgp::AtomicLoadOp> {
     rewriter.replaceOpWithNewOp<LLVM::LoadOp>(
         op, t, adaptor.getPtr(), bytes, /*isVolatile=*/false,
         /*isNonTemporal=*/false, /*isInvariant=*/false,
-        /*isInvariantGroup=*/false, LLVM::AtomicOrdering::monotonic,
-        syncScope);
+        /*isInvariantGroup=*/false, LLVM::AtomicOrdering::monotonic, syncScope);
     return success();
   }
 };
@@ -499,8 +515,7 @@ void bsgp::populateBSGPToLLVMPatterns(LLVMTypeConverter &converter,
                                       StringRef atomicSyncScope) {
   patterns.add<PtrLoadLowering, PtrStoreLowering, PtrOffsetLowering,
                PtrNullLowering, PtrCastLowering, PtrCmpLowering,
-               PtrDiffLowering, SaveLowering, LoadLowering,
-               StreamAllocLowering,
+               PtrDiffLowering, SaveLowering, LoadLowering, StreamAllocLowering,
                AllocLowering<bsgp::DNewOp, RuntimeFn::DNewElements>,
                AllocLowering<bsgp::DTempNewOp, RuntimeFn::TempAllocElements>,
                FreeLowering<bsgp::DFreeOp, RuntimeFn::DFree>,
@@ -508,8 +523,7 @@ void bsgp::populateBSGPToLLVMPatterns(LLVMTypeConverter &converter,
                FreeLowering<bsgp::StreamFreeOp, RuntimeFn::TempFree>>(
       converter);
   patterns.add<AtomicRMWLowering, AtomicLoadLowering, AtomicCASLowering>(
-      converter,
-                                                     atomicSyncScope);
+      converter, atomicSyncScope);
 }
 
 void bsgp::populateCodeToLLVMPatterns(LLVMTypeConverter &converter,

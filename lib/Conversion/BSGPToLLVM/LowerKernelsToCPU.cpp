@@ -19,9 +19,9 @@
 //===----------------------------------------------------------------------===//
 
 #include "bsgp/Conversion/BSGPToLLVM/KernelABI.h"
+#include "bsgp/Conversion/BSGPToLLVM/RuntimeAPI.h"
 #include "bsgp/Conversion/Common/KernelBody.h"
 #include "bsgp/Conversion/Passes.h"
-#include "bsgp/Conversion/BSGPToLLVM/RuntimeAPI.h"
 
 #include "bsgp/Dialect/BSGP/IR/BSGPDialect.h"
 #include "bsgp/Dialect/BSGP/IR/BSGPOps.h"
@@ -156,9 +156,9 @@ LogicalResult LowerKernelsToCPUPass::lowerKernel(bsgp::KernelOp kernel) {
   // address before the rest of the module is lowered.
   auto fnType = LLVM::LLVMFunctionType::get(LLVM::LLVMVoidType::get(ctx),
                                             {ptrTy, i64, i64, i64});
-  auto fn = LLVM::LLVMFuncOp::create(
-      b, loc, bsgp::getCPUEntryName(kernel.getSymName()), fnType,
-      LLVM::Linkage::Internal);
+  auto fn = LLVM::LLVMFuncOp::create(b, loc,
+                                     bsgp::getCPUEntryName(kernel.getSymName()),
+                                     fnType, LLVM::Linkage::Internal);
   // The body is still device code until it is lowered to LLVM.
   fn->setAttr(bsgp::BSGPDialect::getDeviceAttrName(), b.getUnitAttr());
   if (Attribute srcloc =
@@ -175,9 +175,9 @@ LogicalResult LowerKernelsToCPUPass::lowerKernel(bsgp::KernelOp kernel) {
   Block &kernelEntry = kernel.getBody().front();
   for (auto [i, param] : llvm::enumerate(kernelEntry.getArguments())) {
     Type storage = argsTy.getBody()[i];
-    Value addr = LLVM::GEPOp::create(
-        b, loc, ptrTy, argsTy, args,
-        ArrayRef<LLVM::GEPArg>{0, static_cast<int32_t>(i)});
+    Value addr =
+        LLVM::GEPOp::create(b, loc, ptrTy, argsTy, args,
+                            ArrayRef<LLVM::GEPArg>{0, static_cast<int32_t>(i)});
     Value v = LLVM::LoadOp::create(b, loc, storage, addr);
     if (storage != param.getType())
       v = UnrealizedConversionCastOp::create(b, loc, param.getType(), v)
@@ -199,11 +199,10 @@ LogicalResult LowerKernelsToCPUPass::lowerKernel(bsgp::KernelOp kernel) {
   SmallVector<Value> inits;
   if (!chunkOps.empty()) {
     auto module = kernel->getParentOfType<ModuleOp>();
-    chunk = LLVM::CallOp::create(
-                b, loc,
-                bsgp::getOrInsertRuntimeFn(module,
-                                           bsgp::RuntimeFn::CPUChunkIndex),
-                ValueRange{})
+    chunk = LLVM::CallOp::create(b, loc,
+                                 bsgp::getOrInsertRuntimeFn(
+                                     module, bsgp::RuntimeFn::CPUChunkIndex),
+                                 ValueRange{})
                 .getResult();
     nonEmpty =
         arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, begin, end);
@@ -250,7 +249,7 @@ LogicalResult LowerKernelsToCPUPass::lowerKernel(bsgp::KernelOp kernel) {
       OpBuilder ob(op);
       Value acc = loop.getRegionIterArgs()[i];
       next.push_back(bsgp::emitCombine(ob, op->getLoc(), getChunkKind(op), acc,
-                                  op->getOperand(0)));
+                                       op->getOperand(0)));
       if (isa<bsgp::ChunkScanOp>(op))
         op->getResult(0).replaceAllUsesWith(acc);
       op->erase();

@@ -12,9 +12,9 @@
 //===----------------------------------------------------------------------===//
 
 #include "bsgp/Conversion/BSGPToLLVM/KernelABI.h"
+#include "bsgp/Conversion/BSGPToLLVM/RuntimeAPI.h"
 #include "bsgp/Conversion/Common/KernelBody.h"
 #include "bsgp/Conversion/Passes.h"
-#include "bsgp/Conversion/BSGPToLLVM/RuntimeAPI.h"
 #include "bsgp/Target/SymbolNames.h"
 
 #include "bsgp/Dialect/BSGP/IR/BSGPDialect.h"
@@ -87,8 +87,7 @@ void emitRegistration(ModuleOp module, LLVM::GlobalOp moduleDesc) {
   mb.setInsertionPointToEnd(module.getBody());
   LLVM::GlobalCtorsOp::create(
       mb, loc, mb.getArrayAttr({FlatSymbolRefAttr::get(ctor)}),
-      mb.getI32ArrayAttr({65535}),
-      mb.getArrayAttr({LLVM::ZeroAttr::get(ctx)}));
+      mb.getI32ArrayAttr({65535}), mb.getArrayAttr({LLVM::ZeroAttr::get(ctx)}));
 }
 
 } // namespace
@@ -115,21 +114,20 @@ static LLVM::GlobalOp emitModuleDescriptor(OpBuilder &mb, ModuleOp module,
     auto [ptx, ptxSize] =
         emitBlob(b, module, loc, bsgp::BSGPDialect::PtxAttrHelper::getNameStr(),
                  bsgp::kPTXBlobSymbol, true);
-    auto [spirv, spirvSize] =
-        emitBlob(b, module, loc, bsgp::BSGPDialect::SpirvAttrHelper::getNameStr(),
-                 bsgp::kSPIRVBlobSymbol, false);
+    auto [spirv, spirvSize] = emitBlob(
+        b, module, loc, bsgp::BSGPDialect::SpirvAttrHelper::getNameStr(),
+        bsgp::kSPIRVBlobSymbol, false);
     std::string file = "<unknown>";
     if (auto fl = dyn_cast<FileLineColLoc>(module.getLoc()))
       file = fl.getFilename().str();
-    Value fields[] = {
-        LLVM::ConstantOp::create(b, loc, i32, kRuntimeABIVersion),
-        LLVM::ConstantOp::create(b, loc, i32, numKernels),
-        LLVM::AddressOfOp::create(b, loc, kernelTable),
-        ptx,
-        ptxSize,
-        spirv,
-        spirvSize,
-        bsgp::getSourceString(b, module, loc, file)};
+    Value fields[] = {LLVM::ConstantOp::create(b, loc, i32, kRuntimeABIVersion),
+                      LLVM::ConstantOp::create(b, loc, i32, numKernels),
+                      LLVM::AddressOfOp::create(b, loc, kernelTable),
+                      ptx,
+                      ptxSize,
+                      spirv,
+                      spirvSize,
+                      bsgp::getSourceString(b, module, loc, file)};
     for (auto [f, v] : llvm::enumerate(fields))
       desc = LLVM::InsertValueOp::create(b, loc, desc, v,
                                          ArrayRef<int64_t>{int64_t(f)});
@@ -192,12 +190,10 @@ void LowerLaunchesPass::runOnOperation() {
         blockSize = static_cast<int32_t>(size.getInt());
       Value groupSize = LLVM::ConstantOp::create(b, loc, i32, blockSize);
       int32_t groups = 0;
-      if (auto g =
-              k->getAttrOfType<IntegerAttr>(bsgp::kGroupsPerBlockAttrName))
+      if (auto g = k->getAttrOfType<IntegerAttr>(bsgp::kGroupsPerBlockAttrName))
         groups = static_cast<int32_t>(g.getInt());
       Value groupsPerBlock = LLVM::ConstantOp::create(b, loc, i32, groups);
-      Value fields[] = {name,     cpu,       srcloc,
-                        argsSize, groupSize, groupsPerBlock};
+      Value fields[] = {name, cpu, srcloc, argsSize, groupSize, groupsPerBlock};
       for (auto [f, v] : llvm::enumerate(fields))
         desc = LLVM::InsertValueOp::create(b, loc, desc, v,
                                            ArrayRef<int64_t>{int64_t(f)});
@@ -220,8 +216,7 @@ void LowerLaunchesPass::runOnOperation() {
   LLVM::LLVMFuncOp launchFn =
       bsgp::getOrInsertRuntimeFn(module, bsgp::RuntimeFn::Launch);
   WalkResult result = module.walk([&](bsgp::LaunchOp launch) {
-    auto kernel =
-        module.lookupSymbol<bsgp::KernelOp>(launch.getKernelAttr());
+    auto kernel = module.lookupSymbol<bsgp::KernelOp>(launch.getKernelAttr());
     if (!kernel) {
       launch.emitOpError("launches an unknown kernel");
       return WalkResult::interrupt();

@@ -99,8 +99,7 @@ static void isolateDoubleLowWords(ModuleOp device) {
   SmallVector<LLVM::TruncOp> truncs;
   device.walk([&](LLVM::TruncOp t) {
     auto cast = t.getArg().getDefiningOp<LLVM::BitcastOp>();
-    if (cast && cast.getArg().getType().isF64() &&
-        t.getType().isInteger(32))
+    if (cast && cast.getArg().getType().isF64() && t.getType().isInteger(32))
       truncs.push_back(t);
   });
   for (LLVM::TruncOp t : truncs) {

@@ -78,9 +78,8 @@ static bool isDeviceLoad(Operation *op) {
 /// several loads per thread, and more work groups per block only cost it
 /// registers and shared memory.
 static bool loadsOnceAtTopLevel(Block &body) {
-  bool topLevel = llvm::any_of(body, [](Operation &op) {
-    return isDeviceLoad(&op);
-  });
+  bool topLevel =
+      llvm::any_of(body, [](Operation &op) { return isDeviceLoad(&op); });
   if (!topLevel)
     return false;
   for (Operation &op : body) {
@@ -110,9 +109,8 @@ unsigned bsgp::chooseGroupsPerBlock(KernelOp kernel, unsigned asked) {
   // A block looks back once for all its work groups, which needs every
   // group's aggregate at once: at the top level.
   bool nestedLookback = false;
-  kernel.walk([&](GroupLookbackOp op) {
-    nestedLookback |= op->getBlock() != &body;
-  });
+  kernel.walk(
+      [&](GroupLookbackOp op) { nestedLookback |= op->getBlock() != &body; });
   if (nestedLookback)
     return 1;
   int64_t bytes = localArrayBytes(kernel);
@@ -242,9 +240,8 @@ void bsgp::emitCoarsenedGroupKernel(KernelOp kernel, OpBuilder &b,
   Value id = LLVM::AddOp::create(
       b, loc, LLVM::MulOp::create(b, loc, fullBlocks, c64(groupsPerBlock)),
       LLVM::SubOp::create(b, loc, block, fullBlocks));
-  Value rank =
-      LLVM::AddOp::create(b, loc, LLVM::MulOp::create(b, loc, id, c64(group)),
-                          tid);
+  Value rank = LLVM::AddOp::create(
+      b, loc, LLVM::MulOp::create(b, loc, id, c64(group)), tid);
   Value inRange =
       LLVM::ICmpOp::create(b, loc, LLVM::ICmpPredicate::ult, rank, size);
   auto guard = scf::IfOp::create(b, loc, TypeRange{}, inRange,
@@ -279,8 +276,8 @@ void CoarsenGroupsPass::runOnOperation() {
       continue;
     unsigned groups = bsgp::chooseGroupsPerBlock(*folded, groupsPerBlock);
     if (groups > 1)
-      kernel->setAttr(bsgp::kGroupsPerBlockAttrName,
-                      IntegerAttr::get(IntegerType::get(&getContext(), 32),
-                                       groups));
+      kernel->setAttr(
+          bsgp::kGroupsPerBlockAttrName,
+          IntegerAttr::get(IntegerType::get(&getContext(), 32), groups));
   }
 }

@@ -12,9 +12,9 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "bsgp/Target/SymbolNames.h"
 #include "bsgp/Conversion/Common/KernelBody.h"
 #include "bsgp/Conversion/Passes.h"
+#include "bsgp/Target/SymbolNames.h"
 
 #include "bsgp/Dialect/BSGP/IR/BSGPOps.h"
 

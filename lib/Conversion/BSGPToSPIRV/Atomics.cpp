@@ -23,8 +23,8 @@ Type bsgp::getSPIRVAtomicIntType(Type type) {
 }
 
 Value bsgp::emitSPIRVAtomicRMW(OpBuilder &b, Location loc,
-                               arith::AtomicRMWKind kind, Type type,
-                               Value ptr, Value v, spirv::Scope scope) {
+                               arith::AtomicRMWKind kind, Type type, Value ptr,
+                               Value v, spirv::Scope scope) {
   using K = arith::AtomicRMWKind;
   Type intTy = getSPIRVAtomicIntType(type);
   if (intTy != type) {
@@ -70,8 +70,8 @@ Value bsgp::emitSPIRVAtomicRMW(OpBuilder &b, Location loc,
   return old;
 }
 
-Value bsgp::emitSPIRVAtomicCAS(OpBuilder &b, Location loc, Type type,
-                               Value ptr, Value expected, Value desired,
+Value bsgp::emitSPIRVAtomicCAS(OpBuilder &b, Location loc, Type type, Value ptr,
+                               Value expected, Value desired,
                                spirv::Scope scope) {
   Type intTy = getSPIRVAtomicIntType(type);
   if (intTy != type) {

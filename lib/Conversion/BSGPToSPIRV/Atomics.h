@@ -19,9 +19,9 @@ namespace bsgp {
 /// float kinds are not handled (float add is expanded into a
 /// compare-exchange loop before): returns a null value for them.
 mlir::Value emitSPIRVAtomicRMW(mlir::OpBuilder &b, mlir::Location loc,
-                               mlir::arith::AtomicRMWKind kind,
-                               mlir::Type type, mlir::Value ptr,
-                               mlir::Value value, mlir::spirv::Scope scope);
+                               mlir::arith::AtomicRMWKind kind, mlir::Type type,
+                               mlir::Value ptr, mlir::Value value,
+                               mlir::spirv::Scope scope);
 
 /// OpAtomicCompareExchange on `ptr` (relaxed, at `scope`); floats are
 /// compared bit for bit. Returns the old value as `type`.

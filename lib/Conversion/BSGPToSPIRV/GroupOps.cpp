@@ -17,16 +17,16 @@
 #include "GroupOps.h"
 #include "SPIRVCommon.h"
 
-#include "bsgp/Dialect/BSGP/IR/BSGPOps.h"
-#include "bsgp/Conversion/Common/KernelBody.h"
 #include "bsgp/Conversion/BSGPToSPIRV/BSGPToSPIRV.h"
+#include "bsgp/Conversion/Common/KernelBody.h"
 #include "bsgp/Conversion/Passes.h"
+#include "bsgp/Dialect/BSGP/IR/BSGPOps.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
-#include "mlir/Dialect/SPIRV/IR/SPIRVDialect.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/SPIRV/IR/SPIRVDialect.h"
 #include "mlir/Dialect/UB/IR/UBOps.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 
@@ -72,23 +72,21 @@ spirv::GlobalVariableOp bsgp::SPIRVBuiltins::get(spirv::BuiltIn builtin) {
     b.setInsertionPointAfter(*std::prev(globals.end()));
   auto v = spirv::GlobalVariableOp::create(
       b, module.getLoc(),
-      spirv::PointerType::get(type, spirv::StorageClass::Input), name,
-      builtin);
+      spirv::PointerType::get(type, spirv::StorageClass::Input), name, builtin);
   vars[key] = v;
   return v;
 }
 
 Value bsgp::SPIRVBuiltins::load(OpBuilder &b, Location loc,
                                 spirv::BuiltIn builtin, int32_t component) {
-  Value v = spirv::LoadOp::create(b, loc,
-                                  spirv::AddressOfOp::create(b, loc, get(builtin)));
+  Value v = spirv::LoadOp::create(
+      b, loc, spirv::AddressOfOp::create(b, loc, get(builtin)));
   if (component >= 0)
     v = spirv::CompositeExtractOp::create(b, loc, v, {component});
   return v;
 }
 
-Value bsgp::emitGroupRank(OpBuilder &b, Location loc,
-                          SPIRVBuiltins &builtins) {
+Value bsgp::emitGroupRank(OpBuilder &b, Location loc, SPIRVBuiltins &builtins) {
   Value id = builtins.load(b, loc, spirv::BuiltIn::SubgroupId);
   Value size = builtins.load(b, loc, spirv::BuiltIn::SubgroupSize);
   Value lane = builtins.load(b, loc, spirv::BuiltIn::SubgroupLocalInvocationId);
@@ -100,7 +98,8 @@ Value bsgp::emitGroupId(OpBuilder &b, Location loc, SPIRVBuiltins &builtins) {
   Value x = builtins.load(b, loc, spirv::BuiltIn::WorkgroupId, 0);
   Value y = builtins.load(b, loc, spirv::BuiltIn::WorkgroupId, 1);
   Value row = builtins.load(b, loc, spirv::BuiltIn::NumWorkgroups, 0);
-  return arith::AddIOp::create(b, loc, x, arith::MulIOp::create(b, loc, y, row));
+  return arith::AddIOp::create(b, loc, x,
+                               arith::MulIOp::create(b, loc, y, row));
 }
 
 //===----------------------------------------------------------------------===//
@@ -145,9 +144,8 @@ Value getZero(OpBuilder &b, Location loc, Type t) {
   if (isa<IntegerType, IndexType, FloatType>(t))
     return arith::ConstantOp::create(b, loc, cast<TypedAttr>(b.getZeroAttr(t)));
   if (auto vt = dyn_cast<VectorType>(t))
-    return arith::ConstantOp::create(b, loc, DenseElementsAttr::get(
-                                                 vt, b.getZeroAttr(
-                                                         vt.getElementType())));
+    return arith::ConstantOp::create(
+        b, loc, DenseElementsAttr::get(vt, b.getZeroAttr(vt.getElementType())));
   if (auto pt = dyn_cast<bsgp::PtrType>(t))
     return bsgp::PtrNullOp::create(b, loc, pt);
   return ub::PoisonOp::create(b, loc, t);
@@ -260,8 +258,8 @@ private:
     };
     if (isa<bsgp::GroupRankOp, bsgp::SubgroupRankOp, bsgp::SubgroupShuffleOp,
             bsgp::SubgroupVoteOp, bsgp::SubgroupReduceOp, bsgp::AtomicRMWOp,
-            bsgp::AtomicCASOp,
-            bsgp::LoadOp, LLVM::AllocaOp, func::CallOp>(op)) {
+            bsgp::AtomicCASOp, bsgp::LoadOp, LLVM::AllocaOp, func::CallOp>(
+            op)) {
       markAll(op->getResults());
       return;
     }
@@ -281,8 +279,8 @@ private:
       return;
     }
     if (auto forOp = dyn_cast<scf::ForOp>(op)) {
-      bool bounds = varying({forOp.getLowerBound(), forOp.getUpperBound(),
-                             forOp.getStep()});
+      bool bounds = varying(
+          {forOp.getLowerBound(), forOp.getUpperBound(), forOp.getStep()});
       if (bounds)
         mark(forOp.getInductionVar());
       auto yield = cast<scf::YieldOp>(forOp.getBody()->getTerminator());
@@ -326,8 +324,8 @@ bool isUniformLoad(Operation *op, const Varying &varying) {
   return load && !varying.contains(load.getResult());
 }
 
-LogicalResult predicateBlock(Block &block, Block::iterator begin,
-                             Value inRange, const Varying &varying) {
+LogicalResult predicateBlock(Block &block, Block::iterator begin, Value inRange,
+                             const Varying &varying) {
   // A run starts and ends with an op that must be predicated; ops that
   // every rank may run wait in `pending` until the next such op.
   SmallVector<Operation *> run, pending;
@@ -378,10 +376,10 @@ LogicalResult predicateBlock(Block &block, Block::iterator begin,
       // A missing rank contributes the identity of the combination.
       OpBuilder b(reduce);
       Location loc = reduce.getLoc();
-      Value id = bsgp::getCombineIdentity(b, loc, reduce.getKind(),
-                                          reduce.getType());
-      reduce.getValueMutable().assign(arith::SelectOp::create(
-          b, loc, inRange, reduce.getValue(), id));
+      Value id =
+          bsgp::getCombineIdentity(b, loc, reduce.getKind(), reduce.getType());
+      reduce.getValueMutable().assign(
+          arith::SelectOp::create(b, loc, inRange, reduce.getValue(), id));
       continue;
     }
     if (isGroupSync(&op))
@@ -398,8 +396,8 @@ LogicalResult predicateBlock(Block &block, Block::iterator begin,
              << op.getName() << "' is not supported by the SPIR-V target";
     for (Region &region : op.getRegions())
       if (!region.empty() &&
-          failed(predicateBlock(region.front(), region.front().begin(),
-                                inRange, varying)))
+          failed(predicateBlock(region.front(), region.front().begin(), inRange,
+                                varying)))
         return failure();
   }
   flush();
@@ -426,8 +424,8 @@ LogicalResult bsgp::lowerGroupOpsToSPIRV(
   fn.walk([&](Operation *op) {
     if (isa<bsgp::GroupRankOp, bsgp::GroupSizeOp, bsgp::GroupIdOp,
             bsgp::GroupCountOp, bsgp::SubgroupRankOp, bsgp::SubgroupSizeOp,
-            bsgp::GroupBarrierOp, bsgp::SubgroupShuffleOp,
-            bsgp::SubgroupVoteOp, bsgp::SubgroupReduceOp>(op))
+            bsgp::GroupBarrierOp, bsgp::SubgroupShuffleOp, bsgp::SubgroupVoteOp,
+            bsgp::SubgroupReduceOp>(op))
       ops.push_back(op);
   });
   MLIRContext *ctx = fn.getContext();
@@ -451,8 +449,7 @@ LogicalResult bsgp::lowerGroupOpsToSPIRV(
       // The workgroups holding ranks: a 2D launch may have more.
       Value n = arith::AddIOp::create(b, loc, loadSize(b, loc),
                                       constant(i64, kSPIRVWorkgroupSize - 1));
-      n = arith::DivUIOp::create(b, loc, n,
-                                 constant(i64, kSPIRVWorkgroupSize));
+      n = arith::DivUIOp::create(b, loc, n, constant(i64, kSPIRVWorkgroupSize));
       v = arith::TruncIOp::create(b, loc, i32, n);
     } else if (isa<bsgp::SubgroupRankOp>(op)) {
       v = builtins.load(b, loc, spirv::BuiltIn::SubgroupLocalInvocationId);
@@ -495,8 +492,8 @@ LogicalResult bsgp::lowerGroupOpsToSPIRV(
       auto make = [&](auto tag) -> Value {
         using SPIRVOp = decltype(tag);
         return SPIRVOp::create(b, loc, i32, subgroup.getValue(),
-                               spirv::GroupOperation::Reduce,
-                               reduce.getValue(), Value());
+                               spirv::GroupOperation::Reduce, reduce.getValue(),
+                               Value());
       };
       StringRef kind = reduce.getKind();
       if (kind == "add")

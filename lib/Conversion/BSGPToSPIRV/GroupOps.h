@@ -71,10 +71,10 @@ mlir::Value emitGroupId(mlir::OpBuilder &b, mlir::Location loc,
 /// must be uniform across the group anyway. Workgroups with no rank in
 /// range must not run the body at all (their loads of uniform addresses
 /// could be out of bounds).
-mlir::LogicalResult predicateMissingRanks(mlir::Block &block,
-                                          mlir::Block::iterator begin,
-                                          mlir::Value inRange,
-                                          mlir::ArrayRef<mlir::Value> rankValues);
+mlir::LogicalResult
+predicateMissingRanks(mlir::Block &block, mlir::Block::iterator begin,
+                      mlir::Value inRange,
+                      mlir::ArrayRef<mlir::Value> rankValues);
 
 /// Lowers the group queries, group barriers, shuffles and votes of `fn` to
 /// SPIR-V. `loadSize` gives the thread count (the push constant), for

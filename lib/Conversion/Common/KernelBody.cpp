@@ -136,8 +136,8 @@ bsgp::collectDeviceFunctions(ModuleOp host, ArrayRef<KernelOp> kernels,
   while (!work.empty()) {
     Operation *op = work.pop_back_val();
     WalkResult r = op->walk([&](func::CallOp call) {
-      auto fn = dyn_cast_or_null<func::FuncOp>(
-          symbols.lookup(call.getCallee()));
+      auto fn =
+          dyn_cast_or_null<func::FuncOp>(symbols.lookup(call.getCallee()));
       if (!fn || fn.isExternal()) {
         call.emitError("device code calls '")
             << call.getCallee() << "', which has no BSGP definition";
@@ -149,8 +149,9 @@ bsgp::collectDeviceFunctions(ModuleOp host, ArrayRef<KernelOp> kernels,
     });
     if (r.wasInterrupted())
       return failure();
-    if (op->walk([](LLVM::CallOp) { return WalkResult::interrupt(); })
-            .wasInterrupted())
+    if (op->walk([](LLVM::CallOp) {
+            return WalkResult::interrupt();
+          }).wasInterrupted())
       return op->emitError(
           "device code cannot call host (extern \"C\") functions");
   }
@@ -172,8 +173,7 @@ bool bsgp::usesGroupOps(Operation *kernel) {
 void bsgp::getKernelsForTarget(ModuleOp module, StringRef target,
                                SmallVectorImpl<KernelOp> &kernels) {
   for (KernelOp k : module.getOps<KernelOp>()) {
-    auto only =
-        k->getAttrOfType<StringAttr>(BSGPDialect::getTargetAttrName());
+    auto only = k->getAttrOfType<StringAttr>(BSGPDialect::getTargetAttrName());
     if (!only || only.getValue() == target)
       kernels.push_back(k);
   }
@@ -198,8 +198,8 @@ Value bsgp::getCombineIdentity(OpBuilder &b, Location loc, StringRef kind,
   return arith::ConstantOp::create(b, loc, type, b.getIntegerAttr(type, v));
 }
 
-Value bsgp::emitCombine(OpBuilder &b, Location loc, StringRef kind,
-                        Value acc, Value x) {
+Value bsgp::emitCombine(OpBuilder &b, Location loc, StringRef kind, Value acc,
+                        Value x) {
   bool isFloat = isa<FloatType>(acc.getType());
   if (kind == "add")
     return isFloat ? arith::AddFOp::create(b, loc, acc, x).getResult()

@@ -31,7 +31,8 @@ using namespace mlir;
 namespace {
 
 struct ResolveTargetQueriesPass
-    : public bsgp::impl::BSGPResolveTargetQueriesPassBase<ResolveTargetQueriesPass> {
+    : public bsgp::impl::BSGPResolveTargetQueriesPassBase<
+          ResolveTargetQueriesPass> {
   using BSGPResolveTargetQueriesPassBase::BSGPResolveTargetQueriesPassBase;
   void runOnOperation() override;
 };
@@ -72,8 +73,8 @@ void ResolveTargetQueriesPass::runOnOperation() {
     OpBuilder b(q);
     Location loc = q.getLoc();
     StringRef t = q.getTarget();
-    bool inObject = (t == "cpu" && cpu) || (t == "cuda" && cuda) ||
-                    (t == "spirv" && spirv);
+    bool inObject =
+        (t == "cpu" && cpu) || (t == "cuda" && cuda) || (t == "spirv" && spirv);
     Value v;
     if (numTargets == 1 || !inObject) {
       // A target without kernels in the object never runs its host code.

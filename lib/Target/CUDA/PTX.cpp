@@ -62,7 +62,8 @@ bool bsgp::isKnownCUDAArch(llvm::StringRef chip) {
   initializeNVPTX();
   llvm::Triple triple("nvptx64-nvidia-cuda");
   std::string error;
-  const llvm::Target *target = llvm::TargetRegistry::lookupTarget(triple, error);
+  const llvm::Target *target =
+      llvm::TargetRegistry::lookupTarget(triple, error);
   if (!target)
     return false;
   // Made for the default chip: made for an unknown one, it would complain
@@ -109,7 +110,8 @@ LogicalResult bsgp::compileToPTX(ModuleOp device, const PTXOptions &options,
   }
 
   llvm::Triple triple("nvptx64-nvidia-cuda");
-  const llvm::Target *target = llvm::TargetRegistry::lookupTarget(triple, error);
+  const llvm::Target *target =
+      llvm::TargetRegistry::lookupTarget(triple, error);
   if (!target)
     return failure();
   llvm::TargetOptions targetOptions;
@@ -120,8 +122,8 @@ LogicalResult bsgp::compileToPTX(ModuleOp device, const PTXOptions &options,
   llvm::StringRef(options.chip).drop_front(3).getAsInteger(10, sm);
   std::string features = sm < 70 ? "+ptx60" : "";
   std::unique_ptr<llvm::TargetMachine> tm(target->createTargetMachine(
-      triple, options.chip, features, targetOptions, std::nullopt,
-      std::nullopt, llvm::CodeGenOptLevel::Aggressive));
+      triple, options.chip, features, targetOptions, std::nullopt, std::nullopt,
+      llvm::CodeGenOptLevel::Aggressive));
   if (!tm) {
     error = "cannot create an NVPTX target machine for " + options.chip;
     return failure();
@@ -133,11 +135,13 @@ LogicalResult bsgp::compileToPTX(ModuleOp device, const PTXOptions &options,
   // defaults: IEEE square roots and divisions, denormals kept.
   module->addModuleFlag(llvm::Module::Override, "nvvm-reflect-prec-sqrt",
                         uint32_t(1));
-  module->addModuleFlag(llvm::Module::Override, "nvvm-reflect-ftz", uint32_t(0));
+  module->addModuleFlag(llvm::Module::Override, "nvvm-reflect-ftz",
+                        uint32_t(0));
 
-  bool needsLibDevice = llvm::any_of(module->functions(), [](llvm::Function &f) {
-    return f.isDeclaration() && f.getName().starts_with("__nv_");
-  });
+  bool needsLibDevice =
+      llvm::any_of(module->functions(), [](llvm::Function &f) {
+        return f.isDeclaration() && f.getName().starts_with("__nv_");
+      });
   if (needsLibDevice) {
     std::string path = findLibDevice(options);
     if (path.empty()) {

@@ -36,8 +36,7 @@ bool indexesPrivateArray(llvm::Value *ptr, llvm::Loop &loop) {
   return inst && loop.contains(inst);
 }
 
-struct UnrollPrivateArraysPass
-    : llvm::PassInfoMixin<UnrollPrivateArraysPass> {
+struct UnrollPrivateArraysPass : llvm::PassInfoMixin<UnrollPrivateArraysPass> {
   llvm::PreservedAnalyses run(llvm::Loop &loop, llvm::LoopAnalysisManager &,
                               llvm::LoopStandardAnalysisResults &ar,
                               llvm::LPMUpdater &) {

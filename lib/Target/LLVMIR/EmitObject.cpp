@@ -111,9 +111,9 @@ LogicalResult bsgp::prepareHostModule(ModuleOp module,
   Builder b(module.getContext());
   module->setAttr(LLVM::LLVMDialect::getTargetTripleAttrName(),
                   b.getStringAttr(tm->getTargetTriple().str()));
-  module->setAttr(LLVM::LLVMDialect::getDataLayoutAttrName(),
-                  b.getStringAttr(
-                      tm->createDataLayout().getStringRepresentation()));
+  module->setAttr(
+      LLVM::LLVMDialect::getDataLayoutAttrName(),
+      b.getStringAttr(tm->createDataLayout().getStringRepresentation()));
   return success();
 }
 

@@ -38,16 +38,16 @@ typedef void (*bsgprt_cpu_kernel_fn)(const void *args, uint64_t begin,
                                      uint64_t end, uint64_t size);
 
 typedef struct bsgprt_kernel_desc {
-  const char *name;         /* kernel symbol in the PTX / SPIR-V module */
-  bsgprt_cpu_kernel_fn cpu; /* native version for the cpu backend, or NULL */
-  const char *srcloc;       /* BSGP source range of the superstep,
-                               e.g. "find.bsgp:12:3-20:5" */
-  uint32_t args_size;       /* bytes of the packed argument struct */
-  uint32_t group_size;      /* CUDA threads per block the kernel must run
-                               with: those it was compiled for (it uses
-                               group.* or local arrays) or those its spawn
-                               asked for ([[block_size(N)]]); 0: any (the
-                               backend chooses) */
+  const char *name;          /* kernel symbol in the PTX / SPIR-V module */
+  bsgprt_cpu_kernel_fn cpu;  /* native version for the cpu backend, or NULL */
+  const char *srcloc;        /* BSGP source range of the superstep,
+                                e.g. "find.bsgp:12:3-20:5" */
+  uint32_t args_size;        /* bytes of the packed argument struct */
+  uint32_t group_size;       /* CUDA threads per block the kernel must run
+                                with: those it was compiled for (it uses
+                                group.* or local arrays) or those its spawn
+                                asked for ([[block_size(N)]]); 0: any (the
+                                backend chooses) */
   uint32_t groups_per_block; /* CUDA: work groups of group_size ranks that
                                 one block runs (ABI version 3). A launch of
                                 n ranks has n / (group_size *
@@ -60,7 +60,7 @@ typedef struct bsgprt_module_desc {
   uint32_t abi_version; /* BSGPRT_ABI_VERSION */
   uint32_t num_kernels;
   const bsgprt_kernel_desc *kernels;
-  const char *ptx;      /* NUL-terminated PTX text or NULL */
+  const char *ptx; /* NUL-terminated PTX text or NULL */
   uint64_t ptx_size;
   const uint32_t *spirv; /* SPIR-V words or NULL */
   uint64_t spirv_size;   /* in bytes */
@@ -252,18 +252,17 @@ typedef enum bsgprt_list_type {
 /** *result = in[0] op ... op in[n-1], or op's identity when n == 0 (0 for
  *  add/or/xor, 1 for mul, all ones for and, the type's largest/smallest
  *  value for min/max; +-infinity for floats). */
-BSGPRT_API void bsgprt_list_reduce(int op, int type, const void *in,
-                                   uint64_t n, void *result);
+BSGPRT_API void bsgprt_list_reduce(int op, int type, const void *in, uint64_t n,
+                                   void *result);
 /** Forward exclusive scan: out[i] = in[0] op ... op in[i-1] (out[0] = the
  *  identity); *total = the reduction of all n. in may equal out. */
 BSGPRT_API void bsgprt_list_scan_exclusive(int op, int type, const void *in,
-                                           void *out, uint64_t n,
-                                           void *total);
+                                           void *out, uint64_t n, void *total);
 /** Stable ascending sort of keys[0, n), applying the same permutation to
  *  values (e.g. ranks). Floats are ordered by value with -0 < +0 and NaNs
  *  after +infinity (by sign and payload). */
-BSGPRT_API void bsgprt_list_sort_pairs(int type, void *keys,
-                                       uint32_t *values, uint64_t n);
+BSGPRT_API void bsgprt_list_sort_pairs(int type, void *keys, uint32_t *values,
+                                       uint64_t n);
 /** Stable partition of the ranks [0, n): index[] receives the ranks i with
  *  flags[i] == 0 in ascending order, then those with flags[i] != 0.
  *  Returns the number of zero flags. */

@@ -14,8 +14,8 @@
 #ifndef BSGP_TARGET_SPIRV_SPIRV_H
 #define BSGP_TARGET_SPIRV_SPIRV_H
 
-#include "bsgp/Dialect/BSGP/IR/BSGPDialect.h"
 #include "bsgp/Conversion/BSGPToSPIRV/BSGPToSPIRV.h"
+#include "bsgp/Dialect/BSGP/IR/BSGPDialect.h"
 
 #include "mlir/Support/LLVM.h"
 

@@ -1,4 +1,5 @@
-//===- BSGPOps.cpp - bsgp op verifiers and custom forms --------------------===//
+//===- BSGPOps.cpp - bsgp op verifiers and custom forms
+//--------------------===//
 //
 // The verifiers enforce where each BSGP construct may appear, so that IR
 // written by hand or produced by a pass is checked as strictly as IR emitted
@@ -228,8 +229,9 @@ static LogicalResult verifyYieldTypes(Operation *op, Region &region,
   if (!yield)
     return success();
   if (yield.getValues().getTypes() != expected)
-    return op->emitOpError() << what << " yields (" << yield.getValues().getTypes()
-                             << ") but (" << expected << ") are expected";
+    return op->emitOpError()
+           << what << " yields (" << yield.getValues().getTypes() << ") but ("
+           << expected << ") are expected";
   return success();
 }
 
@@ -357,8 +359,8 @@ LogicalResult ThreadRankOp::verify() { return verifyDeviceCode(*this); }
 LogicalResult TargetIsOp::verify() {
   StringRef t = getTarget();
   if (t != "cpu" && t != "cuda" && t != "spirv")
-    return emitOpError("unknown target '") << t
-                                           << "'; expected cpu, cuda or spirv";
+    return emitOpError("unknown target '")
+           << t << "'; expected cpu, cuda or spirv";
   return success();
 }
 
@@ -395,9 +397,8 @@ LogicalResult AtomicRMWOp::verify() {
     return verifyAtomicType(*this, getType(), /*allowFloat=*/true,
                             /*allowInt=*/true);
   default:
-    return emitOpError("kind '")
-           << arith::stringifyAtomicRMWKind(getKind())
-           << "' is not a BSGP atomic";
+    return emitOpError("kind '") << arith::stringifyAtomicRMWKind(getKind())
+                                 << "' is not a BSGP atomic";
   }
 }
 
@@ -516,8 +517,7 @@ static LogicalResult verifyChunkOp(Operation *op, StringRef kind, Type type) {
         "chunk must run it once");
   static constexpr StringLiteral intKinds[] = {
       "add", "mul", "mins", "minu", "maxs", "maxu", "and", "or", "xor"};
-  static constexpr StringLiteral floatKinds[] = {"add", "mul", "minf",
-                                                 "maxf"};
+  static constexpr StringLiteral floatKinds[] = {"add", "mul", "minf", "maxf"};
   bool isFloat = isa<FloatType>(type);
   ArrayRef<StringLiteral> kinds =
       isFloat ? ArrayRef<StringLiteral>(floatKinds) : intKinds;
@@ -595,12 +595,12 @@ static LogicalResult verifyStreamWords(Operation *op, Type type,
                                        size_t numStreams) {
   unsigned words = getStreamWordCount(type);
   if (words == 0)
-    return op->emitOpError() << "cannot save a value of type " << type
-                             << " to streams";
+    return op->emitOpError()
+           << "cannot save a value of type " << type << " to streams";
   if (words != numStreams)
-    return op->emitOpError() << "a value of type " << type << " takes "
-                             << words << " stream word(s), but " << numStreams
-                             << " stream(s) are given";
+    return op->emitOpError()
+           << "a value of type " << type << " takes " << words
+           << " stream word(s), but " << numStreams << " stream(s) are given";
   return verifyDeviceCode(op);
 }
 
@@ -618,8 +618,8 @@ LogicalResult LoadOp::verify() {
 
 ParseResult KernelOp::parse(OpAsmParser &parser, OperationState &result) {
   auto buildType = [](Builder &builder, ArrayRef<Type> args,
-                      ArrayRef<Type> results, function_interface_impl::VariadicFlag,
-                      std::string &) {
+                      ArrayRef<Type> results,
+                      function_interface_impl::VariadicFlag, std::string &) {
     return builder.getFunctionType(args, results);
   };
   return function_interface_impl::parseFunctionOp(
@@ -645,8 +645,7 @@ LogicalResult KernelOp::verify() {
 
 LogicalResult LaunchOp::verify() { return verifyHostCode(*this); }
 
-LogicalResult
-LaunchOp::verifySymbolUses(SymbolTableCollection &symbolTable) {
+LogicalResult LaunchOp::verifySymbolUses(SymbolTableCollection &symbolTable) {
   auto kernel =
       symbolTable.lookupNearestSymbolFrom<KernelOp>(*this, getKernelAttr());
   if (!kernel)
@@ -659,9 +658,8 @@ LaunchOp::verifySymbolUses(SymbolTableCollection &symbolTable) {
                          << params.size();
   for (auto [i, arg, param] : llvm::enumerate(getArgs(), params))
     if (arg.getType() != param)
-      return emitOpError() << "argument #" << i << " has type "
-                           << arg.getType() << " but '" << getKernel()
-                           << "' expects " << param;
+      return emitOpError() << "argument #" << i << " has type " << arg.getType()
+                           << " but '" << getKernel() << "' expects " << param;
   return success();
 }
 
@@ -711,9 +709,9 @@ LogicalResult SubgroupVoteOp::verify() {
 LogicalResult SubgroupMatchOp::verify() { return verifyDeviceCode(*this); }
 
 LogicalResult SubgroupReduceOp::verify() {
-  if (!llvm::is_contained({"add", "mins", "minu", "maxs", "maxu", "and", "or",
-                           "xor"},
-                          getKind()))
+  if (!llvm::is_contained(
+          {"add", "mins", "minu", "maxs", "maxu", "and", "or", "xor"},
+          getKind()))
     return emitOpError("kind must be add, mins, minu, maxs, maxu, and, or "
                        "or xor, not '")
            << getKind() << "'";
