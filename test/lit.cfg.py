@@ -42,6 +42,13 @@ if config.ptxas and os.path.exists(config.ptxas):
 if config.spirv_val and os.path.exists(config.spirv_val):
     config.available_features.add("spirv-val")
     config.substitutions.append(("%spirv-val", config.spirv_val))
+# clang-format of the LLVM release the project builds with (its style
+# changes between releases): test/Lint/clang-format.test.
+for cf in [shutil.which("clang-format-22"), "/usr/lib/llvm-22/bin/clang-format"]:
+    if cf and os.path.exists(cf):
+        config.available_features.add("clang-format")
+        config.substitutions.append(("%clang_format", cf))
+        break
 # libdevice (device math of the CUDA target) comes with the CUDA toolkit.
 for cuda in [os.environ.get("CUDA_PATH", ""), "/usr/local/cuda"]:
     if cuda and os.path.exists(
