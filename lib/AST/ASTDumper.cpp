@@ -42,6 +42,13 @@ private:
     OS << " '" << (T ? T->str() : std::string("<unresolved>")) << '\'';
   }
   void children(llvm::ArrayRef<Child> Kids);
+  void head(const Stmt *S, const char *Name);
+  void exprTail(const Expr *E);
+  void implicitDecls(llvm::SmallVectorImpl<Child> &Kids,
+                     llvm::ArrayRef<VarDecl *> Ds);
+  bool dumpStatementHead(const Stmt *S, llvm::SmallVectorImpl<Child> &Kids);
+  bool dumpOperandHead(const Stmt *S, llvm::SmallVectorImpl<Child> &Kids);
+  bool dumpOtherExprHead(const Stmt *S, llvm::SmallVectorImpl<Child> &Kids);
   void child(const Child &C) {
     if (C.D)
       dumpDecl(C.D);
@@ -210,47 +217,51 @@ static void printEscaped(llvm::raw_ostream &OS, llvm::StringRef S) {
   }
 }
 
-void Dumper::dumpStmt(const Stmt *S) {
-  llvm::SmallVector<Child, 8> Kids;
-  auto Head = [&](const char *Name) {
-    OS << Name;
-    printRange(S->getRange());
-  };
-  auto ExprTail = [&]() {
-    auto *E = llvm::cast<Expr>(S);
-    printType(E->getType());
-    if (E->isLValue())
-      OS << " lvalue";
-  };
-  auto ImplicitDecls = [&](llvm::ArrayRef<VarDecl *> Ds) {
-    for (VarDecl *V : Ds)
-      Kids.push_back(decl(V));
-  };
+void Dumper::head(const Stmt *S, const char *Name) {
+  OS << Name;
+  printRange(S->getRange());
+}
 
+void Dumper::exprTail(const Expr *E) {
+  printType(E->getType());
+  if (E->isLValue())
+    OS << " lvalue";
+}
+
+void Dumper::implicitDecls(llvm::SmallVectorImpl<Child> &Kids,
+                           llvm::ArrayRef<VarDecl *> Ds) {
+  for (VarDecl *V : Ds)
+    Kids.push_back(decl(V));
+}
+
+/// Prints the line of a statement that is not an expression and collects
+/// its children; false for an expression.
+bool Dumper::dumpStatementHead(const Stmt *S,
+                               llvm::SmallVectorImpl<Child> &Kids) {
   switch (S->getKind()) {
   case Stmt::SK_Compound: {
     auto *C = llvm::cast<CompoundStmt>(S);
-    Head("CompoundStmt");
-    ImplicitDecls(C->getImplicitDecls());
+    head(S, "CompoundStmt");
+    implicitDecls(Kids, C->getImplicitDecls());
     for (Stmt *X : C->body())
       Kids.push_back(stmt(X));
     break;
   }
   case Stmt::SK_Decl:
-    Head("DeclStmt");
+    head(S, "DeclStmt");
     for (VarDecl *V : llvm::cast<DeclStmt>(S)->decls())
       Kids.push_back(decl(V));
     break;
   case Stmt::SK_Expr:
-    Head("ExprStmt");
+    head(S, "ExprStmt");
     Kids.push_back(stmt(llvm::cast<ExprStmt>(S)->getExpr()));
     break;
   case Stmt::SK_Null:
-    Head("NullStmt");
+    head(S, "NullStmt");
     break;
   case Stmt::SK_If: {
     auto *I = llvm::cast<IfStmt>(S);
-    Head("IfStmt");
+    head(S, "IfStmt");
     if (I->getElse())
       OS << " has_else";
     Kids.push_back(stmt(I->getCond()));
@@ -261,8 +272,8 @@ void Dumper::dumpStmt(const Stmt *S) {
   }
   case Stmt::SK_For: {
     auto *F = llvm::cast<ForStmt>(S);
-    Head("ForStmt");
-    ImplicitDecls(F->getImplicitDecls());
+    head(S, "ForStmt");
+    implicitDecls(Kids, F->getImplicitDecls());
     Kids.push_back(stmt(F->getInit()));
     Kids.push_back(stmt(F->getCond()));
     Kids.push_back(stmt(F->getInc()));
@@ -271,88 +282,99 @@ void Dumper::dumpStmt(const Stmt *S) {
   }
   case Stmt::SK_While: {
     auto *W = llvm::cast<WhileStmt>(S);
-    Head("WhileStmt");
+    head(S, "WhileStmt");
     Kids.push_back(stmt(W->getCond()));
     Kids.push_back(stmt(W->getBody()));
     break;
   }
   case Stmt::SK_Do: {
     auto *D = llvm::cast<DoStmt>(S);
-    Head("DoStmt");
+    head(S, "DoStmt");
     Kids.push_back(stmt(D->getBody()));
     Kids.push_back(stmt(D->getCond()));
     break;
   }
   case Stmt::SK_Break:
-    Head("BreakStmt");
+    head(S, "BreakStmt");
     break;
   case Stmt::SK_Continue:
-    Head("ContinueStmt");
+    head(S, "ContinueStmt");
     break;
   case Stmt::SK_Return:
-    Head("ReturnStmt");
+    head(S, "ReturnStmt");
     if (auto *V = llvm::cast<ReturnStmt>(S)->getValue())
       Kids.push_back(stmt(V));
     break;
   case Stmt::SK_Spawn: {
     auto *Sp = llvm::cast<SpawnStmt>(S);
-    Head("SpawnStmt");
+    head(S, "SpawnStmt");
     Kids.push_back(stmt(Sp->getCount()));
     Kids.push_back(stmt(Sp->getBody()));
     break;
   }
   case Stmt::SK_Barrier:
-    Head("BarrierStmt");
+    head(S, "BarrierStmt");
     if (llvm::cast<BarrierStmt>(S)->isRankReassigned())
       OS << " RANK_REASSIGNED";
     break;
   case Stmt::SK_Require:
-    Head("RequireStmt");
+    head(S, "RequireStmt");
     Kids.push_back(stmt(llvm::cast<RequireStmt>(S)->getBody()));
     break;
   case Stmt::SK_Par:
-    Head("ParStmt");
+    head(S, "ParStmt");
     Kids.push_back(stmt(llvm::cast<ParStmt>(S)->getBody()));
     break;
+  default:
+    return false;
+  }
+  return true;
+}
+
+/// Prints the line of a literal, a name, a thread attribute, a target
+/// query or an operator and collects its children; false for other nodes.
+bool Dumper::dumpOperandHead(const Stmt *S,
+                             llvm::SmallVectorImpl<Child> &Kids) {
+  switch (S->getKind()) {
   case Stmt::SK_IntegerLiteral: {
     auto *L = llvm::cast<IntegerLiteral>(S);
-    Head("IntegerLiteral");
-    ExprTail();
+    head(S, "IntegerLiteral");
+    exprTail(llvm::cast<Expr>(S));
     OS << ' ' << L->getValue();
     break;
   }
   case Stmt::SK_FloatingLiteral: {
     auto *L = llvm::cast<FloatingLiteral>(S);
-    Head("FloatingLiteral");
-    ExprTail();
+    head(S, "FloatingLiteral");
+    exprTail(llvm::cast<Expr>(S));
     OS << ' ' << L->getValue();
     break;
   }
   case Stmt::SK_BoolLiteral:
-    Head("BoolLiteral");
-    ExprTail();
+    head(S, "BoolLiteral");
+    exprTail(llvm::cast<Expr>(S));
     OS << (llvm::cast<BoolLiteral>(S)->getValue() ? " true" : " false");
     break;
   case Stmt::SK_CharLiteral:
-    Head("CharLiteral");
-    ExprTail();
+    head(S, "CharLiteral");
+    exprTail(llvm::cast<Expr>(S));
     OS << ' ' << unsigned(llvm::cast<CharLiteral>(S)->getValue());
     break;
   case Stmt::SK_StringLiteral:
-    Head("StringLiteral");
-    ExprTail();
+    head(S, "StringLiteral");
+    exprTail(llvm::cast<Expr>(S));
     OS << " \"";
     printEscaped(OS, llvm::cast<StringLiteral>(S)->getValue());
     OS << '"';
     break;
   case Stmt::SK_NullLiteral:
-    Head("NullLiteral");
-    ExprTail();
+    head(S, "NullLiteral");
+    exprTail(llvm::cast<Expr>(S));
     break;
   case Stmt::SK_DeclRef: {
     auto *R = llvm::cast<DeclRefExpr>(S);
-    Head("DeclRefExpr");
-    ExprTail();
+    head(S, "DeclRefExpr");
+    exprTail(llvm::cast<Expr>(S));
     OS << ' ';
     if (auto *D = R->getDecl()) {
       if (llvm::isa<FunctionDecl>(D))
@@ -369,14 +391,14 @@ void Dumper::dumpStmt(const Stmt *S) {
     break;
   }
   case Stmt::SK_Paren:
-    Head("ParenExpr");
-    ExprTail();
+    head(S, "ParenExpr");
+    exprTail(llvm::cast<Expr>(S));
     Kids.push_back(stmt(llvm::cast<ParenExpr>(S)->getSubExpr()));
     break;
   case Stmt::SK_Unary: {
     auto *U = llvm::cast<UnaryOperator>(S);
-    Head("UnaryOperator");
-    ExprTail();
+    head(S, "UnaryOperator");
+    exprTail(llvm::cast<Expr>(S));
     bool Post = U->getOpcode() == UnaryOperator::PostInc ||
                 U->getOpcode() == UnaryOperator::PostDec;
     OS << (Post ? " postfix '" : " prefix '")
@@ -386,9 +408,9 @@ void Dumper::dumpStmt(const Stmt *S) {
   }
   case Stmt::SK_Binary: {
     auto *B = llvm::cast<BinaryOperator>(S);
-    Head(B->isCompoundAssignmentOp() ? "CompoundAssignOperator"
-                                     : "BinaryOperator");
-    ExprTail();
+    head(S, B->isCompoundAssignmentOp() ? "CompoundAssignOperator"
+                                        : "BinaryOperator");
+    exprTail(llvm::cast<Expr>(S));
     OS << " '" << BinaryOperator::getSpelling(B->getOpcode()) << '\'';
     Kids.push_back(stmt(B->getLHS()));
     Kids.push_back(stmt(B->getRHS()));
@@ -396,17 +418,40 @@ void Dumper::dumpStmt(const Stmt *S) {
   }
   case Stmt::SK_Conditional: {
     auto *C = llvm::cast<ConditionalOperator>(S);
-    Head("ConditionalOperator");
-    ExprTail();
+    head(S, "ConditionalOperator");
+    exprTail(llvm::cast<Expr>(S));
     Kids.push_back(stmt(C->getCond()));
     Kids.push_back(stmt(C->getTrueExpr()));
     Kids.push_back(stmt(C->getFalseExpr()));
     break;
   }
+  case Stmt::SK_ThreadAttr:
+    head(S, "ThreadAttrExpr");
+    exprTail(llvm::cast<Expr>(S));
+    OS << " thread."
+       << ThreadAttrExpr::getName(llvm::cast<ThreadAttrExpr>(S)->getAttr());
+    break;
+  case Stmt::SK_TargetQuery:
+    head(S, "TargetQueryExpr");
+    exprTail(llvm::cast<Expr>(S));
+    OS << " target."
+       << TargetQueryExpr::getName(llvm::cast<TargetQueryExpr>(S)->getTarget());
+    break;
+  default:
+    return false;
+  }
+  return true;
+}
+
+/// Prints the line of a call, builtin, access, cast or allocation and
+/// collects its children; false for other nodes.
+bool Dumper::dumpOtherExprHead(const Stmt *S,
+                               llvm::SmallVectorImpl<Child> &Kids) {
+  switch (S->getKind()) {
   case Stmt::SK_Call: {
     auto *C = llvm::cast<CallExpr>(S);
-    Head("CallExpr");
-    ExprTail();
+    head(S, "CallExpr");
+    exprTail(llvm::cast<Expr>(S));
     Kids.push_back(stmt(C->getCallee()));
     for (Expr *A : C->args())
       Kids.push_back(stmt(A));
@@ -414,8 +459,8 @@ void Dumper::dumpStmt(const Stmt *S) {
   }
   case Stmt::SK_BuiltinCall: {
     auto *B = llvm::cast<BuiltinCallExpr>(S);
-    Head("BuiltinCallExpr");
-    ExprTail();
+    head(S, "BuiltinCallExpr");
+    exprTail(llvm::cast<Expr>(S));
     OS << ' ' << BuiltinCallExpr::getName(B->getBuiltinKind());
     if (B->getReduceOp() != BuiltinCallExpr::None)
       OS << " op '" << BuiltinCallExpr::getOpSpelling(B->getReduceOp()) << '\'';
@@ -423,24 +468,18 @@ void Dumper::dumpStmt(const Stmt *S) {
       Kids.push_back(stmt(A));
     break;
   }
-  case Stmt::SK_ThreadAttr:
-    Head("ThreadAttrExpr");
-    ExprTail();
-    OS << " thread."
-       << ThreadAttrExpr::getName(llvm::cast<ThreadAttrExpr>(S)->getAttr());
-    break;
   case Stmt::SK_Index: {
     auto *I = llvm::cast<IndexExpr>(S);
-    Head("IndexExpr");
-    ExprTail();
+    head(S, "IndexExpr");
+    exprTail(llvm::cast<Expr>(S));
     Kids.push_back(stmt(I->getBase()));
     Kids.push_back(stmt(I->getIndex()));
     break;
   }
   case Stmt::SK_Member: {
     auto *M = llvm::cast<MemberExpr>(S);
-    Head("MemberExpr");
-    ExprTail();
+    head(S, "MemberExpr");
+    exprTail(llvm::cast<Expr>(S));
     OS << ' ' << (M->isArrow() ? "->" : ".") << M->getMemberName();
     if (!M->getComponents().empty()) {
       OS << " components";
@@ -452,31 +491,31 @@ void Dumper::dumpStmt(const Stmt *S) {
   }
   case Stmt::SK_Cast: {
     auto *C = llvm::cast<CastExpr>(S);
-    Head("CastExpr");
-    ExprTail();
+    head(S, "CastExpr");
+    exprTail(llvm::cast<Expr>(S));
     Kids.push_back(stmt(C->getSubExpr()));
     break;
   }
   case Stmt::SK_ImplicitCast: {
     auto *C = llvm::cast<ImplicitCastExpr>(S);
-    Head("ImplicitCastExpr");
-    ExprTail();
+    head(S, "ImplicitCastExpr");
+    exprTail(llvm::cast<Expr>(S));
     OS << " <" << ImplicitCastExpr::getCastKindName(C->getCastKind()) << '>';
     Kids.push_back(stmt(C->getSubExpr()));
     break;
   }
   case Stmt::SK_Construct: {
     auto *C = llvm::cast<ConstructExpr>(S);
-    Head("ConstructExpr");
-    ExprTail();
+    head(S, "ConstructExpr");
+    exprTail(llvm::cast<Expr>(S));
     for (Expr *A : C->args())
       Kids.push_back(stmt(A));
     break;
   }
   case Stmt::SK_Sizeof: {
     auto *Z = llvm::cast<SizeofExpr>(S);
-    Head("SizeofExpr");
-    ExprTail();
+    head(S, "SizeofExpr");
+    exprTail(llvm::cast<Expr>(S));
     if (Z->getArgType())
       OS << " type '" << Z->getArgType()->str() << '\'';
     else
@@ -485,22 +524,16 @@ void Dumper::dumpStmt(const Stmt *S) {
   }
   case Stmt::SK_New: {
     auto *N = llvm::cast<NewExpr>(S);
-    Head(N->isTemporary() ? "NewExpr dtempnew" : "NewExpr dnew");
-    ExprTail();
+    head(S, N->isTemporary() ? "NewExpr dtempnew" : "NewExpr dnew");
+    exprTail(llvm::cast<Expr>(S));
     OS << " elem '" << N->getElementType()->str() << '\'';
     Kids.push_back(stmt(N->getCount()));
     break;
   }
-  case Stmt::SK_TargetQuery:
-    Head("TargetQueryExpr");
-    ExprTail();
-    OS << " target."
-       << TargetQueryExpr::getName(llvm::cast<TargetQueryExpr>(S)->getTarget());
-    break;
   case Stmt::SK_Atomic: {
     auto *A = llvm::cast<AtomicExpr>(S);
-    Head("AtomicExpr");
-    ExprTail();
+    head(S, "AtomicExpr");
+    exprTail(llvm::cast<Expr>(S));
     OS << ' ' << AtomicExpr::getName(A->getOp());
     for (Expr *X : A->args())
       Kids.push_back(stmt(X));
@@ -508,14 +541,24 @@ void Dumper::dumpStmt(const Stmt *S) {
   }
   case Stmt::SK_Group: {
     auto *G = llvm::cast<GroupExpr>(S);
-    Head("GroupExpr");
-    ExprTail();
+    head(S, "GroupExpr");
+    exprTail(llvm::cast<Expr>(S));
     OS << ' ' << GroupExpr::getName(G->getGroupOp());
     for (Expr *A : G->args())
       Kids.push_back(stmt(A));
     break;
   }
+
+  default:
+    return false;
   }
+  return true;
+}
+
+void Dumper::dumpStmt(const Stmt *S) {
+  llvm::SmallVector<Child, 8> Kids;
+  if (!dumpStatementHead(S, Kids) && !dumpOperandHead(S, Kids))
+    dumpOtherExprHead(S, Kids);
   OS << '\n';
   children(Kids);
 }
