@@ -221,6 +221,9 @@ void bsgp::forEachChild(Stmt *S, llvm::function_ref<void(Stmt *)> F) {
   case Stmt::SK_Return:
     C(llvm::cast<ReturnStmt>(S)->getValue());
     break;
+  case Stmt::SK_Delete:
+    C(llvm::cast<DeleteStmt>(S)->getList());
+    break;
   case Stmt::SK_Spawn:
     C(llvm::cast<SpawnStmt>(S)->getCount());
     C(llvm::cast<SpawnStmt>(S)->getBody());

@@ -321,6 +321,10 @@ bool Dumper::dumpStatementHead(const Stmt *S,
     head(S, "RequireStmt");
     Kids.push_back(stmt(llvm::cast<RequireStmt>(S)->getBody()));
     break;
+  case Stmt::SK_Delete:
+    head(S, "DeleteStmt");
+    Kids.push_back(stmt(llvm::cast<DeleteStmt>(S)->getList()));
+    break;
   case Stmt::SK_Par:
     head(S, "ParStmt");
     Kids.push_back(stmt(llvm::cast<ParStmt>(S)->getBody()));

@@ -189,6 +189,9 @@ void MLIRGen::collectEffects(bsgp::Stmt *s, Effects &e, bool inLoop) {
     collectEffects(cast<bsgp::ReturnStmt>(s)->getValue(), e, inLoop);
     e.hasReturn = true;
     break;
+  case bsgp::Stmt::SK_Delete:
+    collectEffects(cast<bsgp::DeleteStmt>(s)->getList(), e, inLoop);
+    break;
   case bsgp::Stmt::SK_Break:
     e.hasBreak = true;
     break;

@@ -138,6 +138,10 @@ void MLIRGen::emitStmt(bsgp::Stmt *s) {
   case bsgp::Stmt::SK_Par:
     emitPar(cast<bsgp::ParStmt>(s));
     return;
+  case bsgp::Stmt::SK_Delete:
+    if (Value list = emitExpr(cast<bsgp::DeleteStmt>(s)->getList()))
+      bsgp::DFreeOp::create(b, l, list);
+    return;
   default:
     if (auto *e = dyn_cast<bsgp::Expr>(s)) {
       emitExpr(e);

@@ -330,6 +330,15 @@ Stmt *Parser::parseStatement() {
   }
   case tok::kw_par:
     return parseParStmt(Begin);
+  case tok::kw_ddelete: {
+    consume();
+    Expr *List = parseExpression();
+    if (!List || !expect(tok::semi)) {
+      skipToStmtEnd();
+      return nullptr;
+    }
+    return new (Ctx) DeleteStmt(rangeFrom(Begin), List);
+  }
   case tok::kw_import:
     Diags.report(Tok.getRange(), diag::err_import_not_top);
     skipToStmtEnd();

@@ -79,6 +79,7 @@ private:
   void checkRequire(RequireStmt *R);
   void checkSpawn(SpawnStmt *Sp);
   void checkPar(ParStmt *P);
+  void checkDelete(DeleteStmt *D);
   void checkStmtsInCurrentScope(CompoundStmt *C);
   void checkCompound(CompoundStmt *C, Scope *Existing = nullptr);
   /// Checks an if branch or a loop body: a block of its own whether braced

@@ -231,6 +231,9 @@ void Sema::checkStmt(Stmt *S) {
   case Stmt::SK_Par:
     checkPar(cast<ParStmt>(S));
     return;
+  case Stmt::SK_Delete:
+    checkDelete(cast<DeleteStmt>(S));
+    return;
   default:
     if (auto *E = dyn_cast<Expr>(S))
       checkExpr(E);
@@ -280,6 +283,16 @@ void Sema::checkSpawn(SpawnStmt *Sp) {
   RequireNesting = SavedNesting;
   InRequire = SavedRequire;
   --SpawnDepth;
+}
+
+void Sema::checkDelete(DeleteStmt *D) {
+  if (inParallel() && !InRequire)
+    Diags.report(D->getRange(), diag::err_ddelete_device);
+  Expr *List = rvalue(checkExpr(D->getList()));
+  D->setList(List);
+  if (!List->getType()->isError() && !List->getType()->isPointer())
+    Diags.report(List->getRange(), diag::err_ddelete_not_pointer)
+        << List->getType()->str();
 }
 
 void Sema::checkPar(ParStmt *P) {

@@ -427,7 +427,7 @@ void *allocateElements(int64_t count, uint64_t elementBytes, const char *srcloc,
 }
 
 /// Describes a pointer passed to a free that the runtime cannot free.
-Pending badFreeLocked(State &st, void *p, const char *fn) {
+Pending badFreeLocked(State &st, void *p, const char *fn, const char *srcloc) {
   uintptr_t addr = reinterpret_cast<uintptr_t>(p);
   auto it = st.allocations.upper_bound(addr);
   if (it != st.allocations.begin()) {
@@ -439,13 +439,13 @@ Pending badFreeLocked(State &st, void *p, const char *fn) {
                            std::to_string(addr - it->first) +
                            " bytes into the allocation made here");
   }
-  return makeError(BSGPRT_ERROR_INVALID_POINTER, nullptr,
+  return makeError(BSGPRT_ERROR_INVALID_POINTER, srcloc,
                    std::string(fn) + " of " + hexPointer(p) +
                        ", which the runtime did not allocate or has "
                        "already freed");
 }
 
-void release(void *p, AllocKind kind) {
+void release(void *p, AllocKind kind, const char *srcloc = nullptr) {
   if (!p)
     return;
   State &st = state();
@@ -456,7 +456,7 @@ void release(void *p, AllocKind kind) {
     std::lock_guard<std::mutex> lock(st.mutex);
     auto it = st.allocations.find(reinterpret_cast<uintptr_t>(p));
     if (it == st.allocations.end()) {
-      err = badFreeLocked(st, p, fn);
+      err = badFreeLocked(st, p, fn, srcloc);
     } else if (it->second.kind != kind) {
       err = makeError(BSGPRT_ERROR_INVALID_POINTER, it->second.srcloc.c_str(),
                       std::string(fn) + " of " + hexPointer(p) +
@@ -753,6 +753,10 @@ void *bsgprt_dnew(uint64_t bytes, const char *srcloc) {
 }
 
 void bsgprt_dfree(void *p) { release(p, AllocKind::DNew); }
+
+void bsgprt_dfree_at(void *p, const char *srcloc) {
+  release(p, AllocKind::DNew, srcloc);
+}
 
 void *bsgprt_temp_alloc(uint64_t bytes, const char *srcloc) {
   return allocate(bytes, srcloc, AllocKind::Temp);

@@ -69,6 +69,7 @@ enum class Feature : unsigned {
   UniformBranch, ///< collectives and barriers under uniform branches
   BigSpawn,      ///< spawns of 10^5 threads and more
   Generics,      ///< generic functions (templates) called in expressions
+  DDelete,       ///< the input lists freed with ddelete after the spawn
   NumFeatures
 };
 

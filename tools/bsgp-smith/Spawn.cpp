@@ -345,6 +345,9 @@ void Generator::spawnFunction(unsigned K) {
     line("for (int i = 0; i < 8; i++)");
     line("  h = sm_mix(h, (uint64)accOut[i]);");
   }
+  if (Opts.has(Feature::DDelete))
+    for (const Var &V : Inputs)
+      line("ddelete " + V.Name + ";");
   line("return h;");
   close();
   line("");

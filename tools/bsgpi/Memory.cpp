@@ -71,11 +71,10 @@ bool Memory::retire(void *P) {
     return false;
   Allocation &A = It->second;
   A.Freed = true;
-  // The bytes go back now; the entry stays until a new allocation reuses
-  // its address, so that accesses through old pointers are reported.
-  if (A.Owned)
-    std::free(A.Base);
-  A.Owned = false;
+  // The bytes stay allocated (until the interpreter ends), so that no new
+  // allocation takes the address: an access through an old pointer, or a
+  // second free (`ddelete` twice), is then reported rather than landing in
+  // whatever reused the memory.
   A.Init.clear();
   A.Writer.clear();
   A.Init.shrink_to_fit();

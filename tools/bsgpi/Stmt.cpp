@@ -171,6 +171,16 @@ Lanes Interpreter::exec(Frame &F, Stmt *S, Lanes L) {
   case Stmt::SK_Spawn:
     execSpawn(F, llvm::cast<SpawnStmt>(S));
     return L;
+  case Stmt::SK_Delete: {
+    Column C = eval(F, llvm::cast<DeleteStmt>(S)->getList(), L);
+    for (uint32_t K = 0; K < L.size(); ++K) {
+      void *P = reinterpret_cast<void *>(C.get<uint64_t>(K));
+      if (P && !Mem.retire(P))
+        fatal(S->getRange(), "ddelete of a pointer that is not a live list "
+                             "made by dnew (freed twice?)");
+    }
+    return L;
+  }
   case Stmt::SK_Barrier:
     syncPoint(F, L, S->getRange(), "barrier");
     return L;

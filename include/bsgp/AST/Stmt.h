@@ -38,6 +38,7 @@ public:
     SK_Barrier,
     SK_Require,
     SK_Par,
+    SK_Delete,
     // Expressions; keep them last (Expr::classof relies on the order).
     SK_FirstExpr,
     SK_IntegerLiteral = SK_FirstExpr,
@@ -214,6 +215,18 @@ public:
 
 private:
   Expr *Value;
+};
+
+/// `ddelete List;`: frees a list that `dnew` made (host code).
+class DeleteStmt : public Stmt {
+public:
+  DeleteStmt(SourceRange R, Expr *List) : Stmt(SK_Delete, R), List(List) {}
+  Expr *getList() const { return List; }
+  void setList(Expr *E) { List = E; }
+  static bool classof(const Stmt *S) { return S->getKind() == SK_Delete; }
+
+private:
+  Expr *List;
 };
 
 /// `spawn (Count) { ... }`: runs Body in Count GPU threads.

@@ -344,6 +344,24 @@ struct FreeLowering : BSGPPattern<Op> {
   }
 };
 
+/// `bsgp.dfree` as bsgprt_dfree_at with the op's source location, which a
+/// runtime error on a bad free names.
+struct DFreeLowering : BSGPPattern<bsgp::DFreeOp> {
+  using BSGPPattern::BSGPPattern;
+  LogicalResult
+  matchAndRewrite(bsgp::DFreeOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    auto module = op->getParentOfType<ModuleOp>();
+    Location loc = op.getLoc();
+    Value where = bsgp::getSourceString(rewriter, module, loc,
+                                        bsgp::formatSourceLocation(loc));
+    auto fn = bsgp::getOrInsertRuntimeFn(module, bsgp::RuntimeFn::DFree);
+    rewriter.replaceOpWithNewOp<LLVM::CallOp>(
+        op, fn, ValueRange{adaptor.getPtr(), where});
+    return success();
+  }
+};
+
 struct SaveLowering : BSGPPattern<bsgp::SaveOp> {
   using BSGPPattern::BSGPPattern;
   LogicalResult
@@ -513,15 +531,14 @@ struct AtomicCASLowering : AtomicPattern<bsgp::AtomicCASOp> {
 void bsgp::populateBSGPToLLVMPatterns(LLVMTypeConverter &converter,
                                       RewritePatternSet &patterns,
                                       StringRef atomicSyncScope) {
-  patterns.add<PtrLoadLowering, PtrStoreLowering, PtrOffsetLowering,
-               PtrNullLowering, PtrCastLowering, PtrCmpLowering,
-               PtrDiffLowering, SaveLowering, LoadLowering, StreamAllocLowering,
-               AllocLowering<bsgp::DNewOp, RuntimeFn::DNewElements>,
-               AllocLowering<bsgp::DTempNewOp, RuntimeFn::TempAllocElements>,
-               FreeLowering<bsgp::DFreeOp, RuntimeFn::DFree>,
-               FreeLowering<bsgp::DTempFreeOp, RuntimeFn::TempFree>,
-               FreeLowering<bsgp::StreamFreeOp, RuntimeFn::TempFree>>(
-      converter);
+  patterns
+      .add<PtrLoadLowering, PtrStoreLowering, PtrOffsetLowering,
+           PtrNullLowering, PtrCastLowering, PtrCmpLowering, PtrDiffLowering,
+           SaveLowering, LoadLowering, StreamAllocLowering,
+           AllocLowering<bsgp::DNewOp, RuntimeFn::DNewElements>,
+           AllocLowering<bsgp::DTempNewOp, RuntimeFn::TempAllocElements>,
+           DFreeLowering, FreeLowering<bsgp::DTempFreeOp, RuntimeFn::TempFree>,
+           FreeLowering<bsgp::StreamFreeOp, RuntimeFn::TempFree>>(converter);
   patterns.add<AtomicRMWLowering, AtomicLoadLowering, AtomicCASLowering>(
       converter, atomicSyncScope);
 }

@@ -32,8 +32,8 @@ LLVM::LLVMFuncOp bsgp::getOrInsertRuntimeFn(ModuleOp module, RuntimeFn fn) {
     type = LLVM::LLVMFunctionType::get(ptr, {i64, ptr});
     break;
   case RuntimeFn::DFree:
-    name = "bsgprt_dfree";
-    type = LLVM::LLVMFunctionType::get(voidTy, {ptr});
+    name = "bsgprt_dfree_at";
+    type = LLVM::LLVMFunctionType::get(voidTy, {ptr, ptr});
     break;
   case RuntimeFn::TempAlloc:
     name = "bsgprt_temp_alloc";

@@ -106,6 +106,9 @@ BSGPRT_API int32_t bsgprt_spawn_count(int64_t n, const char *srcloc);
  *  allocation site in error messages (may be NULL). */
 BSGPRT_API void *bsgprt_dnew(uint64_t bytes, const char *srcloc);
 BSGPRT_API void bsgprt_dfree(void *p);
+/** bsgprt_dfree from `ddelete p;` at `srcloc`: freeing a pointer that is not
+ *  a live dnew list (freed twice, say) is an error naming `srcloc`. */
+BSGPRT_API void bsgprt_dfree_at(void *p, const char *srcloc);
 /** dtempnew lists and temporary streams, taken from the reuse pool. */
 BSGPRT_API void *bsgprt_temp_alloc(uint64_t bytes, const char *srcloc);
 /** Gives a temporary allocation back to the pool. */

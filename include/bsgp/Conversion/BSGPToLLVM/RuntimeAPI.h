@@ -30,7 +30,7 @@ namespace bsgp {
 enum class RuntimeFn {
   Launch,         ///< void bsgprt_launch(const module*, u32, u64, const void*)
   DNew,           ///< void *bsgprt_dnew(u64 bytes, const char *srcloc)
-  DFree,          ///< void bsgprt_dfree(void *)
+  DFree,          ///< void bsgprt_dfree_at(void *, const char *srcloc)
   TempAlloc,      ///< void *bsgprt_temp_alloc(u64 bytes, const char *srcloc)
   TempFree,       ///< void bsgprt_temp_free(void *)
   RegisterModule, ///< void bsgprt_register_module(const module*)
