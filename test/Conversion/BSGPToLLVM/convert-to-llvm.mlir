@@ -52,12 +52,12 @@ func.func @pointers(%p: !bsgp.ptr<f64>, %q: !bsgp.ptr<i32>, %i: i32) -> (f64, i1
 // CHECK:         %[[S:.*]] = llvm.call @bsgprt_temp_alloc(%[[SB]],
 // CHECK:         llvm.call @bsgprt_temp_free(%[[S]])
 // CHECK:         llvm.call @bsgprt_temp_free(%[[T]])
-// CHECK:         llvm.call @bsgprt_dfree(%[[L]])
+// CHECK:         llvm.call @bsgprt_dfree_at(%[[L]], %{{.*}})
 // CHECK-DAG:   llvm.func @bsgprt_dnew_elements(i64, i64, !llvm.ptr) -> !llvm.ptr
 // CHECK-DAG:   llvm.func @bsgprt_temp_alloc_elements(i64, i64, !llvm.ptr) -> !llvm.ptr
 // CHECK-DAG:   llvm.func @bsgprt_temp_alloc(i64, !llvm.ptr) -> !llvm.ptr
 // CHECK-DAG:   llvm.func @bsgprt_temp_free(!llvm.ptr)
-// CHECK-DAG:   llvm.func @bsgprt_dfree(!llvm.ptr)
+// CHECK-DAG:   llvm.func @bsgprt_dfree_at(!llvm.ptr, !llvm.ptr)
 func.func @lists(%n: i32) {
   %l = bsgp.dnew %n : !bsgp.ptr<vector<4xf32>> loc("lists.bsgp":7:9)
   %t = bsgp.dtempnew %n : !bsgp.ptr<i8>
