@@ -124,6 +124,11 @@ const char *AtomicExpr::getName(AtomicOp Op) {
   return Names[Op];
 }
 
+const char *MathBuiltinExpr::getName(MathOp Op) {
+  static const char *Names[] = {"min", "max", "clamp", "abs"};
+  return Names[Op];
+}
+
 bool GroupExpr::isQuery(GroupOp Op) {
   switch (Op) {
   case GroupRank:
@@ -285,6 +290,10 @@ void bsgp::forEachChild(Stmt *S, llvm::function_ref<void(Stmt *)> F) {
     break;
   case Stmt::SK_Atomic:
     for (Expr *A : llvm::cast<AtomicExpr>(S)->args())
+      C(A);
+    break;
+  case Stmt::SK_MathBuiltin:
+    for (Expr *A : llvm::cast<MathBuiltinExpr>(S)->args())
       C(A);
     break;
   case Stmt::SK_Group:

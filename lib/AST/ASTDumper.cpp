@@ -543,6 +543,15 @@ bool Dumper::dumpOtherExprHead(const Stmt *S,
       Kids.push_back(stmt(X));
     break;
   }
+  case Stmt::SK_MathBuiltin: {
+    auto *M = llvm::cast<MathBuiltinExpr>(S);
+    head(S, "MathBuiltinExpr");
+    exprTail(llvm::cast<Expr>(S));
+    OS << ' ' << MathBuiltinExpr::getName(M->getOp());
+    for (Expr *X : M->args())
+      Kids.push_back(stmt(X));
+    break;
+  }
   case Stmt::SK_Group: {
     auto *G = llvm::cast<GroupExpr>(S);
     head(S, "GroupExpr");

@@ -174,6 +174,60 @@ Value MLIRGen::emitChunkOp(bsgp::BuiltinCallExpr *e, ArrayRef<Value> args) {
   return arith::ConstantIntOp::create(b, l, 0, 1);
 }
 
+/// min, max, clamp and abs. Integers use the signed or unsigned min and
+/// max of their type; floats compare as `b < a ? b : a` (min) and
+/// `a < b ? b : a` (max), the combines of reduce(min, ...) and
+/// reduce(max, ...), so that every target and bsgpi agree on NaNs and
+/// signed zeros. clamp(x, lo, hi) is min(max(x, lo), hi); abs of a signed
+/// integer wraps at its minimum, as two's complement negation does.
+Value MLIRGen::emitMathBuiltin(bsgp::MathBuiltinExpr *e) {
+  using MB = bsgp::MathBuiltinExpr;
+  Location l = loc(e->getRange());
+  SmallVector<Value, 3> a;
+  for (bsgp::Expr *x : e->args()) {
+    Value v = emitExpr(x);
+    if (!v)
+      return {};
+    a.push_back(v);
+  }
+  bool isFloat = isa<FloatType>(getElementTypeOrSelf(a[0].getType()));
+  bool sgn = isSigned(e->getType());
+  auto minOrMax = [&](bool isMin, Value x, Value y) -> Value {
+    if (isFloat) {
+      // min: y < x ? y : x; max: x < y ? y : x.
+      Value lt =
+          isMin ? arith::CmpFOp::create(b, l, arith::CmpFPredicate::OLT, y, x)
+                : arith::CmpFOp::create(b, l, arith::CmpFPredicate::OLT, x, y);
+      return arith::SelectOp::create(b, l, lt, y, x);
+    }
+    if (isMin)
+      return sgn ? (Value)arith::MinSIOp::create(b, l, x, y)
+                 : (Value)arith::MinUIOp::create(b, l, x, y);
+    return sgn ? (Value)arith::MaxSIOp::create(b, l, x, y)
+               : (Value)arith::MaxUIOp::create(b, l, x, y);
+  };
+  switch (e->getOp()) {
+  case MB::Min:
+    return minOrMax(true, a[0], a[1]);
+  case MB::Max:
+    return minOrMax(false, a[0], a[1]);
+  case MB::Clamp:
+    return minOrMax(true, minOrMax(false, a[0], a[1]), a[2]);
+  case MB::Abs: {
+    if (isFloat)
+      return math::AbsFOp::create(b, l, a[0]);
+    if (!sgn)
+      return a[0];
+    Value zero = zeroOf(a[0].getType(), l);
+    Value neg =
+        arith::CmpIOp::create(b, l, arith::CmpIPredicate::slt, a[0], zero);
+    return arith::SelectOp::create(
+        b, l, neg, arith::SubIOp::create(b, l, zero, a[0]), a[0]);
+  }
+  }
+  return {};
+}
+
 /// A builtin that the collective library implements (reduce, scan,
 /// compact, ...): a call of the library function for its operator and
 /// argument types, whose arguments \p args are already emitted.

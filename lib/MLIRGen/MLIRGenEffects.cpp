@@ -121,6 +121,10 @@ void MLIRGen::collectExprEffects(bsgp::Expr *ex, Effects &e) {
       for (bsgp::Expr *a : cast<bsgp::AtomicExpr>(x)->args())
         work.push_back(a);
       break;
+    case bsgp::Stmt::SK_MathBuiltin:
+      for (bsgp::Expr *a : cast<bsgp::MathBuiltinExpr>(x)->args())
+        work.push_back(a);
+      break;
     case bsgp::Stmt::SK_Group:
       for (bsgp::Expr *a : cast<bsgp::GroupExpr>(x)->args())
         work.push_back(a);

@@ -310,6 +310,8 @@ Value MLIRGen::emitExprInner(bsgp::Expr *e) {
             cast<bsgp::TargetQueryExpr>(e)->getTarget()));
   case bsgp::Stmt::SK_Atomic:
     return emitAtomic(cast<bsgp::AtomicExpr>(e));
+  case bsgp::Stmt::SK_MathBuiltin:
+    return emitMathBuiltin(cast<bsgp::MathBuiltinExpr>(e));
   case bsgp::Stmt::SK_ThreadAttr:
     switch (cast<bsgp::ThreadAttrExpr>(e)->getAttr()) {
     case bsgp::ThreadAttrExpr::Rank:

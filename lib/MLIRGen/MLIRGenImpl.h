@@ -152,6 +152,7 @@ private:
   Value emitMember(bsgp::MemberExpr *e);
   Value emitConstruct(bsgp::ConstructExpr *e);
   Value emitAtomic(bsgp::AtomicExpr *e);
+  Value emitMathBuiltin(bsgp::MathBuiltinExpr *e);
   Value emitConversion(Value v, const bsgp::Type *from, const bsgp::Type *to,
                        Location l);
   Value emitToBool(Value v, Location l);

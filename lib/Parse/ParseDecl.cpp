@@ -504,10 +504,12 @@ Decl *Parser::parseFunctionRest(SourceLocation Begin, const Type *Ret,
   bool Varargs = false;
   if (Tok.is(tok::kw_void) && Next.is(tok::r_paren))
     consume();
+  SourceRange Ellipsis;
   while (Tok.isNot(tok::r_paren) && Tok.isNot(tok::eof)) {
     if (Tok.is(tok::ellipsis)) {
       if (!ExternC)
         Diags.report(Tok.getRange(), diag::err_varargs_not_extern);
+      Ellipsis = Tok.getRange();
       consume();
       Varargs = true;
       break;
@@ -546,6 +548,9 @@ Decl *Parser::parseFunctionRest(SourceLocation Begin, const Type *Ret,
   Functions.insert(FName);
   CompoundStmt *Body = nullptr;
   if (Tok.is(tok::l_brace)) {
+    // A variadic function is C's, declared only (BSGP has no va_arg).
+    if (Varargs && ExternC)
+      Diags.report(Ellipsis, diag::err_varargs_not_extern);
     Body = parseCompound();
     if (!Body)
       return nullptr;

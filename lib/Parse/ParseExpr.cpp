@@ -700,6 +700,23 @@ Expr *Parser::parseIdentifierExpr(SourceLocation Begin) {
     }
   }
   if (Next.is(tok::l_paren) && !Functions.count(Name.Text)) {
+    int M = llvm::StringSwitch<int>(Name.Text)
+                .Case("min", MathBuiltinExpr::Min)
+                .Case("max", MathBuiltinExpr::Max)
+                .Case("clamp", MathBuiltinExpr::Clamp)
+                .Case("abs", MathBuiltinExpr::Abs)
+                .Default(-1);
+    if (M >= 0) {
+      consume();
+      llvm::SmallVector<Expr *, 3> Args;
+      if (!parseArgs(Args))
+        return nullptr;
+      return new (Ctx)
+          MathBuiltinExpr(rangeFrom(Begin), MathBuiltinExpr::MathOp(M),
+                          Ctx.copyArray<Expr *>(Args));
+    }
+  }
+  if (Next.is(tok::l_paren) && !Functions.count(Name.Text)) {
     int K = llvm::StringSwitch<int>(Name.Text)
                 .Case("reduce", BuiltinCallExpr::Reduce)
                 .Case("scan", BuiltinCallExpr::Scan)

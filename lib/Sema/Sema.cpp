@@ -62,6 +62,11 @@ void Sema::collect() {
       if (auto *T = dyn_cast<FunctionTemplateDecl>(D))
         registerTemplate(T);
       if (auto *F = dyn_cast<FunctionDecl>(D)) {
+        // `extern "C"` on a definition changes nothing: every BSGP function
+        // has C linkage already (docs/language.md). Only a declaration
+        // without a body names a function of C code.
+        if (F->isDefinition() && F->isExternC() && !F->isVarargs())
+          F->setExternC(false);
         const Type *FT = functionType(F);
         FunctionDecl *&Slot = Functions[F->getName()];
         if (Slot) {

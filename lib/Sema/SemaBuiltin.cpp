@@ -131,6 +131,11 @@ std::pair<Expr *, const char *> Sema::findUngettable(Expr *E) {
     return Result{E, "a thread primitive"};
   case Stmt::SK_Atomic:
     return Result{E, "an atomic operation"};
+  case Stmt::SK_MathBuiltin:
+    for (Expr *X : cast<MathBuiltinExpr>(E)->args())
+      if (Result R = findUngettable(X); R.first)
+        return R;
+    return {nullptr, nullptr};
   default:
     return Result{E, "this expression"};
   }
@@ -416,6 +421,53 @@ Expr *Sema::checkBuiltin(BuiltinCallExpr *B) {
     return checkCompactOrSplit(B);
   }
   return error(B);
+}
+
+/// min(a, b), max(a, b), clamp(x, lo, hi) and abs(x): anywhere (host and
+/// device code, require blocks), on integer and floating scalars and
+/// vectors. The arguments take one type as a binary operator's operands do
+/// (the usual arithmetic conversions; a scalar splats to the vector), and
+/// two vectors must have the same type.
+Expr *Sema::checkMathBuiltin(MathBuiltinExpr *M) {
+  const char *Name = MathBuiltinExpr::getName(M->getOp());
+  auto Args = M->args();
+  for (Expr *&A : Args)
+    A = rvalue(checkExpr(A));
+  unsigned Want = MathBuiltinExpr::getArity(M->getOp());
+  if (Args.size() != Want) {
+    Diags.report(M->getRange(), diag::err_builtin_arity)
+        << Name << Want << unsigned(Args.size());
+    return error(M);
+  }
+  const Type *T = nullptr;
+  for (unsigned I = 0; I < Args.size(); ++I) {
+    const Type *AT = Args[I]->getType()->getUnqualified();
+    if (AT->isError())
+      return error(M);
+    auto *V = dyn_cast<VectorType>(AT);
+    bool Ok = AT->isArithmetic() || (V && (V->getElementType()->isInteger() ||
+                                           V->getElementType()->isFloating()));
+    // Two vectors must have the same type.
+    if (Ok && V && T && T->isVector() && T != AT)
+      Ok = false;
+    if (!Ok) {
+      std::string What =
+          T && T->isVector()
+              ? "a scalar or '" + T->str() + "'"
+              : std::string("an integer, floating or vector value");
+      Diags.report(Args[I]->getRange(), diag::err_builtin_arg)
+          << (I + 1) << Name << What << AT->str();
+      return error(M);
+    }
+    if (!T || V)
+      T = V ? AT : promote(AT);
+    else if (!T->isVector())
+      T = commonArith(T, AT);
+  }
+  for (Expr *&A : Args)
+    A = convert(A, T);
+  M->setType(T);
+  return M;
 }
 
 /// atomicAdd(p, v) ... atomicCAS(p, expected, desired), atomicLoad(p):

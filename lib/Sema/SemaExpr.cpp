@@ -407,6 +407,8 @@ Expr *Sema::checkExprImpl(Expr *E) {
     return E;
   case Stmt::SK_Atomic:
     return checkAtomic(cast<AtomicExpr>(E));
+  case Stmt::SK_MathBuiltin:
+    return checkMathBuiltin(cast<MathBuiltinExpr>(E));
   default:
     return error(E);
   }

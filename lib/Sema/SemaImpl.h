@@ -122,6 +122,7 @@ private:
   Expr *checkMember(MemberExpr *M);
   Expr *checkConstruct(ConstructExpr *C);
   Expr *checkAtomic(AtomicExpr *A);
+  Expr *checkMathBuiltin(MathBuiltinExpr *M);
 
   // Conversions.
   Expr *rvalue(Expr *E);

@@ -286,6 +286,25 @@ std::string Generator::cond(int Depth) {
   }
 }
 
+/// The builtins on operands of one type: min(A, B), max(A, B),
+/// clamp(A, B, C) with a third operand from \p Third, abs(A) or abs(B).
+/// abs of a signed integer may meet its minimum, which it keeps.
+std::string Generator::minMaxCall(const std::string &A, const std::string &B,
+                                  llvm::function_ref<std::string()> Third) {
+  switch (R.below(5)) {
+  case 0:
+    return "min(" + A + ", " + B + ")";
+  case 1:
+    return "max(" + A + ", " + B + ")";
+  case 2:
+    return "clamp(" + A + ", " + B + ", " + Third() + ")";
+  case 3:
+    return "abs(" + A + ")";
+  default:
+    return "max(abs(" + B + "), " + A + ")";
+  }
+}
+
 std::string Generator::intExpr(Ty T, int Depth) {
   double Ignored;
   if (Depth <= 0 || R.chance(20))
@@ -334,6 +353,8 @@ std::string Generator::intExpr(Ty T, int Depth) {
   }
   default: { // min / max written out; each operand appears twice
     std::string A = intExpr(T, Depth / 2), B = intExpr(T, Depth / 2);
+    if (Opts.has(Feature::MinMax) && R.chance(40))
+      return minMaxCall(A, B, [&]() { return intExpr(T, Depth / 2); });
     if (Opts.has(Feature::Generics) && R.chance(25))
       return genericCall("sm_gmax", T, {A, B});
     return "(" + A + (R.chance(50) ? " < " : " > ") + B + " ? " + A + " : " +
@@ -371,6 +392,13 @@ std::string Generator::floatExpr(Ty T, int Depth, double &Bound) {
     std::string A = floatExpr(T, Depth - 1, BA);
     std::string B = floatExpr(T, Depth - 1, BB);
     Bound = std::max(BA, BB);
+    if (Opts.has(Feature::MinMax) && R.chance(40))
+      return minMaxCall(A, B, [&]() {
+        double BC;
+        std::string C = floatExpr(T, Depth - 1, BC);
+        Bound = std::max(Bound, BC);
+        return C;
+      });
     if (Opts.has(Feature::Generics) && R.chance(20))
       return genericCall("sm_gmax", T, {A, B});
     if (Opts.has(Feature::Math) && R.chance(50))

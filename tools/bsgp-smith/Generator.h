@@ -18,6 +18,7 @@
 #ifndef BSGP_SMITH_GENERATOR_H
 #define BSGP_SMITH_GENERATOR_H
 
+#include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -70,6 +71,7 @@ enum class Feature : unsigned {
   BigSpawn,      ///< spawns of 10^5 threads and more
   Generics,      ///< generic functions (templates) called in expressions
   DDelete,       ///< the input lists freed with ddelete after the spawn
+  MinMax,        ///< the builtins min, max, clamp and abs
   NumFeatures
 };
 
@@ -223,6 +225,8 @@ public:
   std::string reduceOperand(Ty T, const std::string &Op);
   /// A call of the generic helper \p Name on \p Args of type \p T: the
   /// template argument given explicitly or deduced from casts to T.
+  std::string minMaxCall(const std::string &A, const std::string &B,
+                         llvm::function_ref<std::string()> Third);
   std::string genericCall(const char *Name, Ty T,
                           const std::vector<std::string> &Args);
   /// Called before each reduce: without reduce-twice, a spawn's second

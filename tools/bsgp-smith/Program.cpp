@@ -43,7 +43,7 @@ static const FeatureInfo Features[] = {
     {"subgroup", true},      {"shuffle", true},
     {"atomics", true},       {"uniform-branch", false},
     {"big-spawn", true},     {"generics", true},
-    {"ddelete", true},
+    {"ddelete", true},       {"min-max", true},
 };
 static_assert(sizeof(Features) / sizeof(Features[0]) ==
                   static_cast<unsigned>(Feature::NumFeatures),

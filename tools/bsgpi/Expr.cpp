@@ -165,6 +165,8 @@ Column Interpreter::eval(Frame &F, Expr *E, Lanes &L) {
     return evalGroup(F, llvm::cast<GroupExpr>(E), L);
   case Stmt::SK_Atomic:
     return evalAtomic(F, llvm::cast<AtomicExpr>(E), L);
+  case Stmt::SK_MathBuiltin:
+    return evalMathBuiltin(F, llvm::cast<MathBuiltinExpr>(E), L);
   case Stmt::SK_ThreadAttr: {
     auto A = llvm::cast<ThreadAttrExpr>(E)->getAttr();
     Column R(4, N);

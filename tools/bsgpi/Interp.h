@@ -257,6 +257,7 @@ public:
                const Type *T, const Type *BT, const Type *ResT, SourceRange R,
                Frame &F, Lanes &L);
   Column evalAtomic(Frame &F, AtomicExpr *A, Lanes &L);
+  Column evalMathBuiltin(Frame &F, MathBuiltinExpr *M, Lanes &L);
 
   // Statements and calls (Stmt.cpp).
   Lanes exec(Frame &F, Stmt *S, Lanes L);

@@ -15,6 +15,7 @@
 
 #include "bsgp/AST/AST.h"
 
+#include <cmath>
 #include <type_traits>
 
 using namespace bsgp;
@@ -463,4 +464,46 @@ Column Interpreter::evalAtomic(Frame &F, AtomicExpr *AE, Lanes &L) {
     store(F, P, New, T, One, AE->getRange(), /*Atomic=*/true);
   }
   return Old;
+}
+
+/// min, max, clamp and abs, lane-wise on vectors, as MLIRGen emits them:
+/// floats compare as `b < a ? b : a` (min) and `a < b ? b : a` (max);
+/// clamp is min(max(x, lo), hi); a signed abs wraps at the minimum.
+Column Interpreter::evalMathBuiltin(Frame &F, MathBuiltinExpr *M, Lanes &L) {
+  llvm::SmallVector<Column, 3> Vals;
+  for (Expr *A : M->args())
+    Vals.push_back(eval(F, A, L));
+  const Type *T = M->getType()->getUnqualified();
+  unsigned NC = numComponents(T);
+  uint32_t ES = componentSize(T);
+  Column Res(sizeOf(T), L.size());
+  dispatchKind(scalarKind(T), [&](auto Tag) {
+    using X = decltype(Tag);
+    auto Min = [](X A, X B) { return B < A ? B : A; };
+    auto Max = [](X A, X B) { return A < B ? B : A; };
+    for (uint32_t K = 0; K < L.size(); ++K)
+      for (unsigned C = 0; C < NC; ++C) {
+        auto Arg = [&](unsigned I) { return ld<X>(Vals[I].at(K) + C * ES); };
+        X R = Arg(0);
+        switch (M->getOp()) {
+        case MathBuiltinExpr::Min:
+          R = Min(R, Arg(1));
+          break;
+        case MathBuiltinExpr::Max:
+          R = Max(R, Arg(1));
+          break;
+        case MathBuiltinExpr::Clamp:
+          R = Min(Max(R, Arg(1)), Arg(2));
+          break;
+        case MathBuiltinExpr::Abs:
+          if constexpr (std::is_floating_point_v<X>)
+            R = std::fabs(R);
+          else if constexpr (std::is_signed_v<X>)
+            R = R < 0 ? (X)(0 - (std::make_unsigned_t<X>)R) : R;
+          break;
+        }
+        st<X>(Res.at(K) + C * ES, R);
+      }
+  });
+  return Res;
 }

@@ -27,7 +27,8 @@
 ///    (struct fields and vector components/swizzles), CastExpr,
 ///    ImplicitCastExpr, ConstructExpr (`float4(...)`, `int(x)`), SizeofExpr,
 ///    NewExpr (dnew / dtempnew), TargetQueryExpr (target.cpu/cuda/spirv),
-///    AtomicExpr (atomicAdd, ..., atomicCAS).
+///    AtomicExpr (atomicAdd, ..., atomicCAS), MathBuiltinExpr (min, max,
+///    clamp, abs).
 ///
 /// What Sema guarantees when bsgp::parseAndAnalyze() succeeds (no error):
 ///  - Every Expr has a non-null getType(), never the ErrorType. Types are

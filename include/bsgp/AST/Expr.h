@@ -574,6 +574,31 @@ private:
   llvm::MutableArrayRef<Expr *> Args;
 };
 
+/// The type-generic arithmetic builtins `min(a, b)`, `max(a, b)`,
+/// `clamp(x, lo, hi)` and `abs(x)` (a user function of the same name hides
+/// them). After Sema every argument has the result type: the usual
+/// arithmetic conversions of all arguments (scalars splat to a vector),
+/// which is an integer or floating scalar or vector type.
+class MathBuiltinExpr : public Expr {
+public:
+  enum MathOp { Min, Max, Clamp, Abs };
+  MathBuiltinExpr(SourceRange R, MathOp Op, llvm::MutableArrayRef<Expr *> Args)
+      : Expr(SK_MathBuiltin, R), Op(Op), Args(Args) {}
+  MathOp getOp() const { return Op; }
+  llvm::MutableArrayRef<Expr *> args() const { return Args; }
+  /// The builtin's name, e.g. "min".
+  static const char *getName(MathOp Op);
+  /// How many arguments it takes.
+  static unsigned getArity(MathOp Op) {
+    return Op == Clamp ? 3 : Op == Abs ? 1 : 2;
+  }
+  static bool classof(const Stmt *S) { return S->getKind() == SK_MathBuiltin; }
+
+private:
+  MathOp Op;
+  llvm::MutableArrayRef<Expr *> Args;
+};
+
 /// Calls \p F on every direct child statement or expression of \p S (null
 /// children skipped), in source order; for a DeclStmt, the initializers.
 void forEachChild(Stmt *S, llvm::function_ref<void(Stmt *)> F);

@@ -64,6 +64,7 @@ public:
     SK_New,
     SK_TargetQuery,
     SK_Atomic,
+    SK_MathBuiltin,
     SK_Group,
     SK_LastExpr = SK_Group,
   };
