@@ -165,6 +165,22 @@ static Allocation *checkAccess(Interpreter &I, uint8_t *P, uint64_t Bytes,
   if (A->Freed)
     I.fatal(R, llvm::Twine(Write ? "write to" : "read of") + " a " +
                    kindName(A->Kind) + " that was freed" + Who());
+  // Device memory is not host memory on the GPU backends (only the cpu
+  // backend shares them), so a program that passes on the cpu backend
+  // would read garbage or crash there.
+  bool DeviceMemory =
+      A->Kind == AllocKind::List || A->Kind == AllocKind::TempList;
+  if (!InSpawn && DeviceMemory)
+    I.fatal(R, llvm::Twine("host code ") + (Write ? "writes to" : "reads") +
+                   " a device " + kindName(A->Kind) +
+                   " directly, which only the cpu backend allows; copy it "
+                   "with bsgprt_memcpy_" +
+                   (Write ? "htod" : "dtoh") + " (docs/language.md, Memory)");
+  if (InSpawn && A->Kind == AllocKind::Heap)
+    I.fatal(R, llvm::Twine("device code ") + (Write ? "writes to" : "reads") +
+                   " host memory (a heap block)" + Who() +
+                   ", which only the cpu backend allows; copy it to a dnew "
+                   "list with bsgprt_memcpy_htod (docs/language.md, Memory)");
   uint64_t Off = P - A->Base;
   bool Out = Off + Bytes > A->Size;
   if (!Out && A->Stride)
