@@ -296,6 +296,18 @@ void bsgp::forEachChild(Stmt *S, llvm::function_ref<void(Stmt *)> F) {
     for (Expr *A : llvm::cast<MathBuiltinExpr>(S)->args())
       C(A);
     break;
+  case Stmt::SK_InitList: {
+    // After Sema, the converted elements (which wrap the written ones).
+    auto *IL = llvm::cast<InitListExpr>(S);
+    if (!IL->getFlat().empty()) {
+      for (Expr *A : IL->getFlat())
+        C(A);
+    } else {
+      for (Expr *A : IL->inits())
+        C(A);
+    }
+    break;
+  }
   case Stmt::SK_Group:
     for (Expr *A : llvm::cast<GroupExpr>(S)->args())
       C(A);

@@ -543,6 +543,14 @@ bool Dumper::dumpOtherExprHead(const Stmt *S,
       Kids.push_back(stmt(X));
     break;
   }
+  case Stmt::SK_InitList: {
+    auto *IL = llvm::cast<InitListExpr>(S);
+    head(S, "InitListExpr");
+    exprTail(llvm::cast<Expr>(S));
+    for (Expr *X : IL->inits())
+      Kids.push_back(stmt(X));
+    break;
+  }
   case Stmt::SK_MathBuiltin: {
     auto *M = llvm::cast<MathBuiltinExpr>(S);
     head(S, "MathBuiltinExpr");

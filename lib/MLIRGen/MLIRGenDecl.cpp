@@ -244,32 +244,34 @@ void MLIRGen::emitDecl(bsgp::VarDecl *vd) {
     Type et = convertType(elem, vd->getRange());
     if (!et)
       return;
-    if (vd->getInit()) {
-      (void)unsupported(vd->getRange(), "an initializer of a local array");
-      return;
-    }
     // Outside a spawn the slot goes to the function's entry block, where
     // LLVM treats it as a fixed stack slot even if declared in a loop.
-    OpBuilder::InsertionGuard guard(b);
-    Operation *parent = b.getInsertionBlock()->getParentOp();
-    if (!parent->getParentOfType<bsgp::SpawnOp>() &&
-        !isa<bsgp::SpawnOp>(parent)) {
-      auto fn = isa<func::FuncOp>(parent)
-                    ? cast<func::FuncOp>(parent)
-                    : parent->getParentOfType<func::FuncOp>();
-      b.setInsertionPointToStart(&fn.getBody().front());
+    Value ptr;
+    {
+      OpBuilder::InsertionGuard guard(b);
+      Operation *parent = b.getInsertionBlock()->getParentOp();
+      if (!parent->getParentOfType<bsgp::SpawnOp>() &&
+          !isa<bsgp::SpawnOp>(parent)) {
+        auto fn = isa<func::FuncOp>(parent)
+                      ? cast<func::FuncOp>(parent)
+                      : parent->getParentOfType<func::FuncOp>();
+        b.setInsertionPointToStart(&fn.getBody().front());
+      }
+      Value n = LLVM::ConstantOp::create(b, l, b.getI64Type(),
+                                         static_cast<int64_t>(count));
+      Value slot = LLVM::AllocaOp::create(
+          b, l, LLVM::LLVMPointerType::get(&ctx),
+          isa<bsgp::PtrType>(et) ? Type(LLVM::LLVMPointerType::get(&ctx)) : et,
+          n,
+          /*alignment=*/16);
+      ptr = UnrealizedConversionCastOp::create(
+                b, l, bsgp::PtrType::get(&ctx, et), slot)
+                .getResult(0);
     }
-    Value n = LLVM::ConstantOp::create(b, l, b.getI64Type(),
-                                       static_cast<int64_t>(count));
-    Value slot = LLVM::AllocaOp::create(
-        b, l, LLVM::LLVMPointerType::get(&ctx),
-        isa<bsgp::PtrType>(et) ? Type(LLVM::LLVMPointerType::get(&ctx)) : et, n,
-        /*alignment=*/16);
-    Value ptr = UnrealizedConversionCastOp::create(
-                    b, l, bsgp::PtrType::get(&ctx, et), slot)
-                    .getResult(0);
     nameValue(ptr, vd->getName());
     env[vd] = ptr;
+    if (auto *il = dyn_cast_or_null<bsgp::InitListExpr>(vd->getInit()))
+      storeInitList(il, ptr, et, l);
     return;
   }
   Type t = convertType(vd->getType(), vd->getRange());
@@ -283,6 +285,21 @@ void MLIRGen::emitDecl(bsgp::VarDecl *vd) {
   if (v) {
     nameValue(v, vd->getName());
     env[vd] = v;
+  }
+}
+
+/// Stores every element of an array's initializer list at \p ptr (the
+/// array's first scalar element, of type \p et), zero where the list
+/// leaves one out. The stores come where the declaration is, so that an
+/// array declared in a loop starts over in each iteration, as in C.
+void MLIRGen::storeInitList(bsgp::InitListExpr *il, Value ptr, Type et,
+                            Location l) {
+  for (auto [i, e] : llvm::enumerate(il->getFlat())) {
+    Value v = e ? emitExpr(e) : zeroOf(et, l);
+    if (!v)
+      return;
+    bsgp::PtrStoreOp::create(b, l, v, ptr,
+                             constInt(b.getI64Type(), (int64_t)i, l));
   }
 }
 

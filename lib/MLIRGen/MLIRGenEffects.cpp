@@ -125,6 +125,11 @@ void MLIRGen::collectExprEffects(bsgp::Expr *ex, Effects &e) {
       for (bsgp::Expr *a : cast<bsgp::MathBuiltinExpr>(x)->args())
         work.push_back(a);
       break;
+    case bsgp::Stmt::SK_InitList:
+      for (bsgp::Expr *a : cast<bsgp::InitListExpr>(x)->getFlat())
+        if (a)
+          work.push_back(a);
+      break;
     case bsgp::Stmt::SK_Group:
       for (bsgp::Expr *a : cast<bsgp::GroupExpr>(x)->args())
         work.push_back(a);

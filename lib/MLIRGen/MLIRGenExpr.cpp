@@ -125,6 +125,8 @@ Value MLIRGen::emitDeclRef(bsgp::DeclRefExpr *d) {
     (void)unsupported(d->getRange(), "a function used as a value");
     return {};
   }
+  if (vd->getStorage() == bsgp::VarDecl::Global)
+    return emitGlobalRef(vd, l);
   Value v = env.lookup(vd);
   if (!v) {
     // Read before any assignment: C leaves it undefined; zero is as good.

@@ -153,6 +153,11 @@ private:
   Value emitConstruct(bsgp::ConstructExpr *e);
   Value emitAtomic(bsgp::AtomicExpr *e);
   Value emitMathBuiltin(bsgp::MathBuiltinExpr *e);
+  void storeInitList(bsgp::InitListExpr *il, Value ptr, Type et, Location l);
+  // Global constants (MLIRGenGlobals.cpp).
+  Value emitGlobalRef(bsgp::VarDecl *vd, Location l);
+  Value emitConstArrayRef(bsgp::VarDecl *vd, Location l);
+  LLVM::GlobalOp constArrayGlobal(bsgp::VarDecl *vd, Location l);
   Value emitConversion(Value v, const bsgp::Type *from, const bsgp::Type *to,
                        Location l);
   Value emitToBool(Value v, Location l);
@@ -190,6 +195,9 @@ private:
   bool useReturnFlag = false;
   char returnFlagKey = 0, returnValueKey = 0;
   bsgp::FunctionDecl *currentFunction = nullptr;
+  /// The pointer of each array constant, per spawn (the device list asked
+  /// for before it) or device function (its private copy).
+  llvm::DenseMap<std::pair<Operation *, bsgp::VarDecl *>, Value> constArrays;
   SmallVector<LoopFlags *> loops;
   unsigned stringCount = 0;
 };
@@ -197,6 +205,8 @@ private:
 /// The scalar element type of a (possibly multi-dimensional) array and its
 /// total number of elements.
 std::pair<const bsgp::Type *, uint64_t> flattenArray(const bsgp::Type *t);
+/// A global declared const (a const scalar, or an array of const elements).
+bool isGlobalConstant(bsgp::VarDecl *vd);
 
 } // namespace mlirgen
 

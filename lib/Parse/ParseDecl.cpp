@@ -13,6 +13,8 @@
 
 #include "ParserImpl.h"
 
+#include "bsgp/AST/ConstantEval.h"
+
 #include "llvm/ADT/StringExtras.h"
 
 using namespace bsgp;
@@ -175,18 +177,24 @@ const Type *Parser::parseArraySuffix(const Type *T) {
   llvm::SmallVector<uint64_t, 2> Dims;
   while (Tok.is(tok::l_square)) {
     consume();
-    uint64_t N = 0;
-    if (Tok.isNot(tok::int_literal) ||
-        Tok.Text.take_while([](char C) { return llvm::isDigit(C); })
-            .getAsInteger(10, N) ||
-        N == 0 || N > (1u << 30)) {
-      Diags.report(Tok.getRange(), diag::err_array_size_not_const);
+    // An integer constant expression (ConstantEval.h): a literal, a global
+    // constant, sizeof, and operators on them.
+    SourceLocation SizeBegin = Tok.Loc;
+    Expr *Size = parseConditional();
+    if (!Size)
       return nullptr;
+    std::optional<int64_t> N =
+        evaluateIntConstant(Size, [&](const DeclRefExpr *R) {
+          return Session.lookupConstant(R->getName());
+        });
+    if (!N || *N <= 0 || *N > (1 << 30)) {
+      // Go on with one element, so that the variable is still declared.
+      Diags.report(rangeFrom(SizeBegin), diag::err_array_size_not_const);
+      N = 1;
     }
-    consume();
     if (!expect(tok::r_square))
       return nullptr;
-    Dims.push_back(N);
+    Dims.push_back(static_cast<uint64_t>(*N));
     if (Dims.size() > 8) {
       Diags.report(Tok.getRange(), diag::err_array_size_not_const);
       return nullptr;
@@ -468,7 +476,7 @@ void Parser::parseTopLevel(llvm::SmallVectorImpl<Decl *> &Out) {
       const Type *VT = parseArraySuffix(T);
       Expr *Init = nullptr;
       if (VT && tryConsume(tok::equal)) {
-        Init = parseAssignment();
+        Init = parseDeclInit(VT, Name, VarDecl::Global);
         if (!Init)
           VT = nullptr;
       }
@@ -566,6 +574,40 @@ Decl *Parser::parseFunctionRest(SourceLocation Begin, const Type *Ret,
   return F;
 }
 
+/// The initializer after `=` of variable \p Name of type \p T (null for
+/// auto): an expression or an initializer list. A global integer constant
+/// (`const int N = 4;`) is remembered, as array sizes after it may use it.
+Expr *Parser::parseDeclInit(const Type *T, const Token &Name,
+                            VarDecl::StorageKind S) {
+  Expr *Init = Tok.is(tok::l_brace) ? parseInitList() : parseAssignment();
+  auto *B = T ? llvm::dyn_cast<BuiltinType>(T->getUnqualified()) : nullptr;
+  if (Init && S == VarDecl::Global && T->isConst() && B && B->isInteger())
+    if (std::optional<int64_t> V =
+            evaluateIntConstant(Init, [&](const DeclRefExpr *R) {
+              return Session.lookupConstant(R->getName());
+            }))
+      Session.defineConstant(Ctx.copyString(Name.Text), *V);
+  return Init;
+}
+
+/// `{a, b, {c, d}, }`: an initializer list, nested for arrays of arrays.
+Expr *Parser::parseInitList() {
+  SourceLocation Begin = Tok.Loc;
+  consume(); // '{'
+  llvm::SmallVector<Expr *, 8> Inits;
+  while (Tok.isNot(tok::r_brace)) {
+    Expr *E = Tok.is(tok::l_brace) ? parseInitList() : parseAssignment();
+    if (!E)
+      return nullptr;
+    Inits.push_back(E);
+    if (!tryConsume(tok::comma))
+      break;
+  }
+  if (!expect(tok::r_brace, "'}' or ',' in the initializer list"))
+    return nullptr;
+  return new (Ctx) InitListExpr(rangeFrom(Begin), Ctx.copyArray<Expr *>(Inits));
+}
+
 bool Parser::parseVarDeclarators(const Type *Base, SourceLocation Begin,
                                  VarDecl::StorageKind S,
                                  llvm::SmallVectorImpl<VarDecl *> &Out,
@@ -585,7 +627,7 @@ bool Parser::parseVarDeclarators(const Type *Base, SourceLocation Begin,
     }
     Expr *Init = nullptr;
     if (tryConsume(tok::equal)) {
-      Init = parseAssignment();
+      Init = parseDeclInit(T, Name, S);
       if (!Init)
         return false;
     } else if (IsAuto) {

@@ -168,6 +168,8 @@ private:
 
   // Expressions.
   Expr *parseExpression();
+  Expr *parseInitList();
+  Expr *parseDeclInit(const Type *T, const Token &Name, VarDecl::StorageKind S);
   Expr *parseAssignment();
   Expr *parseConditional();
   Expr *parseBinary(unsigned MinPrec);

@@ -12,6 +12,8 @@
 
 #include "SemaImpl.h"
 
+#include "bsgp/AST/ConstantEval.h"
+
 using namespace bsgp;
 using namespace bsgp::sema;
 using llvm::cast;
@@ -23,19 +25,96 @@ using llvm::isa;
 // Declarations
 //===----------------------------------------------------------------------===//
 
+/// A global's initializer (or an element of its initializer list) is a
+/// literal, possibly negated, or an integer constant expression.
+bool Sema::isConstantInit(Expr *I) {
+  Expr *E = I->ignoreParenImpCasts();
+  while (auto *U = dyn_cast<UnaryOperator>(E))
+    E = U->getSubExpr()->ignoreParenImpCasts();
+  if (isa<IntegerLiteral, FloatingLiteral, BoolLiteral, CharLiteral,
+          StringLiteral, NullLiteral>(E))
+    return true;
+  return evaluateCheckedIntConstant(I).has_value();
+}
+
 void Sema::checkGlobal(VarDecl *V) {
   CurFn = nullptr;
   checkVarDecl(V);
-  if (Expr *I = V->getInit()) {
-    Expr *E = I->ignoreParenImpCasts();
-    while (auto *U = dyn_cast<UnaryOperator>(E))
-      E = U->getSubExpr()->ignoreParenImpCasts();
-    if (!isa<IntegerLiteral, FloatingLiteral, BoolLiteral, CharLiteral,
-             StringLiteral, NullLiteral>(E) &&
-        !I->getType()->isError())
-      Diags.report(I->getRange(), diag::err_global_init_not_const)
+  Expr *I = V->getInit();
+  if (!I || I->getType()->isError())
+    return;
+  llvm::SmallVector<Expr *, 8> Parts;
+  if (auto *IL = dyn_cast<InitListExpr>(I))
+    llvm::append_range(Parts, IL->getFlat());
+  else
+    Parts.push_back(I);
+  for (Expr *P : Parts)
+    if (P && !isConstantInit(P)) {
+      Diags.report(P->getRange(), diag::err_global_init_not_const)
           << V->getName();
+      return;
+    }
+}
+
+/// Fills \p Flat[Base, Base + size of \p AT) from \p IL as C does: an
+/// expression takes the next element of the flattened array (brace
+/// elision), a nested list the next whole element of \p AT. Returns false
+/// after reporting.
+bool Sema::fillInitList(InitListExpr *IL, const ArrayType *AT, uint64_t Base,
+                        llvm::MutableArrayRef<Expr *> Flat, VarDecl *V) {
+  auto *Inner = dyn_cast<ArrayType>(AT->getElementType()->getUnqualified());
+  uint64_t Stride = Inner ? flatCount(Inner) : 1;
+  uint64_t Total = AT->getSize() * Stride, At = 0;
+  const Type *Elem = AT->getElementType()->getUnqualified();
+  while (auto *A = dyn_cast<ArrayType>(Elem))
+    Elem = A->getElementType()->getUnqualified();
+  for (Expr *&X : IL->inits()) {
+    if (auto *Sub = dyn_cast<InitListExpr>(X)) {
+      if (!Inner) {
+        Diags.report(Sub->getRange(), diag::err_init_list_scalar)
+            << Elem->str();
+        return false;
+      }
+      At = (At + Stride - 1) / Stride * Stride;
+      if (At >= Total) {
+        Diags.report(Sub->getRange(), diag::err_init_list_excess)
+            << V->getName();
+        return false;
+      }
+      Sub->setType(Inner);
+      if (!fillInitList(Sub, Inner, Base + At, Flat, V))
+        return false;
+      At += Stride;
+      continue;
+    }
+    X = rvalue(checkExpr(X));
+    if (At >= Total) {
+      Diags.report(X->getRange(), diag::err_init_list_excess) << V->getName();
+      return false;
+    }
+    if (X->getType()->isError())
+      return false;
+    Flat[Base + At++] = convert(X, Elem);
   }
+  return true;
+}
+
+/// `T a[N]... = {...}`: every element converted to the array's scalar
+/// element type; what the list leaves out is zero.
+Expr *Sema::checkInitList(InitListExpr *IL, VarDecl *V) {
+  const Type *T = V->getType() ? V->getType()->getUnqualified() : nullptr;
+  auto *AT = dyn_cast_or_null<ArrayType>(T);
+  if (!AT) {
+    Diags.report(IL->getRange(), diag::err_init_list_type)
+        << (T ? T->str() : std::string("auto"));
+    return error(IL);
+  }
+  llvm::SmallVector<Expr *, 16> Flat(flatCount(AT), nullptr);
+  if (!fillInitList(IL, AT, 0, Flat, V))
+    return error(IL);
+  IL->setFlat(Ctx.copyArray<Expr *>(Flat));
+  IL->setType(AT);
+  return IL;
 }
 
 void Sema::checkFunction(FunctionDecl *F) {
@@ -74,7 +153,14 @@ void Sema::checkFunction(FunctionDecl *F) {
 }
 
 void Sema::checkVarDecl(VarDecl *V) {
-  if (Expr *I = V->getInit()) {
+  if (auto *IL = dyn_cast_or_null<InitListExpr>(V->getInit())) {
+    if (V->isGroupLocal())
+      IL->setType(Ctx.getErrorType()); // checkGroupLocalDecl reports it.
+    else
+      V->setInit(checkInitList(IL, V));
+    if (V->isAuto())
+      V->setType(Ctx.getErrorType());
+  } else if (Expr *I = V->getInit()) {
     I = rvalue(checkExpr(I));
     if (V->isAuto()) {
       const Type *T = I->getType()->getUnqualified();

@@ -409,6 +409,9 @@ Expr *Sema::checkExprImpl(Expr *E) {
     return checkAtomic(cast<AtomicExpr>(E));
   case Stmt::SK_MathBuiltin:
     return checkMathBuiltin(cast<MathBuiltinExpr>(E));
+  case Stmt::SK_InitList:
+    Diags.report(E->getRange(), diag::err_init_list_context);
+    return error(E);
   default:
     return error(E);
   }

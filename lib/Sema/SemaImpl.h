@@ -123,6 +123,18 @@ private:
   Expr *checkConstruct(ConstructExpr *C);
   Expr *checkAtomic(AtomicExpr *A);
   Expr *checkMathBuiltin(MathBuiltinExpr *M);
+  Expr *checkInitList(InitListExpr *IL, VarDecl *V);
+  bool fillInitList(InitListExpr *IL, const ArrayType *AT, uint64_t Base,
+                    llvm::MutableArrayRef<Expr *> Flat, VarDecl *V);
+  bool isConstantInit(Expr *I);
+  /// The number of scalar elements of an array of arrays.
+  static uint64_t flatCount(const ArrayType *AT) {
+    uint64_t N = AT->getSize();
+    while ((
+        AT = llvm::dyn_cast<ArrayType>(AT->getElementType()->getUnqualified())))
+      N *= AT->getSize();
+    return N;
+  }
 
   // Conversions.
   Expr *rvalue(Expr *E);

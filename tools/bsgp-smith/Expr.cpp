@@ -212,6 +212,12 @@ std::string Generator::leaf(Ty T, double &Bound) {
     if (!Lists.empty())
       return R.pick(Lists).Name + "[(uint)" + indexLeaf() + " % (uint)n]";
   }
+  if (R.chance(6))
+    for (const Table &Tb : Tables)
+      if (Tb.T == T) {
+        Bound = std::max(Tb.Bound, 1.0);
+        return tableName(T) + "[" + indexLeaf() + " & 7]";
+      }
   if (R.chance(10)) {
     std::vector<Var> Arrs;
     for (const Var &V : S.arrays())

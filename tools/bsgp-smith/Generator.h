@@ -72,6 +72,7 @@ enum class Feature : unsigned {
   Generics,      ///< generic functions (templates) called in expressions
   DDelete,       ///< the input lists freed with ddelete after the spawn
   MinMax,        ///< the builtins min, max, clamp and abs
+  Constants,     ///< global constant tables and initializer lists
   NumFeatures
 };
 
@@ -225,6 +226,15 @@ public:
   std::string reduceOperand(Ty T, const std::string &Op);
   /// A call of the generic helper \p Name on \p Args of type \p T: the
   /// template argument given explicitly or deduced from casts to T.
+  /// The global constant table of element type T (Feature::Constants).
+  static std::string tableName(Ty T) {
+    return std::string("sm_table_") + tyName(T);
+  }
+  struct Table {
+    Ty T;
+    double Bound; ///< the largest magnitude of a floating table
+  };
+  std::vector<Table> Tables;
   std::string minMaxCall(const std::string &A, const std::string &B,
                          llvm::function_ref<std::string()> Third);
   std::string genericCall(const char *Name, Ty T,

@@ -96,15 +96,26 @@ void Generator::privateArrayStmt() {
   unsigned Len = 1u << R.range(1, 3);
   std::string A = fresh("a");
   std::string I = fresh("i");
-  line(std::string(tyName(T)) + " " + A + "[" + std::to_string(Len) + "];");
-  // Initialize every element before any read.
-  open("for (int " + I + " = 0; " + I + " < " + std::to_string(Len) + "; " + I +
-       "++)");
-  S.push();
-  S.add({I, Ty::Int, false});
-  line(A + "[" + I + "] = " + expr(T, 1) + ";");
-  S.pop();
-  close();
+  if (Opts.has(Feature::Constants) && R.chance(40)) {
+    // An initializer list, sized by a constant expression, that may leave
+    // the last elements to zero.
+    unsigned Given = R.range(1, Len);
+    std::string List;
+    for (unsigned K = 0; K < Given; ++K)
+      List += (K ? ", " : "") + expr(T, 1);
+    line(std::string(tyName(T)) + " " + A + "[SM_N * 0 + " +
+         std::to_string(Len) + "] = {" + List + "};");
+  } else {
+    line(std::string(tyName(T)) + " " + A + "[" + std::to_string(Len) + "];");
+    // Initialize every element before any read.
+    open("for (int " + I + " = 0; " + I + " < " + std::to_string(Len) + "; " +
+         I + "++)");
+    S.push();
+    S.add({I, Ty::Int, false});
+    line(A + "[" + I + "] = " + expr(T, 1) + ";");
+    S.pop();
+    close();
+  }
   S.add({A, T, true, Len});
   // A scattered update at an index the program computes.
   line(A + "[" + indexLeaf() + " & " + std::to_string(Len - 1) +

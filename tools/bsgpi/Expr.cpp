@@ -119,6 +119,24 @@ static Column evalMemberRValue(Interpreter &I, Frame &F, MemberExpr *M,
   return R;
 }
 
+/// An array's initializer list: the whole array, element by element; what
+/// the list leaves out is 0.
+static Column evalInitList(Interpreter &I, Frame &F, InitListExpr *IL,
+                           Lanes &L) {
+  auto Flat = IL->getFlat();
+  uint64_t Size = sizeOf(IL->getType());
+  uint64_t Stride = Flat.empty() ? 0 : Size / Flat.size();
+  Column R(Size, L.size());
+  for (auto [K, X] : llvm::enumerate(Flat)) {
+    if (!X)
+      continue;
+    Column V = I.eval(F, X, L);
+    for (uint32_t Lane = 0; Lane < L.size(); ++Lane)
+      std::memcpy(R.at(Lane) + K * Stride, V.at(Lane), V.Size);
+  }
+  return R;
+}
+
 Column Interpreter::eval(Frame &F, Expr *E, Lanes &L) {
   uint32_t N = L.size();
   const Type *T = E->getType();
@@ -167,6 +185,8 @@ Column Interpreter::eval(Frame &F, Expr *E, Lanes &L) {
     return evalAtomic(F, llvm::cast<AtomicExpr>(E), L);
   case Stmt::SK_MathBuiltin:
     return evalMathBuiltin(F, llvm::cast<MathBuiltinExpr>(E), L);
+  case Stmt::SK_InitList:
+    return evalInitList(*this, F, llvm::cast<InitListExpr>(E), L);
   case Stmt::SK_ThreadAttr: {
     auto A = llvm::cast<ThreadAttrExpr>(E)->getAttr();
     Column R(4, N);

@@ -599,6 +599,24 @@ private:
   llvm::MutableArrayRef<Expr *> Args;
 };
 
+/// `{a, b, {c, d}}`: the initializer of an array, as written (inits()).
+/// Sema fills getFlat(): one entry per element of the flattened array (C's
+/// brace elision included), each converted to the element type, null for
+/// the elements the list leaves to zero.
+class InitListExpr : public Expr {
+public:
+  InitListExpr(SourceRange R, llvm::MutableArrayRef<Expr *> Inits)
+      : Expr(SK_InitList, R), Inits(Inits) {}
+  llvm::MutableArrayRef<Expr *> inits() const { return Inits; }
+  llvm::ArrayRef<Expr *> getFlat() const { return Flat; }
+  void setFlat(llvm::ArrayRef<Expr *> F) { Flat = F; }
+  static bool classof(const Stmt *S) { return S->getKind() == SK_InitList; }
+
+private:
+  llvm::MutableArrayRef<Expr *> Inits;
+  llvm::ArrayRef<Expr *> Flat;
+};
+
 /// Calls \p F on every direct child statement or expression of \p S (null
 /// children skipped), in source order; for a DeclStmt, the initializers.
 void forEachChild(Stmt *S, llvm::function_ref<void(Stmt *)> F);

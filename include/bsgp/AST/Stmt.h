@@ -65,6 +65,7 @@ public:
     SK_TargetQuery,
     SK_Atomic,
     SK_MathBuiltin,
+    SK_InitList,
     SK_Group,
     SK_LastExpr = SK_Group,
   };

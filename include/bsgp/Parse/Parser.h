@@ -30,6 +30,8 @@
 #include <string>
 #include <vector>
 
+#include <optional>
+
 namespace bsgp {
 
 class ParseSession {
@@ -71,6 +73,15 @@ public:
     return TemplateNames.count(Name);
   }
   void addTemplateName(llvm::StringRef Name) { TemplateNames.insert(Name); }
+  /// The global integer constants declared so far (`const int N = 4;`),
+  /// which array sizes may name.
+  void defineConstant(llvm::StringRef Name, int64_t V) { Constants[Name] = V; }
+  std::optional<int64_t> lookupConstant(llvm::StringRef Name) const {
+    auto It = Constants.find(Name);
+    if (It == Constants.end())
+      return std::nullopt;
+    return It->second;
+  }
   /// The instantiation of \p T for \p Args: its definition parsed again
   /// with each template parameter a typedef of its argument. Unchecked and
   /// named like the template; null after a parse error.
@@ -94,6 +105,7 @@ private:
   llvm::StringSet<> Functions;
   unsigned ImportDepth = 0;
   llvm::StringSet<> TemplateNames;
+  llvm::StringMap<int64_t> Constants;
 };
 
 } // namespace bsgp

@@ -109,6 +109,10 @@ BSGPRT_API void bsgprt_dfree(void *p);
 /** bsgprt_dfree from `ddelete p;` at `srcloc`: freeing a pointer that is not
  *  a live dnew list (freed twice, say) is an error naming `srcloc`. */
 BSGPRT_API void bsgprt_dfree_at(void *p, const char *srcloc);
+/** The device list holding a global constant array of `bytes` bytes at
+ *  `host` (compiled code calls it before a spawn that reads the array):
+ *  uploaded on the first call, the same list afterwards. */
+BSGPRT_API void *bsgprt_const_list(const void *host, uint64_t bytes);
 /** dtempnew lists and temporary streams, taken from the reuse pool. */
 BSGPRT_API void *bsgprt_temp_alloc(uint64_t bytes, const char *srcloc);
 /** Gives a temporary allocation back to the pool. */

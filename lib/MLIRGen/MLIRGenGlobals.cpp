@@ -1,0 +1,198 @@
+//===- MLIRGenGlobals.cpp - global constants
+//-------------------------------===//
+//
+// Part of bsgpc, the BSGP compiler.
+//
+//===----------------------------------------------------------------------===//
+///
+/// \file
+/// Global constants (docs/language.md, "Constants"). A scalar constant has
+/// no storage: each use is its initializer, a constant. An array constant
+/// is an LLVM global of the host module, which host code (and require
+/// blocks) read in place. The threads read it from a device list: before a
+/// spawn whose body uses it, the host asks the runtime for the list holding
+/// its contents (bsgprt_const_list, uploaded once per program run), and the
+/// kernels receive that pointer as they receive any host pointer. A device
+/// or inline function, which has no spawn to ask, builds the array in
+/// private memory at its entry.
+///
+//===----------------------------------------------------------------------===//
+
+#include "MLIRGenImpl.h"
+
+#include "bsgp/AST/ConstantEval.h"
+
+using namespace mlir;
+using namespace mlirgen;
+
+/// The value of a global constant's initializer element \p e, converted
+/// to \p t. Sema allowed only literals and integer constant expressions.
+static Attribute constantAttr(bsgp::Expr *e, Type t) {
+  if (!e)
+    return Builder(t.getContext()).getZeroAttr(t);
+  if (auto ft = dyn_cast<FloatType>(t)) {
+    // A floating literal, possibly negated, under Sema's conversions.
+    const bsgp::Expr *x = e;
+    bool negate = false;
+    for (;;) {
+      if (auto *c = dyn_cast<bsgp::ImplicitCastExpr>(x))
+        x = c->getSubExpr();
+      else if (auto *p = dyn_cast<bsgp::ParenExpr>(x))
+        x = p->getSubExpr();
+      else if (auto *u = dyn_cast<bsgp::UnaryOperator>(x);
+               u && (u->getOpcode() == bsgp::UnaryOperator::Minus ||
+                     u->getOpcode() == bsgp::UnaryOperator::Plus)) {
+        negate ^= u->getOpcode() == bsgp::UnaryOperator::Minus;
+        x = u->getSubExpr();
+      } else
+        break;
+    }
+    double v;
+    if (auto *f = dyn_cast<bsgp::FloatingLiteral>(x))
+      v = f->getValue();
+    else if (std::optional<int64_t> i = bsgp::evaluateCheckedIntConstant(x))
+      v = static_cast<double>(*i);
+    else
+      return {};
+    return FloatAttr::get(ft, negate ? -v : v);
+  }
+  if (auto it = dyn_cast<IntegerType>(t))
+    if (std::optional<int64_t> i = bsgp::evaluateCheckedIntConstant(e))
+      return IntegerAttr::get(it, APInt(it.getWidth(), *i, /*isSigned=*/true,
+                                        /*implicitTrunc=*/true));
+  return {};
+}
+
+/// The LLVM global holding array constant \p vd, made on first use.
+LLVM::GlobalOp MLIRGen::constArrayGlobal(bsgp::VarDecl *vd, Location l) {
+  std::string name = ("__bsgp_const_" + vd->getName()).str();
+  if (auto g = module.lookupSymbol<LLVM::GlobalOp>(name))
+    return g;
+  auto *il = dyn_cast_or_null<bsgp::InitListExpr>(vd->getInit());
+  auto [elem, count] = flattenArray(vd->getType());
+  Type et = convertType(elem, vd->getRange());
+  if (!et)
+    return {};
+  if (!et.isIntOrFloat()) {
+    (void)unsupported(vd->getRange(), "a global constant array of '" +
+                                          elem->str() + "' elements");
+    return {};
+  }
+  SmallVector<Attribute> values;
+  for (uint64_t i = 0; i < count; ++i) {
+    bsgp::Expr *e = il && i < il->getFlat().size() ? il->getFlat()[i] : nullptr;
+    Attribute a = constantAttr(e, et);
+    if (!a) {
+      (void)unsupported(e ? e->getRange() : vd->getRange(),
+                        "this constant initializer");
+      return {};
+    }
+    values.push_back(a);
+  }
+  // bool is i1 in registers and a byte in memory.
+  Type storeType = et.isInteger(1) ? Type(b.getI8Type()) : et;
+  if (storeType != et)
+    for (Attribute &a : values)
+      a = b.getI8IntegerAttr(cast<IntegerAttr>(a).getValue().getZExtValue());
+  auto tensor = RankedTensorType::get({(int64_t)count}, storeType);
+  auto type = LLVM::LLVMArrayType::get(storeType, count);
+  OpBuilder mb = OpBuilder::atBlockBegin(module.getBody());
+  auto g = LLVM::GlobalOp::create(mb, l, type, /*isConstant=*/true,
+                                  LLVM::Linkage::Internal, name,
+                                  DenseElementsAttr::get(tensor, values),
+                                  /*alignment=*/16);
+  return g;
+}
+
+/// A use of array constant \p vd: a pointer to its first element where
+/// the code runs (see the file comment).
+Value MLIRGen::emitConstArrayRef(bsgp::VarDecl *vd, Location l) {
+  LLVM::GlobalOp g = constArrayGlobal(vd, l);
+  if (!g)
+    return {};
+  Type llvmPtr = LLVM::LLVMPointerType::get(&ctx);
+  Type et = cast<LLVM::LLVMArrayType>(g.getType()).getElementType();
+  if (et.isInteger(8) && flattenArray(vd->getType()).first->isBool())
+    et = b.getI1Type();
+  Type ptrTy = bsgp::PtrType::get(&ctx, et);
+  auto hostPtr = [&]() {
+    Value addr = LLVM::AddressOfOp::create(b, l, g);
+    return UnrealizedConversionCastOp::create(b, l, ptrTy, addr).getResult(0);
+  };
+  // Host code and require blocks read the global in place.
+  Operation *where = b.getInsertionBlock()->getParentOp();
+  bsgp::SpawnOp spawn;
+  for (Operation *op = where; op; op = op->getParentOp()) {
+    if (isa<bsgp::RequireOp>(op))
+      return hostPtr();
+    if ((spawn = dyn_cast<bsgp::SpawnOp>(op)))
+      break;
+  }
+  if (!spawn) {
+    if (!currentFunction ||
+        currentFunction->getFunctionKind() == bsgp::FunctionDecl::FK_Host)
+      return hostPtr();
+    // A device or inline function: its own copy, built at its entry.
+    auto fn = where->getParentOfType<func::FuncOp>();
+    if (!fn && isa<func::FuncOp>(where))
+      fn = cast<func::FuncOp>(where);
+    Value &cached = constArrays[{fn.getOperation(), vd}];
+    if (cached)
+      return cached;
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(&fn.getBody().front());
+    uint64_t count = flattenArray(vd->getType()).second;
+    Value n = LLVM::ConstantOp::create(b, l, b.getI64Type(), (int64_t)count);
+    Value slot = LLVM::AllocaOp::create(b, l, llvmPtr, et, n, 16);
+    cached = UnrealizedConversionCastOp::create(b, l, ptrTy, slot).getResult(0);
+    auto *il = dyn_cast_or_null<bsgp::InitListExpr>(vd->getInit());
+    if (il)
+      storeInitList(il, cached, et, l);
+    return cached;
+  }
+  // Spawn bodies: the device list, asked for before the spawn.
+  Value &cached = constArrays[{spawn.getOperation(), vd}];
+  if (cached)
+    return cached;
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPoint(spawn);
+  auto callee = module.lookupSymbol<LLVM::LLVMFuncOp>("bsgprt_const_list");
+  Type i64 = b.getI64Type();
+  if (!callee) {
+    OpBuilder mb = OpBuilder::atBlockEnd(module.getBody());
+    callee = LLVM::LLVMFuncOp::create(
+        mb, l, "bsgprt_const_list",
+        LLVM::LLVMFunctionType::get(llvmPtr, {llvmPtr, i64}));
+  }
+  uint64_t bytes = sizeOf(vd->getType());
+  Value addr = LLVM::AddressOfOp::create(b, l, g);
+  Value size = LLVM::ConstantOp::create(b, l, i64, (int64_t)bytes);
+  Value list =
+      LLVM::CallOp::create(b, l, callee, ValueRange{addr, size}).getResult();
+  cached = UnrealizedConversionCastOp::create(b, l, ptrTy, list).getResult(0);
+  nameValue(cached, vd->getName());
+  return cached;
+}
+
+/// A use of global \p vd: a scalar constant's value, an array constant's
+/// first element.
+bool mlirgen::isGlobalConstant(bsgp::VarDecl *vd) {
+  const bsgp::Type *t = vd->getType();
+  while (auto *at = dyn_cast<bsgp::ArrayType>(t->getUnqualified()))
+    t = at->getElementType();
+  return t->isConst();
+}
+
+Value MLIRGen::emitGlobalRef(bsgp::VarDecl *vd, Location l) {
+  if (!isGlobalConstant(vd)) {
+    (void)unsupported(vd->getRange(), "a global variable that is not const");
+    return {};
+  }
+  if (isa<bsgp::ArrayType>(vd->getType()->getUnqualified()))
+    return emitConstArrayRef(vd, l);
+  if (!vd->getInit()) {
+    Type t = convertType(vd->getType(), vd->getRange());
+    return t ? zeroOf(t, l) : Value();
+  }
+  return emitExpr(vd->getInit());
+}
