@@ -678,6 +678,7 @@ Expr *Parser::parseIdentifierExpr(SourceLocation Begin) {
   if (Next.is(tok::less) && Session.isTemplateName(Name.Text))
     return parseTemplateRef();
   if (Next.is(tok::l_paren) && !Functions.count(Name.Text)) {
+    // Builtins called like functions: the atomics and min/max/clamp/abs.
     int A = llvm::StringSwitch<int>(Name.Text)
                 .Case("atomicAdd", AtomicExpr::Add)
                 .Case("atomicSub", AtomicExpr::Sub)
@@ -690,30 +691,23 @@ Expr *Parser::parseIdentifierExpr(SourceLocation Begin) {
                 .Case("atomicCAS", AtomicExpr::CAS)
                 .Case("atomicLoad", AtomicExpr::Load)
                 .Default(-1);
-    if (A >= 0) {
-      consume();
-      llvm::SmallVector<Expr *, 3> Args;
-      if (!parseArgs(Args))
-        return nullptr;
-      return new (Ctx) AtomicExpr(rangeFrom(Begin), AtomicExpr::AtomicOp(A),
-                                  Ctx.copyArray<Expr *>(Args));
-    }
-  }
-  if (Next.is(tok::l_paren) && !Functions.count(Name.Text)) {
     int M = llvm::StringSwitch<int>(Name.Text)
                 .Case("min", MathBuiltinExpr::Min)
                 .Case("max", MathBuiltinExpr::Max)
                 .Case("clamp", MathBuiltinExpr::Clamp)
                 .Case("abs", MathBuiltinExpr::Abs)
                 .Default(-1);
-    if (M >= 0) {
+    if (A >= 0 || M >= 0) {
       consume();
       llvm::SmallVector<Expr *, 3> Args;
       if (!parseArgs(Args))
         return nullptr;
+      auto Copied = Ctx.copyArray<Expr *>(Args);
+      if (A >= 0)
+        return new (Ctx)
+            AtomicExpr(rangeFrom(Begin), AtomicExpr::AtomicOp(A), Copied);
       return new (Ctx)
-          MathBuiltinExpr(rangeFrom(Begin), MathBuiltinExpr::MathOp(M),
-                          Ctx.copyArray<Expr *>(Args));
+          MathBuiltinExpr(rangeFrom(Begin), MathBuiltinExpr::MathOp(M), Copied);
     }
   }
   if (Next.is(tok::l_paren) && !Functions.count(Name.Text)) {

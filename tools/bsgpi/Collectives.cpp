@@ -83,29 +83,6 @@ template <typename T> T combine(RO Op, T A, T B) {
   return A < B ? B : A;
 }
 
-template <typename Fn> void dispatchKind(BK K, Fn &&F) {
-  switch (K) {
-  case BK::Bool:
-    return F(uint8_t());
-  case BK::Char:
-    return F(int8_t());
-  case BK::Int:
-    return F(int32_t());
-  case BK::UInt:
-    return F(uint32_t());
-  case BK::Int64:
-    return F(int64_t());
-  case BK::UInt64:
-    return F(uint64_t());
-  case BK::Float:
-    return F(float());
-  case BK::Double:
-    return F(double());
-  case BK::Void:
-    return;
-  }
-}
-
 /// An unsigned key that orders like the value: the radix sort's order.
 uint64_t sortKey(BK K, const uint8_t *P) {
   switch (K) {

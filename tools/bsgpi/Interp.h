@@ -98,6 +98,33 @@ struct Column {
   }
 };
 
+/// Calls \p F with a value of the C++ type that holds a scalar of kind
+/// \p K (bool as uint8_t), so that one generic lambda handles every kind.
+template <typename Fn>
+inline void dispatchKind(BuiltinType::BuiltinKind K, Fn &&F) {
+  using BK = BuiltinType::BuiltinKind;
+  switch (K) {
+  case BK::Bool:
+    return F(uint8_t());
+  case BK::Char:
+    return F(int8_t());
+  case BK::Int:
+    return F(int32_t());
+  case BK::UInt:
+    return F(uint32_t());
+  case BK::Int64:
+    return F(int64_t());
+  case BK::UInt64:
+    return F(uint64_t());
+  case BK::Float:
+    return F(float());
+  case BK::Double:
+    return F(double());
+  case BK::Void:
+    return;
+  }
+}
+
 /// Converts one scalar between builtin kinds with C semantics.
 void convertScalar(BuiltinType::BuiltinKind From, const uint8_t *Src,
                    BuiltinType::BuiltinKind To, uint8_t *Dst);

@@ -23,29 +23,6 @@ using namespace bsgp::interp;
 using BK = BuiltinType::BuiltinKind;
 using Op = BinaryOperator::Opcode;
 
-template <typename Fn> static void dispatchKind(BK K, Fn &&F) {
-  switch (K) {
-  case BK::Bool:
-    return F(uint8_t());
-  case BK::Char:
-    return F(int8_t());
-  case BK::Int:
-    return F(int32_t());
-  case BK::UInt:
-    return F(uint32_t());
-  case BK::Int64:
-    return F(int64_t());
-  case BK::UInt64:
-    return F(uint64_t());
-  case BK::Float:
-    return F(float());
-  case BK::Double:
-    return F(double());
-  case BK::Void:
-    return;
-  }
-}
-
 template <typename T> static T ld(const uint8_t *P) {
   T V;
   std::memcpy(&V, P, sizeof(T));

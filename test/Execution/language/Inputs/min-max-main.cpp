@@ -10,7 +10,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "bsgp/runtime.h"
+#include "bsgp/runtime.hpp"
 
 #include <cmath>
 #include <cstdint>
@@ -33,18 +33,6 @@ int mm_host(int x);
 }
 
 namespace {
-
-template <typename T> T *toDevice(const std::vector<T> &v) {
-  T *d = static_cast<T *>(bsgprt_dnew(v.size() * sizeof(T), "main"));
-  bsgprt_memcpy_htod(d, v.data(), v.size() * sizeof(T));
-  return d;
-}
-
-template <typename T> std::vector<T> fromDevice(const T *d, size_t n) {
-  std::vector<T> v(n);
-  bsgprt_memcpy_dtoh(v.data(), d, n * sizeof(T));
-  return v;
-}
 
 // The definitions: min is `b < a ? b : a`, max `a < b ? b : a`, clamp
 // min(max(x, lo), hi), abs wraps at a signed type's minimum.
@@ -73,10 +61,9 @@ bool check(const char *name,
         c.push_back(z);
       }
   int n = (int)a.size();
-  T *da = toDevice(a), *db = toDevice(b), *dc = toDevice(c);
-  T *dout = static_cast<T *>(bsgprt_dnew(4 * n * sizeof(T), "main"));
-  kernel(da, db, dc, dout, n);
-  std::vector<T> out = fromDevice(dout, 4 * n);
+  bsgp::buffer<T> da(a), db(b), dc(c), dout(4 * n);
+  kernel(da.data(), db.data(), dc.data(), dout.data(), n);
+  std::vector<T> out = dout.to_vector();
   int bad = 0;
   for (int r = 0; r < n; ++r) {
     T want[4] = {refMin(a[r], b[r]), refMax(a[r], b[r]),
@@ -95,20 +82,19 @@ template <typename T> std::vector<T> intPool() {
 
 template <typename T> std::vector<T> floatPool() {
   using L = std::numeric_limits<T>;
-  return {-L::infinity(), (T)-2.5, (T)-0.0, (T)0.0, (T)1.25, L::max(),
-          L::quiet_NaN()};
+  return {-L::infinity(), (T)-2.5,  (T)-0.0,       (T)0.0,
+          (T)1.25,        L::max(), L::quiet_NaN()};
 }
 
 bool checkVectors() {
   std::vector<float> a = {-3.0f, -0.5f, 0.0f, 0.75f, 2.0f, 7.0f},
                      b = {4.0f, -6.0f, 1.5f, -0.25f, 0.5f, -1.0f};
   int n = (int)a.size();
-  float *da = toDevice(a), *db = toDevice(b);
-  float *dout = static_cast<float *>(bsgprt_dnew(6 * n * 4, "main"));
-  int *diout = static_cast<int *>(bsgprt_dnew(5 * n * 4, "main"));
-  mm_vec(da, db, dout, diout, n);
-  std::vector<float> out = fromDevice(dout, 6 * n);
-  std::vector<int> iout = fromDevice(diout, 5 * n);
+  bsgp::buffer<float> da(a), db(b), dout(6 * n);
+  bsgp::buffer<int> diout(5 * n);
+  mm_vec(da.data(), db.data(), dout.data(), diout.data(), n);
+  std::vector<float> out = dout.to_vector();
+  std::vector<int> iout = diout.to_vector();
   int bad = 0;
   for (int r = 0; r < n; ++r) {
     float x[3] = {a[r], b[r], -a[r]}, lo[3] = {-1, -2, -3};
