@@ -5,6 +5,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "bsgp/AST/ConstantEval.h"
+#include "bsgp/AST/Layout.h"
 
 #include "llvm/Support/MathExtras.h"
 
@@ -14,28 +15,8 @@ using namespace bsgp;
 using llvm::dyn_cast;
 
 std::optional<uint64_t> bsgp::constantSizeOf(const Type *T) {
-  T = T->getUnqualified();
-  if (auto *B = dyn_cast<BuiltinType>(T)) {
-    if (B->isVoid())
-      return std::nullopt;
-    return std::max(1u, B->getBitWidth() / 8);
-  }
-  // As MLIRGen lays them out: a vector takes its size rounded up to a
-  // power of two (a float3 is 16 bytes).
-  if (auto *V = dyn_cast<VectorType>(T)) {
-    std::optional<uint64_t> E = constantSizeOf(V->getElementType());
-    if (!E)
-      return std::nullopt;
-    return llvm::PowerOf2Ceil(V->getNumElements() * *E);
-  }
-  if (T->isPointer())
-    return 8;
-  if (auto *A = dyn_cast<ArrayType>(T)) {
-    std::optional<uint64_t> E = constantSizeOf(A->getElementType());
-    if (!E)
-      return std::nullopt;
-    return A->getSize() * *E;
-  }
+  if (uint64_t N = typeSize(T))
+    return N;
   return std::nullopt;
 }
 

@@ -14,6 +14,8 @@
 
 #include "MLIRGenImpl.h"
 
+#include "bsgp/AST/Layout.h"
+
 using namespace mlir;
 using namespace mlirgen;
 
@@ -87,6 +89,8 @@ Type MLIRGen::convertType(const bsgp::Type *t, bsgp::SourceRange where) {
     Type elt;
     if (pointee->isVoid() || isa<bsgp::FunctionType>(pointee))
       elt = b.getI8Type();
+    else if (auto *st = dyn_cast<bsgp::StructType>(pointee))
+      elt = structMemoryType(st, where);
     else
       elt = convertType(pointee, where);
     if (!elt || isa<NoneType>(elt))
@@ -104,22 +108,9 @@ Type MLIRGen::convertType(const bsgp::Type *t, bsgp::SourceRange where) {
   return {};
 }
 
-uint64_t MLIRGen::sizeOf(const bsgp::Type *t) {
-  t = t->getUnqualified();
-  if (auto *bt = dyn_cast<bsgp::BuiltinType>(t))
-    return std::max(1u, bt->getBitWidth() / 8);
-  // A vector takes its size rounded up to a power of two, as OpenCL's
-  // vectors do: a float3 is 16 bytes, the stride with which lists, pointer
-  // arithmetic and dnew step over it on every target (docs/language.md).
-  if (auto *vt = dyn_cast<bsgp::VectorType>(t))
-    return llvm::PowerOf2Ceil(vt->getNumElements() *
-                              sizeOf(vt->getElementType()));
-  if (isa<bsgp::PointerType, bsgp::NullType>(t))
-    return 8;
-  if (auto *at = dyn_cast<bsgp::ArrayType>(t))
-    return at->getSize() * sizeOf(at->getElementType());
-  return 0;
-}
+/// The layout every target shares (bsgp/AST/Layout.h): a float3 takes 16
+/// bytes, a struct is laid out as C does.
+uint64_t MLIRGen::sizeOf(const bsgp::Type *t) { return bsgp::typeSize(t); }
 
 Value MLIRGen::zeroOf(Type t, Location l) {
   if (auto pt = dyn_cast<bsgp::PtrType>(t))

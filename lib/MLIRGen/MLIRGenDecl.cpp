@@ -46,6 +46,10 @@ void MLIRGen::declareFunction(bsgp::FunctionDecl *fd, bool imported,
     return;
   if (!isa<NoneType>(ret))
     results.push_back(ret);
+  else if (name == "main")
+    // `void main()` (as in the paper) exits with 0, as C's int main does
+    // when it falls off its end: the C runtime reads an exit status.
+    results.push_back(b.getI32Type());
 
   func::FuncOp fn;
   if (existing) {
@@ -241,7 +245,11 @@ void MLIRGen::emitDecl(bsgp::VarDecl *vd) {
     // element. It does not outlive its superstep: the CPU target hoists the
     // slot out of the rank loop, and each kernel has its own.
     auto [elem, count] = flattenArray(vd->getType());
-    Type et = convertType(elem, vd->getRange());
+    Type et =
+        isa<bsgp::StructType>(elem->getUnqualified())
+            ? structMemoryType(cast<bsgp::StructType>(elem->getUnqualified()),
+                               vd->getRange())
+            : convertType(elem, vd->getRange());
     if (!et)
       return;
     // Outside a spawn the slot goes to the function's entry block, where

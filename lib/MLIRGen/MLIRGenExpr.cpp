@@ -571,7 +571,9 @@ Value MLIRGen::emitAssign(bsgp::Expr *target, Value v, Location l) {
     }
   }
   if (auto *m = dyn_cast<bsgp::MemberExpr>(target)) {
-    if (!m->getField() && !m->isArrow()) {
+    if (m->getField())
+      return emitFieldStore(m, v, l);
+    if (!m->isArrow()) {
       Value base = emitExpr(m->getBase());
       if (!base)
         return {};
@@ -663,6 +665,14 @@ Value MLIRGen::emitUnary(bsgp::UnaryOperator *e) {
     if (auto *u = dyn_cast<bsgp::UnaryOperator>(sub))
       if (u->getOpcode() == UO::Deref)
         return emitExpr(u->getSubExpr());
+    // &p[i].f, &p->f: the field's address.
+    if (auto *m = dyn_cast<bsgp::MemberExpr>(sub); m && m->getField()) {
+      Value p = fieldAddress(m);
+      Type t = convertType(e->getType(), e->getRange());
+      if (p && t && t != p.getType())
+        p = bsgp::PtrCastOp::create(b, l, t, p);
+      return p;
+    }
     (void)unsupported(e->getRange(), "taking the address of a variable");
     return {};
   }
@@ -698,10 +708,8 @@ Value MLIRGen::emitUnary(bsgp::UnaryOperator *e) {
 
 Value MLIRGen::emitMember(bsgp::MemberExpr *e) {
   Location l = loc(e->getRange());
-  if (e->getField() || e->isArrow()) {
-    (void)unsupported(e->getRange(), "a struct member");
-    return {};
-  }
+  if (e->getField())
+    return emitFieldLoad(e);
   Value base = emitExpr(e->getBase());
   if (!base)
     return {};

@@ -154,6 +154,12 @@ private:
   Value emitAtomic(bsgp::AtomicExpr *e);
   Value emitMathBuiltin(bsgp::MathBuiltinExpr *e);
   void storeInitList(bsgp::InitListExpr *il, Value ptr, Type et, Location l);
+  // Lists of structs (MLIRGenStructs.cpp).
+  Type structMemoryType(const bsgp::StructType *st, bsgp::SourceRange where);
+  Value structAddress(bsgp::Expr *e);
+  Value fieldAddress(bsgp::MemberExpr *m);
+  Value emitFieldLoad(bsgp::MemberExpr *m);
+  Value emitFieldStore(bsgp::MemberExpr *m, Value v, Location l);
   // Global constants (MLIRGenGlobals.cpp).
   Value emitGlobalRef(bsgp::VarDecl *vd, Location l);
   Value emitConstArrayRef(bsgp::VarDecl *vd, Location l);

@@ -164,6 +164,13 @@ void MLIRGen::emitReturn(bsgp::ReturnStmt *s) {
       env[&returnValueKey] = v;
     return;
   }
+  // `return;` in `void main()`, which returns an exit status of 0.
+  auto fn =
+      b.getInsertionBlock()->getParentOp()->getParentOfType<func::FuncOp>();
+  if (!fn)
+    fn = dyn_cast<func::FuncOp>(b.getInsertionBlock()->getParentOp());
+  if (!v && fn && fn.getNumResults() == 1)
+    v = zeroOf(fn.getResultTypes()[0], l);
   if (v)
     func::ReturnOp::create(b, l, v);
   else

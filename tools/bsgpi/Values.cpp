@@ -5,6 +5,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Interp.h"
+#include "bsgp/AST/Layout.h"
 
 #include "bsgp/AST/AST.h"
 
@@ -18,56 +19,22 @@ using namespace bsgp::interp;
 using BK = BuiltinType::BuiltinKind;
 
 uint64_t interp::sizeOfSlow(const Type *T) {
+  // The layout every target uses (bsgp/AST/Layout.h); what has none (void,
+  // functions, an empty or incomplete struct) takes a byte or a pointer's
+  // 8, as before any code reads it.
   T = T->getUnqualified();
-  if (auto *B = llvm::dyn_cast<BuiltinType>(T))
-    return B->getBuiltinKind() == BK::Void ? 1
-                                           : std::max(1u, B->getBitWidth() / 8);
-  if (auto *V = llvm::dyn_cast<VectorType>(T))
-    return llvm::PowerOf2Ceil(V->getNumElements() *
-                              sizeOf(V->getElementType()));
-  if (llvm::isa<PointerType, NullType, FunctionType>(T))
+  if (llvm::isa<FunctionType>(T))
     return 8;
-  if (auto *A = llvm::dyn_cast<ArrayType>(T))
-    return A->getSize() * sizeOf(A->getElementType());
-  if (auto *S = llvm::dyn_cast<StructType>(T)) {
-    if (!S->getDecl() || S->getDecl()->getFields().empty())
-      return 1;
-    auto Fields = S->getDecl()->getFields();
-    uint64_t End =
-        fieldOffset(S, Fields.size() - 1) + sizeOf(Fields.back()->getType());
-    uint64_t A = alignOf(S);
-    return (End + A - 1) / A * A;
-  }
-  return 8;
+  if (T->isVoid())
+    return 1;
+  uint64_t Size = typeSize(T);
+  return Size ? Size : 1;
 }
 
-uint64_t interp::alignOf(const Type *T) {
-  T = T->getUnqualified();
-  if (llvm::isa<VectorType>(T))
-    return sizeOf(T);
-  if (auto *A = llvm::dyn_cast<ArrayType>(T))
-    return alignOf(A->getElementType());
-  if (auto *S = llvm::dyn_cast<StructType>(T)) {
-    uint64_t Max = 1;
-    if (S->getDecl())
-      for (FieldDecl *F : S->getDecl()->getFields())
-        Max = std::max(Max, alignOf(F->getType()));
-    return Max;
-  }
-  return sizeOf(T);
-}
+uint64_t interp::alignOf(const Type *T) { return typeAlign(T); }
 
 uint64_t interp::fieldOffset(const StructType *S, unsigned Index) {
-  uint64_t Off = 0;
-  auto Fields = S->getDecl()->getFields();
-  for (unsigned I = 0; I <= Index; ++I) {
-    uint64_t A = alignOf(Fields[I]->getType());
-    Off = (Off + A - 1) / A * A;
-    if (I == Index)
-      break;
-    Off += sizeOf(Fields[I]->getType());
-  }
-  return Off;
+  return bsgp::fieldOffset(S, Index);
 }
 
 BK interp::scalarKind(const Type *T) {

@@ -24,9 +24,8 @@
 
 namespace bsgp {
 
-/// The size in bytes of \p T as sizeof gives it, for the types whose size
-/// needs no layout: scalars, vectors (a 3-vector takes 4 slots), pointers
-/// and arrays of them. Nothing for structs and void.
+/// The size in bytes of \p T as sizeof gives it (bsgp/AST/Layout.h);
+/// nothing for void and incomplete structs.
 std::optional<uint64_t> constantSizeOf(const Type *T);
 
 /// The value of \p E if it is an integer constant expression: integer,

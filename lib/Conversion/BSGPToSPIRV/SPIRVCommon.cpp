@@ -11,6 +11,7 @@
 #include "bsgp/Dialect/BSGP/IR/BSGPOps.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/LLVMIR/LLVMTypes.h"
 
 #include "llvm/Support/MathExtras.h"
 
@@ -86,6 +87,14 @@ std::optional<ElementInfo> getNaturalLayout(Type t) {
     uint64_t bytes =
         llvm::PowerOf2Ceil(llvm::divideCeil(t.getIntOrFloatBitWidth(), 8));
     return ElementInfo{bytes, bytes};
+  }
+  // A struct in memory is its bytes (lib/MLIRGen/MLIRGenStructs.cpp): only
+  // its size matters, to step over list elements.
+  if (auto at = dyn_cast<LLVM::LLVMArrayType>(t)) {
+    std::optional<ElementInfo> elt = getNaturalLayout(at.getElementType());
+    if (!elt)
+      return std::nullopt;
+    return ElementInfo{elt->size * at.getNumElements(), elt->align};
   }
   if (auto vt = dyn_cast<VectorType>(t)) {
     if (vt.getRank() != 1 || vt.isScalable())
