@@ -17,6 +17,7 @@
 #include "bsgp/Basic/SourceManager.h"
 
 #include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/ADT/SmallString.h"
 #include "llvm/ADT/StringSet.h"
 #include "llvm/Support/MathExtras.h"
@@ -63,8 +64,40 @@ void bsgp::writeDependencyFile(llvm::StringRef Target, ASTContext &Ctx,
 /// The C spelling of a BSGP type in a header, or "" if C has none. Vectors
 /// are spelled only behind a pointer: a vector passed by value does not
 /// follow the C ABI of a struct with the same fields.
-static std::string cType(const Type *T, llvm::StringSet<> &Vectors,
-                         bool BehindPointer = false) {
+namespace {
+/// What the header must define before the declarations: the vector types
+/// and the structs (in an order where a struct follows the structs it
+/// holds by value).
+struct HeaderTypes {
+  llvm::StringSet<> Vectors;
+  llvm::SmallVector<const StructType *, 4> Structs;
+  llvm::SmallPtrSet<const StructType *, 4> Seen;
+};
+} // namespace
+
+static std::string cType(const Type *T, HeaderTypes &H,
+                         bool BehindPointer = false);
+
+/// Records struct \p S for the header, after the structs its fields hold.
+/// False when a field has no C spelling.
+static bool addStruct(const StructType *S, HeaderTypes &H) {
+  if (!S->getDecl())
+    return false;
+  if (!H.Seen.insert(S).second)
+    return true;
+  for (FieldDecl *F : S->getDecl()->getFields()) {
+    const Type *FT = F->getType()->getUnqualified();
+    while (auto *A = llvm::dyn_cast<ArrayType>(FT))
+      FT = A->getElementType()->getUnqualified();
+    if (cType(FT, H, /*BehindPointer=*/true).empty())
+      return false;
+  }
+  H.Structs.push_back(S);
+  return true;
+}
+
+static std::string cType(const Type *T, HeaderTypes &H, bool BehindPointer) {
+  auto &Vectors = H.Vectors;
   bool Const = T->isConst();
   T = T->getUnqualified();
   std::string S;
@@ -104,10 +137,16 @@ static std::string cType(const Type *T, llvm::StringSet<> &Vectors,
     S = "bsgp_" + T->str();
     Vectors.insert(T->str());
   } else if (auto *P = llvm::dyn_cast<PointerType>(T)) {
-    std::string Inner = cType(P->getPointee(), Vectors, true);
+    std::string Inner = cType(P->getPointee(), H, true);
     if (Inner.empty())
       return "";
     S = Inner + " *";
+  } else if (auto *ST = llvm::dyn_cast<StructType>(T)) {
+    // Behind a pointer, or as a field: the struct's C definition, which has
+    // the BSGP layout (docs/language.md, "Structs").
+    if (!BehindPointer || !addStruct(ST, H))
+      return "";
+    S = "struct " + ST->getName().str();
   } else {
     return "";
   }
@@ -118,7 +157,7 @@ bool bsgp::writeHeader(llvm::StringRef Guard, ASTContext &Ctx,
                        llvm::raw_ostream &OS) {
   std::string Decls;
   llvm::raw_string_ostream DS(Decls);
-  llvm::StringSet<> Vectors;
+  HeaderTypes H;
   auto &TUs = Ctx.getTranslationUnits();
   if (TUs.empty())
     return false;
@@ -131,11 +170,11 @@ bool bsgp::writeHeader(llvm::StringRef Guard, ASTContext &Ctx,
     // Inline functions are compiled into their callers: no symbol.
     if (!F || !F->isDefinition() || F->isInline() || F->isExternC())
       continue;
-    std::string Ret = cType(F->getReturnType(), Vectors);
+    std::string Ret = cType(F->getReturnType(), H);
     bool Ok = !Ret.empty();
     std::string Params;
     for (VarDecl *P : F->getParams()) {
-      std::string PT = cType(P->getType(), Vectors);
+      std::string PT = cType(P->getType(), H);
       Ok &= !PT.empty();
       if (!Params.empty())
         Params += ", ";
@@ -159,11 +198,11 @@ bool bsgp::writeHeader(llvm::StringRef Guard, ASTContext &Ctx,
   // BSGP vectors are aligned to their size rounded up to a power of two,
   // so a 3-vector is 16 bytes (docs/language.md): the first field carries
   // the alignment, which pads bsgp_float3 to the stride of a BSGP list.
-  if (!Vectors.empty())
+  if (!H.Vectors.empty())
     OS << "#ifndef BSGP_ALIGNAS\n#ifdef __cplusplus\n"
           "#define BSGP_ALIGNAS(n) alignas(n)\n#else\n"
           "#define BSGP_ALIGNAS(n) _Alignas(n)\n#endif\n#endif\n\n";
-  for (const auto &V : Vectors) {
+  for (const auto &V : H.Vectors) {
     llvm::StringRef Name = V.getKey();
     llvm::StringRef Elem = Name.drop_back();
     unsigned N = Name.back() - '0';
@@ -178,6 +217,25 @@ bool bsgp::writeHeader(llvm::StringRef Guard, ASTContext &Ctx,
     if (N >= 4)
       OS << ", w";
     OS << "; } bsgp_" << Name << ";\n#endif\n\n";
+  }
+  // Structs with the fields in order; C gives them the BSGP layout, as
+  // every field type is aligned alike (the vectors by BSGP_ALIGNAS).
+  for (const StructType *ST : H.Structs) {
+    std::string Name = ST->getName().str();
+    OS << "#ifndef BSGP_STRUCT_" << Name << "\n#define BSGP_STRUCT_" << Name
+       << "\nstruct " << Name << " {\n";
+    for (FieldDecl *F : ST->getDecl()->getFields()) {
+      const Type *FT = F->getType()->getUnqualified();
+      std::string Dims;
+      while (auto *A = llvm::dyn_cast<ArrayType>(FT)) {
+        Dims += "[" + std::to_string(A->getSize()) + "]";
+        FT = A->getElementType()->getUnqualified();
+      }
+      std::string C = cType(FT, H, /*BehindPointer=*/true);
+      OS << "  " << C << (C.back() == '*' ? "" : " ") << F->getName() << Dims
+         << ";\n";
+    }
+    OS << "};\n#endif\n\n";
   }
   OS << "#ifdef __cplusplus\nextern \"C\" {\n#endif\n\n"
      << Decls << "\n#ifdef __cplusplus\n}\n#endif\n\n#endif\n";
