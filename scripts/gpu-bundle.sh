@@ -42,11 +42,14 @@ for t in find-faces get-numbers par-sort-idx reduce-scan thread-manipulation sor
   [ -f "${main[0]}" ] || main=()
   build $ALL "$t" "$ROOT/test/Execution/$t.bsgp" "${main[@]}"
 done
-for t in control-flow spawn-results math local-arrays atomics-barrier; do
+for t in control-flow spawn-results math local-arrays atomics-barrier \
+    constants struct-fields void-main; do
   build $ALL "$t" "$ROOT/test/Execution/language/Inputs/$t.bsgp"
 done
 build $ALL atomics "$ROOT/test/Execution/language/Inputs/atomics.bsgp" \
   "$ROOT/test/Execution/language/Inputs/atomics-main.cpp"
+build $ALL min-max "$ROOT/test/Execution/language/Inputs/min-max.bsgp" \
+  "$ROOT/test/Execution/language/Inputs/min-max-main.cpp"
 for t in group-ops group-uniform; do
   build $ALL "$t" "$ROOT/test/Execution/language/Inputs/$t.bsgp"
 done
