@@ -203,6 +203,16 @@ std::string Generator::leaf(Ty T, double &Bound) {
       return "thread.oldrank";
     return R.chance(70) ? "thread.rank" : "thread.size";
   }
+  if (Where == Ctx::Device && HasRec && R.chance(6)) {
+    // A field of a record (the spawn has a thread only when n > 0).
+    const char *F = T == Ty::Int      ? "i"
+                    : T == Ty::UInt   ? "u"
+                    : T == Ty::Int64  ? "l"
+                    : T == Ty::UInt64 ? "q"
+                    : T == Ty::Float  ? (R.chance(70) ? "f" : "v.x")
+                                      : "d";
+    return "drec[(uint)" + indexLeaf() + " % (uint)n]." + F;
+  }
   if (Where == Ctx::Device && R.chance(10)) {
     std::vector<Var> Lists;
     for (const Var &V : Inputs)

@@ -73,6 +73,7 @@ enum class Feature : unsigned {
   DDelete,       ///< the input lists freed with ddelete after the spawn
   MinMax,        ///< the builtins min, max, clamp and abs
   Constants,     ///< global constant tables and initializer lists
+  StructLists,   ///< an input list of structs read field by field
   NumFeatures
 };
 
@@ -267,6 +268,8 @@ public:
   std::vector<uint64_t> SpawnSizes;
   /// The spawn's read-only input lists (indexed modulo `n`).
   std::vector<Var> Inputs;
+  /// Whether the spawn being generated has the struct list `drec`.
+  bool HasRec = false;
   /// A simple index expression (no arrays, no lists) for array subscripts.
   std::string indexLeaf();
   /// The counter of fresh names.

@@ -44,7 +44,7 @@ static const FeatureInfo Features[] = {
     {"atomics", true},       {"uniform-branch", false},
     {"big-spawn", true},     {"generics", true},
     {"ddelete", true},       {"min-max", true},
-    {"constants", true},
+    {"constants", true},     {"struct-lists", true},
 };
 static_assert(sizeof(Features) / sizeof(Features[0]) ==
                   static_cast<unsigned>(Feature::NumFeatures),
@@ -91,6 +91,17 @@ void Generator::preamble() {
 }
 
 void Generator::helpers() {
+  if (Opts.has(Feature::StructLists)) {
+    // Fields of every size and alignment, so that the layout matters.
+    line("// The record of the input lists of structs.");
+    open("struct SmRec");
+    for (const char *F :
+         {"char c;", "int i;", "float3 v;", "uint u;", "int64 l;", "float f;",
+          "char c2;", "uint64 q;", "double d;"})
+      line(F);
+    close(";");
+    line("");
+  }
   if (Opts.has(Feature::Constants)) {
     // Global constant tables of 8 elements, read by every kind of code.
     line("// Global constants.");
