@@ -276,6 +276,11 @@ ClangSession::ClangSession(uint32_t FileId, DiagnosticEngine &Diags,
   setOptions(Opts);
   CI.createVirtualFileSystem();
   CI.createDiagnostics(&Forwarder, /*ShouldOwnClient=*/false);
+  // An unterminated string or character literal reaches the BSGP lexer,
+  // which reports it as an error, as it does in a file it reads itself.
+  CI.getDiagnostics().setSeverityForGroup(clang::diag::Flavor::WarningOrError,
+                                          "invalid-pp-token",
+                                          clang::diag::Severity::Ignored);
   if (!CI.createTarget())
     return;
   CI.createFileManager();
@@ -335,8 +340,14 @@ bool bsgp::preprocessFile(uint32_t FileId, DiagnosticEngine &Diags,
     Out += Spelling;
   }
   Out += '\n';
-  // The end of the main file, where "expected '}'" and the like point.
-  Locs.push_back({uint32_t(Out.size()), 0, Map.mapLoc(Tok.getLocation())});
+  // The end of the main file, where "expected '}'" and the like point: as
+  // the lexer places it in a file it reads itself, after the last character
+  // (clang puts its eof on the last newline).
+  llvm::StringRef Text = SM.getBuffer(FileId);
+  size_t LastLine = Text.rfind('\n') + 1; // npos + 1 == 0
+  SourceLocation End{FileId, uint32_t(Text.count('\n') + 1),
+                     uint32_t(Text.size() - LastLine + 1)};
+  Locs.push_back({uint32_t(Out.size()), 0, End});
   SourceManager::File &F = SM.getFileMutable(FileId);
   F.Preprocessed = llvm::MemoryBuffer::getMemBufferCopy(Out, F.Name);
   F.TokenLocs = std::move(Locs);
