@@ -6,6 +6,7 @@
 
 #include "bsgp/Basic/Diagnostic.h"
 
+#include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
 
 using namespace bsgp;
@@ -100,6 +101,35 @@ void DiagnosticEngine::printSourceLine(SourceRange R) {
     OS.resetColor();
 }
 
+void DiagnosticEngine::printIncludeStack(uint32_t File) {
+  SourceLocation Inc = SM.getFile(File).IncludeLoc;
+  if (Inc == LastIncludeLoc)
+    return;
+  LastIncludeLoc = Inc;
+  // Outermost first, each with the line of its #include.
+  llvm::SmallVector<SourceLocation, 4> Stack;
+  for (; Inc.isValid() && Stack.size() < 256;
+       Inc = SM.getFile(Inc.File).IncludeLoc)
+    Stack.push_back(Inc);
+  for (SourceLocation L : llvm::reverse(Stack))
+    OS << "In file included from " << SM.getFileName(L.File) << ':' << L.Line
+       << ":\n";
+}
+
+void DiagnosticEngine::printMacroNotes(uint32_t Macro) {
+  // The chain runs from the innermost macro out; clang prints the macro
+  // used in the source first.
+  llvm::SmallVector<uint32_t, 4> Chain;
+  for (; Macro && Chain.size() < 256;
+       Macro = SM.getMacroExpansion(Macro).Parent)
+    Chain.push_back(Macro);
+  for (uint32_t Id : llvm::reverse(Chain)) {
+    const MacroExpansion &E = SM.getMacroExpansion(Id);
+    print(Severity::Note, SourceRange(E.DefLoc),
+          "expanded from macro '" + E.Name + "'");
+  }
+}
+
 void DiagnosticEngine::emit(diag::Kind K, SourceRange R,
                             llvm::ArrayRef<std::string> Args) {
   Severity Sev = getSeverity(K);
@@ -145,6 +175,8 @@ void DiagnosticEngine::emit(diag::Kind K, SourceRange R,
 }
 
 void DiagnosticEngine::print(Severity Sev, SourceRange R, llvm::StringRef Msg) {
+  if (R.isValid() && Sev != Severity::Note)
+    printIncludeStack(R.Begin.File);
   if (ShowColors)
     OS.changeColor(llvm::raw_ostream::SAVEDCOLOR, true);
   if (R.isValid())
@@ -179,5 +211,7 @@ void DiagnosticEngine::print(Severity Sev, SourceRange R, llvm::StringRef Msg) {
     OS.resetColor();
   if (R.isValid())
     printSourceLine(R);
+  if (R.isValid() && R.Begin.Macro)
+    printMacroNotes(R.Begin.Macro);
   OS.flush();
 }

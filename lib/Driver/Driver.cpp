@@ -68,6 +68,7 @@ TranslationUnit *bsgp::parseAndAnalyzeBuffer(uint32_t FileId, ASTContext &Ctx,
   ParseSession PS(Ctx, Diags);
   PS.setIncludePaths(Opts.IncludePaths);
   PS.setAllowImports(Opts.AllowImports);
+  PS.setPreprocessorOptions(Opts.PP);
   size_t First = Ctx.getTranslationUnits().size();
   Ctx.setMainFileId(FileId);
   if (Opts.MainIsLibrary)
@@ -207,6 +208,7 @@ static int compileAndLink(const char *Argv0,
                           DiagnosticEngine &Diags, CodegenOptions CG) {
   FrontendOptions Opts;
   Opts.IncludePaths = Args.getAllArgValues(OPT_I);
+  Opts.PP = getPreprocessorOptions(Argv0, Args);
   if (!Args.hasArg(OPT_fno_collectives)) {
     std::string Lib = findCollectiveLibrary(Argv0);
     if (!Lib.empty())
@@ -238,8 +240,8 @@ static int compileAndLink(const char *Argv0,
       return 1;
     LO.Inputs.push_back(std::string(Obj));
   }
-  for (const llvm::opt::Arg *A :
-       Args.filtered(OPT_I, OPT_L, OPT_l, OPT_Wl_COMMA, OPT_pthread)) {
+  for (const llvm::opt::Arg *A : Args.filtered(
+           OPT_I, OPT_D, OPT_U, OPT_L, OPT_l, OPT_Wl_COMMA, OPT_pthread)) {
     llvm::opt::ArgStringList Rendered;
     A->render(Args, Rendered);
     for (const char *S : Rendered)
@@ -249,6 +251,20 @@ static int compileAndLink(const char *Argv0,
   LO.Verbose = Args.hasArg(OPT_v);
   LO.Output = Args.getLastArgValue(OPT_o, "a.out").str();
   return runLink(Argv0, LO, Diags);
+}
+
+PreprocessorOptions
+bsgp::getPreprocessorOptions(const char *Argv0,
+                             const llvm::opt::InputArgList &Args) {
+  PreprocessorOptions PP;
+  PP.IncludePaths = Args.getAllArgValues(OPT_I);
+  for (const llvm::opt::Arg *A : Args.filtered(OPT_D, OPT_U))
+    PP.Macros.push_back({A->getValue(), A->getOption().matches(OPT_U)});
+  std::string Dir = findResourceIncludeDir(
+      Argv0, reinterpret_cast<void *>(&findCollectiveLibrary));
+  if (!Dir.empty())
+    PP.SystemIncludePaths.push_back(Dir);
+  return PP;
 }
 
 std::string bsgp::findCollectiveLibrary(const char *Argv0) {
@@ -331,12 +347,45 @@ int bsgp::runDriver(llvm::ArrayRef<const char *> Argv) {
   return Verifier.finish() ? 0 : 1;
 }
 
+/// -E: the preprocessed source of each input, as clang -E writes it, to -o
+/// or the standard output.
+static int preprocessOnly(const char *Argv0,
+                          const llvm::opt::InputArgList &Args,
+                          llvm::ArrayRef<std::string> Inputs,
+                          DiagnosticEngine &Diags) {
+  std::string Out = Args.getLastArgValue(OPT_o, "-").str();
+  std::error_code EC;
+  llvm::ToolOutputFile OF(Out, EC, llvm::sys::fs::OF_Text);
+  if (EC) {
+    Diags.report(diag::err_drv_cannot_open) << Out << EC.message();
+    return 1;
+  }
+  PreprocessorOptions PP = getPreprocessorOptions(Argv0, Args);
+  bool Ok = true;
+  for (const std::string &In : Inputs) {
+    auto Buf = llvm::MemoryBuffer::getFileOrSTDIN(In, /*IsText=*/true);
+    if (!Buf) {
+      Diags.report(diag::err_drv_cannot_open) << In << Buf.getError().message();
+      return 1;
+    }
+    uint32_t Id = Diags.getSourceManager().addBuffer(
+        std::move(*Buf), In == "-" ? llvm::StringRef("<stdin>") : In);
+    Ok &= printPreprocessed(Id, Diags, PP, OF.os());
+  }
+  if (!Ok || Diags.hasErrors())
+    return 1;
+  OF.keep();
+  return 0;
+}
+
 /// Runs what the command line asks for on \p Inputs: a dump, a syntax
 /// check, code generation, or compiling and linking a program.
 static int runActions(const char *Argv0, const llvm::opt::InputArgList &Args,
                       llvm::ArrayRef<std::string> Inputs,
                       DiagnosticEngine &Diags) {
   SourceManager &SM = Diags.getSourceManager();
+  if (Args.hasArg(OPT_E))
+    return preprocessOnly(Argv0, Args, Inputs, Diags);
   // A dump implies -fsyntax-only (as in clang); between the two dumps the
   // last one wins. Without any of them bsgpc generates code: -emit-mlir,
   // -S or -c for one file, or compiling and linking a program.
@@ -385,6 +434,7 @@ static int runActions(const char *Argv0, const llvm::opt::InputArgList &Args,
 
   FrontendOptions Opts;
   Opts.IncludePaths = Args.getAllArgValues(OPT_I);
+  Opts.PP = getPreprocessorOptions(Argv0, Args);
   Opts.ParseOnly = Act == Action::ASTDumpParse;
   Opts.MainIsLibrary = Args.hasArg(OPT_fcollective_library);
   // Only code generation needs the library; AST dumps stay the user's own.

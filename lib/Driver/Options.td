@@ -23,7 +23,13 @@ def ast_dump_parse : Flag<["-"], "ast-dump-parse">,
 def o : JoinedOrSeparate<["-"], "o">, MetaVarName<"<file>">,
   HelpText<"Write output to <file>">;
 def I : JoinedOrSeparate<["-"], "I">, MetaVarName<"<dir>">,
-  HelpText<"Add <dir> to the import search path">;
+  HelpText<"Add <dir> to the #include and import search path">;
+def D : JoinedOrSeparate<["-"], "D">, MetaVarName<"<macro>=<value>">,
+  HelpText<"Define <macro> to <value> (or 1 if <value> omitted)">;
+def U : JoinedOrSeparate<["-"], "U">, MetaVarName<"<macro>">,
+  HelpText<"Undefine macro <macro>">;
+def E : Flag<["-"], "E">,
+  HelpText<"Only run the preprocessor: print the preprocessed source (with line markers) to the output">;
 def Werror : Flag<["-"], "Werror">, HelpText<"Turn warnings into errors">;
 def w : Flag<["-"], "w">, HelpText<"Suppress all warnings">;
 def verify : Flag<["-"], "verify">,

@@ -48,9 +48,12 @@ void bsgp::writeDependencyFile(llvm::StringRef Target, ASTContext &Ctx,
     Seen.insert(SM.getFileName(Ctx.getMainFileId()));
     Files.push_back(SM.getFileName(Ctx.getMainFileId()).str());
   }
-  for (const TranslationUnit &TU : Ctx.getTranslationUnits()) {
-    llvm::StringRef Name = SM.getFileName(TU.FileId);
-    if (Seen.insert(Name).second)
+  // Then every other file read, in the order it was read: imports and the
+  // headers that #include entered (the preprocessor's <built-in> buffer is
+  // no file).
+  for (uint32_t Id = 1, E = SM.getNumFiles(); Id <= E; ++Id) {
+    llvm::StringRef Name = SM.getFileName(Id);
+    if (!SM.getFile(Id).IsVirtual && Seen.insert(Name).second)
       Files.push_back(Name.str());
   }
   for (const std::string &F : Files)

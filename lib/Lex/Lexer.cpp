@@ -30,6 +30,9 @@ const char *tok::getSpelling(Kind K) {
 }
 
 SourceLocation Lexer::locAt(size_t Offset) {
+  // A preprocessed buffer maps its offsets to where the tokens were written.
+  if (Preprocessed)
+    return Diags.getSourceManager().getPreprocessedLoc(FileId, Offset);
   if (Offset < ScanPos) {
     ScanPos = 0;
     LineStart = 0;

@@ -85,7 +85,7 @@ void Parser::parseTemplate(llvm::SmallVectorImpl<Decl *> &Out) {
     skipToStmtEnd();
     return;
   }
-  llvm::StringRef Buf = Diags.getSourceManager().getBuffer(FileId);
+  llvm::StringRef Buf = Diags.getSourceManager().getLexBuffer(FileId);
   size_t Offset = Tok.Text.data() - Buf.data();
   llvm::SmallVector<const Type *, 2> Placeholders;
   for (llvm::StringRef N : Names)

@@ -82,6 +82,13 @@ void ParseSession::parseMainFile(uint32_t FileId) {
 }
 
 void ParseSession::parseFile(uint32_t FileId) {
+  // The library is large and has no directives; it is read as it is.
+  if (Preprocess && !Ctx.isLibraryFile(FileId)) {
+    preprocessFile(FileId, Diags, PPOpts);
+    // A missing header: what follows would only add confusion.
+    if (Diags.hasFatalError())
+      return;
+  }
   Parser P(*this, Ctx, Diags, FileId, Functions);
   Ctx.getTranslationUnits().push_back(P.parseTranslationUnit());
 }

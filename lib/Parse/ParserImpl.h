@@ -33,7 +33,7 @@ public:
   Parser(ParseSession &S, ASTContext &Ctx, DiagnosticEngine &Diags,
          uint32_t FileId, llvm::StringSet<> &Functions, size_t Offset = 0)
       : Session(S), Ctx(Ctx), Diags(Diags), FileId(FileId),
-        Lex(FileId, Diags.getSourceManager().getBuffer(FileId), Diags),
+        Lex(FileId, Diags.getSourceManager().getLexBuffer(FileId), Diags),
         Functions(Functions) {
     Lex.seek(Offset);
     Tok = Lex.lex();

@@ -30,7 +30,9 @@ using namespace bsgp;
 
 static void usage(llvm::raw_ostream &OS) {
   OS << "usage: bsgpi [options] prog.bsgp [program arguments...]\n"
-        "  -I <dir>              search <dir> for imports\n"
+        "  -I <dir>              search <dir> for #include and imports\n"
+        "  -D <macro>[=<value>]  define <macro> (to 1 if no value)\n"
+        "  -U <macro>            undefine <macro>\n"
         "  --target=cpu|cuda|spirv\n"
         "                        the target whose target.* query is true "
         "(default cpu)\n"
@@ -41,6 +43,18 @@ static void usage(llvm::raw_ostream &OS) {
         "  --max-steps=<n>       stop with an error after n loop iterations "
         "and calls\n"
         "  --no-check-races      do not report racing stores\n";
+}
+
+/// -I, -D and -U, as bsgpc reads them (clang's preprocessor gets them in
+/// command-line order).
+static void
+addPreprocessorArg(char Opt, llvm::StringRef Value,
+                   std::vector<std::string> &Includes,
+                   std::vector<std::pair<std::string, bool>> &Macros) {
+  if (Opt == 'I')
+    Includes.push_back(Value.str());
+  else
+    Macros.push_back({Value.str(), Opt == 'U'});
 }
 
 static bool parseNumber(llvm::StringRef V, uint64_t &Out) {
@@ -57,6 +71,7 @@ int main(int argc, char **argv) {
   });
   interp::Options Opts;
   std::vector<std::string> Includes;
+  std::vector<std::pair<std::string, bool>> Macros;
   bool GroupSizeGiven = false, SubgroupSizeGiven = false;
   int I = 1;
   auto Bad = [](const llvm::Twine &Msg) {
@@ -71,12 +86,15 @@ int main(int argc, char **argv) {
     if (A == "--help" || A == "-help" || A == "-h") {
       usage(llvm::outs());
       return 0;
-    } else if (A == "-I") {
+    } else if (A == "-I" || A == "-D" || A == "-U") {
       if (++I == argc)
-        return Bad("missing directory after -I");
-      Includes.push_back(argv[I]);
-    } else if (A.starts_with("-I")) {
-      Includes.push_back(A.drop_front(2).str());
+        return Bad(
+            (A == "-I" ? "missing directory after " : "missing macro after ") +
+            A);
+      addPreprocessorArg(A[1], argv[I], Includes, Macros);
+    } else if (A.starts_with("-I") || A.starts_with("-D") ||
+               A.starts_with("-U")) {
+      addPreprocessorArg(A[1], A.drop_front(2), Includes, Macros);
     } else if (A.consume_front("--target=")) {
       Opts.TargetCPU = A == "cpu";
       Opts.TargetCUDA = A == "cuda";
@@ -129,6 +147,15 @@ int main(int argc, char **argv) {
   ASTContext Ctx;
   ParseSession PS(Ctx, Diags);
   PS.setIncludePaths(Includes);
+  PreprocessorOptions PPOpts;
+  PPOpts.IncludePaths = Includes;
+  PPOpts.Macros = std::move(Macros);
+  // <bsgp.h> next to the interpreter, as bsgpc finds it.
+  std::string Resource =
+      findResourceIncludeDir(argv[0], reinterpret_cast<void *>(&usage));
+  if (!Resource.empty())
+    PPOpts.SystemIncludePaths.push_back(Resource);
+  PS.setPreprocessorOptions(std::move(PPOpts));
   Ctx.setMainFileId(Id);
   PS.parseMainFile(Id);
   if (!Diags.hasFatalError())

@@ -149,6 +149,8 @@ private:
   void emit(diag::Kind K, SourceRange R, llvm::ArrayRef<std::string> Args);
   void print(Severity Sev, SourceRange R, llvm::StringRef Msg);
   void printSourceLine(SourceRange R);
+  void printIncludeStack(uint32_t File);
+  void printMacroNotes(uint32_t Macro);
 
   SourceManager &SM;
   llvm::raw_ostream &OS;
@@ -164,6 +166,10 @@ private:
   /// Notes follow the diagnostic they belong to; they are dropped with it.
   bool LastWasSuppressed = false;
   std::vector<std::pair<SourceRange, std::string>> ContextNotes;
+  /// The #include of the file the last printed diagnostic was in: the
+  /// "In file included from" lines are printed again only when it changes,
+  /// as clang does.
+  SourceLocation LastIncludeLoc;
 };
 
 } // namespace bsgp

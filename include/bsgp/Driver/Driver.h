@@ -18,9 +18,11 @@
 
 #include "bsgp/AST/ASTContext.h"
 #include "bsgp/Basic/Diagnostic.h"
+#include "bsgp/Lex/Preprocess.h"
 
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/StringRef.h"
+#include "llvm/Option/ArgList.h"
 
 #include <string>
 #include <vector>
@@ -41,12 +43,20 @@ struct FrontendOptions {
   /// The main file is the collective library (-fcollective-library): its
   /// internal builtins are allowed.
   bool MainIsLibrary = false;
+  /// -I, -D, -U and the directory of <bsgp.h> for clang's preprocessor,
+  /// which every file but the collective library goes through.
+  PreprocessorOptions PP;
 };
 
 /// The collective library bsgpc imports into every program it compiles:
 /// <dir of \p Argv0>/../lib/bsgp/collectives.bsgp (build tree and install
 /// prefix alike). Empty if that file does not exist.
 std::string findCollectiveLibrary(const char *Argv0);
+
+/// The preprocessor options of the command line: -I, -D and -U in order,
+/// and the directory of <bsgp.h> next to the compiler.
+PreprocessorOptions getPreprocessorOptions(const char *Argv0,
+                                           const llvm::opt::InputArgList &Args);
 
 /// Parses \p Path ("-" is stdin) and everything it imports into \p Ctx and
 /// runs Sema over the whole program. Diagnostics go to \p Diags. Returns the

@@ -26,7 +26,10 @@ public:
   static constexpr unsigned MaxIdentifierLength = 1024;
 
   Lexer(uint32_t FileId, llvm::StringRef Buffer, DiagnosticEngine &Diags)
-      : FileId(FileId), Buf(Buffer), Diags(Diags) {}
+      : FileId(FileId), Buf(Buffer), Diags(Diags),
+        Preprocessed(
+            FileId && FileId <= Diags.getSourceManager().getNumFiles() &&
+            !Diags.getSourceManager().getFile(FileId).TokenLocs.empty()) {}
 
   Token lex();
   /// Continues lexing at byte \p Offset of the buffer (the start of a
@@ -47,6 +50,8 @@ private:
   uint32_t FileId;
   llvm::StringRef Buf;
   DiagnosticEngine &Diags;
+  /// The buffer is the file's preprocessed text (SourceManager::TokenLocs).
+  bool Preprocessed;
   size_t Pos = 0;
   // Cached line bookkeeping for locAt(); offsets only move forward.
   size_t LineStart = 0;

@@ -23,6 +23,7 @@
 
 #include "bsgp/AST/ASTContext.h"
 #include "bsgp/Basic/Diagnostic.h"
+#include "bsgp/Lex/Preprocess.h"
 
 #include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/StringSet.h"
@@ -55,6 +56,13 @@ public:
   /// When false, `import` reports an error instead of reading files (used by
   /// the fuzzer, which must not touch the file system).
   void setAllowImports(bool V) { AllowImports = V; }
+  /// Runs clang's preprocessor over every file parsed from now on (the main
+  /// file and imports, not the collective library) with \p Opts; without
+  /// it the lexer reads the files as they are (the fuzzers).
+  void setPreprocessorOptions(PreprocessorOptions Opts) {
+    PPOpts = std::move(Opts);
+    Preprocess = true;
+  }
 
   /// Parses the file already in the SourceManager as \p FileId and, through
   /// it, every imported file. Translation units are appended to the
@@ -97,6 +105,8 @@ private:
   DiagnosticEngine &Diags;
   std::vector<std::string> IncludePaths;
   bool AllowImports = true;
+  bool Preprocess = false;
+  PreprocessorOptions PPOpts;
   /// Canonical path -> file id of every file read so far.
   llvm::StringMap<uint32_t> Loaded;
   /// Typedef names are global to the whole program.
