@@ -7,8 +7,8 @@
 # no LLVM. This links the tools (default: bsgpc, bsgpi, bsgp-smith) against
 # LLVM's, MLIR's and Clang's static archives instead of the shared libraries
 # (ld.lld keeps only what they use), strips them, and packs them with the
-# collective library, libbsgprt, OpenMP and the difftest scripts in the
-# layout bsgpc expects (bin/, lib/, lib/bsgp/):
+# collective library, <bsgp.h>, libbsgprt, OpenMP and the difftest scripts
+# in the layout bsgpc expects (bin/, lib/, lib/bsgp/, lib/bsgp/include/):
 #
 #   tar xJf bundle.tar.xz -C dir && dir/bin/bsgpc prog.bsgp -o prog
 #
@@ -57,6 +57,8 @@ for tool in "${TOOLS[@]}"; do
 done
 
 cp "$BUILD/lib/bsgp/collectives.bsgp" "$STAGE/lib/bsgp/"
+# <bsgp.h>, which bsgpc and bsgpi find in lib/bsgp/include.
+cp -r "$BUILD/lib/bsgp/include" "$STAGE/lib/bsgp/"
 cp "$BUILD/lib/libbsgprt.so" "$STAGE/lib/"
 omp=$(ldd "$BUILD/lib/libbsgprt.so" | awk '/libomp/ { print $3 }')
 [ -n "$omp" ] && cp -L "$omp" "$STAGE/lib/"
