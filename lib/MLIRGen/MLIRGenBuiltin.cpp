@@ -175,10 +175,9 @@ Value MLIRGen::emitChunkOp(bsgp::BuiltinCallExpr *e, ArrayRef<Value> args) {
 }
 
 /// min, max, clamp and abs. Integers use the signed or unsigned min and
-/// max of their type; floats compare as `b < a ? b : a` (min) and
-/// `a < b ? b : a` (max), the combines of reduce(min, ...) and
-/// reduce(max, ...), so that every target and bsgpi agree on NaNs and
-/// signed zeros. clamp(x, lo, hi) is min(max(x, lo), hi); abs of a signed
+/// max of their type; floats the IEEE minNum and maxNum of C's fmin and
+/// fmax (a NaN operand gives the other), which every GPU has as one
+/// instruction. clamp(x, lo, hi) is min(max(x, lo), hi); abs of a signed
 /// integer wraps at its minimum, as two's complement negation does.
 Value MLIRGen::emitMathBuiltin(bsgp::MathBuiltinExpr *e) {
   using MB = bsgp::MathBuiltinExpr;
@@ -193,13 +192,9 @@ Value MLIRGen::emitMathBuiltin(bsgp::MathBuiltinExpr *e) {
   bool isFloat = isa<FloatType>(getElementTypeOrSelf(a[0].getType()));
   bool sgn = isSigned(e->getType());
   auto minOrMax = [&](bool isMin, Value x, Value y) -> Value {
-    if (isFloat) {
-      // min: y < x ? y : x; max: x < y ? y : x.
-      Value lt =
-          isMin ? arith::CmpFOp::create(b, l, arith::CmpFPredicate::OLT, y, x)
-                : arith::CmpFOp::create(b, l, arith::CmpFPredicate::OLT, x, y);
-      return arith::SelectOp::create(b, l, lt, y, x);
-    }
+    if (isFloat)
+      return isMin ? (Value)arith::MinNumFOp::create(b, l, x, y)
+                   : (Value)arith::MaxNumFOp::create(b, l, x, y);
     if (isMin)
       return sgn ? (Value)arith::MinSIOp::create(b, l, x, y)
                  : (Value)arith::MinUIOp::create(b, l, x, y);

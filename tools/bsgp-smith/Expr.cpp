@@ -408,13 +408,17 @@ std::string Generator::floatExpr(Ty T, int Depth, double &Bound) {
     std::string A = floatExpr(T, Depth - 1, BA);
     std::string B = floatExpr(T, Depth - 1, BB);
     Bound = std::max(BA, BB);
-    if (Opts.has(Feature::MinMax) && R.chance(40))
-      return minMaxCall(A, B, [&]() {
+    if (Opts.has(Feature::MinMax) && R.chance(40)) {
+      // Adding +0 turns a -0.0 into 0.0: min and max of two zeros may
+      // return either (docs/language.md), so the operands avoid -0.0.
+      std::string Zero = T == Ty::Float ? " + 0.0f)" : " + 0.0)";
+      return minMaxCall("(" + A + Zero, "(" + B + Zero, [&]() {
         double BC;
         std::string C = floatExpr(T, Depth - 1, BC);
         Bound = std::max(Bound, BC);
-        return C;
+        return "(" + C + Zero;
       });
+    }
     if (Opts.has(Feature::Generics) && R.chance(20))
       return genericCall("sm_gmax", T, {A, B});
     if (Opts.has(Feature::Math) && R.chance(50))

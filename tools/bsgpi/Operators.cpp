@@ -443,8 +443,7 @@ Column Interpreter::evalAtomic(Frame &F, AtomicExpr *AE, Lanes &L) {
   return Old;
 }
 
-/// min, max, clamp and abs, lane-wise on vectors, as MLIRGen emits them:
-/// floats compare as `b < a ? b : a` (min) and `a < b ? b : a` (max);
+/// min, max, clamp and abs, lane-wise on vectors, as MLIRGen emits them;
 /// clamp is min(max(x, lo), hi); a signed abs wraps at the minimum.
 Column Interpreter::evalMathBuiltin(Frame &F, MathBuiltinExpr *M, Lanes &L) {
   llvm::SmallVector<Column, 3> Vals;
@@ -456,8 +455,20 @@ Column Interpreter::evalMathBuiltin(Frame &F, MathBuiltinExpr *M, Lanes &L) {
   Column Res(sizeOf(T), L.size());
   dispatchKind(scalarKind(T), [&](auto Tag) {
     using X = decltype(Tag);
-    auto Min = [](X A, X B) { return B < A ? B : A; };
-    auto Max = [](X A, X B) { return A < B ? B : A; };
+    // Floats: C's fmin and fmax (a NaN gives the other operand); between
+    // -0.0 and +0.0 the targets may return either, and so may this.
+    auto Min = [](X A, X B) -> X {
+      if constexpr (std::is_floating_point_v<X>)
+        return std::fmin(A, B);
+      else
+        return B < A ? B : A;
+    };
+    auto Max = [](X A, X B) -> X {
+      if constexpr (std::is_floating_point_v<X>)
+        return std::fmax(A, B);
+      else
+        return A < B ? B : A;
+    };
     for (uint32_t K = 0; K < L.size(); ++K)
       for (unsigned C = 0; C < NC; ++C) {
         auto Arg = [&](unsigned I) { return ld<X>(Vals[I].at(K) + C * ES); };
