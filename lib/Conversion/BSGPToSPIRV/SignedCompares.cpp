@@ -148,3 +148,22 @@ void bsgp::rewriteSignBitTests(Operation *root) {
     cmp.erase();
   }
 }
+
+void bsgp::rewriteNarrowSignedToFloat(Operation *root) {
+  SmallVector<arith::SIToFPOp> convs;
+  root->walk([&](arith::SIToFPOp op) {
+    if (getElementTypeOrSelf(op.getIn().getType()).getIntOrFloatBitWidth() < 64)
+      convs.push_back(op);
+  });
+  for (arith::SIToFPOp op : convs) {
+    OpBuilder b(op);
+    Type i64 = b.getI64Type();
+    Type wide = i64;
+    if (auto vt = dyn_cast<VectorType>(op.getIn().getType()))
+      wide = vt.clone(i64);
+    Value ext = arith::ExtSIOp::create(b, op.getLoc(), wide, op.getIn());
+    Value r = arith::SIToFPOp::create(b, op.getLoc(), op.getType(), ext);
+    op.replaceAllUsesWith(r);
+    op.erase();
+  }
+}

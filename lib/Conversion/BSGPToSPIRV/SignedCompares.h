@@ -37,6 +37,15 @@ void rewriteSignedRemainders(mlir::Operation *root);
 /// bits (bsgp-smith seed 50271; test/Execution/language/sign-bit-test.test).
 void rewriteSignBitTests(mlir::Operation *root);
 
+/// Rewrites every `arith.sitofp` under `root` whose operand is narrower than
+/// 64 bits into the conversion of the operand sign-extended to 64 bits,
+/// which is exact. spirv-opt (SPIRV-Tools 2023.1) folds OpConvertSToF of a
+/// 32-bit constant as if it were unsigned, since MLIR declares every integer
+/// type unsigned in SPIR-V: a -1 it could prove became 4294967295.0 on
+/// lavapipe and NVIDIA's Vulkan (bsgp-smith seed 15000;
+/// test/Execution/language/signed-to-float.test). Its 64-bit fold is right.
+void rewriteNarrowSignedToFloat(mlir::Operation *root);
+
 } // namespace bsgp
 
 #endif // BSGP_LIB_CONVERSION_BSGPTOSPIRV_SIGNEDCOMPARES_H

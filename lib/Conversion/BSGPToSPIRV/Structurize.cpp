@@ -77,5 +77,6 @@ void StructurizeForSPIRVPass::runOnOperation() {
     bsgp::rewriteSignedRemainders(device);
     bsgp::rewriteSignBitTests(device);
     bsgp::rewriteSigned64Compares(device);
+    bsgp::rewriteNarrowSignedToFloat(device);
   }
 }

@@ -5,7 +5,8 @@
 // goes through the CFG and comes back as scf ops. A function without
 // branches is left as it is. Signed 64-bit relational compares then become
 // unsigned compares of the operands with their sign bits flipped, which
-// lavapipe evaluates right.
+// lavapipe evaluates right, and narrow signed integers convert to floats
+// through 64 bits.
 
 module {
   module @bsgp_spirv attributes {bsgp.target = "spirv"} {
@@ -70,6 +71,23 @@ module {
       %e = arith.shrui %s, %c30 : i64
       %t4 = arith.cmpi ne, %e, %zero : i64
       return %t0, %t1, %t2, %t3, %t4 : i1, i1, i1, i1, i1
+    }
+
+    // A signed conversion of a narrow integer to a float converts the
+    // integer sign-extended to 64 bits (spirv-opt folds the 32-bit one as
+    // unsigned); a 64-bit one stays.
+    // CHECK-LABEL: func.func @to_float(
+    // CHECK: %[[W:.*]] = arith.extsi %arg0 : i32 to i64
+    // CHECK: %[[F:.*]] = arith.sitofp %[[W]] : i64 to f32
+    // CHECK: %[[VW:.*]] = arith.extsi %arg1 : vector<2xi32> to vector<2xi64>
+    // CHECK: %[[VF:.*]] = arith.sitofp %[[VW]] : vector<2xi64> to vector<2xf32>
+    // CHECK: %[[D:.*]] = arith.sitofp %arg2 : i64 to f64
+    // CHECK: return %[[F]], %[[VF]], %[[D]]
+    func.func @to_float(%x: i32, %v: vector<2xi32>, %y: i64) -> (f32, vector<2xf32>, f64) attributes {bsgp.device} {
+      %f = arith.sitofp %x : i32 to f32
+      %vf = arith.sitofp %v : vector<2xi32> to vector<2xf32>
+      %d = arith.sitofp %y : i64 to f64
+      return %f, %vf, %d : f32, vector<2xf32>, f64
     }
   }
 }
