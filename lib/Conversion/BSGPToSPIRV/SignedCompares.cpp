@@ -167,3 +167,24 @@ void bsgp::rewriteNarrowSignedToFloat(Operation *root) {
     op.erase();
   }
 }
+
+void bsgp::rewriteNarrowSignedMinMax(Operation *root) {
+  SmallVector<Operation *> ops;
+  root->walk([&](Operation *op) {
+    if (isa<arith::MinSIOp, arith::MaxSIOp>(op) &&
+        getElementTypeOrSelf(op->getResult(0).getType())
+                .getIntOrFloatBitWidth() < 64)
+      ops.push_back(op);
+  });
+  for (Operation *op : ops) {
+    OpBuilder b(op);
+    Value x = op->getOperand(0), y = op->getOperand(1);
+    // min: x < y ? x : y; max: x > y ? x : y.
+    auto p = isa<arith::MinSIOp>(op) ? arith::CmpIPredicate::slt
+                                     : arith::CmpIPredicate::sgt;
+    Value c = arith::CmpIOp::create(b, op->getLoc(), p, x, y);
+    Value r = arith::SelectOp::create(b, op->getLoc(), c, x, y);
+    op->getResult(0).replaceAllUsesWith(r);
+    op->erase();
+  }
+}

@@ -46,6 +46,15 @@ void rewriteSignBitTests(mlir::Operation *root);
 /// test/Execution/language/signed-to-float.test). Its 64-bit fold is right.
 void rewriteNarrowSignedToFloat(mlir::Operation *root);
 
+/// Rewrites every `arith.minsi` and `arith.maxsi` under `root` on integers
+/// narrower than 64 bits into a signed compare and a select. spirv-opt
+/// (SPIRV-Tools 2023.1) folds GLSL.std.450 SMin and SMax of 32-bit
+/// constants as unsigned, the type MLIR declares: min(0, -82) became 0 on
+/// lavapipe and NVIDIA's Vulkan where inlining made both constant
+/// (bsgp-smith seed 15358; test/Execution/language/signed-min-max.test).
+/// It folds OpSLessThan right.
+void rewriteNarrowSignedMinMax(mlir::Operation *root);
+
 } // namespace bsgp
 
 #endif // BSGP_LIB_CONVERSION_BSGPTOSPIRV_SIGNEDCOMPARES_H

@@ -76,6 +76,7 @@ void StructurizeForSPIRVPass::runOnOperation() {
     // is seen.
     bsgp::rewriteSignedRemainders(device);
     bsgp::rewriteSignBitTests(device);
+    bsgp::rewriteNarrowSignedMinMax(device);
     bsgp::rewriteSigned64Compares(device);
     bsgp::rewriteNarrowSignedToFloat(device);
   }

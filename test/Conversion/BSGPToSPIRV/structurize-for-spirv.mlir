@@ -89,5 +89,19 @@ module {
       %d = arith.sitofp %y : i64 to f64
       return %f, %vf, %d : f32, vector<2xf32>, f64
     }
+
+    // Signed min and max of narrow integers become a compare and a select
+    // (spirv-opt folds SMin and SMax of 32-bit constants as unsigned).
+    // CHECK-LABEL: func.func @min_max(
+    // CHECK: %[[LT:.*]] = arith.cmpi slt, %arg0, %arg1 : i32
+    // CHECK: %[[MIN:.*]] = arith.select %[[LT]], %arg0, %arg1 : i32
+    // CHECK: %[[GT:.*]] = arith.cmpi sgt, %arg0, %arg1 : i32
+    // CHECK: %[[MAX:.*]] = arith.select %[[GT]], %arg0, %arg1 : i32
+    // CHECK: return %[[MIN]], %[[MAX]]
+    func.func @min_max(%x: i32, %y: i32) -> (i32, i32) attributes {bsgp.device} {
+      %a = arith.minsi %x, %y : i32
+      %b = arith.maxsi %x, %y : i32
+      return %a, %b : i32, i32
+    }
   }
 }
