@@ -581,7 +581,7 @@ Expr *Parser::parseDeclInit(const Type *T, const Token &Name,
                             VarDecl::StorageKind S) {
   Expr *Init = Tok.is(tok::l_brace) ? parseInitList() : parseAssignment();
   auto *B = T ? llvm::dyn_cast<BuiltinType>(T->getUnqualified()) : nullptr;
-  if (Init && S == VarDecl::Global && T->isConst() && B && B->isInteger())
+  if (Init && B && S == VarDecl::Global && T->isConst() && B->isInteger())
     if (std::optional<int64_t> V =
             evaluateIntConstant(Init, [&](const DeclRefExpr *R) {
               return Session.lookupConstant(R->getName());
