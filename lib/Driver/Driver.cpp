@@ -347,19 +347,30 @@ int bsgp::runDriver(llvm::ArrayRef<const char *> Argv) {
   return Verifier.finish() ? 0 : 1;
 }
 
+/// The text output named by -o (the standard output by default), or null
+/// after reporting that it cannot be opened.
+static std::unique_ptr<llvm::ToolOutputFile>
+openTextOutput(const llvm::opt::InputArgList &Args, DiagnosticEngine &Diags) {
+  std::string Out = Args.getLastArgValue(OPT_o, "-").str();
+  std::error_code EC;
+  auto OF =
+      std::make_unique<llvm::ToolOutputFile>(Out, EC, llvm::sys::fs::OF_Text);
+  if (EC) {
+    Diags.report(diag::err_drv_cannot_open) << Out << EC.message();
+    return nullptr;
+  }
+  return OF;
+}
+
 /// -E: the preprocessed source of each input, as clang -E writes it, to -o
 /// or the standard output.
 static int preprocessOnly(const char *Argv0,
                           const llvm::opt::InputArgList &Args,
                           llvm::ArrayRef<std::string> Inputs,
                           DiagnosticEngine &Diags) {
-  std::string Out = Args.getLastArgValue(OPT_o, "-").str();
-  std::error_code EC;
-  llvm::ToolOutputFile OF(Out, EC, llvm::sys::fs::OF_Text);
-  if (EC) {
-    Diags.report(diag::err_drv_cannot_open) << Out << EC.message();
+  auto OF = openTextOutput(Args, Diags);
+  if (!OF)
     return 1;
-  }
   PreprocessorOptions PP = getPreprocessorOptions(Argv0, Args);
   bool Ok = true;
   for (const std::string &In : Inputs) {
@@ -370,11 +381,11 @@ static int preprocessOnly(const char *Argv0,
     }
     uint32_t Id = Diags.getSourceManager().addBuffer(
         std::move(*Buf), In == "-" ? llvm::StringRef("<stdin>") : In);
-    Ok &= printPreprocessed(Id, Diags, PP, OF.os());
+    Ok &= printPreprocessed(Id, Diags, PP, OF->os());
   }
   if (!Ok || Diags.hasErrors())
     return 1;
-  OF.keep();
+  OF->keep();
   return 0;
 }
 
@@ -485,15 +496,11 @@ static int runActions(const char *Argv0, const llvm::opt::InputArgList &Args,
     return runCodegen(Ctx, Diags, CG);
 
   if (Act == Action::ASTDump || Act == Action::ASTDumpParse) {
-    std::string Out = Args.getLastArgValue(OPT_o, "-").str();
-    std::error_code EC;
-    llvm::ToolOutputFile OF(Out, EC, llvm::sys::fs::OF_Text);
-    if (EC) {
-      Diags.report(diag::err_drv_cannot_open) << Out << EC.message();
+    auto OF = openTextOutput(Args, Diags);
+    if (!OF)
       return 1;
-    }
-    dumpAST(Ctx, SM, OF.os());
-    OF.keep();
+    dumpAST(Ctx, SM, OF->os());
+    OF->keep();
   }
   return 0;
 }
