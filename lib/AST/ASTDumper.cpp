@@ -456,6 +456,8 @@ bool Dumper::dumpOtherExprHead(const Stmt *S,
     auto *C = llvm::cast<CallExpr>(S);
     head(S, "CallExpr");
     exprTail(llvm::cast<Expr>(S));
+    if (C->isDevicePrintf())
+      OS << " device_printf";
     Kids.push_back(stmt(C->getCallee()));
     for (Expr *A : C->args())
       Kids.push_back(stmt(A));

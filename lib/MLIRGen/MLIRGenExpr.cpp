@@ -770,12 +770,21 @@ Value MLIRGen::emitCall(bsgp::CallExpr *e) {
     (void)unsupported(e->getRange(), "an indirect call");
     return {};
   }
+  // A device printf's format is an attribute, not a value: no string
+  // global in device code.
+  bool devicePrintf = e->isDevicePrintf();
   SmallVector<Value> args;
-  for (bsgp::Expr *a : e->args()) {
+  for (bsgp::Expr *a : e->args().drop_front(devicePrintf ? 1 : 0)) {
     Value v = emitExpr(a);
     if (!v)
       return {};
     args.push_back(v);
+  }
+  if (devicePrintf) {
+    // Sema checked the literal format and promoted the arguments.
+    auto *lit = cast<bsgp::StringLiteral>(e->args()[0]->ignoreParenImpCasts());
+    bsgp::PrintfOp::create(b, l, b.getStringAttr(lit->getValue()), args);
+    return arith::ConstantIntOp::create(b, l, 0, 1); // no value; unused
   }
   Type ret = convertType(e->getType(), e->getRange());
   if (!ret)

@@ -715,6 +715,8 @@ Expr *Sema::checkUnary(UnaryOperator *U) {
 }
 
 Expr *Sema::checkCall(CallExpr *C) {
+  bool Discarded = C == DiscardedCall;
+  DiscardedCall = nullptr;
   Expr *Callee = C->getCallee();
   FunctionDecl *F = nullptr;
   if (auto *R = dyn_cast<DeclRefExpr>(Callee)) {
@@ -761,7 +763,8 @@ Expr *Sema::checkCall(CallExpr *C) {
       checkSyncPlacement(C,
                          ("call to collective '" + F->getName() + "'").str());
     }
-  } else if (F->getFunctionKind() == FunctionDecl::FK_Host && inDevice()) {
+  } else if (F->getFunctionKind() == FunctionDecl::FK_Host && inDevice() &&
+             !isPrintfDecl(F)) {
     Diags.report(C->getRange(), diag::err_host_in_device) << F->getName();
     auto It = Infos.find(F);
     bool Spawns = It != Infos.end() && It->second.HasSpawn;
@@ -800,6 +803,32 @@ Expr *Sema::checkCall(CallExpr *C) {
     C->args()[I] = A;
   }
   C->setType(FT->getReturnType()->getUnqualified());
+  if (isPrintfDecl(F))
+    return checkPrintfPlace(C, Discarded);
+  return C;
+}
+
+/// printf in device code: in a spawn or an inline function it must be a
+/// device printf; in a device function, a call whose format qualifies and
+/// whose value is unused becomes one (the function may run on a GPU), and
+/// any other stays a host call, which the GPU targets reject if a thread
+/// reaches it.
+Expr *Sema::checkPrintfPlace(CallExpr *C, bool Discarded) {
+  bool DeviceFn = !SpawnDepth && !InRequire && CurFn &&
+                  CurFn->getFunctionKind() == FunctionDecl::FK_Device;
+  if (inDevice()) {
+    if (!Discarded) {
+      Diags.report(C->getRange(), diag::err_device_printf_value);
+      return error(C);
+    }
+    if (!checkDevicePrintf(C, /*Report=*/true))
+      return error(C);
+  } else if (!DeviceFn || !Discarded ||
+             !checkDevicePrintf(C, /*Report=*/false)) {
+    return C;
+  }
+  C->setDevicePrintf(true);
+  C->setType(Ctx.getVoidType());
   return C;
 }
 

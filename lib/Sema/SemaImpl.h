@@ -188,6 +188,12 @@ private:
   /// Instantiates the generic functions of the collective library that
   /// MLIRGen calls for primitive \p B (docs/collectives.md).
   void instantiateLibraryFor(BuiltinCallExpr *B);
+  /// C's printf (SemaFormat.cpp): whether \p F declares it.
+  static bool isPrintfDecl(const FunctionDecl *F);
+  /// Whether call \p C of printf can run in device code (a literal format
+  /// whose conversions take its arguments); reports why not if \p Report.
+  bool checkDevicePrintf(CallExpr *C, bool Report);
+  Expr *checkPrintfPlace(CallExpr *C, bool Discarded);
   /// Checks the bodies of the instantiations requested so far (and those
   /// they request) and adds them to their template's translation unit.
   void checkInstantiations();
@@ -205,6 +211,8 @@ private:
   FunctionDecl *CurFn = nullptr;
   unsigned SpawnDepth = 0;
   bool InRequire = false;
+  /// The call an expression statement discards the value of, if any.
+  Expr *DiscardedCall = nullptr;
   unsigned LoopDepth = 0;
   /// Thread-dependent conditions that enclose the current statement.
   llvm::SmallVector<Expr *, 4> Divergent;

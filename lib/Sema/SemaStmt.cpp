@@ -167,7 +167,9 @@ void Sema::checkStmt(Stmt *S) {
     return;
   case Stmt::SK_Expr: {
     auto *ES = cast<ExprStmt>(S);
+    DiscardedCall = ES->getExpr()->ignoreParenImpCasts();
     ES->setExpr(checkExpr(ES->getExpr()));
+    DiscardedCall = nullptr;
     return;
   }
   case Stmt::SK_Null:

@@ -1,9 +1,10 @@
 //===- Pipeline.cpp - the §4 pass pipeline -------------------------------===//
 //
-// The order of §4.2: inline collectives (1), specialize host functions
-// whose supersteps depend on the target, expand pars, clean up (2), let
-// collectives run without their barrier where the caller allows it,
-// copy private arrays across barriers, split into supersteps (3), propagate
+// The order of §4.2: inline collectives (1), turn the threads' printfs
+// into records of a print buffer, specialize host functions whose
+// supersteps depend on the target, expand pars, clean up (2), let
+// collectives run without their barrier where the caller allows it, copy
+// private arrays across barriers, split into supersteps (3), propagate
 // thread.rank (2), find the saved values (5), save and load them (6), share
 // streams (7, §4.3) and outline kernels (3-4).
 //
@@ -18,6 +19,7 @@
 void bsgp::buildBSGPSuperstepPipeline(
     mlir::OpPassManager &pm, const BSGPSpecializeTargetsPassOptions &targets) {
   pm.addPass(createBSGPInlineCollectivesPass());
+  pm.addPass(createBSGPLowerDevicePrintfPass());
   pm.addPass(createBSGPSpecializeTargetsPass(targets));
   pm.addPass(createBSGPExpandParPass());
   pm.addPass(createBSGPResolveOldRankPass());

@@ -20,6 +20,7 @@
 #include "llvm/ADT/StringSwitch.h"
 
 #include <csignal>
+#include <cstdio>
 #include <dlfcn.h>
 #include <ffi.h>
 
@@ -231,4 +232,38 @@ Column Interpreter::callExternal(Frame &F, const FunctionDecl *Fn,
   }
   CrashFn = nullptr;
   return Out;
+}
+
+/// snprintf through libffi with each lane's arguments (Sema checked them
+/// against the format, and promoted them as for any variadic call).
+void Interpreter::devicePrintf(llvm::ArrayRef<Column> Args,
+                               llvm::ArrayRef<const Type *> ArgTypes, Lanes &L,
+                               SourceRange R) {
+  llvm::SmallVector<ffi_type *, 8> Types{&ffi_type_pointer, &ffi_type_uint64,
+                                         &ffi_type_pointer};
+  for (unsigned I = 1; I < Args.size(); ++I)
+    Types.push_back(ffiType(*this, ArgTypes[I], R));
+  ffi_cif Cif;
+  if (ffi_prep_cif_var(&Cif, FFI_DEFAULT_ABI, 3, Types.size(), &ffi_type_sint,
+                       Types.data()) != FFI_OK)
+    fatal(R, "libffi cannot call 'snprintf'");
+  std::string Text;
+  for (uint32_t K = 0; K < L.size(); ++K) {
+    for (uint64_t Size = 0;;) {
+      char *Buf = Text.empty() ? nullptr : Text.data();
+      llvm::SmallVector<void *, 8> Ptrs{&Buf, &Size};
+      for (const Column &A : Args)
+        Ptrs.push_back(const_cast<uint8_t *>(A.at(K)));
+      ffi_arg N = 0;
+      ffi_call(&Cif, FFI_FN(std::snprintf), &N, Ptrs.data());
+      if (Size) {
+        Text.resize(Size - 1);
+        break;
+      }
+      Size = (uint64_t)(int)N + 1;
+      Text.assign(Size, '\0');
+    }
+    Spawn->Printed += Text;
+    Text.clear();
+  }
 }

@@ -256,6 +256,9 @@ struct SpawnState {
   bool ReassignedSinceSync = false;
   std::vector<PendingPut> Puts;
   std::vector<void *> Temps;
+  /// What the threads printed since the last sync point: the compiled
+  /// program prints it after the superstep, after its require blocks.
+  std::string Printed;
 };
 
 class Interpreter {
@@ -320,6 +323,11 @@ public:
   }
 
   // Host calls (FFI.cpp).
+  /// printf in a thread (docs/language.md, "Device printf"): each lane's
+  /// text joins the spawn's output of the superstep.
+  void devicePrintf(llvm::ArrayRef<Column> Args,
+                    llvm::ArrayRef<const Type *> ArgTypes, Lanes &L,
+                    SourceRange R);
   Column callExternal(Frame &F, const FunctionDecl *Fn,
                       llvm::ArrayRef<Column> Args,
                       llvm::ArrayRef<const Type *> ArgTypes, Lanes &L,

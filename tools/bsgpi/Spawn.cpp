@@ -8,6 +8,8 @@
 
 #include "bsgp/AST/AST.h"
 
+#include <cstdio>
+
 using namespace bsgp;
 using namespace bsgp::interp;
 
@@ -100,6 +102,8 @@ void Interpreter::syncPoint(Frame &F, Lanes &L, SourceRange R,
                    rankList(Present) + " do)");
   }
   applyPuts(*this);
+  std::fwrite(Spawn->Printed.data(), 1, Spawn->Printed.size(), stdout);
+  Spawn->Printed.clear();
   ++Superstep;
   // thread.get reads the values of the superstep before.
   Spawn->Snapshots.clear();

@@ -262,6 +262,10 @@ Column Interpreter::call(Frame &F, CallExpr *C, Lanes &L) {
   llvm::SmallVector<const Type *, 8> Types;
   for (Expr *A : Args)
     Types.push_back(A->getType());
+  if (C->isDevicePrintf() && Spawn && F.Device) {
+    devicePrintf(Vals, Types, L, C->getRange());
+    return Column(0, L.size());
+  }
   return callExternal(F, Fn, Vals, Types, L, C->getRange());
 }
 

@@ -268,11 +268,16 @@ public:
   llvm::MutableArrayRef<Expr *> args() const { return Args; }
   /// The called function, when the callee names one. Set by Sema.
   FunctionDecl *getDirectCallee() const;
+  /// A call of C's printf from device code whose format Sema checked
+  /// (docs/language.md, "Device printf"): MLIRGen emits bsgp.printf.
+  bool isDevicePrintf() const { return DevicePrintf; }
+  void setDevicePrintf(bool V) { DevicePrintf = V; }
   static bool classof(const Stmt *S) { return S->getKind() == SK_Call; }
 
 private:
   Expr *Callee;
   llvm::MutableArrayRef<Expr *> Args;
+  bool DevicePrintf = false;
 };
 
 /// A BSGP primitive: thread.get/put/fork/kill/sortby/split/rebind and the

@@ -65,6 +65,33 @@ def BSGPExpandParPass : Pass<"bsgp-expand-par"> {
   }];
 }
 
+def BSGPLowerDevicePrintfPass
+    : Pass<"bsgp-lower-device-printf", "::mlir::ModuleOp"> {
+  let summary = "printf in the threads: records in a buffer the host prints";
+  let description = [{
+    Each `bsgp.printf` a thread runs appends a record to the runtime's
+    print buffer (`bsgprt_printf_buffer`, 32-bit words: [0] the words used,
+    [1] the capacity, [2] a flag that a record was lost, then the records,
+    in an area the runtime keeps zero): one atomic add claims the words,
+    and the thread stores its format's number plus one and its arguments (a 64-bit
+    value as two words, low first; a float promoted to double as the
+    float) only if they fit, and raises the flag otherwise. A spawn whose threads print asks for the
+    buffer before it and calls `bsgprt_printf_flush(buffer, table)` at the
+    start of each of its require blocks and after it, so that the host
+    formats each superstep's records with C's printf. `table` is the
+    module's format table `@printf.formats` (per format ':', its
+    argument kinds `i` `I` `f` `d`, a zero byte, its text, a zero byte).
+    Device functions that print, directly or through calls, get a copy
+    `<name>__printf` taking the buffer as a last argument, which thread
+    code calls; the original keeps host callers working, and a
+    `bsgp.printf` outside thread code becomes a call of C's `printf`.
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::func::FuncDialect",
+                           "::mlir::LLVM::LLVMDialect",
+                           "::mlir::scf::SCFDialect"];
+}
+
 def BSGPResolveOldRankPass : Pass<"bsgp-resolve-oldrank", "::mlir::ModuleOp"> {
   let summary = "reads of `thread.oldrank` become the value last assigned to it";
   let description = [{

@@ -113,6 +113,13 @@ BSGPRT_API void bsgprt_dfree_at(void *p, const char *srcloc);
  *  `host` (compiled code calls it before a spawn that reads the array):
  *  uploaded on the first call, the same list afterwards. */
 BSGPRT_API void *bsgprt_const_list(const void *host, uint64_t bytes);
+/** printf in device code (docs/language.md, "Device printf"): the print
+ *  buffer the threads store their records in (allocated on the first
+ *  call, BSGP_PRINTF_BUFFER bytes, 4 MiB by default), and the printing of
+ *  its records with the format table `table` of the compiled module, which
+ *  empties it. Compiled code calls both around each spawn that prints. */
+BSGPRT_API void *bsgprt_printf_buffer(void);
+BSGPRT_API void bsgprt_printf_flush(void *buffer, const char *table);
 /** dtempnew lists and temporary streams, taken from the reuse pool. */
 BSGPRT_API void *bsgprt_temp_alloc(uint64_t bytes, const char *srcloc);
 /** Gives a temporary allocation back to the pool. */

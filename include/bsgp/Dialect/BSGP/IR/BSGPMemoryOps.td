@@ -238,4 +238,30 @@ def BSGP_AtomicCASOp : BSGP_Op<"atomic_cas", [
   let hasVerifier = 1;
 }
 
+//===----------------------------------------------------------------------===//
+// Output
+//===----------------------------------------------------------------------===//
+
+def BSGP_PrintfOp : BSGP_Op<"printf"> {
+  let summary = "C's printf called from device code";
+  let description = [{
+    A call of `printf` that may run in a thread (docs/language.md, "Device
+    printf"): `format` is its literal format, which Sema checked against
+    the arguments, and `args` are the arguments after C's default
+    promotions (`i32` for int and uint, `i64` for the 64-bit integers,
+    `f64` for double). bsgp-lower-device-printf turns it into stores to the
+    runtime's print buffer in a thread, and into a call of the C function
+    on the host.
+
+    ```mlir
+    bsgp.printf "rank %d of %d\n"(%r, %n) : i32, i32
+    ```
+  }];
+  let arguments = (ins StrAttr:$format,
+                       Variadic<AnyTypeOf<[I32, I64, F64]>>:$args);
+  let assemblyFormat = [{
+    $format `(` $args `)` attr-dict (`:` type($args)^)?
+  }];
+}
+
 #endif // BSGP_DIALECT_BSGP_IR_BSGPMEMORYOPS_TD
