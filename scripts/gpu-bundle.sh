@@ -53,6 +53,10 @@ build $ALL min-max "$ROOT/test/Execution/language/Inputs/min-max.bsgp" \
 for t in group-ops group-uniform; do
   build $ALL "$t" "$ROOT/test/Execution/language/Inputs/$t.bsgp"
 done
+# The threads' printf lines come in any order: compared sorted.
+build $ALL device-printf "$ROOT/test/Execution/language/Inputs/device-printf.bsgp"
+sort -o "$OUT/expected/device-printf.txt" "$OUT/expected/device-printf.txt"
+programs[-1]+=":sort"
 
 "$ROOT/bench/cuda/build.sh" "$OUT" >/dev/null
 rm -f "$OUT"/*.o
@@ -62,13 +66,16 @@ cat > "$OUT/run.sh" <<RUN
 # Runs every program on each backend of \$BACKENDS and compares with its
 # CPU output; then the benchmarks (scale \$1, default 1).
 cd "\$(dirname "\$0")"
+set -o pipefail
 export LD_LIBRARY_PATH=\$PWD
 failed=0
 for entry in ${programs[*]}; do
-  p=\${entry%%:*} targets=\${entry#*:}
+  p=\${entry%%:*} targets=\${entry#*:} order=cat
+  [[ \$targets == *:sort ]] && order=sort
   for b in \${BACKENDS:-cuda}; do
     [ \$b = vulkan ] && [[ \$targets != *spirv* ]] && continue
-    if BSGP_DEVICE=\$b ./\$p > \$p.\$b.txt 2>&1 && cmp -s \$p.\$b.txt expected/\$p.txt; then
+    if BSGP_DEVICE=\$b ./\$p 2>&1 | \$order > \$p.\$b.txt &&
+       cmp -s \$p.\$b.txt expected/\$p.txt; then
       echo "PASS \$p (\$b)"
     else
       echo "FAIL \$p (\$b)"; diff expected/\$p.txt \$p.\$b.txt | head -5; failed=1
