@@ -74,6 +74,7 @@ enum class Feature : unsigned {
   MinMax,        ///< the builtins min, max, clamp and abs
   Constants,     ///< global constant tables and initializer lists
   StructLists,   ///< an input list of structs read field by field
+  DevicePrintf,  ///< printf from the thread of rank 0
   NumFeatures
 };
 
@@ -224,6 +225,7 @@ public:
   void groupStmt();
   void subgroupStmt();
   void atomicStmt();
+  void printfStmt();
   std::string reduceOperand(Ty T, const std::string &Op);
   /// A call of the generic helper \p Name on \p Args of type \p T: the
   /// template argument given explicitly or deduced from casts to T.

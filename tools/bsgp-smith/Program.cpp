@@ -45,6 +45,7 @@ static const FeatureInfo Features[] = {
     {"big-spawn", true},     {"generics", true},
     {"ddelete", true},       {"min-max", true},
     {"constants", true},     {"struct-lists", true},
+    {"device-printf", true},
 };
 static_assert(sizeof(Features) / sizeof(Features[0]) ==
                   static_cast<unsigned>(Feature::NumFeatures),

@@ -173,6 +173,8 @@ void Generator::stmt(int Depth) {
   case 4:
     return declStmt();
   case 5:
+    if (Where == Ctx::Device && Opts.has(Feature::DevicePrintf) && R.chance(20))
+      return printfStmt();
     if (Where == Ctx::Device && Opts.has(Feature::Atomics) && R.chance(50))
       return atomicStmt();
     if (Opts.has(Feature::Vectors) && R.chance(50))
@@ -190,6 +192,21 @@ void Generator::stmt(int Depth) {
       return privateArrayStmt();
     return declStmt();
   }
+}
+
+/// printf in a thread: only the thread of rank 0 prints, so the order of
+/// the lines is defined (a superstep's records come after the last
+/// superstep's, in the order one thread stored them) and the same in
+/// bsgpi and on every backend. Values print as exact bits.
+void Generator::printfStmt() {
+  std::vector<Var> Vars = S.all();
+  if (Vars.empty())
+    return declStmt();
+  const Var &V = R.pick(Vars);
+  open("if (thread.rank == 0)");
+  line("printf(\"" + fresh("p") + " %016llx\\n\", " +
+       convert(V.Name, V.T, Ty::UInt64) + ");");
+  close();
 }
 
 void Generator::stmtList(int Count, int Depth) {
