@@ -528,6 +528,7 @@ void MLIRGen::emitPar(bsgp::ParStmt *s) {
     state.addRegion();
   auto par = cast<bsgp::ParOp>(b.create(state));
   llvm::DenseMap<VarKey, Value> outer = env;
+  bool declares = false;
   for (auto [i, st] : llvm::enumerate(stmts)) {
     Block *blk = new Block();
     par->getRegion(i).push_back(blk);
@@ -537,9 +538,33 @@ void MLIRGen::emitPar(bsgp::ParStmt *s) {
     emitStmt(st);
     if (failed)
       return;
+    // par opens no scope (Listing 8): a variable a statement declares or
+    // first assigns at its top level is read after the par, so it is a
+    // result too.
+    for (VarKey k : effectsOf(st).assigned) {
+      auto it = env.find(k);
+      if (outer.count(k) || it == env.end() ||
+          it->second.getParentRegion() != &par->getRegion(i))
+        continue;
+      keysPer[i].push_back(k);
+      declares = true;
+    }
     bsgp::YieldOp::create(b, l, currentValues(keysPer[i]));
   }
   env = outer;
+  if (declares) {
+    // Results cannot be added to an op; rebuild it with them.
+    OperationState withResults(l, bsgp::ParOp::getOperationName());
+    for (Region &region : par->getRegions())
+      withResults.addTypes(region.front().getTerminator()->getOperandTypes());
+    for (size_t i = 0; i < stmts.size(); ++i)
+      withResults.addRegion();
+    auto rebuilt = cast<bsgp::ParOp>(b.create(withResults));
+    for (size_t i = 0; i < stmts.size(); ++i)
+      rebuilt->getRegion(i).takeBody(par->getRegion(i));
+    par.erase();
+    par = rebuilt;
+  }
   unsigned r = 0;
   for (auto &keys : keysPer)
     for (VarKey k : keys)

@@ -307,7 +307,9 @@ void Sema::checkPar(ParStmt *P) {
   auto SavedFlow = std::move(ControlFlow);
   ControlFlow.clear();
   ++RequireNesting;
-  checkCompound(P->getBody());
+  // par opens no scope (Listing 8): what its statements declare or first
+  // assign belongs to the enclosing block, read after the par.
+  checkStmtsInCurrentScope(P->getBody());
   --RequireNesting;
   ControlFlow = std::move(SavedFlow);
   // A barrier of a par branch ends the superstep of every branch (a

@@ -12,6 +12,7 @@
 
 #include "bsgp/Transforms/Passes.h"
 
+#include "bsgp/Dialect/BSGP/IR/BSGPDialect.h"
 #include "bsgp/Dialect/BSGP/IR/BSGPOps.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -60,9 +61,11 @@ struct CollectiveInliner : public InlinerInterface {
 
 /// True if `func` itself uses an op that only means something in its
 /// caller's kernel: a work-group or subgroup op (the targets lower those
-/// only inside kernels, where the work group is known), or a bsgp.get
+/// only inside kernels, where the work group is known), a bsgp.get
 /// (bsgp-save-restore makes it a load of the caller's saved value, in the
-/// caller's superstep). Ops in a spawn of `func` do not count: that spawn
+/// caller's superstep), or thread.rank, thread.size and thread.oldrank of
+/// an inline function (the caller's threads, whose ranks the kernel
+/// knows). Ops in a spawn of `func` do not count: that spawn
 /// becomes the kernels around them, so a host function spawning such code
 /// (even a recursive one, like the library's scan) stays a call.
 bool usesKernelOps(func::FuncOp func) {
@@ -70,7 +73,8 @@ bool usesKernelOps(func::FuncOp func) {
       .walk<WalkOrder::PreOrder>([](Operation *op) {
         if (isa<SpawnOp>(op))
           return WalkResult::skip();
-        if (isGroupOp(op) || isa<GetOp, OldRankOp>(op))
+        if (isGroupOp(op) ||
+            isa<GetOp, OldRankOp, ThreadRankOp, ThreadSizeOp>(op))
           return WalkResult::interrupt();
         return WalkResult::advance();
       })
@@ -98,15 +102,16 @@ LogicalResult inlineGroupFunctions(ModuleOp module, InlinerInterface &interface,
       break;
     if (round == kMaxInlineRounds)
       return calls.front().first.emitError(
-          "recursive function using work-group operations or thread.get "
-          "cannot be inlined");
+          "recursive function using work-group operations, thread.get, "
+          "thread.rank or thread.size cannot be inlined");
     for (auto [call, callee] : calls) {
       if (!callee.getBody().hasOneBlock() ||
           failed(inlineCall(interface, cloneCallback, call, callee,
                             &callee.getBody())))
         return call.emitError("cannot inline function '")
                << callee.getSymName()
-               << "', which uses work-group operations or thread.get";
+               << "', which uses work-group operations, thread.get, "
+                  "thread.rank or thread.size";
       call.erase();
       inlined.insert(callee);
     }
@@ -155,6 +160,23 @@ FailureOr<Value> valueInThread(OpBuilder &b, Value rank, Value v, GetOp get,
 /// over it (valueInThread). An argument with no value in another thread is
 /// an error.
 LogicalResult resolveInlinedGets(ModuleOp module) {
+  // thread.rank and thread.size of an inline function called from host
+  // code (which Sema allows) are not anyone's.
+  WalkResult attrs = module.walk([&](Operation *op) {
+    if (!isa<ThreadRankOp, ThreadSizeOp>(op) || op->getParentOfType<SpawnOp>())
+      return WalkResult::advance();
+    auto fn = op->getParentOfType<func::FuncOp>();
+    if (fn && (isCollectiveFunction(fn) ||
+               fn->hasAttr(BSGPDialect::getDeviceAttrName())))
+      return WalkResult::advance();
+    emitError(op->getLoc())
+        << "'" << (isa<ThreadRankOp>(op) ? "thread.rank" : "thread.size")
+        << "' reached host code through an inline function: a function "
+           "that uses it must be called in a spawn";
+    return WalkResult::interrupt();
+  });
+  if (attrs.wasInterrupted())
+    return failure();
   SmallVector<GetOp> gets;
   module.walk([&](GetOp get) { gets.push_back(get); });
   for (GetOp get : gets) {

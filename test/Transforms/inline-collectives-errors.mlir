@@ -44,3 +44,17 @@ func.func @declaration_only(%n: i32) {
   }
   return
 }
+
+// -----
+
+// Host code may call an inline function, but not one that reads the
+// threads' ranks.
+func.func private @rank() -> i32 attributes {bsgp.device} {
+  // expected-error @below {{'thread.rank' reached host code through an inline function: a function that uses it must be called in a spawn}}
+  %r = bsgp.thread_rank : i32
+  return %r : i32
+}
+func.func @host_reads_rank() -> i32 {
+  %r = func.call @rank() : () -> i32
+  return %r : i32
+}

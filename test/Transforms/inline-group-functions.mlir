@@ -139,3 +139,30 @@ func.func @reads_old(%out: !bsgp.ptr<i32>, %n: i32, %o: i32) {
   }
   return
 }
+
+// -----
+
+// An inline function reading thread.rank or thread.size is inlined: they
+// are the calling threads' (the GPU targets know the ranks only in the
+// kernel), read at the point of the call.
+// CHECK-NOT:   func.func private @rank_times
+// CHECK-LABEL: func.func @reads_rank(
+// CHECK:         bsgp.spawn
+// CHECK-NEXT:      %[[R:.*]] = bsgp.thread_rank : i32
+// CHECK-NEXT:      %[[S:.*]] = bsgp.thread_size : i32
+// CHECK-NEXT:      arith.muli %[[R]], %[[S]]
+// CHECK-NOT:     func.call
+func.func private @rank_times() -> i32 attributes {bsgp.device} {
+  %r = bsgp.thread_rank : i32
+  %s = bsgp.thread_size : i32
+  %v = arith.muli %r, %s : i32
+  return %v : i32
+}
+func.func @reads_rank(%out: !bsgp.ptr<i32>, %n: i32) {
+  bsgp.spawn %n {
+    %v = func.call @rank_times() : () -> i32
+    %r = bsgp.thread_rank : i32
+    bsgp.ptr.store %v, %out[%r] : !bsgp.ptr<i32>, i32
+  }
+  return
+}
