@@ -201,6 +201,8 @@ std::string Generator::leaf(Ty T, double &Bound) {
   if (Where == Ctx::Device && T == Ty::Int && R.chance(15)) {
     if (RanksChanged && Opts.has(Feature::OldRank) && R.chance(40))
       return "thread.oldrank";
+    if (Opts.has(Feature::InlineRank) && R.chance(25))
+      return "sm_rk(" + std::to_string(R.range(1, 7)) + ")";
     return R.chance(70) ? "thread.rank" : "thread.size";
   }
   if (Where == Ctx::Device && HasRec && R.chance(6)) {

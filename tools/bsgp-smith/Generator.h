@@ -75,6 +75,7 @@ enum class Feature : unsigned {
   Constants,     ///< global constant tables and initializer lists
   StructLists,   ///< an input list of structs read field by field
   DevicePrintf,  ///< printf from the thread of rank 0
+  InlineRank,    ///< an inline function reading thread.rank and thread.size
   NumFeatures
 };
 

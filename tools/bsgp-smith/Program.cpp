@@ -45,7 +45,7 @@ static const FeatureInfo Features[] = {
     {"big-spawn", true},     {"generics", true},
     {"ddelete", true},       {"min-max", true},
     {"constants", true},     {"struct-lists", true},
-    {"device-printf", true},
+    {"device-printf", true}, {"inline-rank", true},
 };
 static_assert(sizeof(Features) / sizeof(Features[0]) ==
                   static_cast<unsigned>(Feature::NumFeatures),
@@ -134,6 +134,12 @@ void Generator::helpers() {
     line("  return a;");
     line("return b;");
     close();
+    line("");
+  }
+  if (Opts.has(Feature::InlineRank)) {
+    line("// The calling thread's rank and the spawn's size, through an "
+         "inline function.");
+    line("inline int sm_rk(int k) { return thread.rank * k + thread.size; }");
     line("");
   }
   line("// One step of a 64-bit FNV-1 style hash.");
