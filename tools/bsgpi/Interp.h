@@ -303,6 +303,9 @@ public:
   }
   void step(SourceRange R);
   bool mayRemap(Stmt *S);
+  /// Whether \p S may end a superstep (a barrier, a collective, a par):
+  /// the require blocks after it belong to the next superstep.
+  bool endsSuperstep(Stmt *S);
 
   // Spawns and collectives (Spawn.cpp, Collectives.cpp, Groups.cpp).
   void execSpawn(Frame &F, SpawnStmt *S);
@@ -362,6 +365,7 @@ public:
   /// Variables read by thread.get: snapshotted at every sync point.
   llvm::DenseSet<const VarDecl *> GetVars;
   llvm::DenseMap<const Stmt *, bool> RemapCache;
+  llvm::DenseMap<const Stmt *, bool> SyncCache;
   std::map<std::string, const FunctionDecl *> Functions;
 };
 

@@ -15,6 +15,8 @@
 
 #include "bsgp/AST/AST.h"
 
+#include "llvm/ADT/SmallPtrSet.h"
+
 #include <algorithm>
 
 using namespace bsgp;
@@ -60,6 +62,24 @@ bool Interpreter::mayRemap(Stmt *S) {
   if (auto *FS = llvm::dyn_cast<ForStmt>(S))
     R = R || mayRemap(FS->getBody());
   RemapCache[S] = R;
+  return R;
+}
+
+bool Interpreter::endsSuperstep(Stmt *S) {
+  if (!S)
+    return false;
+  auto It = SyncCache.find(S);
+  if (It != SyncCache.end())
+    return It->second;
+  bool R = llvm::isa<BarrierStmt, ParStmt>(S);
+  if (auto *B = llvm::dyn_cast<BuiltinCallExpr>(S))
+    R = BuiltinCallExpr::isCollective(B->getBuiltinKind());
+  else if (auto *C = llvm::dyn_cast<CallExpr>(S))
+    R = C->getDirectCallee() &&
+        C->getDirectCallee()->getFunctionKind() == FunctionDecl::FK_Collective;
+  if (!R)
+    forEachChild(S, [&](Stmt *C) { R = R || endsSuperstep(C); });
+  SyncCache[S] = R;
   return R;
 }
 
@@ -111,13 +131,33 @@ Lanes Interpreter::exec(Frame &F, Stmt *S, Lanes L) {
     return L;
   LiveLanesGuard G(*this, F, F.Device && mayRemap(S) ? &L : nullptr);
   switch (S->getKind()) {
-  case Stmt::SK_Compound:
-    for (Stmt *C : llvm::cast<CompoundStmt>(S)->body()) {
-      L = exec(F, C, L);
+  case Stmt::SK_Compound: {
+    // A require block runs before the superstep it is in (docs/
+    // language.md), before the threads' statements that precede it there.
+    auto Body = llvm::cast<CompoundStmt>(S)->body();
+    llvm::SmallPtrSet<Stmt *, 2> Ran;
+    bool SuperstepStarts = F.Device;
+    for (size_t I = 0; I < Body.size(); ++I) {
+      Stmt *C = Body[I];
+      if (SuperstepStarts) {
+        for (Stmt *Next : Body.drop_front(I)) {
+          if (llvm::isa<RequireStmt>(Next)) {
+            L = exec(F, Next, L);
+            Ran.insert(Next);
+          }
+          if (endsSuperstep(Next))
+            break;
+        }
+        SuperstepStarts = false;
+      }
+      if (!Ran.count(C))
+        L = exec(F, C, L);
       if (L.empty())
         break;
+      SuperstepStarts = F.Device && endsSuperstep(C);
     }
     return L;
+  }
   case Stmt::SK_Decl:
     for (VarDecl *D : llvm::cast<DeclStmt>(S)->decls())
       if (Expr *Init = D->getInit()) {
