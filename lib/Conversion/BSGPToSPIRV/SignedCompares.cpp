@@ -157,12 +157,24 @@ void bsgp::rewriteNarrowSignedToFloat(Operation *root) {
   });
   for (arith::SIToFPOp op : convs) {
     OpBuilder b(op);
-    Type i64 = b.getI64Type();
-    Type wide = i64;
-    if (auto vt = dyn_cast<VectorType>(op.getIn().getType()))
-      wide = vt.clone(i64);
-    Value ext = arith::ExtSIOp::create(b, op.getLoc(), wide, op.getIn());
-    Value r = arith::SIToFPOp::create(b, op.getLoc(), op.getType(), ext);
+    Location loc = op.getLoc();
+    Value x = op.getIn();
+    Type i32 = b.getI32Type();
+    if (auto vt = dyn_cast<VectorType>(x.getType()))
+      i32 = vt.clone(b.getI32Type());
+    if (x.getType() != i32)
+      x = arith::ExtSIOp::create(b, loc, i32, x);
+    // |x| as an unsigned 32-bit value (INT_MIN's is 2^31), converted
+    // unsigned and negated back: the rounding of C's conversion is
+    // symmetric, so this is exact.
+    Value zero = arith::ConstantOp::create(b, loc, i32, b.getZeroAttr(i32));
+    Value negative =
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, x, zero);
+    Value magnitude = arith::SelectOp::create(
+        b, loc, negative, arith::SubIOp::create(b, loc, zero, x), x);
+    Value f = arith::UIToFPOp::create(b, loc, op.getType(), magnitude);
+    Value r = arith::SelectOp::create(b, loc, negative,
+                                      arith::NegFOp::create(b, loc, f), f);
     op.replaceAllUsesWith(r);
     op.erase();
   }

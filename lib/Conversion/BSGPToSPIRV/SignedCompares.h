@@ -38,12 +38,15 @@ void rewriteSignedRemainders(mlir::Operation *root);
 void rewriteSignBitTests(mlir::Operation *root);
 
 /// Rewrites every `arith.sitofp` under `root` whose operand is narrower than
-/// 64 bits into the conversion of the operand sign-extended to 64 bits,
-/// which is exact. spirv-opt (SPIRV-Tools 2023.1) folds OpConvertSToF of a
-/// 32-bit constant as if it were unsigned, since MLIR declares every integer
-/// type unsigned in SPIR-V: a -1 it could prove became 4294967295.0 on
-/// lavapipe and NVIDIA's Vulkan (bsgp-smith seed 15000;
-/// test/Execution/language/signed-to-float.test). Its 64-bit fold is right.
+/// 64 bits into the unsigned conversion of the operand's magnitude, negated
+/// where the operand is negative, which is exact. spirv-opt (SPIRV-Tools
+/// 2023.1) folds OpConvertSToF of a 32-bit constant as if it were unsigned,
+/// since MLIR declares every integer type unsigned in SPIR-V: a -1 it could
+/// prove became 4294967295.0 on lavapipe and NVIDIA's Vulkan (bsgp-smith
+/// seed 15000; test/Execution/language/signed-to-float.test). Converting
+/// the operand sign-extended to 64 bits instead met a lavapipe (Mesa 22.3)
+/// bug: `0.0f > (float)x` was false for a negative x (bsgp-smith seed
+/// 100150).
 void rewriteNarrowSignedToFloat(mlir::Operation *root);
 
 /// Rewrites every `arith.minsi` and `arith.maxsi` under `root` on integers

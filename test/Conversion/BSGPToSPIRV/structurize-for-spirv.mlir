@@ -73,14 +73,22 @@ module {
       return %t0, %t1, %t2, %t3, %t4 : i1, i1, i1, i1, i1
     }
 
-    // A signed conversion of a narrow integer to a float converts the
-    // integer sign-extended to 64 bits (spirv-opt folds the 32-bit one as
-    // unsigned); a 64-bit one stays.
+    // A signed conversion of a narrow integer to a float converts its
+    // magnitude unsigned and negates it back (spirv-opt folds the 32-bit
+    // signed one as unsigned; lavapipe miscompares the 64-bit one with
+    // zero); a 64-bit one stays.
     // CHECK-LABEL: func.func @to_float(
-    // CHECK: %[[W:.*]] = arith.extsi %arg0 : i32 to i64
-    // CHECK: %[[F:.*]] = arith.sitofp %[[W]] : i64 to f32
-    // CHECK: %[[VW:.*]] = arith.extsi %arg1 : vector<2xi32> to vector<2xi64>
-    // CHECK: %[[VF:.*]] = arith.sitofp %[[VW]] : vector<2xi64> to vector<2xf32>
+    // CHECK: %[[Z:.*]] = arith.constant 0 : i32
+    // CHECK: %[[N:.*]] = arith.cmpi slt, %arg0, %[[Z]] : i32
+    // CHECK: %[[M:.*]] = arith.subi %[[Z]], %arg0 : i32
+    // CHECK: %[[A:.*]] = arith.select %[[N]], %[[M]], %arg0 : i32
+    // CHECK: %[[U:.*]] = arith.uitofp %[[A]] : i32 to f32
+    // CHECK: %[[NEG:.*]] = arith.negf %[[U]] : f32
+    // CHECK: %[[F:.*]] = arith.select %[[N]], %[[NEG]], %[[U]] : f32
+    // CHECK: %[[VN:.*]] = arith.cmpi slt, %arg1, %{{.*}} : vector<2xi32>
+    // CHECK: %[[VU:.*]] = arith.uitofp %{{.*}} : vector<2xi32> to vector<2xf32>
+    // CHECK: %[[VNEG:.*]] = arith.negf %[[VU]] : vector<2xf32>
+    // CHECK: %[[VF:.*]] = arith.select %[[VN]], %[[VNEG]], %[[VU]]
     // CHECK: %[[D:.*]] = arith.sitofp %arg2 : i64 to f64
     // CHECK: return %[[F]], %[[VF]], %[[D]]
     func.func @to_float(%x: i32, %v: vector<2xi32>, %y: i64) -> (f32, vector<2xf32>, f64) attributes {bsgp.device} {
