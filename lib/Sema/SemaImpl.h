@@ -164,6 +164,9 @@ private:
   /// Reports \p Node (a barrier, require, par or collective call described
   /// by \p What) if it sits under control flow in device code.
   void checkSyncPlacement(Stmt *Node, llvm::StringRef What);
+  /// Reports a barrier(RANK_REASSIGNED) of \p Body that no
+  /// `thread.oldrank = ...` follows in the superstep it starts.
+  void checkOldRankAfterReassign(llvm::ArrayRef<Stmt *> Body);
   /// Reports the syncs recorded by checkSyncPlacement that no divergence
   /// error covers (those are found later for loops with early exits).
   void flushSyncPlacement();

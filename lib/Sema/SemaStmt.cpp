@@ -40,6 +40,7 @@ void Sema::checkCompound(CompoundStmt *C, Scope *Existing) {
   C->setImplicitDecls(Ctx.copyArray<VarDecl *>(Implicit));
   if (!Existing)
     popScope();
+  checkOldRankAfterReassign(C->body());
 }
 
 void Sema::checkSubStmt(Stmt *S) {
@@ -63,6 +64,7 @@ void Sema::checkStmtsInCurrentScope(CompoundStmt *C) {
     checkStmt(S);
     flushSyncPlacement();
   }
+  checkOldRankAfterReassign(C->body());
 }
 
 Expr *Sema::checkCond(Expr *E) {

@@ -247,3 +247,61 @@ bool Sema::isThreadDependent(Expr *E) {
   });
   return Dep;
 }
+
+/// Whether \p S ends a superstep: a barrier, a par, a collective primitive
+/// or a call of a collective function, at any depth.
+static bool endsSuperstep(Stmt *S) {
+  if (!S)
+    return false;
+  if (isa<BarrierStmt, ParStmt>(S))
+    return true;
+  if (auto *B = dyn_cast<BuiltinCallExpr>(S))
+    if (BuiltinCallExpr::isCollective(B->getBuiltinKind()))
+      return true;
+  if (auto *C = dyn_cast<CallExpr>(S))
+    if (FunctionDecl *F = C->getDirectCallee())
+      if (F->getFunctionKind() == FunctionDecl::FK_Collective)
+        return true;
+  bool R = false;
+  forEachChild(S, [&](Stmt *C) { R = R || endsSuperstep(C); });
+  return R;
+}
+
+/// Whether \p S assigns thread.oldrank, at any depth.
+static bool setsOldRank(Stmt *S) {
+  if (!S)
+    return false;
+  if (auto *A = dyn_cast<BinaryOperator>(S))
+    if (A->getOpcode() == BinaryOperator::Assign)
+      if (auto *T =
+              dyn_cast<ThreadAttrExpr>(A->getLHS()->ignoreParenImpCasts()))
+        if (T->getAttr() == ThreadAttrExpr::OldRank)
+          return true;
+  bool R = false;
+  forEachChild(S, [&](Stmt *C) { R = R || setsOldRank(C); });
+  return R;
+}
+
+/// `barrier(RANK_REASSIGNED)` starts a rank reassignment that the program
+/// finishes with `thread.oldrank = ...` in the superstep it starts (at the
+/// top level, before the next barrier or collective): without it the
+/// values live across the barrier cannot follow their threads.
+void Sema::checkOldRankAfterReassign(llvm::ArrayRef<Stmt *> Body) {
+  for (size_t I = 0; I < Body.size(); ++I) {
+    auto *B = dyn_cast<BarrierStmt>(Body[I]);
+    if (!B || !B->isRankReassigned())
+      continue;
+    bool Set = false;
+    for (Stmt *S : Body.drop_front(I + 1)) {
+      // One under control flow counts: it has its own error.
+      if (setsOldRank(S)) {
+        Set = true;
+        break;
+      }
+      if (endsSuperstep(S))
+        break;
+    }
+    if (!Set)
+      Diags.report(B->getRange(), diag::err_reassign_without_oldrank);
+  }
+}

@@ -174,7 +174,7 @@ LogicalResult SpawnSaveRestore::loadValues(unsigned t) {
     return success();
   }
   if (!setOld)
-    return steps[t].emitError("superstep ")
+    return emitError(steps[t].getLoc(), "superstep ")
            << steps[t].getIndex()
            << " follows barrier(RANK_REASSIGNED) but does not set "
               "thread.oldrank, so the values live across the barrier cannot "
@@ -188,7 +188,8 @@ LogicalResult SpawnSaveRestore::loadValues(unsigned t) {
     for (OpOperand *use : usesIn(result, t)) {
       Operation *top = body.findAncestorOpInBlock(*use->getOwner());
       if (top->isBeforeInBlock(setOld))
-        return use->getOwner()->emitError(
+        return emitError(
+            use->getOwner()->getLoc(),
             "a value saved before barrier(RANK_REASSIGNED) is used before "
             "thread.oldrank is set");
       use->set(loaded);
