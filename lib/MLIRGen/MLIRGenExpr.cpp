@@ -23,6 +23,14 @@ using namespace mlirgen;
 Value MLIRGen::emitExpr(bsgp::Expr *e) {
   if (!e || failed)
     return {};
+  if (asStructValue(e->getType())) {
+    // Struct values are lists of leaves (emitStructValue); the users of one
+    // ask for them. Here the value is discarded (`q = p;`, `f(p);`).
+    SmallVector<Value> leaves;
+    if (!emitStructValue(e, leaves))
+      return {};
+    return arith::ConstantIntOp::create(b, loc(e->getRange()), 0, 1);
+  }
   return emitExprInner(e);
 }
 
@@ -571,6 +579,8 @@ Value MLIRGen::emitAssign(bsgp::Expr *target, Value v, Location l) {
     }
   }
   if (auto *m = dyn_cast<bsgp::MemberExpr>(target)) {
+    if (m->getField() && !isStructInMemory(m))
+      return emitValueFieldStore(m, v, l);
     if (m->getField())
       return emitFieldStore(m, v, l);
     if (!m->isArrow()) {
@@ -708,6 +718,8 @@ Value MLIRGen::emitUnary(bsgp::UnaryOperator *e) {
 
 Value MLIRGen::emitMember(bsgp::MemberExpr *e) {
   Location l = loc(e->getRange());
+  if (e->getField() && !isStructInMemory(e))
+    return emitValueFieldLoad(e);
   if (e->getField())
     return emitFieldLoad(e);
   Value base = emitExpr(e->getBase());
@@ -771,13 +783,12 @@ Value MLIRGen::emitCall(bsgp::CallExpr *e) {
     return {};
   }
   SmallVector<Value> args;
-  for (bsgp::Expr *a : e->args()) {
-    Value v = emitExpr(a);
-    if (!v)
-      return {};
-    args.push_back(v);
-  }
-  Type ret = convertType(e->getType(), e->getRange());
+  if (!emitCallArgs(e, args))
+    return {};
+  // A struct result is the call's leaf results (emitStructCall).
+  Type ret = asStructValue(e->getType())
+                 ? NoneType::get(&ctx)
+                 : convertType(e->getType(), e->getRange());
   if (!ret)
     return {};
 
