@@ -71,8 +71,7 @@ struct AnyInliner : public InlinerInterface {
 LogicalResult bsgp::inlineMultiResultCalls(ModuleOp device) {
   AnyInliner interface(device.getContext());
   auto cloneCallback = [](OpBuilder &, Region *src, Block *inlineBlock,
-                          Block *postInsertBlock, IRMapping &mapper,
-                          bool) {
+                          Block *postInsertBlock, IRMapping &mapper, bool) {
     src->cloneInto(inlineBlock->getParent(), postInsertBlock->getIterator(),
                    mapper);
   };
