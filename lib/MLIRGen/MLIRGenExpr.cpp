@@ -675,8 +675,10 @@ Value MLIRGen::emitUnary(bsgp::UnaryOperator *e) {
     if (auto *u = dyn_cast<bsgp::UnaryOperator>(sub))
       if (u->getOpcode() == UO::Deref)
         return emitExpr(u->getSubExpr());
-    // &p[i].f, &p->f: the field's address.
-    if (auto *m = dyn_cast<bsgp::MemberExpr>(sub); m && m->getField()) {
+    // &p[i].f, &p->f: the field's address. A struct variable's fields are
+    // SSA values, as a scalar variable is.
+    if (auto *m = dyn_cast<bsgp::MemberExpr>(sub);
+        m && m->getField() && isStructInMemory(m)) {
       Value p = fieldAddress(m);
       Type t = convertType(e->getType(), e->getRange());
       if (p && t && t != p.getType())

@@ -331,6 +331,9 @@ bool MLIRGen::emitStructValue(bsgp::Expr *e, SmallVectorImpl<Value> &out) {
     llvm::append_range(out, v);
     return true;
   }
+  case bsgp::Stmt::SK_Cast:
+    // `(struct P)p`: Sema allows only the struct's own type.
+    return emitStructValue(cast<bsgp::CastExpr>(e)->getSubExpr(), out);
   case bsgp::Stmt::SK_Call:
     return emitStructCall(cast<bsgp::CallExpr>(e), out);
   case bsgp::Stmt::SK_Conditional:

@@ -123,8 +123,10 @@ void Sema::checkStructByValue(FunctionDecl *F) {
   for (VarDecl *P : F->getParams())
     Types.push_back(P->getType());
   for (const Type *T : Types)
+    // A template's parameter types are structs without a definition.
     if (auto *ST =
-            dyn_cast_or_null<StructType>(T ? T->getUnqualified() : nullptr)) {
+            dyn_cast_or_null<StructType>(T ? T->getUnqualified() : nullptr);
+        ST && ST->getDecl()) {
       Diags.report(SourceRange(F->getLoc()), diag::err_struct_by_value_host)
           << (ExternC ? "extern \"C\"" : "host") << F->getName()
           << ST->getName();

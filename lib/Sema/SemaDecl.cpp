@@ -40,6 +40,11 @@ bool Sema::isConstantInit(Expr *I) {
 void Sema::checkGlobal(VarDecl *V) {
   CurFn = nullptr;
   checkVarDecl(V);
+  if (V->getType() && isa<StructType>(V->getType()->getUnqualified())) {
+    Diags.report(SourceRange(V->getLoc()), diag::err_global_struct)
+        << V->getName() << V->getType()->str();
+    return;
+  }
   Expr *I = V->getInit();
   if (!I || I->getType()->isError())
     return;
