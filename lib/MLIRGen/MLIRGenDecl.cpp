@@ -185,6 +185,9 @@ void MLIRGen::emitFunctionBody(bsgp::FunctionDecl *fd) {
   if (fn.getBody().empty() || !fn.getBody().front().empty())
     return;
   env.clear();
+  // The return value's key is every function's: whether it is a struct is
+  // this function's.
+  structVars.clear();
   loops.clear();
   currentFunction = fd;
   Block &entry = fn.getBody().front();

@@ -74,6 +74,7 @@ enum class Feature : unsigned {
   MinMax,        ///< the builtins min, max, clamp and abs
   Constants,     ///< global constant tables and initializer lists
   StructLists,   ///< an input list of structs read field by field
+  StructValues,  ///< struct locals, struct parameters and results, copies
   NumFeatures
 };
 
@@ -206,6 +207,21 @@ public:
   void privateArrayStmt();
   void vectorStmt();
   void hashVars(const std::string &Acc);
+
+  // Struct values (Structs.cpp).
+  void structHelpers();
+  /// Declares the scalar fields of struct local \p Name as variables.
+  void addStructFields(const std::string &Name);
+  /// The writable struct locals in scope (of the spawn body's top level
+  /// only, if \p OnlySpawnLevel).
+  std::vector<std::string> structLocals(bool OnlySpawnLevel) const;
+  std::string structInitList();
+  void structStmt();
+  /// Before a barrier: a new struct local \p Target that another thread
+  /// puts a struct value into.
+  void structPut(std::string &Target);
+  /// After a barrier: a struct local got from thread \p Rank.
+  void structGet(const std::string &Rank);
 
   // Spawns (Spawn.cpp and Collectives.cpp).
   void spawnFunction(unsigned K);

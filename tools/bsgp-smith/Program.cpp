@@ -45,6 +45,7 @@ static const FeatureInfo Features[] = {
     {"big-spawn", true},     {"generics", true},
     {"ddelete", true},       {"min-max", true},
     {"constants", true},     {"struct-lists", true},
+    {"struct-values", true},
 };
 static_assert(sizeof(Features) / sizeof(Features[0]) ==
                   static_cast<unsigned>(Feature::NumFeatures),
@@ -193,6 +194,8 @@ void Generator::helpers() {
     close();
   }
   line("");
+  if (Opts.has(Feature::StructValues))
+    structHelpers();
 }
 
 void Generator::hostFunction(unsigned K) {

@@ -171,8 +171,12 @@ void Generator::stmt(int Depth) {
     return assignStmt();
   case 3:
   case 4:
+    if (Opts.has(Feature::StructValues) && R.chance(25))
+      return structStmt();
     return declStmt();
   case 5:
+    if (Opts.has(Feature::StructValues) && R.chance(35))
+      return structStmt();
     if (Where == Ctx::Device && Opts.has(Feature::Atomics) && R.chance(50))
       return atomicStmt();
     if (Opts.has(Feature::Vectors) && R.chance(50))
