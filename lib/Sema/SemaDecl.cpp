@@ -113,6 +113,10 @@ bool Sema::fillInitList(InitListExpr *IL, const ArrayType *AT, uint64_t Base,
 /// expressions.
 bool Sema::checkStructInitList(InitListExpr *IL, const StructType *ST,
                                VarDecl *V) {
+  if (!ST->getDecl()) {
+    Diags.report(IL->getRange(), diag::err_unknown_struct) << ST->getName();
+    return false;
+  }
   IL->setType(ST);
   auto Fields = ST->getDecl()->getFields();
   unsigned I = 0;
