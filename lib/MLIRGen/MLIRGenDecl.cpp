@@ -35,13 +35,26 @@ void MLIRGen::declareFunction(bsgp::FunctionDecl *fd, bool imported,
     return;
   }
   SmallVector<Type> params, results;
+  // A struct parameter or result is one per leaf.
   for (const bsgp::Type *p : ft->getParams()) {
+    if (auto *st = asStructValue(p)) {
+      if (!structLeafTypes(st, params, fd->getRange()))
+        return;
+      continue;
+    }
     Type t = convertType(p, fd->getRange());
     if (!t)
       return;
     params.push_back(t);
   }
-  Type ret = convertType(ft->getReturnType(), fd->getRange());
+  Type ret;
+  if (auto *st = asStructValue(ft->getReturnType())) {
+    if (!structLeafTypes(st, results, fd->getRange()))
+      return;
+    ret = NoneType::get(&ctx);
+  } else {
+    ret = convertType(ft->getReturnType(), fd->getRange());
+  }
   if (!ret)
     return;
   if (!isa<NoneType>(ret))
@@ -172,11 +185,27 @@ void MLIRGen::emitFunctionBody(bsgp::FunctionDecl *fd) {
   if (fn.getBody().empty() || !fn.getBody().front().empty())
     return;
   env.clear();
+  // The return value's key is every function's: whether it is a struct is
+  // this function's.
+  structVars.clear();
   loops.clear();
   currentFunction = fd;
   Block &entry = fn.getBody().front();
   b.setInsertionPointToStart(&entry);
-  for (auto [param, arg] : llvm::zip(fd->getParams(), entry.getArguments())) {
+  unsigned argNo = 0;
+  for (bsgp::VarDecl *param : fd->getParams()) {
+    if (auto *st = asStructValue(param->getType())) {
+      SmallVector<Type> types;
+      if (!structLeafTypes(st, types, param->getRange()))
+        return;
+      auto args = entry.getArguments().slice(argNo, types.size());
+      for (BlockArgument arg : args)
+        arg.setLoc(loc(param->getLoc()));
+      bindStruct(param, st, SmallVector<Value>(args.begin(), args.end()), "");
+      argNo += types.size();
+      continue;
+    }
+    BlockArgument arg = entry.getArgument(argNo++);
     env[param] = arg;
     arg.setLoc(loc(param->getLoc()));
   }
@@ -187,10 +216,18 @@ void MLIRGen::emitFunctionBody(bsgp::FunctionDecl *fd) {
     return !isTailReturn(r, fd->getBody());
   });
   Type retTy = fn.getNumResults() ? fn.getResultTypes()[0] : Type();
+  const bsgp::StructType *retStruct = asStructValue(fd->getReturnType());
   Location endLoc = loc(fd->getBody()->getRange().End);
+  // A struct result: its leaves, zero until a return sets them.
+  SmallVector<Value> zeroResults;
+  for (Type t : fn.getResultTypes())
+    if (retStruct)
+      zeroResults.push_back(zeroOf(t, endLoc));
   if (useReturnFlag) {
     env[&returnFlagKey] = arith::ConstantIntOp::create(b, endLoc, 0, 1);
-    if (retTy)
+    if (retStruct)
+      bindStruct(&returnValueKey, retStruct, zeroResults, "");
+    else if (retTy)
       env[&returnValueKey] = zeroOf(retTy, endLoc);
   }
 
@@ -203,7 +240,14 @@ void MLIRGen::emitFunctionBody(bsgp::FunctionDecl *fd) {
   Block *cur = b.getInsertionBlock();
   if (!cur->empty() && cur->back().hasTrait<OpTrait::IsTerminator>())
     return;
-  if (!retTy)
+  if (retStruct && useReturnFlag) {
+    SmallVector<Value> leaves;
+    for (unsigned i = 0; i < zeroResults.size(); ++i)
+      leaves.push_back(env.lookup(leafKey(&returnValueKey, i)));
+    func::ReturnOp::create(b, endLoc, leaves);
+  } else if (retStruct)
+    func::ReturnOp::create(b, endLoc, zeroResults);
+  else if (!retTy)
     func::ReturnOp::create(b, endLoc);
   else if (useReturnFlag)
     func::ReturnOp::create(b, endLoc, env[&returnValueKey]);
@@ -280,6 +324,21 @@ void MLIRGen::emitDecl(bsgp::VarDecl *vd) {
     env[vd] = ptr;
     if (auto *il = dyn_cast_or_null<bsgp::InitListExpr>(vd->getInit()))
       storeInitList(il, ptr, et, l);
+    return;
+  }
+  if (auto *st = asStructValue(vd->getType())) {
+    SmallVector<Value> leaves;
+    if (bsgp::Expr *init = vd->getInit()) {
+      if (!emitStructValue(init, leaves))
+        return;
+    } else {
+      SmallVector<Type> types;
+      if (!structLeafTypes(st, types, vd->getRange()))
+        return;
+      for (Type t : types)
+        leaves.push_back(zeroOf(t, l));
+    }
+    bindStruct(vd, st, leaves, vd->getName());
     return;
   }
   Type t = convertType(vd->getType(), vd->getRange());

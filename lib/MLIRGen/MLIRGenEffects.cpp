@@ -28,8 +28,9 @@ bsgp::VarDecl *MLIRGen::asVariable(bsgp::Expr *e) {
   if (auto *d = dyn_cast<bsgp::DeclRefExpr>(e))
     return dyn_cast_or_null<bsgp::VarDecl>(d->getDecl());
   // v.x = ... and v[i] = ... on a vector variable rebind v.
+  // So do v.f = ... on a struct variable, and v.f.x = ... .
   if (auto *m = dyn_cast<bsgp::MemberExpr>(e))
-    if (!m->isArrow() && !m->getField())
+    if (!m->isArrow() && (!m->getField() || !isStructInMemory(m)))
       return asVariable(m->getBase());
   if (auto *ix = dyn_cast<bsgp::IndexExpr>(e))
     if (ix->getBase()->getType() &&
@@ -239,12 +240,8 @@ Effects MLIRGen::effectsOf(bsgp::Stmt *s) {
 SmallVector<VarKey> MLIRGen::carriedKeys(const Effects &e) {
   SmallVector<VarKey> keys;
   for (VarKey k : e.assigned)
-    if (env.count(k))
-      keys.push_back(k);
-  auto addFlag = [&](VarKey k) {
-    if (env.count(k) && !llvm::is_contained(keys, k))
-      keys.push_back(k);
-  };
+    appendKeys(k, keys);
+  auto addFlag = [&](VarKey k) { appendKeys(k, keys); };
   if (e.hasReturn && useReturnFlag) {
     addFlag(&returnFlagKey);
     addFlag(&returnValueKey);

@@ -23,6 +23,14 @@ using namespace mlirgen;
 Value MLIRGen::emitExpr(bsgp::Expr *e) {
   if (!e || failed)
     return {};
+  if (asStructValue(e->getType())) {
+    // Struct values are lists of leaves (emitStructValue); the users of one
+    // ask for them. Here the value is discarded (`q = p;`, `f(p);`).
+    SmallVector<Value> leaves;
+    if (!emitStructValue(e, leaves))
+      return {};
+    return arith::ConstantIntOp::create(b, loc(e->getRange()), 0, 1);
+  }
   return emitExprInner(e);
 }
 
@@ -571,6 +579,8 @@ Value MLIRGen::emitAssign(bsgp::Expr *target, Value v, Location l) {
     }
   }
   if (auto *m = dyn_cast<bsgp::MemberExpr>(target)) {
+    if (m->getField() && !isStructInMemory(m))
+      return emitValueFieldStore(m, v, l);
     if (m->getField())
       return emitFieldStore(m, v, l);
     if (!m->isArrow()) {
@@ -665,8 +675,10 @@ Value MLIRGen::emitUnary(bsgp::UnaryOperator *e) {
     if (auto *u = dyn_cast<bsgp::UnaryOperator>(sub))
       if (u->getOpcode() == UO::Deref)
         return emitExpr(u->getSubExpr());
-    // &p[i].f, &p->f: the field's address.
-    if (auto *m = dyn_cast<bsgp::MemberExpr>(sub); m && m->getField()) {
+    // &p[i].f, &p->f: the field's address. A struct variable's fields are
+    // SSA values, as a scalar variable is.
+    if (auto *m = dyn_cast<bsgp::MemberExpr>(sub);
+        m && m->getField() && isStructInMemory(m)) {
       Value p = fieldAddress(m);
       Type t = convertType(e->getType(), e->getRange());
       if (p && t && t != p.getType())
@@ -708,6 +720,8 @@ Value MLIRGen::emitUnary(bsgp::UnaryOperator *e) {
 
 Value MLIRGen::emitMember(bsgp::MemberExpr *e) {
   Location l = loc(e->getRange());
+  if (e->getField() && !isStructInMemory(e))
+    return emitValueFieldLoad(e);
   if (e->getField())
     return emitFieldLoad(e);
   Value base = emitExpr(e->getBase());
@@ -774,19 +788,24 @@ Value MLIRGen::emitCall(bsgp::CallExpr *e) {
   // global in device code.
   bool devicePrintf = e->isDevicePrintf();
   SmallVector<Value> args;
-  for (bsgp::Expr *a : e->args().drop_front(devicePrintf ? 1 : 0)) {
-    Value v = emitExpr(a);
-    if (!v)
-      return {};
-    args.push_back(v);
-  }
   if (devicePrintf) {
     // Sema checked the literal format and promoted the arguments.
+    for (bsgp::Expr *a : e->args().drop_front()) {
+      Value v = emitExpr(a);
+      if (!v)
+        return {};
+      args.push_back(v);
+    }
     auto *lit = cast<bsgp::StringLiteral>(e->args()[0]->ignoreParenImpCasts());
     bsgp::PrintfOp::create(b, l, b.getStringAttr(lit->getValue()), args);
     return arith::ConstantIntOp::create(b, l, 0, 1); // no value; unused
   }
-  Type ret = convertType(e->getType(), e->getRange());
+  if (!emitCallArgs(e, args))
+    return {};
+  // A struct result is the call's leaf results (emitStructCall).
+  Type ret = asStructValue(e->getType())
+                 ? NoneType::get(&ctx)
+                 : convertType(e->getType(), e->getRange());
   if (!ret)
     return {};
 

@@ -59,6 +59,8 @@
 #include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/Support/MathExtras.h"
 
+#include <deque>
+
 namespace mlirgen {
 
 using namespace mlir;
@@ -80,6 +82,16 @@ struct Effects {
   bool hasBreak = false;    ///< A break leaving the innermost loop around.
   bool hasContinue = false; ///< Likewise for continue.
 };
+
+/// A scalar, vector or pointer field of a struct value, nested structs
+/// flattened: its type and its offset in the C layout.
+struct StructLeaf {
+  const bsgp::Type *type;
+  uint64_t offset;
+};
+
+/// The struct type of \p t (qualifiers dropped), or null.
+const bsgp::StructType *asStructValue(const bsgp::Type *t);
 
 class MLIRGen {
 public:
@@ -160,6 +172,40 @@ private:
   Value fieldAddress(bsgp::MemberExpr *m);
   Value emitFieldLoad(bsgp::MemberExpr *m);
   Value emitFieldStore(bsgp::MemberExpr *m, Value v, Location l);
+  // Struct values, scalarized into their leaves (MLIRGenStructValues.cpp).
+  bool structLeaves(const bsgp::StructType *st,
+                    SmallVectorImpl<StructLeaf> &out, bsgp::SourceRange where,
+                    uint64_t base = 0);
+  bool structLeafTypes(const bsgp::StructType *st, SmallVectorImpl<Type> &out,
+                       bsgp::SourceRange where);
+  /// The environment key of leaf \p i of struct variable (or key) \p base.
+  VarKey leafKey(VarKey base, unsigned i);
+  /// Appends \p k to \p keys if bound, or for a struct variable its bound
+  /// leaf keys.
+  void appendKeys(VarKey k, SmallVectorImpl<VarKey> &keys);
+  void bindStruct(VarKey k, const bsgp::StructType *st, ArrayRef<Value> leaves,
+                  StringRef name);
+  bool structVarValues(bsgp::VarDecl *vd, SmallVectorImpl<Value> &out,
+                       Location l, unsigned first = 0, unsigned count = ~0u);
+  bsgp::VarDecl *varLeafRange(bsgp::Expr *e, unsigned &first, unsigned &count);
+  bool isStructInMemory(bsgp::Expr *e);
+  bool loadStruct(Value addr, const bsgp::StructType *st,
+                  SmallVectorImpl<Value> &out, Location l,
+                  bsgp::SourceRange where);
+  bool storeStruct(Value addr, const bsgp::StructType *st,
+                   ArrayRef<Value> values, Location l, bsgp::SourceRange where);
+  bool emitStructInitList(bsgp::InitListExpr *il, const bsgp::StructType *st,
+                          SmallVectorImpl<Value> &out);
+  /// Appends the leaves of struct-typed \p e to \p out; false on failure.
+  bool emitStructValue(bsgp::Expr *e, SmallVectorImpl<Value> &out);
+  bool assignStruct(bsgp::Expr *target, ArrayRef<Value> values, Location l);
+  Value emitValueFieldLoad(bsgp::MemberExpr *m);
+  Value emitValueFieldStore(bsgp::MemberExpr *m, Value v, Location l);
+  bool emitStructConditional(bsgp::ConditionalOperator *c,
+                             SmallVectorImpl<Value> &out);
+  bool emitCallArgs(bsgp::CallExpr *e, SmallVectorImpl<Value> &args);
+  bool emitStructCall(bsgp::CallExpr *e, SmallVectorImpl<Value> &out);
+  bool emitStructPut(bsgp::BuiltinCallExpr *e);
   // Global constants (MLIRGenGlobals.cpp).
   Value emitGlobalRef(bsgp::VarDecl *vd, Location l);
   Value emitConstArrayRef(bsgp::VarDecl *vd, Location l);
@@ -205,6 +251,12 @@ private:
   /// for before it) or device function (its private copy).
   llvm::DenseMap<std::pair<Operation *, bsgp::VarDecl *>, Value> constArrays;
   SmallVector<LoopFlags *> loops;
+  /// Keys of the leaves of struct variables: stable addresses, one per
+  /// (variable, leaf).
+  std::deque<char> keyPool;
+  llvm::DenseMap<std::pair<VarKey, unsigned>, VarKey> leafKeys;
+  /// The struct variables (and the struct return value) and their types.
+  llvm::DenseMap<VarKey, const bsgp::StructType *> structVars;
   unsigned stringCount = 0;
 };
 

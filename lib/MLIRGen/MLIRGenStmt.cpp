@@ -153,6 +153,19 @@ void MLIRGen::emitStmt(bsgp::Stmt *s) {
 
 void MLIRGen::emitReturn(bsgp::ReturnStmt *s) {
   Location l = loc(s->getRange());
+  if (s->getValue() && asStructValue(s->getValue()->getType())) {
+    SmallVector<Value> leaves;
+    if (!emitStructValue(s->getValue(), leaves))
+      return;
+    if (useReturnFlag) {
+      env[&returnFlagKey] = arith::ConstantIntOp::create(b, l, 1, 1);
+      bindStruct(&returnValueKey, asStructValue(s->getValue()->getType()),
+                 leaves, "");
+      return;
+    }
+    func::ReturnOp::create(b, l, leaves);
+    return;
+  }
   Value v;
   if (s->getValue())
     v = emitExpr(s->getValue());
@@ -439,7 +452,10 @@ void MLIRGen::emitSpawn(bsgp::SpawnStmt *s) {
   SmallVector<VarKey> keys;
   SmallVector<Value> vals;
   SmallVector<Type> types;
-  for (VarKey k : effectsOf(s->getBody()).assigned) {
+  SmallVector<VarKey> assigned;
+  for (VarKey k : effectsOf(s->getBody()).assigned)
+    appendKeys(k, assigned);
+  for (VarKey k : assigned) {
     if (!outer.count(k))
       continue;
     Value v = env.lookup(k);
@@ -484,7 +500,10 @@ void MLIRGen::emitRequire(bsgp::RequireStmt *s) {
   SmallVector<VarKey> keys;
   SmallVector<Value> vals;
   SmallVector<Type> types;
-  for (VarKey k : e.assigned) {
+  SmallVector<VarKey> assigned;
+  for (VarKey k : e.assigned)
+    appendKeys(k, assigned);
+  for (VarKey k : assigned) {
     auto it = env.find(k);
     if (it == env.end() || before.lookup(k) == it->second)
       continue;

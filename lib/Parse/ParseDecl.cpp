@@ -348,6 +348,15 @@ void Parser::parseStructDecl(SourceLocation Begin,
   if (tryConsume(tok::semi))
     return; // Forward declaration.
   const Type *T = parsePointers(Ctx.getStructType(Ctx.copyString(Name.Text)));
+  // `struct S f(...)` and `struct S *f(...)`: a function.
+  if (Tok.is(tok::identifier) && Next.is(tok::l_paren)) {
+    Token FnName = Tok;
+    consume();
+    if (Decl *D = parseFunctionRest(Begin, T, FnName, /*Inline=*/false,
+                                    /*ExternC=*/false))
+      Out.push_back(D);
+    return;
+  }
   llvm::SmallVector<VarDecl *, 2> Vars;
   if (parseVarDeclarators(T, Begin, VarDecl::Global, Vars, false))
     expect(tok::semi);

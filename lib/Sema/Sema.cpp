@@ -108,6 +108,32 @@ void Sema::collect() {
   classify();
 }
 
+/// Struct values are passed as their fields (MLIRGenStructValues.cpp),
+/// which only BSGP's own calls do: a host function is the program's
+/// interface to C (-emit-header) and an extern "C" function is C's, so
+/// both take structs through pointers.
+void Sema::checkStructByValue(FunctionDecl *F) {
+  bool ExternC = F->isExternC();
+  if (!ExternC &&
+      (F->getFunctionKind() != FunctionDecl::FK_Host || F->isInline()))
+    return;
+  llvm::SmallVector<const Type *, 8> Types;
+  if (F->getReturnType())
+    Types.push_back(F->getReturnType());
+  for (VarDecl *P : F->getParams())
+    Types.push_back(P->getType());
+  for (const Type *T : Types)
+    // A template's parameter types are structs without a definition.
+    if (auto *ST =
+            dyn_cast_or_null<StructType>(T ? T->getUnqualified() : nullptr);
+        ST && ST->getDecl()) {
+      Diags.report(SourceRange(F->getLoc()), diag::err_struct_by_value_host)
+          << (ExternC ? "extern \"C\"" : "host") << F->getName()
+          << ST->getName();
+      return;
+    }
+}
+
 void Sema::classify() {
   // A function is collective when it is inline and contains a barrier or a
   // collective, directly or through the inline functions it calls.
@@ -147,6 +173,7 @@ void Sema::classify() {
       F->setFunctionKind(FunctionDecl::FK_Host);
     else
       F->setFunctionKind(FunctionDecl::FK_Device);
+    checkStructByValue(F);
   }
   // Recursion among collective functions: F reaches itself through calls.
   // Visit functions in source order so the report order is stable.

@@ -40,6 +40,11 @@ bool Sema::isConstantInit(Expr *I) {
 void Sema::checkGlobal(VarDecl *V) {
   CurFn = nullptr;
   checkVarDecl(V);
+  if (V->getType() && isa<StructType>(V->getType()->getUnqualified())) {
+    Diags.report(SourceRange(V->getLoc()), diag::err_global_struct)
+        << V->getName() << V->getType()->str();
+    return;
+  }
   Expr *I = V->getInit();
   if (!I || I->getType()->isError())
     return;
@@ -101,12 +106,70 @@ bool Sema::fillInitList(InitListExpr *IL, const ArrayType *AT, uint64_t Base,
 
 /// `T a[N]... = {...}`: every element converted to the array's scalar
 /// element type; what the list leaves out is zero.
+/// `struct S s = {...}` as C does it: the elements initialize the fields in
+/// order (a nested list a nested struct), each converted to its field's
+/// type; the fields left out are zero, more elements than fields is an
+/// error. The list's flat elements are its own, for the walkers of
+/// expressions.
+bool Sema::checkStructInitList(InitListExpr *IL, const StructType *ST,
+                               VarDecl *V) {
+  if (!ST->getDecl()) {
+    Diags.report(IL->getRange(), diag::err_unknown_struct) << ST->getName();
+    return false;
+  }
+  IL->setType(ST);
+  auto Fields = ST->getDecl()->getFields();
+  unsigned I = 0;
+  for (Expr *&X : IL->inits()) {
+    if (I >= Fields.size()) {
+      Diags.report(X->getRange(), diag::err_init_list_excess) << V->getName();
+      return false;
+    }
+    const Type *FT = Fields[I++]->getType()->getUnqualified();
+    if (isa<ArrayType>(FT)) {
+      Diags.report(X->getRange(), diag::err_init_list_struct_array);
+      return false;
+    }
+    if (auto *Sub = dyn_cast<InitListExpr>(X)) {
+      auto *SubST = dyn_cast<StructType>(FT);
+      if (!SubST) {
+        Diags.report(Sub->getRange(), diag::err_init_list_scalar) << FT->str();
+        return false;
+      }
+      if (!checkStructInitList(Sub, SubST, V))
+        return false;
+      continue;
+    }
+    X = rvalue(checkExpr(X));
+    if (X->getType()->isError())
+      return false;
+    X = convert(X, FT);
+    if (X->getType()->isError())
+      return false;
+  }
+  llvm::SmallVector<Expr *, 8> Flat(IL->inits().begin(), IL->inits().end());
+  IL->setFlat(Ctx.copyArray<Expr *>(Flat));
+  return true;
+}
+
 Expr *Sema::checkInitList(InitListExpr *IL, VarDecl *V) {
   const Type *T = V->getType() ? V->getType()->getUnqualified() : nullptr;
+  if (auto *ST = dyn_cast_or_null<StructType>(T)) {
+    if (!ST->getDecl())
+      return error(IL); // checkVarDecl reports the incomplete type.
+    return checkStructInitList(IL, ST, V) ? IL : error(IL);
+  }
   auto *AT = dyn_cast_or_null<ArrayType>(T);
   if (!AT) {
     Diags.report(IL->getRange(), diag::err_init_list_type)
         << (T ? T->str() : std::string("auto"));
+    return error(IL);
+  }
+  const Type *Elem = AT;
+  while (auto *A = dyn_cast<ArrayType>(Elem))
+    Elem = A->getElementType()->getUnqualified();
+  if (isa<StructType>(Elem)) {
+    Diags.report(IL->getRange(), diag::err_init_list_struct_array);
     return error(IL);
   }
   llvm::SmallVector<Expr *, 16> Flat(flatCount(AT), nullptr);

@@ -71,6 +71,7 @@ private:
 
   // Phase 2.
   void checkFunction(FunctionDecl *F);
+  void checkStructByValue(FunctionDecl *F);
   void checkGlobal(VarDecl *V);
   void checkStmt(Stmt *S);
   void checkIf(IfStmt *I);
@@ -124,6 +125,7 @@ private:
   Expr *checkAtomic(AtomicExpr *A);
   Expr *checkMathBuiltin(MathBuiltinExpr *M);
   Expr *checkInitList(InitListExpr *IL, VarDecl *V);
+  bool checkStructInitList(InitListExpr *IL, const StructType *ST, VarDecl *V);
   bool fillInitList(InitListExpr *IL, const ArrayType *AT, uint64_t Base,
                     llvm::MutableArrayRef<Expr *> Flat, VarDecl *V);
   bool isConstantInit(Expr *I);

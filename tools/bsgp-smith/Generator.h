@@ -76,6 +76,7 @@ enum class Feature : unsigned {
   StructLists,   ///< an input list of structs read field by field
   DevicePrintf,  ///< printf from the thread of rank 0
   InlineRank,    ///< an inline function reading thread.rank and thread.size
+  StructValues,  ///< struct locals, struct parameters and results, copies
   NumFeatures
 };
 
@@ -208,6 +209,21 @@ public:
   void privateArrayStmt();
   void vectorStmt();
   void hashVars(const std::string &Acc);
+
+  // Struct values (Structs.cpp).
+  void structHelpers();
+  /// Declares the scalar fields of struct local \p Name as variables.
+  void addStructFields(const std::string &Name);
+  /// The writable struct locals in scope (of the spawn body's top level
+  /// only, if \p OnlySpawnLevel).
+  std::vector<std::string> structLocals(bool OnlySpawnLevel) const;
+  std::string structInitList();
+  void structStmt();
+  /// Before a barrier: a new struct local \p Target that another thread
+  /// puts a struct value into.
+  void structPut(std::string &Target);
+  /// After a barrier: a struct local got from thread \p Rank.
+  void structGet(const std::string &Rank);
 
   // Spawns (Spawn.cpp and Collectives.cpp).
   void spawnFunction(unsigned K);

@@ -46,6 +46,7 @@ static const FeatureInfo Features[] = {
     {"ddelete", true},       {"min-max", true},
     {"constants", true},     {"struct-lists", true},
     {"device-printf", true}, {"inline-rank", true},
+    {"struct-values", true},
 };
 static_assert(sizeof(Features) / sizeof(Features[0]) ==
                   static_cast<unsigned>(Feature::NumFeatures),
@@ -200,6 +201,8 @@ void Generator::helpers() {
     close();
   }
   line("");
+  if (Opts.has(Feature::StructValues))
+    structHelpers();
 }
 
 void Generator::hostFunction(unsigned K) {

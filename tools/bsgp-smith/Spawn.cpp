@@ -42,6 +42,9 @@ void Generator::superstepBreak() {
     line("thread.put((thread.rank + " + std::to_string(R.range(0, 40)) +
          ") % thread.size, " + PutTarget + ", " + expr(PutTy, 2) + ");");
   }
+  std::string StructPutTarget;
+  if (Opts.has(Feature::StructValues) && Opts.has(Feature::Put) && R.chance(25))
+    structPut(StructPutTarget);
   // Values of the superstep that ends here, for thread.get.
   std::vector<Var> Before;
   for (const Var &V : S.Levels[SpawnLevel])
@@ -77,6 +80,16 @@ void Generator::superstepBreak() {
   afterBarrier();
   if (!PutTarget.empty())
     S.add({PutTarget, PutTy});
+  if (!StructPutTarget.empty())
+    addStructFields(StructPutTarget);
+  // A whole struct of another thread (any of its fields may be uniform,
+  // which only get-any allows).
+  if (Opts.has(Feature::StructValues) && Opts.has(Feature::Get) &&
+      Opts.has(Feature::GetAny) && R.chance(30))
+    structGet(R.chance(50)
+                  ? "(thread.rank + " + std::to_string(R.range(1, 300)) +
+                        ") % thread.size"
+                  : "thread.size - 1 - thread.rank");
   for (auto &[V, Rank] : Gets) {
     std::string G = fresh("g");
     std::string Src = V.Name;

@@ -171,10 +171,14 @@ void Generator::stmt(int Depth) {
     return assignStmt();
   case 3:
   case 4:
+    if (Opts.has(Feature::StructValues) && R.chance(25))
+      return structStmt();
     return declStmt();
   case 5:
     if (Where == Ctx::Device && Opts.has(Feature::DevicePrintf) && R.chance(20))
       return printfStmt();
+    if (Opts.has(Feature::StructValues) && R.chance(35))
+      return structStmt();
     if (Where == Ctx::Device && Opts.has(Feature::Atomics) && R.chance(50))
       return atomicStmt();
     if (Opts.has(Feature::Vectors) && R.chance(50))

@@ -119,10 +119,23 @@ static Column evalMemberRValue(Interpreter &I, Frame &F, MemberExpr *M,
   return R;
 }
 
-/// An array's initializer list: the whole array, element by element; what
+/// An array's or a struct's initializer list: the whole value, element by
+/// element (a struct's field by field, a nested list a nested struct); what
 /// the list leaves out is 0.
 static Column evalInitList(Interpreter &I, Frame &F, InitListExpr *IL,
                            Lanes &L) {
+  if (auto *ST = llvm::dyn_cast<StructType>(IL->getType()->getUnqualified())) {
+    Column R(sizeOf(ST), L.size());
+    for (auto [K, X] : llvm::enumerate(IL->inits())) {
+      uint64_t Offset = fieldOffset(ST, K);
+      Column V = llvm::isa<InitListExpr>(X)
+                     ? evalInitList(I, F, llvm::cast<InitListExpr>(X), L)
+                     : I.eval(F, X, L);
+      for (uint32_t Lane = 0; Lane < L.size(); ++Lane)
+        std::memcpy(R.at(Lane) + Offset, V.at(Lane), V.Size);
+    }
+    return R;
+  }
   auto Flat = IL->getFlat();
   uint64_t Size = sizeOf(IL->getType());
   uint64_t Stride = Flat.empty() ? 0 : Size / Flat.size();

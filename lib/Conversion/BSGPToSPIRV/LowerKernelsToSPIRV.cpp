@@ -292,6 +292,8 @@ void LowerKernelsToSPIRVPass::runOnOperation() {
   for (bsgp::KernelOp kernel : kernels)
     if (failed(buildKernel(kernel, db)))
       return signalPassFailure();
+  if (failed(bsgp::inlineMultiResultCalls(device)))
+    return signalPassFailure();
   // Before any check or conversion: code for the other targets goes away.
   bsgp::foldTargetQueries(device, "spirv");
   // Chunk accumulations under `if (target.cpu)` are gone by now.

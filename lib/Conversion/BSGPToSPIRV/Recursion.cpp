@@ -6,7 +6,11 @@
 
 #include "Recursion.h"
 
+#include "mlir/IR/IRMapping.h"
+#include "mlir/Transforms/InliningUtils.h"
+
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/SetVector.h"
 
 #include <functional>
 
@@ -44,4 +48,57 @@ LogicalResult bsgp::rejectSPIRVRecursion(ArrayRef<func::FuncOp> functions) {
     if (!marks.count(fn))
       visit(fn);
   return failure(found);
+}
+
+namespace {
+/// Device functions hold only ops the kernels hold too; every one may be
+/// inlined.
+struct AnyInliner : public InlinerInterface {
+  using InlinerInterface::InlinerInterface;
+  bool isLegalToInline(Operation *, Operation *, bool) const override {
+    return true;
+  }
+  bool isLegalToInline(Region *, Region *, bool, IRMapping &) const override {
+    return true;
+  }
+  bool isLegalToInline(Operation *, Region *, bool,
+                       IRMapping &) const override {
+    return true;
+  }
+};
+} // namespace
+
+LogicalResult bsgp::inlineMultiResultCalls(ModuleOp device) {
+  AnyInliner interface(device.getContext());
+  auto cloneCallback = [](OpBuilder &, Region *src, Block *inlineBlock,
+                          Block *postInsertBlock, IRMapping &mapper, bool) {
+    src->cloneInto(inlineBlock->getParent(), postInsertBlock->getIterator(),
+                   mapper);
+  };
+  llvm::SetVector<func::FuncOp> inlined;
+  for (;;) {
+    SmallVector<std::pair<func::CallOp, func::FuncOp>> calls;
+    device.walk([&](func::CallOp call) {
+      auto callee = SymbolTable::lookupNearestSymbolFrom<func::FuncOp>(
+          call, call.getCalleeAttr());
+      if (callee && !callee.isExternal() && callee.getNumResults() > 1)
+        calls.emplace_back(call, callee);
+    });
+    if (calls.empty())
+      break;
+    for (auto [call, callee] : calls) {
+      if (!callee.getBody().hasOneBlock() ||
+          failed(inlineCall(interface, cloneCallback, call, callee,
+                            &callee.getBody())))
+        return call.emitError("cannot inline function '")
+               << callee.getSymName()
+               << "', which returns a struct, for the spirv target";
+      call.erase();
+      inlined.insert(callee);
+    }
+  }
+  for (func::FuncOp fn : inlined)
+    if (SymbolTable::symbolKnownUseEmpty(fn, device))
+      fn.erase();
+  return success();
 }

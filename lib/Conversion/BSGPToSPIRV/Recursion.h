@@ -19,6 +19,13 @@ namespace bsgp {
 mlir::LogicalResult
 rejectSPIRVRecursion(mlir::ArrayRef<mlir::func::FuncOp> functions);
 
+/// SPIR-V functions return one value; a device function returning a struct
+/// returns one value per field (MLIRGenStructValues.cpp). Inlines every
+/// call in \p device of a function with several results, repeatedly (the
+/// call graph has no cycle: rejectSPIRVRecursion ran), and erases the
+/// functions so left without calls.
+mlir::LogicalResult inlineMultiResultCalls(mlir::ModuleOp device);
+
 } // namespace bsgp
 
 #endif // BSGP_LIB_CONVERSION_BSGPTOSPIRV_RECURSION_H

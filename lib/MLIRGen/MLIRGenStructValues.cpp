@@ -1,0 +1,513 @@
+//===- MLIRGenStructValues.cpp - struct values as their leaf fields -------===//
+//
+// Part of bsgpc, the BSGP compiler.
+//
+//===----------------------------------------------------------------------===//
+///
+/// \file
+/// Struct values (docs/language.md, "Structs") are scalarized: a struct
+/// value is the list of its leaves, the scalar, vector and pointer fields
+/// with nested structs flattened in declaration order, one SSA value each.
+/// A struct variable is one environment key per leaf (leafKey), so that
+/// the scf ops carry each leaf as they carry a scalar variable, and the §4
+/// passes save, restore, permute (sortby, fork, kill) and fetch
+/// (thread.get) each leaf with no knowledge of structs. A struct parameter
+/// or result of a function is one MLIR argument or result per leaf. A
+/// struct in memory (an element of a list, `*p`) is read and written leaf
+/// by leaf at the C layout's offsets.
+///
+//===----------------------------------------------------------------------===//
+
+#include "MLIRGenImpl.h"
+
+#include "bsgp/AST/Layout.h"
+
+using namespace mlir;
+using namespace mlirgen;
+
+const bsgp::StructType *mlirgen::asStructValue(const bsgp::Type *t) {
+  return t ? dyn_cast<bsgp::StructType>(t->getUnqualified()) : nullptr;
+}
+
+bool MLIRGen::structLeaves(const bsgp::StructType *st,
+                           SmallVectorImpl<StructLeaf> &out,
+                           bsgp::SourceRange where, uint64_t base) {
+  if (!st->getDecl() || !bsgp::typeSize(st)) {
+    (void)unsupported(where, "an incomplete struct type");
+    return false;
+  }
+  for (bsgp::FieldDecl *f : st->getDecl()->getFields()) {
+    const bsgp::Type *ft = f->getType()->getUnqualified();
+    uint64_t offset = base + bsgp::fieldOffset(st, f->getIndex());
+    if (auto *sub = dyn_cast<bsgp::StructType>(ft)) {
+      if (!structLeaves(sub, out, where, offset))
+        return false;
+      continue;
+    }
+    if (isa<bsgp::ArrayType>(ft)) {
+      (void)unsupported(where, "a struct value with an array field ('" +
+                                   f->getName() + "' of struct '" +
+                                   st->getName() + "')");
+      return false;
+    }
+    out.push_back({ft, offset});
+  }
+  return true;
+}
+
+bool MLIRGen::structLeafTypes(const bsgp::StructType *st,
+                              SmallVectorImpl<Type> &out,
+                              bsgp::SourceRange where) {
+  SmallVector<StructLeaf> leaves;
+  if (!structLeaves(st, leaves, where))
+    return false;
+  for (const StructLeaf &leaf : leaves) {
+    Type t = convertType(leaf.type, where);
+    if (!t)
+      return false;
+    out.push_back(t);
+  }
+  return true;
+}
+
+/// Number of leaves of a field's type: those of a nested struct, else one.
+static unsigned leafCount(const bsgp::Type *t) {
+  auto *st = asStructValue(t);
+  if (!st || !st->getDecl())
+    return 1;
+  unsigned n = 0;
+  for (bsgp::FieldDecl *f : st->getDecl()->getFields())
+    n += leafCount(f->getType());
+  return n;
+}
+
+/// The leaves of field \p index of \p st: [first, first + count).
+static std::pair<unsigned, unsigned> fieldLeafRange(const bsgp::StructType *st,
+                                                    unsigned index) {
+  unsigned first = 0;
+  for (bsgp::FieldDecl *f : st->getDecl()->getFields()) {
+    unsigned n = leafCount(f->getType());
+    if (f->getIndex() == index)
+      return {first, n};
+    first += n;
+  }
+  return {first, 0};
+}
+
+VarKey MLIRGen::leafKey(VarKey base, unsigned i) {
+  VarKey &k = leafKeys[{base, i}];
+  if (!k)
+    k = &keyPool.emplace_back();
+  return k;
+}
+
+void MLIRGen::appendKeys(VarKey k, SmallVectorImpl<VarKey> &keys) {
+  auto it = structVars.find(k);
+  if (it == structVars.end()) {
+    if (env.count(k) && !llvm::is_contained(keys, k))
+      keys.push_back(k);
+    return;
+  }
+  for (unsigned i = 0, n = leafCount(it->second); i < n; ++i) {
+    VarKey lk = leafKey(k, i);
+    if (env.count(lk) && !llvm::is_contained(keys, lk))
+      keys.push_back(lk);
+  }
+}
+
+void MLIRGen::bindStruct(VarKey k, const bsgp::StructType *st,
+                         ArrayRef<Value> leaves, StringRef name) {
+  structVars[k] = st;
+  for (auto [i, v] : llvm::enumerate(leaves)) {
+    if (!name.empty())
+      nameValue(v, name);
+    env[leafKey(k, i)] = v;
+  }
+}
+
+bool MLIRGen::structVarValues(bsgp::VarDecl *vd, SmallVectorImpl<Value> &out,
+                              Location l, unsigned first, unsigned count) {
+  const bsgp::StructType *st = asStructValue(vd->getType());
+  SmallVector<Type> types;
+  if (!structLeafTypes(st, types, vd->getRange()))
+    return false;
+  count = std::min<unsigned>(count, types.size() - first);
+  for (unsigned i = first; i < first + count; ++i) {
+    Value v = env.lookup(leafKey(vd, i));
+    // Read before any assignment: C leaves it undefined; zero is as good.
+    if (!v)
+      v = zeroOf(types[i], l);
+    else if (getRank && !vd->isHost())
+      v = emitGetOfVariable(vd, v, l);
+    if (!v)
+      return false;
+    out.push_back(v);
+  }
+  return true;
+}
+
+/// When \p e is a struct variable or a (nested) field of one, that
+/// variable and the range of its leaves \p e is.
+bsgp::VarDecl *MLIRGen::varLeafRange(bsgp::Expr *e, unsigned &first,
+                                     unsigned &count) {
+  e = e->ignoreParenImpCasts();
+  if (auto *d = dyn_cast<bsgp::DeclRefExpr>(e)) {
+    auto *vd = dyn_cast_or_null<bsgp::VarDecl>(d->getDecl());
+    if (!vd || vd->getStorage() == bsgp::VarDecl::Global ||
+        !asStructValue(vd->getType()))
+      return nullptr;
+    first = 0;
+    count = leafCount(vd->getType());
+    return vd;
+  }
+  auto *m = dyn_cast<bsgp::MemberExpr>(e);
+  if (!m || m->isArrow() || !m->getField())
+    return nullptr;
+  bsgp::VarDecl *vd = varLeafRange(m->getBase(), first, count);
+  if (!vd)
+    return nullptr;
+  auto [sub, n] = fieldLeafRange(asStructValue(m->getBase()->getType()),
+                                 m->getField()->getIndex());
+  first += sub;
+  count = n;
+  return vd;
+}
+
+/// True when the struct lvalue \p e lives in memory (an element of a list
+/// or of a local array, `*p`, `p->s`, or a struct field of one), false for
+/// a struct variable and the fields of one.
+bool MLIRGen::isStructInMemory(bsgp::Expr *e) {
+  e = e->ignoreParenImpCasts();
+  if (auto *m = dyn_cast<bsgp::MemberExpr>(e))
+    return m->isArrow() || isStructInMemory(m->getBase());
+  if (isa<bsgp::IndexExpr>(e))
+    return true;
+  if (auto *u = dyn_cast<bsgp::UnaryOperator>(e))
+    return u->getOpcode() == bsgp::UnaryOperator::Deref;
+  return false;
+}
+
+bool MLIRGen::loadStruct(Value addr, const bsgp::StructType *st,
+                         SmallVectorImpl<Value> &out, Location l,
+                         bsgp::SourceRange where) {
+  SmallVector<StructLeaf> leaves;
+  if (!structLeaves(st, leaves, where))
+    return false;
+  Type bytePtr = bsgp::PtrType::get(&ctx, b.getI8Type());
+  Value bytes = bsgp::PtrCastOp::create(b, l, bytePtr, addr);
+  for (const StructLeaf &leaf : leaves) {
+    Type t = convertType(leaf.type, where);
+    if (!t)
+      return false;
+    Value p = bytes;
+    if (leaf.offset)
+      p = bsgp::PtrOffsetOp::create(b, l, bytePtr, bytes,
+                                    constInt(b.getI64Type(), leaf.offset, l));
+    p = bsgp::PtrCastOp::create(b, l, bsgp::PtrType::get(&ctx, t), p);
+    out.push_back(
+        bsgp::PtrLoadOp::create(b, l, t, p, constInt(b.getI32Type(), 0, l)));
+  }
+  return true;
+}
+
+bool MLIRGen::storeStruct(Value addr, const bsgp::StructType *st,
+                          ArrayRef<Value> values, Location l,
+                          bsgp::SourceRange where) {
+  SmallVector<StructLeaf> leaves;
+  if (!structLeaves(st, leaves, where))
+    return false;
+  Type bytePtr = bsgp::PtrType::get(&ctx, b.getI8Type());
+  Value bytes = bsgp::PtrCastOp::create(b, l, bytePtr, addr);
+  for (auto [leaf, v] : llvm::zip(leaves, values)) {
+    Value p = bytes;
+    if (leaf.offset)
+      p = bsgp::PtrOffsetOp::create(b, l, bytePtr, bytes,
+                                    constInt(b.getI64Type(), leaf.offset, l));
+    p = bsgp::PtrCastOp::create(b, l, bsgp::PtrType::get(&ctx, v.getType()), p);
+    bsgp::PtrStoreOp::create(b, l, v, p, constInt(b.getI32Type(), 0, l));
+  }
+  return true;
+}
+
+/// `{a, b, {c, d}}` for a struct: each element initializes the next field
+/// (a nested list a nested struct); the fields it leaves out are zero.
+/// Sema converted each element to its field's type.
+bool MLIRGen::emitStructInitList(bsgp::InitListExpr *il,
+                                 const bsgp::StructType *st,
+                                 SmallVectorImpl<Value> &out) {
+  Location l = loc(il->getRange());
+  auto fields = st->getDecl()->getFields();
+  auto inits = il->inits();
+  for (auto [i, f] : llvm::enumerate(fields)) {
+    bsgp::Expr *init = i < inits.size() ? inits[i] : nullptr;
+    if (auto *sub = asStructValue(f->getType())) {
+      if (auto *subList = dyn_cast_or_null<bsgp::InitListExpr>(init)) {
+        if (!emitStructInitList(subList, sub, out))
+          return false;
+        continue;
+      }
+      if (init) {
+        if (!emitStructValue(init, out))
+          return false;
+        continue;
+      }
+      SmallVector<Type> types;
+      if (!structLeafTypes(sub, types, il->getRange()))
+        return false;
+      for (Type t : types)
+        out.push_back(zeroOf(t, l));
+      continue;
+    }
+    Type t = convertType(f->getType(), il->getRange());
+    if (!t)
+      return false;
+    Value v = init ? emitExpr(init) : zeroOf(t, l);
+    if (!v)
+      return false;
+    out.push_back(v);
+  }
+  return true;
+}
+
+bool MLIRGen::emitStructValue(bsgp::Expr *e, SmallVectorImpl<Value> &out) {
+  if (!e || failed)
+    return false;
+  const bsgp::StructType *st = asStructValue(e->getType());
+  Location l = loc(e->getRange());
+  switch (e->getKind()) {
+  case bsgp::Stmt::SK_Paren:
+    return emitStructValue(cast<bsgp::ParenExpr>(e)->getSubExpr(), out);
+  case bsgp::Stmt::SK_ImplicitCast:
+    // Only a no-op cast (an lvalue read, a qualifier dropped) has a struct
+    // type.
+    return emitStructValue(cast<bsgp::ImplicitCastExpr>(e)->getSubExpr(), out);
+  case bsgp::Stmt::SK_DeclRef: {
+    auto *vd =
+        dyn_cast_or_null<bsgp::VarDecl>(cast<bsgp::DeclRefExpr>(e)->getDecl());
+    if (!vd || vd->getStorage() == bsgp::VarDecl::Global)
+      break;
+    return structVarValues(vd, out, l);
+  }
+  case bsgp::Stmt::SK_InitList:
+    return emitStructInitList(cast<bsgp::InitListExpr>(e), st, out);
+  case bsgp::Stmt::SK_Member: {
+    auto *m = cast<bsgp::MemberExpr>(e);
+    if (!m->getField())
+      break;
+    if (isStructInMemory(m)) {
+      Value addr = fieldAddress(m);
+      return addr && loadStruct(addr, st, out, l, e->getRange());
+    }
+    unsigned first, count;
+    if (bsgp::VarDecl *vd = varLeafRange(m, first, count))
+      return structVarValues(vd, out, l, first, count);
+    SmallVector<Value> base;
+    if (!emitStructValue(m->getBase(), base))
+      return false;
+    std::tie(first, count) = fieldLeafRange(
+        asStructValue(m->getBase()->getType()), m->getField()->getIndex());
+    llvm::append_range(out, ArrayRef<Value>(base).slice(first, count));
+    return true;
+  }
+  case bsgp::Stmt::SK_Index:
+  case bsgp::Stmt::SK_Unary: {
+    if (auto *u = dyn_cast<bsgp::UnaryOperator>(e);
+        u && u->getOpcode() != bsgp::UnaryOperator::Deref)
+      break;
+    Value addr = structAddress(e);
+    return addr && loadStruct(addr, st, out, l, e->getRange());
+  }
+  case bsgp::Stmt::SK_Binary: {
+    auto *bo = cast<bsgp::BinaryOperator>(e);
+    if (bo->getOpcode() == bsgp::BinaryOperator::Comma) {
+      emitExpr(bo->getLHS());
+      return !failed && emitStructValue(bo->getRHS(), out);
+    }
+    if (bo->getOpcode() != bsgp::BinaryOperator::Assign)
+      break;
+    SmallVector<Value> v;
+    if (!emitStructValue(bo->getRHS(), v) || !assignStruct(bo->getLHS(), v, l))
+      return false;
+    llvm::append_range(out, v);
+    return true;
+  }
+  case bsgp::Stmt::SK_Cast:
+    // `(struct P)p`: Sema allows only the struct's own type.
+    return emitStructValue(cast<bsgp::CastExpr>(e)->getSubExpr(), out);
+  case bsgp::Stmt::SK_Call:
+    return emitStructCall(cast<bsgp::CallExpr>(e), out);
+  case bsgp::Stmt::SK_Conditional:
+    return emitStructConditional(cast<bsgp::ConditionalOperator>(e), out);
+  case bsgp::Stmt::SK_BuiltinCall: {
+    auto *bc = cast<bsgp::BuiltinCallExpr>(e);
+    if (bc->getBuiltinKind() != bsgp::BuiltinCallExpr::ThreadGet)
+      break;
+    Value rank = emitExpr(bc->args()[0]);
+    if (!rank)
+      return false;
+    rank = toI32(rank, bc->args()[0]->getType(), l);
+    Value outer = getRank;
+    getRank = rank;
+    bool ok = emitStructValue(bc->args()[1], out);
+    getRank = outer;
+    return ok;
+  }
+  default:
+    break;
+  }
+  (void)unsupported(e->getRange(), "this struct-valued expression");
+  return false;
+}
+
+/// Assigns struct \p values to \p target: a struct variable (rebinding its
+/// leaves), a struct field of one, or a struct in memory.
+bool MLIRGen::assignStruct(bsgp::Expr *target, ArrayRef<Value> values,
+                           Location l) {
+  target = target->ignoreParenImpCasts();
+  const bsgp::StructType *st = asStructValue(target->getType());
+  if (auto *d = dyn_cast<bsgp::DeclRefExpr>(target)) {
+    auto *vd = dyn_cast_or_null<bsgp::VarDecl>(d->getDecl());
+    if (!vd || vd->getStorage() == bsgp::VarDecl::Global) {
+      (void)unsupported(target->getRange(), "assigning this");
+      return false;
+    }
+    bindStruct(vd, st, values, vd->getName());
+    return true;
+  }
+  if (!isStructInMemory(target)) {
+    auto *m = dyn_cast<bsgp::MemberExpr>(target);
+    if (!m || !m->getField()) {
+      (void)unsupported(target->getRange(), "assigning to this expression");
+      return false;
+    }
+    // A struct field of a struct value: the whole value with the field's
+    // leaves replaced, assigned back.
+    SmallVector<Value> whole;
+    if (!emitStructValue(m->getBase(), whole))
+      return false;
+    auto [first, count] = fieldLeafRange(asStructValue(m->getBase()->getType()),
+                                         m->getField()->getIndex());
+    for (unsigned i = 0; i < count; ++i)
+      whole[first + i] = values[i];
+    return assignStruct(m->getBase(), whole, l);
+  }
+  Value addr = isa<bsgp::MemberExpr>(target)
+                   ? fieldAddress(cast<bsgp::MemberExpr>(target))
+                   : structAddress(target);
+  return addr && storeStruct(addr, st, values, l, target->getRange());
+}
+
+/// Reads scalar or vector field \p m of a struct value (`p.m`, `p.q.v`).
+Value MLIRGen::emitValueFieldLoad(bsgp::MemberExpr *m) {
+  unsigned first, count;
+  if (bsgp::VarDecl *vd = varLeafRange(m, first, count)) {
+    // Only the leaf read: a thread.get fetches that one alone.
+    SmallVector<Value> leaf;
+    if (!structVarValues(vd, leaf, loc(m->getRange()), first, 1))
+      return {};
+    return leaf[0];
+  }
+  SmallVector<Value> base;
+  if (!emitStructValue(m->getBase(), base))
+    return {};
+  return base[fieldLeafRange(asStructValue(m->getBase()->getType()),
+                             m->getField()->getIndex())
+                  .first];
+}
+
+/// Writes scalar or vector field \p m of a struct value.
+Value MLIRGen::emitValueFieldStore(bsgp::MemberExpr *m, Value v, Location l) {
+  SmallVector<Value> base;
+  if (!emitStructValue(m->getBase(), base))
+    return {};
+  base[fieldLeafRange(asStructValue(m->getBase()->getType()),
+                      m->getField()->getIndex())
+           .first] = v;
+  return assignStruct(m->getBase(), base, l) ? v : Value();
+}
+
+/// `c ? p : q` of structs: an scf.if that yields every leaf.
+bool MLIRGen::emitStructConditional(bsgp::ConditionalOperator *c,
+                                    SmallVectorImpl<Value> &out) {
+  Location l = loc(c->getRange());
+  Value cond = emitExpr(c->getCond());
+  if (!cond)
+    return false;
+  cond = emitToBool(cond, l);
+  SmallVector<Type> types;
+  if (!structLeafTypes(asStructValue(c->getType()), types, c->getRange()))
+    return false;
+  size_t numLeaves = types.size();
+  Effects eff;
+  collectEffects(c->getTrueExpr(), eff, false);
+  collectEffects(c->getFalseExpr(), eff, false);
+  SmallVector<VarKey> keys = carriedKeys(eff);
+  SmallVector<Value> before = currentValues(keys);
+  for (Value v : before)
+    types.push_back(v.getType());
+  auto ifOp = scf::IfOp::create(b, l, types, cond, true, true);
+  OpBuilder::InsertionGuard guard(b);
+  for (bool isThen : {true, false}) {
+    b.setInsertionPointToStart(isThen ? &ifOp.getThenRegion().front()
+                                      : &ifOp.getElseRegion().front());
+    SmallVector<Value> yields;
+    if (!emitStructValue(isThen ? c->getTrueExpr() : c->getFalseExpr(), yields))
+      return false;
+    llvm::append_range(yields, currentValues(keys));
+    scf::YieldOp::create(b, l, yields);
+    rebind(keys, before);
+  }
+  b.setInsertionPointAfter(ifOp);
+  rebind(keys, ifOp.getResults().drop_front(numLeaves));
+  llvm::append_range(out, ifOp.getResults().take_front(numLeaves));
+  return true;
+}
+
+/// The arguments of a call to a BSGP function: a struct argument passes
+/// its leaves.
+bool MLIRGen::emitCallArgs(bsgp::CallExpr *e, SmallVectorImpl<Value> &args) {
+  for (bsgp::Expr *a : e->args()) {
+    if (asStructValue(a->getType())) {
+      if (!emitStructValue(a, args))
+        return false;
+      continue;
+    }
+    Value v = emitExpr(a);
+    if (!v)
+      return false;
+    args.push_back(v);
+  }
+  return true;
+}
+
+/// A call of a function that returns a struct: its results are the leaves.
+bool MLIRGen::emitStructCall(bsgp::CallExpr *e, SmallVectorImpl<Value> &out) {
+  bsgp::FunctionDecl *fd = e->getDirectCallee();
+  auto fn = fd ? dyn_cast_or_null<func::FuncOp>(functions.lookup(fd))
+               : func::FuncOp();
+  if (!fn) {
+    (void)unsupported(e->getRange(), "this call of a function returning a "
+                                     "struct");
+    return false;
+  }
+  Value v = emitCall(e);
+  if (!v)
+    return false;
+  llvm::append_range(out, v.getDefiningOp()->getResults());
+  return true;
+}
+
+/// thread.put(r, p, v) of a struct variable: one bsgp.put per leaf, each
+/// an assignment to that leaf in thread r (§5).
+bool MLIRGen::emitStructPut(bsgp::BuiltinCallExpr *e) {
+  Location l = loc(e->getRange());
+  Value rank = emitExpr(e->args()[0]);
+  SmallVector<Value> values;
+  if (!rank || !emitStructValue(e->args()[2], values))
+    return false;
+  rank = toI32(rank, e->args()[0]->getType(), l);
+  SmallVector<Value> put;
+  for (Value v : values)
+    put.push_back(bsgp::PutOp::create(b, l, v.getType(), rank, v));
+  return assignStruct(e->args()[1], put, l);
+}

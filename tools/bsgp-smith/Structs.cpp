@@ -1,0 +1,170 @@
+//===- Structs.cpp - bsgp-smith's struct values ---------------------------===//
+//
+// Part of bsgpc, the BSGP compiler.
+//
+//===----------------------------------------------------------------------===//
+//
+// Struct values (Feature::StructValues): locals of `struct SmVal` (a nested
+// struct, a vector field with vectors on, a float field with floats on),
+// declared from initializer lists (fields left out are zero), copies and
+// calls of device functions that take and return structs; whole-struct
+// assignments, copies of the nested struct and selections between two
+// structs. Each scalar field of a struct local is a variable of the scope
+// (`sv3.in.b`), so that the other statements read and write the fields,
+// thread.get reads them, the checksum hashes them, and struct locals live
+// across barriers and rank reassignments like any variable. At superstep
+// ends a whole struct may also be put to another thread or got from one.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Generator.h"
+
+using namespace bsgp::smith;
+
+void Generator::structHelpers() {
+  line("// Struct values: a nested struct, passed and returned by value.");
+  open("struct SmIn");
+  line("int a;");
+  line("uint b;");
+  close(";");
+  open("struct SmVal");
+  line("int i;");
+  line("struct SmIn in;");
+  line("uint u;");
+  if (Opts.has(Feature::Float))
+    line("float f;");
+  if (Opts.has(Feature::Vectors))
+    line("uint2 w;");
+  close(";");
+  // Integer updates in unsigned arithmetic (no overflow), the float field
+  // clamped, early returns and a copy of the nested struct.
+  open("struct SmVal sm_sstep(struct SmVal s, int k)");
+  line("struct SmVal t = s;");
+  line("t.i = (int)((uint)s.i * 3u + (uint)k);");
+  line("t.in.a = s.in.a ^ k;");
+  line("t.in.b = s.in.b + s.u;");
+  line("t.u = s.u * 5u + 1u;");
+  if (Opts.has(Feature::Float))
+    line("t.f = sm_clamp_f32(s.f + (float)(k & 7));");
+  if (Opts.has(Feature::Vectors))
+    line("t.w = t.w.yx + uint2(s.u, (uint)k);");
+  line("if ((k & 3) == 1)");
+  line("  t.in = s.in;");
+  line("if ((k & 3) == 2)");
+  line("  return s;");
+  line("return t;");
+  close();
+  open("struct SmVal sm_spick(bool c, struct SmVal a, struct SmVal b)");
+  line("return c ? a : b;");
+  close();
+  line("");
+}
+
+void Generator::addStructFields(const std::string &Name) {
+  S.add({Name + ".i", Ty::Int});
+  S.add({Name + ".in.a", Ty::Int});
+  S.add({Name + ".in.b", Ty::UInt});
+  S.add({Name + ".u", Ty::UInt});
+  if (Opts.has(Feature::Float))
+    S.add({Name + ".f", Ty::Float});
+  if (Opts.has(Feature::Vectors)) {
+    S.add({Name + ".w.x", Ty::UInt});
+    S.add({Name + ".w.y", Ty::UInt});
+  }
+}
+
+std::vector<std::string> Generator::structLocals(bool OnlySpawnLevel) const {
+  std::vector<std::string> Names;
+  for (size_t L = OnlySpawnLevel ? SpawnLevel : 0; L < S.Levels.size(); ++L) {
+    for (const Var &V : S.Levels[L]) {
+      // The first field of each struct local names it.
+      llvm::StringRef N(V.Name);
+      if (!V.Writable || !N.starts_with("sv") || !N.ends_with(".i"))
+        continue;
+      Names.push_back(N.drop_back(2).str());
+    }
+    if (OnlySpawnLevel)
+      break;
+  }
+  return Names;
+}
+
+std::string Generator::structInitList() {
+  std::vector<std::string> Fields = {
+      expr(Ty::Int, 1),
+      R.chance(50) ? "{" + expr(Ty::Int, 1) + ", " + expr(Ty::UInt, 1) + "}"
+                   : "{" + expr(Ty::Int, 1) + "}",
+      expr(Ty::UInt, 1)};
+  if (Opts.has(Feature::Float))
+    Fields.push_back(expr(Ty::Float, 1));
+  if (Opts.has(Feature::Vectors))
+    Fields.push_back("uint2(" + expr(Ty::UInt, 1) + ", " + expr(Ty::UInt, 1) +
+                     ")");
+  // C's rules: the fields left out are zero.
+  unsigned Given = R.range(0, Fields.size());
+  std::string List;
+  for (unsigned K = 0; K < Given; ++K)
+    List += (K ? ", " : "") + Fields[K];
+  return "{" + List + "}";
+}
+
+void Generator::structStmt() {
+  std::vector<std::string> Locals = structLocals(false);
+  auto Any = [&] { return R.pick(Locals); };
+  if (Locals.empty() || R.chance(35)) {
+    std::string N = fresh("sv");
+    std::string Init;
+    unsigned Choice = Locals.empty() ? 0 : R.below(4);
+    if (Choice == 0)
+      Init = structInitList();
+    else if (Choice == 1)
+      Init = Any();
+    else if (Choice == 2)
+      Init = "sm_sstep(" + Any() + ", " + expr(Ty::Int, 1) + ")";
+    else
+      Init = "sm_spick(" + cond(1) + ", " + Any() + ", " + Any() + ")";
+    line("struct SmVal " + N + " = " + Init + ";");
+    addStructFields(N);
+    return;
+  }
+  std::string T = Any(), A = Any();
+  switch (R.below(5)) {
+  case 0:
+    line(T + " = " + A + ";");
+    break;
+  case 1:
+    line(T + " = sm_sstep(" + A + ", " + expr(Ty::Int, 1) + ");");
+    break;
+  case 2:
+    line(T + ".in = " + A + ".in;");
+    break;
+  case 3:
+    line(T + " = " + cond(1) + " ? " + A + " : " + T + ";");
+    break;
+  default:
+    line(T + " = sm_spick(" + cond(1) + ", sm_sstep(" + A + ", " +
+         expr(Ty::Int, 1) + "), " + T + ");");
+    break;
+  }
+}
+
+void Generator::structPut(std::string &Target) {
+  std::vector<std::string> Locals = structLocals(false);
+  Target = fresh("sv");
+  line("struct SmVal " + Target + " = " + structInitList() + ";");
+  std::string Src = Locals.empty() ? Target : R.pick(Locals);
+  // A rotation of the ranks, so that every thread's target is written.
+  line("thread.put((thread.rank + " + std::to_string(R.range(0, 40)) +
+       ") % thread.size, " + Target + ", sm_sstep(" + Src + ", " +
+       expr(Ty::Int, 1) + "));");
+}
+
+void Generator::structGet(const std::string &Rank) {
+  std::vector<std::string> Locals = structLocals(true);
+  if (Locals.empty())
+    return;
+  std::string N = fresh("sv");
+  line("struct SmVal " + N + " = thread.get(" + Rank + ", " + R.pick(Locals) +
+       ");");
+  addStructFields(N);
+}
