@@ -115,11 +115,14 @@ void Parser::parseTemplate(llvm::SmallVectorImpl<Decl *> &Out) {
     return; // The error is reported.
   auto *F =
       Inner.size() == 1 ? llvm::dyn_cast<FunctionDecl>(Inner[0]) : nullptr;
-  if (!F || !F->isDefinition()) {
+  // The collective library may declare a template without defining it,
+  // for the functions it defines per type under the instantiations' names
+  // (docs/collectives.md).
+  if (!F || (!F->isDefinition() && !Ctx.isLibraryFile(FileId))) {
     Diags.report(SourceRange(Begin, PrevEnd), diag::err_template_not_function);
     return;
   }
-  if (!checkTreeDepth(F))
+  if (F->isDefinition() && !checkTreeDepth(F))
     return;
   if (F->isExternC() || F->isVarargs()) {
     Diags.report(SourceRange(F->getLoc()), diag::err_template_extern);
@@ -140,7 +143,7 @@ Expr *Parser::parseTemplateRef() {
   consume(); // <
   llvm::SmallVector<const Type *, 2> Args;
   do {
-    const Type *T = parseTypeName();
+    const Type *T = parseTemplateArg();
     if (!T)
       return nullptr;
     Args.push_back(T);
@@ -151,6 +154,23 @@ Expr *Parser::parseTemplateRef() {
       new (Ctx) DeclRefExpr(rangeFrom(Name.Loc), Ctx.copyString(Name.Text));
   R->setTemplateArgs(Ctx.copyArray<const Type *>(Args));
   return R;
+}
+
+const Type *Parser::parseTemplateArg() {
+  if (Next.is(tok::comma) || Next.is(tok::greater)) {
+    llvm::StringRef S = Tok.Text;
+    if (Tok.is(tok::plus) || Tok.is(tok::star) || Tok.is(tok::amp) ||
+        Tok.is(tok::pipe) || Tok.is(tok::caret) ||
+        (Tok.is(tok::identifier) && (S == "min" || S == "max"))) {
+      consume();
+      return Ctx.getOperatorType(S);
+    }
+  }
+  bool Saved = AllowOperatorType;
+  AllowOperatorType = true;
+  const Type *T = parseTypeName();
+  AllowOperatorType = Saved;
+  return T;
 }
 
 FunctionDecl *Parser::parseFunctionOnly() {
