@@ -104,6 +104,13 @@ struct Deduction {
 void Sema::registerTemplate(FunctionTemplateDecl *T) {
   FunctionDecl *P = T->getPattern();
   FunctionDecl *&Slot = Functions[T->getName()];
+  // A template declared before its definition (the library's mutually
+  // recursive ones): the definition is the template.
+  if (Slot && !Slot->isDefinition() && P->isDefinition() &&
+      Templates.Patterns.count(Slot)) {
+    Templates.Patterns.erase(Slot);
+    Slot = nullptr;
+  }
   if (Slot) {
     Diags.report(SourceRange(T->getLoc()), diag::err_redefinition)
         << T->getName();
