@@ -4,18 +4,12 @@
 #       -P GenerateCollectives.cmake
 #
 # The library is plain BSGP with generic functions (lib/Collectives/*.bsgp),
-# joined in the order of SOURCES. The radix sorts and the sort helpers of
-# each key type are still written once with @...@ fields and expanded here
-# per type (radix-*.bsgp.in, typed.bsgp.in): they follow the plain files.
+# joined in the order of SOURCES. The radix sorts are still written once
+# with @...@ fields (the key width, and integers sizing their local arrays)
+# and expanded here per key width (radix-*.bsgp.in), after the plain files.
 #
 #===----------------------------------------------------------------------===#
 
-# BSGP type, list primitive suffix, the suffix of the radix sort of its
-# width, and how that sort orders its bits (0 unsigned, 1 two's complement,
-# 2 IEEE float).
-set(types
-  int:i32:u32:1 uint:u32:u32:0 float:f32:u32:2
-  int64:i64:u64:1 uint64:u64:u64:0 double:f64:u64:2)
 # The radix sorts: unsigned type, suffix, bits, pairs per work group's tile
 # (the local arrays of a tile of 2048 64-bit keys take 43 KiB of 48).
 set(radix_sorts uint:u32:32:4096 uint64:u64:64:2048)
@@ -26,13 +20,11 @@ foreach(source IN LISTS SOURCES)
   string(APPEND main "${text}\n")
 endforeach()
 
-file(READ "${SRC}/typed.bsgp.in" typed)
 file(READ "${SRC}/radix-sort.bsgp.in" radix_sort)
 file(READ "${SRC}/radix-sort-cuda.bsgp.in" radix_sort_cuda)
 file(READ "${SRC}/radix-helpers.bsgp.in" radix_helpers)
 
 set(sorts "")
-set(body "")
 # A radix sort template with the key type's fields (utype, usuffix, bits)
 # and a tile of `tile` pairs.
 function(expand_radix out text tile)
@@ -86,26 +78,7 @@ foreach(entry IN LISTS radix_sorts)
     string(APPEND sorts "${part}")
   endforeach()
 endforeach()
-foreach(entry IN LISTS types)
-  string(REPLACE ":" ";" fields "${entry}")
-  list(GET fields 0 type)
-  list(GET fields 1 suffix)
-  list(GET fields 2 sort_suffix)
-  list(GET fields 3 sort_mode)
-  if(sort_suffix STREQUAL "u32")
-    set(sort_type uint)
-  else()
-    set(sort_type uint64)
-  endif()
-  string(REPLACE "@US@" "${sort_suffix}" part "${typed}")
-  string(REPLACE "@U@" "${sort_type}" part "${part}")
-  string(REPLACE "@MODE@" "${sort_mode}" part "${part}")
-  string(REPLACE "@T@" "${type}" part "${part}")
-  string(REPLACE "@S@" "${suffix}" part "${part}")
-  string(APPEND body "${part}")
-endforeach()
-
-string(APPEND main "${sorts}\n${body}")
+string(APPEND main "${sorts}")
 file(WRITE "${OUT}.tmp" "${main}")
 file(COPY_FILE "${OUT}.tmp" "${OUT}" ONLY_IF_DIFFERENT)
 file(REMOVE "${OUT}.tmp")

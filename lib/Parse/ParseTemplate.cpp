@@ -98,6 +98,15 @@ void Parser::parseTemplate(llvm::SmallVectorImpl<Decl *> &Out) {
     Lexer Ahead(FileId, Buf, Diags);
     Ahead.seek(Offset);
     Token Prev, T = Ahead.lex();
+    // The library's `[[library(kind)]]` before the function.
+    if (T.is(tok::l_square))
+      while (T.isNot(tok::eof) &&
+             !(Prev.is(tok::r_square) && T.is(tok::r_square))) {
+        Prev = T;
+        T = Ahead.lex();
+      }
+    if (T.is(tok::r_square))
+      T = Ahead.lex();
     while (T.isNot(tok::eof) && T.isNot(tok::l_paren) &&
            T.isNot(tok::l_brace) && T.isNot(tok::semi)) {
       Prev = T;
