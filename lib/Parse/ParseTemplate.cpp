@@ -175,11 +175,24 @@ const Type *Parser::parseTemplateArg() {
       return Ctx.getOperatorType(S);
     }
   }
+  // A template parameter bound to an operator, given on as it is: not
+  // const, not a pointer (an operator has no values to point to).
+  Token Start = Tok, Name = Start.is(tok::kw_const) ? Next : Tok;
   bool Saved = AllowOperatorType;
   AllowOperatorType = true;
-  const Type *T = parseTypeName();
+  const Type *T = parseBaseType();
   AllowOperatorType = Saved;
-  return T;
+  if (!T)
+    return nullptr;
+  if (auto *OT = llvm::dyn_cast<OperatorType>(T->getUnqualified())) {
+    if (T->isConst() || Tok.is(tok::star)) {
+      Diags.report(SourceRange(Start.Loc, PrevEnd), diag::err_operator_type_use)
+          << Name.Text << OT->getSpelling();
+      return nullptr;
+    }
+    return T;
+  }
+  return parsePointers(T);
 }
 
 FunctionDecl *Parser::parseFunctionOnly() {
