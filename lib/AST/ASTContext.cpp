@@ -71,6 +71,21 @@ ASTContext::getFunctionType(const Type *Ret,
   return Slot;
 }
 
+const OperatorType *ASTContext::getOperatorType(llvm::StringRef Spelling) {
+  static const std::pair<const char *, const char *> Known[] = {
+      {"+", "add"}, {"*", "mul"}, {"min", "min"}, {"max", "max"},
+      {"&", "and"}, {"|", "or"},  {"^", "xor"}};
+  for (auto [S, N] : Known) {
+    if (Spelling != S)
+      continue;
+    auto &Slot = Operators[Spelling];
+    if (!Slot)
+      Slot = make<OperatorType>(*this, S, N);
+    return Slot;
+  }
+  return nullptr;
+}
+
 StructType *ASTContext::getStructType(llvm::StringRef Name) {
   auto &Slot = Structs[Name];
   if (!Slot)

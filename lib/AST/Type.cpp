@@ -141,6 +141,8 @@ std::string Type::str() const {
       S += First ? "..." : ", ...";
     return S + ")";
   }
+  case TK_Operator:
+    return llvm::cast<OperatorType>(this)->getSpelling().str();
   case TK_Null:
     return "null";
   case TK_Error:

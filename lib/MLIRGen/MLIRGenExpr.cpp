@@ -737,6 +737,20 @@ Value MLIRGen::emitMember(bsgp::MemberExpr *e) {
 Value MLIRGen::emitConstruct(bsgp::ConstructExpr *e) {
   Location l = loc(e->getRange());
   const bsgp::Type *t = e->getConstructedType()->getUnqualified();
+  if (auto *op = dyn_cast<bsgp::OperatorType>(t)) {
+    // `Op(a, b)` with Op min or max (Sema made the others binary
+    // operators): `b < a ? b : a` or `a < b ? b : a`, the operands
+    // converted to the result type.
+    Value lhs = emitExpr(e->args()[0]);
+    Value rhs = emitExpr(e->args()[1]);
+    if (!lhs || !rhs)
+      return {};
+    bool isMin = op->getSpelling() == "min";
+    Value less =
+        isMin ? emitArith(bsgp::BinaryOperator::LT, rhs, lhs, e->getType(), l)
+              : emitArith(bsgp::BinaryOperator::LT, lhs, rhs, e->getType(), l);
+    return arith::SelectOp::create(b, l, less, rhs, lhs);
+  }
   auto *vt = dyn_cast<bsgp::VectorType>(t);
   if (!vt) {
     // A functional cast `int(x)`.

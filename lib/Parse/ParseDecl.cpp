@@ -106,6 +106,15 @@ const Type *Parser::parseBaseType() {
     auto It = Session.getTypedefs().find(Tok.Text);
     if (It != Session.getTypedefs().end()) {
       T = It->second;
+      // An operator has no values: outside template arguments a template
+      // parameter bound to one is only an operator (reduce(Op, x),
+      // Op(a, b)), which the expression parser takes before any type.
+      if (auto *OT = llvm::dyn_cast<OperatorType>(T);
+          OT && !AllowOperatorType) {
+        Diags.report(Tok.getRange(), diag::err_operator_type_use)
+            << Tok.Text << OT->getSpelling();
+        return nullptr;
+      }
       break;
     }
     [[fallthrough]];

@@ -428,6 +428,9 @@ Expr *Parser::parseCollective(BuiltinCallExpr::BuiltinKind K,
   Token Open = Tok;
   consume();
   auto Op = BuiltinCallExpr::None;
+  // An operator named by a type (a template parameter bound to `+`): Sema
+  // checks that it is one.
+  const Type *OpType = nullptr;
   SourceRange OpRange;
   if (BuiltinCallExpr::hasReduceOp(K)) {
     OpRange = Tok.getRange();
@@ -452,11 +455,14 @@ Expr *Parser::parseCollective(BuiltinCallExpr::BuiltinKind K,
         Op = BuiltinCallExpr::OpMin;
       else if (Tok.Text == "max")
         Op = BuiltinCallExpr::OpMax;
+      else if (auto It = Session.getTypedefs().find(Tok.Text);
+               It != Session.getTypedefs().end())
+        OpType = It->second;
       break;
     default:
       break;
     }
-    if (Op == BuiltinCallExpr::None) {
+    if (Op == BuiltinCallExpr::None && !OpType) {
       Diags.report(Tok.getRange(), diag::err_bad_reduce_op)
           << BuiltinCallExpr::getName(K);
       return nullptr;
@@ -481,8 +487,10 @@ Expr *Parser::parseCollective(BuiltinCallExpr::BuiltinKind K,
     Diags.report(Open.getRange(), diag::note_matching) << "(";
     return nullptr;
   }
-  return new (Ctx) BuiltinCallExpr(rangeFrom(Begin), K, Op, OpRange,
-                                   Ctx.copyArray<Expr *>(Args));
+  auto *B = new (Ctx) BuiltinCallExpr(rangeFrom(Begin), K, Op, OpRange,
+                                      Ctx.copyArray<Expr *>(Args));
+  B->setOperatorTypeArg(OpType);
+  return B;
 }
 
 Expr *Parser::parseThread() {
@@ -677,6 +685,21 @@ Expr *Parser::parseIdentifierExpr(SourceLocation Begin) {
     return parseTargetQuery();
   if (Next.is(tok::less) && Session.isTemplateName(Name.Text))
     return parseTemplateRef();
+  // `T(x)` with a typedef name, as `int(x)`: in a generic function a
+  // functional cast to a type parameter, or `Op(a, b)`, an operator type
+  // applied to two values.
+  if (Next.is(tok::l_paren)) {
+    auto It = Session.getTypedefs().find(Name.Text);
+    if (It != Session.getTypedefs().end()) {
+      const Type *T = It->second;
+      consume();
+      llvm::SmallVector<Expr *, 2> Args;
+      if (!parseArgs(Args))
+        return nullptr;
+      return new (Ctx)
+          ConstructExpr(rangeFrom(Begin), T, Ctx.copyArray<Expr *>(Args));
+    }
+  }
   if (Next.is(tok::l_paren) && !Functions.count(Name.Text)) {
     // Builtins called like functions: the atomics and min/max/clamp/abs.
     int A = llvm::StringSwitch<int>(Name.Text)

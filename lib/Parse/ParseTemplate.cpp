@@ -98,6 +98,15 @@ void Parser::parseTemplate(llvm::SmallVectorImpl<Decl *> &Out) {
     Lexer Ahead(FileId, Buf, Diags);
     Ahead.seek(Offset);
     Token Prev, T = Ahead.lex();
+    // The library's `[[library(kind)]]` before the function.
+    if (T.is(tok::l_square))
+      while (T.isNot(tok::eof) &&
+             !(Prev.is(tok::r_square) && T.is(tok::r_square))) {
+        Prev = T;
+        T = Ahead.lex();
+      }
+    if (T.is(tok::r_square))
+      T = Ahead.lex();
     while (T.isNot(tok::eof) && T.isNot(tok::l_paren) &&
            T.isNot(tok::l_brace) && T.isNot(tok::semi)) {
       Prev = T;
@@ -115,11 +124,14 @@ void Parser::parseTemplate(llvm::SmallVectorImpl<Decl *> &Out) {
     return; // The error is reported.
   auto *F =
       Inner.size() == 1 ? llvm::dyn_cast<FunctionDecl>(Inner[0]) : nullptr;
-  if (!F || !F->isDefinition()) {
+  // The collective library may declare a template without defining it,
+  // for the functions it defines per type under the instantiations' names
+  // (docs/collectives.md).
+  if (!F || (!F->isDefinition() && !Ctx.isLibraryFile(FileId))) {
     Diags.report(SourceRange(Begin, PrevEnd), diag::err_template_not_function);
     return;
   }
-  if (!checkTreeDepth(F))
+  if (F->isDefinition() && !checkTreeDepth(F))
     return;
   if (F->isExternC() || F->isVarargs()) {
     Diags.report(SourceRange(F->getLoc()), diag::err_template_extern);
@@ -140,7 +152,7 @@ Expr *Parser::parseTemplateRef() {
   consume(); // <
   llvm::SmallVector<const Type *, 2> Args;
   do {
-    const Type *T = parseTypeName();
+    const Type *T = parseTemplateArg();
     if (!T)
       return nullptr;
     Args.push_back(T);
@@ -151,6 +163,36 @@ Expr *Parser::parseTemplateRef() {
       new (Ctx) DeclRefExpr(rangeFrom(Name.Loc), Ctx.copyString(Name.Text));
   R->setTemplateArgs(Ctx.copyArray<const Type *>(Args));
   return R;
+}
+
+const Type *Parser::parseTemplateArg() {
+  if (Next.is(tok::comma) || Next.is(tok::greater)) {
+    llvm::StringRef S = Tok.Text;
+    if (Tok.is(tok::plus) || Tok.is(tok::star) || Tok.is(tok::amp) ||
+        Tok.is(tok::pipe) || Tok.is(tok::caret) ||
+        (Tok.is(tok::identifier) && (S == "min" || S == "max"))) {
+      consume();
+      return Ctx.getOperatorType(S);
+    }
+  }
+  // A template parameter bound to an operator, given on as it is: not
+  // const, not a pointer (an operator has no values to point to).
+  Token Start = Tok, Name = Start.is(tok::kw_const) ? Next : Tok;
+  bool Saved = AllowOperatorType;
+  AllowOperatorType = true;
+  const Type *T = parseBaseType();
+  AllowOperatorType = Saved;
+  if (!T)
+    return nullptr;
+  if (auto *OT = llvm::dyn_cast<OperatorType>(T->getUnqualified())) {
+    if (T->isConst() || Tok.is(tok::star)) {
+      Diags.report(SourceRange(Start.Loc, PrevEnd), diag::err_operator_type_use)
+          << Name.Text << OT->getSpelling();
+      return nullptr;
+    }
+    return T;
+  }
+  return parsePointers(T);
 }
 
 FunctionDecl *Parser::parseFunctionOnly() {

@@ -47,6 +47,9 @@ public:
 private:
   void parseTemplate(llvm::SmallVectorImpl<Decl *> &Out);
   Expr *parseTemplateRef();
+  /// A template argument: a type, or an operator (`+`, `min`, ...) followed
+  /// by ',' or '>'.
+  const Type *parseTemplateArg();
 
   // Token handling.
   void consume() {
@@ -201,6 +204,9 @@ private:
   SourceLocation PrevEnd;
   unsigned Depth = 0;
   bool Aborted = false;
+  /// Set while a template argument is parsed: the only type position where
+  /// an operator type (a template parameter bound to `+`, ...) may appear.
+  bool AllowOperatorType = false;
   /// Names of user functions declared so far (program-wide); a user function
   /// named like a collective (sort_idx in Listing 7) hides the builtin.
   llvm::StringSet<> &Functions;

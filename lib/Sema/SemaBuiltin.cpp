@@ -328,10 +328,35 @@ bool Sema::builtinLValueArg(BuiltinCallExpr *B, unsigned I) {
 
 /// Checks the context and the arity common to every builtin, then
 /// dispatches on its kind.
+/// The operator of `reduce(Op, x)` written as a type (a template parameter
+/// bound to an operator): reports and returns false when it is no
+/// operator.
+bool Sema::resolveOperatorTypeArg(BuiltinCallExpr *B) {
+  const Type *T = B->getOperatorTypeArg();
+  if (!T)
+    return true;
+  const auto *OT = dyn_cast<OperatorType>(T->getUnqualified());
+  if (!OT) {
+    Diags.report(B->getReduceOpRange(), diag::err_not_an_operator)
+        << T->str() << BuiltinCallExpr::getName(B->getBuiltinKind());
+    return false;
+  }
+  for (int Op = BuiltinCallExpr::OpAdd; Op <= BuiltinCallExpr::OpXor; ++Op)
+    if (OT->getSpelling() ==
+        BuiltinCallExpr::getOpSpelling(BuiltinCallExpr::ReduceOp(Op)))
+      B->setReduceOp(BuiltinCallExpr::ReduceOp(Op));
+  return true;
+}
+
 Expr *Sema::checkBuiltin(BuiltinCallExpr *B) {
   using BK = BuiltinCallExpr;
   auto K = B->getBuiltinKind();
   std::string Name = BK::getName(K);
+  if (!resolveOperatorTypeArg(B)) {
+    for (Expr *&A : B->args())
+      A = checkExpr(A);
+    return error(B);
+  }
   if (!inParallel())
     Diags.report(B->getRange(), diag::err_thread_outside_spawn) << Name;
   else if (InRequire)

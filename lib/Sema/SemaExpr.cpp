@@ -530,6 +530,49 @@ Expr *Sema::checkAssign(BinaryOperator *B) {
   return B;
 }
 
+/// `Op(a, b)`, Op an operator type (docs/language.md, "Generic
+/// functions"): `a op b` for + * & | ^, exactly as written so; for min and
+/// max the value reduce combines with, `b < a ? b : a` and `a < b ? b : a`
+/// with each operand evaluated once, which stays a ConstructExpr of the
+/// operator type (scalar operands only, converted to their common type).
+Expr *Sema::checkOperatorApply(ConstructExpr *C, const OperatorType *Op) {
+  auto Args = C->args();
+  if (Args.size() != 2) {
+    for (Expr *&A : Args)
+      A = checkExpr(A);
+    Diags.report(C->getRange(), diag::err_operator_apply_arity)
+        << Op->getSpelling() << unsigned(Args.size());
+    return error(C);
+  }
+  using BO = BinaryOperator;
+  llvm::StringRef S = Op->getSpelling();
+  if (S != "min" && S != "max") {
+    BO::Opcode K = S == "+"   ? BO::Add
+                   : S == "*" ? BO::Mul
+                   : S == "&" ? BO::And
+                   : S == "|" ? BO::Or
+                              : BO::Xor;
+    return checkBinary(new (Ctx) BinaryOperator(C->getRange(), K, Args[0],
+                                                Args[1], C->getBeginLoc()));
+  }
+  for (Expr *&A : Args)
+    A = rvalue(checkExpr(A));
+  const Type *LT = Args[0]->getType()->getUnqualified();
+  const Type *RT = Args[1]->getType()->getUnqualified();
+  if (LT->isError() || RT->isError())
+    return error(C);
+  if (!LT->isArithmetic() || !RT->isArithmetic()) {
+    Diags.report(C->getRange(), diag::err_operator_apply_operands)
+        << S << LT->str() << RT->str();
+    return error(C);
+  }
+  const Type *CT = commonArith(LT, RT);
+  Args[0] = convert(Args[0], CT);
+  Args[1] = convert(Args[1], CT);
+  C->setType(CT);
+  return C;
+}
+
 Expr *Sema::checkBinary(BinaryOperator *B) {
   using BO = BinaryOperator;
   auto Op = B->getOpcode();
@@ -895,6 +938,8 @@ Expr *Sema::checkMember(MemberExpr *M) {
 
 Expr *Sema::checkConstruct(ConstructExpr *C) {
   const Type *T = C->getConstructedType()->getUnqualified();
+  if (auto *OT = dyn_cast<OperatorType>(T))
+    return checkOperatorApply(C, OT);
   auto Args = C->args();
   for (Expr *&A : Args)
     A = rvalue(checkExpr(A));

@@ -122,6 +122,8 @@ private:
   void checkGroupLocalDecl(VarDecl *V);
   Expr *checkMember(MemberExpr *M);
   Expr *checkConstruct(ConstructExpr *C);
+  Expr *checkOperatorApply(ConstructExpr *C, const OperatorType *Op);
+  bool resolveOperatorTypeArg(BuiltinCallExpr *B);
   Expr *checkAtomic(AtomicExpr *A);
   Expr *checkMathBuiltin(MathBuiltinExpr *M);
   Expr *checkInitList(InitListExpr *IL, VarDecl *V);

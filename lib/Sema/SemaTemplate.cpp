@@ -47,6 +47,8 @@ std::string mangleTemplateArg(const Type *T) {
     return "p" + mangleTemplateArg(P->getPointee());
   if (auto *S = dyn_cast<StructType>(T))
     return S->getName().str();
+  if (auto *O = dyn_cast<OperatorType>(T))
+    return O->getName().str();
   return T->str();
 }
 
@@ -102,6 +104,13 @@ struct Deduction {
 void Sema::registerTemplate(FunctionTemplateDecl *T) {
   FunctionDecl *P = T->getPattern();
   FunctionDecl *&Slot = Functions[T->getName()];
+  // A template declared before its definition (the library's mutually
+  // recursive ones): the definition is the template.
+  if (Slot && !Slot->isDefinition() && P->isDefinition() &&
+      Templates.Patterns.count(Slot)) {
+    Templates.Patterns.erase(Slot);
+    Slot = nullptr;
+  }
   if (Slot) {
     Diags.report(SourceRange(T->getLoc()), diag::err_redefinition)
         << T->getName();
@@ -111,7 +120,8 @@ void Sema::registerTemplate(FunctionTemplateDecl *T) {
   Slot = P;
   functionType(P);
   Templates.Patterns[P] = T;
-  collectInfo(P->getBody(), Infos[P]);
+  if (P->getBody())
+    collectInfo(P->getBody(), Infos[P]);
 }
 
 FunctionDecl *Sema::instantiateForCall(CallExpr *C, DeclRefExpr *R,
@@ -204,12 +214,41 @@ FunctionDecl *Sema::instantiate(FunctionTemplateDecl *T,
   Display += ">";
   if (!Name.empty())
     Mangled = Name.str();
-  if (Functions.count(Mangled)) {
+  if (FunctionDecl *Existing = Functions.lookup(Mangled)) {
+    // The collective library specializes its templates by name: a function
+    // of the library named as an instantiation of a library template would
+    // be is that instantiation (__bsgp_native_reduce_add_int for
+    // __bsgp_native_reduce<+, int>; docs/collectives.md).
+    if (Ctx.isLibraryFile(T->getFileId()) &&
+        Ctx.isLibraryFile(Existing->getLoc().File) &&
+        Existing->isDefinition() && !Templates.Patterns.count(Existing)) {
+      Templates.LibraryNames.push_back(Mangled);
+      Slot = Existing;
+      return Existing;
+    }
     Diags.report(At, diag::err_template_mangled_clash) << Display << Mangled;
     return nullptr;
   }
+  // Errors in the instantiation's syntax (an operator type where a value
+  // type must be) show the chain of requests, as those of its checking.
+  std::vector<std::pair<SourceRange, std::string>> Notes{{At, Display}};
+  for (int J = Templates.Current; J >= 0; J = Templates.Instances[J].Parent)
+    Notes.push_back(
+        {Templates.Instances[J].At, Templates.Instances[J].Display});
+  if (Notes.size() > 10)
+    Notes.erase(Notes.begin() + 5, Notes.end() - 5);
+  if (!T->getPattern()->isDefinition()) {
+    auto Saved = Diags.getContextNotes();
+    Diags.setContextNotes(Notes);
+    Diags.report(At, diag::err_template_no_definition) << Display << Mangled;
+    Diags.setContextNotes(Saved);
+    return nullptr;
+  }
   const ASTContext::TemplateParser &Parse = Ctx.getTemplateParser();
+  auto Saved = Diags.getContextNotes();
+  Diags.setContextNotes(Notes);
   FunctionDecl *F = Parse ? Parse(T, Args) : nullptr;
+  Diags.setContextNotes(Saved);
   if (!F)
     return nullptr;
   F->setName(Ctx.copyString(Mangled));

@@ -63,9 +63,65 @@ static Column evalConditional(Interpreter &I, Frame &F, ConditionalOperator *E,
   return R;
 }
 
+/// `Op(a, b)` with Op min or max (Sema makes the others binary operators):
+/// `b < a ? b : a` or `a < b ? b : a` in every lane.
+template <typename V>
+static void minOrMax(bool IsMin, const uint8_t *PA, const uint8_t *PB,
+                     uint8_t *PR) {
+  V A, B;
+  std::memcpy(&A, PA, sizeof(V));
+  std::memcpy(&B, PB, sizeof(V));
+  V R = IsMin ? (B < A ? B : A) : (A < B ? B : A);
+  std::memcpy(PR, &R, sizeof(V));
+}
+
+static Column evalOperatorApply(Interpreter &I, Frame &F, ConstructExpr *E,
+                                const OperatorType *Op, Lanes &L) {
+  Column A = I.eval(F, E->args()[0], L);
+  Column B = I.eval(F, E->args()[1], L);
+  Column R(sizeOf(E->getType()), L.size());
+  bool IsMin = Op->getSpelling() == "min";
+  BK K = scalarKind(E->getType());
+  for (uint32_t J = 0; J < L.size(); ++J) {
+    const uint8_t *PA = A.at(J), *PB = B.at(J);
+    uint8_t *PR = R.at(J);
+    switch (K) {
+    case BK::Bool:
+      minOrMax<bool>(IsMin, PA, PB, PR);
+      break;
+    case BK::Char:
+      minOrMax<signed char>(IsMin, PA, PB, PR);
+      break;
+    case BK::Int:
+      minOrMax<int32_t>(IsMin, PA, PB, PR);
+      break;
+    case BK::UInt:
+      minOrMax<uint32_t>(IsMin, PA, PB, PR);
+      break;
+    case BK::Int64:
+      minOrMax<int64_t>(IsMin, PA, PB, PR);
+      break;
+    case BK::UInt64:
+      minOrMax<uint64_t>(IsMin, PA, PB, PR);
+      break;
+    case BK::Float:
+      minOrMax<float>(IsMin, PA, PB, PR);
+      break;
+    case BK::Double:
+      minOrMax<double>(IsMin, PA, PB, PR);
+      break;
+    case BK::Void:
+      break;
+    }
+  }
+  return R;
+}
+
 static Column evalConstruct(Interpreter &I, Frame &F, ConstructExpr *E,
                             Lanes &L) {
   const Type *T = E->getConstructedType()->getUnqualified();
+  if (auto *Op = llvm::dyn_cast<OperatorType>(T))
+    return evalOperatorApply(I, F, E, Op, L);
   auto Args = E->args();
   if (!llvm::isa<VectorType>(T) ||
       (Args.size() == 1 && Args[0]->getType()->getUnqualified() == T)) {

@@ -77,6 +77,9 @@ public:
                                       bool Varargs);
   /// The one StructType named \p Name, created on first use.
   StructType *getStructType(llvm::StringRef Name);
+  /// The operator type of a reduce/scan operator as written (`+`, `min`,
+  /// ...); null for anything else.
+  const OperatorType *getOperatorType(llvm::StringRef Spelling);
 
   /// Source files in the order their parsing finished: a file's imports
   /// come before it, the collective library after the main file.
@@ -113,6 +116,7 @@ private:
   std::map<std::pair<const Type *, uint64_t>, const ArrayType *> Arrays;
   std::map<std::vector<const void *>, const FunctionType *> Functions;
   llvm::StringMap<StructType *> Structs;
+  llvm::StringMap<const OperatorType *> Operators;
   std::vector<TranslationUnit> TUs;
   uint32_t MainFile = 0;
   std::vector<uint32_t> LibraryFiles;

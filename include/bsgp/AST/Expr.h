@@ -319,7 +319,13 @@ public:
         Args(Args) {}
   BuiltinKind getBuiltinKind() const { return BKind; }
   ReduceOp getReduceOp() const { return Op; }
+  void setReduceOp(ReduceOp O) { Op = O; }
   SourceRange getReduceOpRange() const { return OpRange; }
+  /// The operator written as a type (`reduce(Op, x)` in a generic function,
+  /// Op a template parameter); Sema sets the operator from it. Null when
+  /// the operator is written as such.
+  const Type *getOperatorTypeArg() const { return OpType; }
+  void setOperatorTypeArg(const Type *T) { OpType = T; }
   /// The value arguments (reduce/scan and the chunk builtins: the operator
   /// is not among them).
   llvm::MutableArrayRef<Expr *> args() const { return Args; }
@@ -344,6 +350,7 @@ private:
   BuiltinKind BKind;
   ReduceOp Op;
   SourceRange OpRange;
+  const Type *OpType = nullptr;
   llvm::MutableArrayRef<Expr *> Args;
 };
 

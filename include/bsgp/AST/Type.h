@@ -36,8 +36,9 @@ public:
     TK_Array,
     TK_Struct,
     TK_Function,
-    TK_Null,  ///< The type of NULL; converts to every pointer type.
-    TK_Error, ///< Given to expressions that failed to check; never reported.
+    TK_Operator, ///< A reduction operator as a template argument (`f<+>`).
+    TK_Null,     ///< The type of NULL; converts to every pointer type.
+    TK_Error,    ///< Given to expressions that failed to check; never reported.
   };
   TypeKind getKind() const { return Kind; }
 
@@ -170,6 +171,24 @@ private:
   const Type *Ret;
   llvm::ArrayRef<const Type *> Params;
   bool Varargs;
+};
+
+/// The operator of reduce and scan as a type: a template argument such as
+/// the `+` of `f<+, int>(x)`, which a generic function applies as
+/// `reduce(Op, x)` or `Op(a, b)` (docs/language.md, "Generic functions").
+/// It has no values. One per operator.
+class OperatorType : public Type {
+public:
+  OperatorType(llvm::StringRef Spelling, llvm::StringRef Name)
+      : Type(TK_Operator), Spelling(Spelling), Name(Name) {}
+  /// As written: +, *, min, max, &, |, ^.
+  llvm::StringRef getSpelling() const { return Spelling; }
+  /// As names mangle it: add, mul, min, max, and, or, xor.
+  llvm::StringRef getName() const { return Name; }
+  static bool classof(const Type *T) { return T->getKind() == TK_Operator; }
+
+private:
+  llvm::StringRef Spelling, Name;
 };
 
 class NullType : public Type {

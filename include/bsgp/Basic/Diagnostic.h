@@ -131,6 +131,10 @@ public:
   /// Notes appended to every later error and warning, in order, until
   /// cleared: Sema sets them while it checks an instantiation of a generic
   /// function ("in instantiation of 'f<int>' requested here", as clang).
+  const std::vector<std::pair<SourceRange, std::string>> &
+  getContextNotes() const {
+    return ContextNotes;
+  }
   void setContextNotes(std::vector<std::pair<SourceRange, std::string>> Notes) {
     ContextNotes = std::move(Notes);
   }
