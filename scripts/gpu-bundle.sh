@@ -56,7 +56,7 @@ for t in group-ops group-uniform; do
 done
 # The threads' printf lines come in any order: compared sorted.
 build $ALL device-printf "$ROOT/test/Execution/language/Inputs/device-printf.bsgp"
-sort -o "$OUT/expected/device-printf.txt" "$OUT/expected/device-printf.txt"
+LC_ALL=C sort -o "$OUT/expected/device-printf.txt" "$OUT/expected/device-printf.txt"
 programs[-1]+=":sort"
 
 "$ROOT/bench/cuda/build.sh" "$OUT" >/dev/null
@@ -72,7 +72,7 @@ export LD_LIBRARY_PATH=\$PWD
 failed=0
 for entry in ${programs[*]}; do
   p=\${entry%%:*} targets=\${entry#*:} order=cat
-  [[ \$targets == *:sort ]] && order=sort
+  [[ \$targets == *:sort ]] && order="env LC_ALL=C sort"
   for b in \${BACKENDS:-cuda}; do
     [ \$b = vulkan ] && [[ \$targets != *spirv* ]] && continue
     if BSGP_DEVICE=\$b ./\$p 2>&1 | \$order > \$p.\$b.txt &&
