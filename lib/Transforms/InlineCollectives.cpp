@@ -10,6 +10,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "bsgp/Transforms/Inlining.h"
 #include "bsgp/Transforms/Passes.h"
 
 #include "bsgp/Dialect/BSGP/IR/BSGPDialect.h"
@@ -40,24 +41,6 @@ constexpr unsigned kMaxInlineRounds = 64;
 /// The dialect verifier only admits barriers outside spawns in functions
 /// marked bsgp.collective, so the attribute is the whole test.
 bool isCollective(func::FuncOp func) { return isCollectiveFunction(func); }
-
-/// Collective functions must be inlined, whatever they contain: the
-/// per-dialect legality hooks would refuse ops of dialects without an
-/// inliner interface, such as the llvm.call of an extern "C" list primitive
-/// and its builtin pointer casts in a require of the collective library.
-struct CollectiveInliner : public InlinerInterface {
-  using InlinerInterface::InlinerInterface;
-  bool isLegalToInline(Operation *, Operation *, bool) const override {
-    return true;
-  }
-  bool isLegalToInline(Region *, Region *, bool, IRMapping &) const override {
-    return true;
-  }
-  bool isLegalToInline(Operation *, Region *, bool,
-                       IRMapping &) const override {
-    return true;
-  }
-};
 
 /// True if `func` itself uses an op that only means something in its
 /// caller's kernel: a work-group or subgroup op (the targets lower those
@@ -218,7 +201,7 @@ struct InlineCollectivesPass
     : public bsgp::impl::BSGPInlineCollectivesPassBase<InlineCollectivesPass> {
   void runOnOperation() override {
     ModuleOp module = getOperation();
-    CollectiveInliner interface(&getContext());
+    RequiredInliner interface(&getContext());
     auto cloneCallback = [](OpBuilder &, Region *src, Block *inlineBlock,
                             Block *postInsertBlock, IRMapping &mapper,
                             bool shouldCloneInlinedRegion) {

@@ -6,6 +6,8 @@
 
 #include "Recursion.h"
 
+#include "bsgp/Transforms/Inlining.h"
+
 #include "mlir/IR/IRMapping.h"
 #include "mlir/Transforms/InliningUtils.h"
 
@@ -50,26 +52,9 @@ LogicalResult bsgp::rejectSPIRVRecursion(ArrayRef<func::FuncOp> functions) {
   return failure(found);
 }
 
-namespace {
-/// Device functions hold only ops the kernels hold too; every one may be
-/// inlined.
-struct AnyInliner : public InlinerInterface {
-  using InlinerInterface::InlinerInterface;
-  bool isLegalToInline(Operation *, Operation *, bool) const override {
-    return true;
-  }
-  bool isLegalToInline(Region *, Region *, bool, IRMapping &) const override {
-    return true;
-  }
-  bool isLegalToInline(Operation *, Region *, bool,
-                       IRMapping &) const override {
-    return true;
-  }
-};
-} // namespace
-
 LogicalResult bsgp::inlineMultiResultCalls(ModuleOp device) {
-  AnyInliner interface(device.getContext());
+  // Device functions hold only ops the kernels hold too.
+  bsgp::RequiredInliner interface(device.getContext());
   auto cloneCallback = [](OpBuilder &, Region *src, Block *inlineBlock,
                           Block *postInsertBlock, IRMapping &mapper, bool) {
     src->cloneInto(inlineBlock->getParent(), postInsertBlock->getIterator(),
