@@ -189,6 +189,7 @@ private:
                        Location l, unsigned first = 0, unsigned count = ~0u);
   bsgp::VarDecl *varLeafRange(bsgp::Expr *e, unsigned &first, unsigned &count);
   bool isStructInMemory(bsgp::Expr *e);
+  Value leafPointer(Value addr, uint64_t offset, Type t, Location l);
   bool loadStruct(Value addr, const bsgp::StructType *st,
                   SmallVectorImpl<Value> &out, Location l,
                   bsgp::SourceRange where);

@@ -187,23 +187,28 @@ bool MLIRGen::isStructInMemory(bsgp::Expr *e) {
   return false;
 }
 
+/// A pointer of element type \p t to the leaf \p offset bytes into the
+/// struct at \p addr.
+Value MLIRGen::leafPointer(Value addr, uint64_t offset, Type t, Location l) {
+  Type bytePtr = bsgp::PtrType::get(&ctx, b.getI8Type());
+  Value p = bsgp::PtrCastOp::create(b, l, bytePtr, addr);
+  if (offset)
+    p = bsgp::PtrOffsetOp::create(b, l, bytePtr, p,
+                                  constInt(b.getI64Type(), offset, l));
+  return bsgp::PtrCastOp::create(b, l, bsgp::PtrType::get(&ctx, t), p);
+}
+
 bool MLIRGen::loadStruct(Value addr, const bsgp::StructType *st,
                          SmallVectorImpl<Value> &out, Location l,
                          bsgp::SourceRange where) {
   SmallVector<StructLeaf> leaves;
   if (!structLeaves(st, leaves, where))
     return false;
-  Type bytePtr = bsgp::PtrType::get(&ctx, b.getI8Type());
-  Value bytes = bsgp::PtrCastOp::create(b, l, bytePtr, addr);
   for (const StructLeaf &leaf : leaves) {
     Type t = convertType(leaf.type, where);
     if (!t)
       return false;
-    Value p = bytes;
-    if (leaf.offset)
-      p = bsgp::PtrOffsetOp::create(b, l, bytePtr, bytes,
-                                    constInt(b.getI64Type(), leaf.offset, l));
-    p = bsgp::PtrCastOp::create(b, l, bsgp::PtrType::get(&ctx, t), p);
+    Value p = leafPointer(addr, leaf.offset, t, l);
     out.push_back(
         bsgp::PtrLoadOp::create(b, l, t, p, constInt(b.getI32Type(), 0, l)));
   }
@@ -216,14 +221,8 @@ bool MLIRGen::storeStruct(Value addr, const bsgp::StructType *st,
   SmallVector<StructLeaf> leaves;
   if (!structLeaves(st, leaves, where))
     return false;
-  Type bytePtr = bsgp::PtrType::get(&ctx, b.getI8Type());
-  Value bytes = bsgp::PtrCastOp::create(b, l, bytePtr, addr);
   for (auto [leaf, v] : llvm::zip(leaves, values)) {
-    Value p = bytes;
-    if (leaf.offset)
-      p = bsgp::PtrOffsetOp::create(b, l, bytePtr, bytes,
-                                    constInt(b.getI64Type(), leaf.offset, l));
-    p = bsgp::PtrCastOp::create(b, l, bsgp::PtrType::get(&ctx, v.getType()), p);
+    Value p = leafPointer(addr, leaf.offset, v.getType(), l);
     bsgp::PtrStoreOp::create(b, l, v, p, constInt(b.getI32Type(), 0, l));
   }
   return true;
