@@ -28,6 +28,13 @@ mkdir -p "$OUT"
   -c "$ROOT/bench/cuda/bench_collectives.cu" -o "$OUT/bench_collectives.o"
 "$NVCC" -arch=sm_90 "$OUT/bench_collectives.o" "$OUT/collectives.o" \
   -L"$BUILD/lib" -lbsgprt -Xlinker -rpath,'$ORIGIN' -o "$OUT/bench_collectives"
+# Loops of supersteps in one spawn against CUDA host loops.
+"$BUILD/bin/bsgpc" -O3 --target=cpu,cuda -c "$ROOT/bench/cuda/uniform_loop.bsgp" \
+  -o "$OUT/uniform_loop.o"
+"$NVCC" -O3 -arch=sm_90 -I"$BUILD/include" -I"$ROOT/runtime/include" \
+  -c "$ROOT/bench/cuda/bench_uniform_loop.cu" -o "$OUT/bench_uniform_loop.o"
+"$NVCC" -arch=sm_90 "$OUT/bench_uniform_loop.o" "$OUT/uniform_loop.o" \
+  -L"$BUILD/lib" -lbsgprt -Xlinker -rpath,'$ORIGIN' -o "$OUT/bench_uniform_loop"
 # The same kernels on the cuda and the vulkan backend (no nvcc: the program
 # only talks to libbsgprt).
 "$BUILD/bin/bsgpc" -O3 --target=cpu,cuda,spirv -c "$ROOT/bench/cpu/kernels.bsgp" \

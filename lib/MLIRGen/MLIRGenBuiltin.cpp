@@ -119,6 +119,13 @@ Value MLIRGen::emitThreadGet(bsgp::BuiltinCallExpr *e) {
 Value MLIRGen::emitGetOfVariable(bsgp::VarDecl *vd, Value v, Location l) {
   auto get = bsgp::GetOp::create(b, l, v.getType(), getRank, v);
   if (!bsgp::isFunctionParameter(v) && !bsgp::isSeparatedByBarrier(v, get)) {
+    // A loop variable: the barriers of the loop may come after the get in
+    // its body, so the question waits for the spawn's end.
+    if (auto arg = dyn_cast<BlockArgument>(v);
+        arg && isa<scf::WhileOp>(arg.getOwner()->getParentOp())) {
+      pendingGets.push_back({get, vd->getName().str()});
+      return get;
+    }
     failed = true;
     emitError(l) << "'thread.get' reads '" << vd->getName()
                  << "' as another thread had it at the end of the previous "
@@ -303,6 +310,13 @@ Value MLIRGen::emitCollectiveCall(bsgp::BuiltinCallExpr *e,
   if (call.getNumResults() == 0)
     return arith::ConstantIntOp::create(b, l, 0, 1);
   Value result = call.getResult(0);
+  // Every thread receives the same reduction and total: conditions on them
+  // are uniform (bsgp-split-uniform-flow).
+  auto uniform = [&](Value v) -> Value {
+    return bsgp::UniformOp::create(b, l, v.getType(), v).getResult();
+  };
+  if (e->getBuiltinKind() == BK::Reduce)
+    return uniform(result);
   if (e->getBuiltinKind() != BK::Scan)
     return result;
   // scan overwrites its argument with the exclusive scan and returns the
@@ -314,7 +328,7 @@ Value MLIRGen::emitCollectiveCall(bsgp::BuiltinCallExpr *e,
     Value scanned = vector::ExtractOp::create(b, l, result, int64_t(0));
     Value total = vector::ExtractOp::create(b, l, result, int64_t(1));
     emitAssign(e->args()[0], scanned, l);
-    return total;
+    return uniform(total);
   }
   if (totalUnused) {
     emitAssign(e->args()[0], result, l);
@@ -332,7 +346,7 @@ Value MLIRGen::emitCollectiveCall(bsgp::BuiltinCallExpr *e,
   }
   Value total = func::CallOp::create(b, l, reduceFn, args).getResult(0);
   emitAssign(e->args()[0], result, l);
-  return total;
+  return uniform(total);
 }
 
 Value MLIRGen::emitBuiltin(bsgp::BuiltinCallExpr *e) {

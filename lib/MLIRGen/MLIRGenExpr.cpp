@@ -549,6 +549,25 @@ Value MLIRGen::emitAssign(bsgp::Expr *target, Value v, Location l) {
       (void)unsupported(target->getRange(), "assigning this");
       return {};
     }
+    // thread.get reads a variable as it was at the last barrier: a value
+    // computed before a barrier and assigned after it is a new value of
+    // the variable, so the variable gets its own SSA value here (folded
+    // away later) for the get's check to see where it was assigned.
+    Operation *where = b.getInsertionBlock()->getParentOp();
+    bool inThreads = (isa<bsgp::SpawnOp>(where) ||
+                      where->getParentOfType<bsgp::SpawnOp>()) &&
+                     !isa<bsgp::RequireOp>(where) &&
+                     !where->getParentOfType<bsgp::RequireOp>();
+    if (inThreads) {
+      Value t = arith::ConstantIntOp::create(b, l, 1, 1);
+      auto copy = arith::SelectOp::create(b, l, t, v, v);
+      if (bsgp::isSeparatedByBarrier(v, copy)) {
+        v = copy;
+      } else {
+        copy.erase();
+        t.getDefiningOp()->erase();
+      }
+    }
     nameValue(v, vd->getName());
     env[vd] = v;
     return v;

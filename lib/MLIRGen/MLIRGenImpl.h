@@ -239,6 +239,9 @@ private:
   /// The rank operand while the value of a thread.get is emitted: its
   /// thread-local variables are read from that thread (emitThreadGet).
   Value getRank;
+  /// Gets of loop variables whose separation from the assignment is
+  /// checked once the spawn's loops are complete (emitGetOfVariable).
+  SmallVector<std::pair<bsgp::GetOp, std::string>> pendingGets;
   /// The expression of the statement being emitted, whose value is unused.
   bsgp::Expr *discarded = nullptr;
 

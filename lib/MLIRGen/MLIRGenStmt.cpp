@@ -445,6 +445,18 @@ void MLIRGen::emitSpawn(bsgp::SpawnStmt *s) {
   std::swap(savedLoops, loops);
   if (failed)
     return;
+  for (auto &[get, name] : pendingGets) {
+    if (bsgp::isSeparatedByBarrier(get.getValue(), get))
+      continue;
+    failed = true;
+    emitError(get.getLoc())
+        << "'thread.get' reads '" << name
+        << "' as another thread had it at the end of the previous superstep, "
+           "but no barrier separates this get from the assignment of '"
+        << name << "'";
+    return;
+  }
+  pendingGets.clear();
 
   // Host variables from before the spawn that its require blocks assigned
   // keep their new values after it: the spawn yields them. Sema allows

@@ -164,7 +164,7 @@ Expr *Sema::checkDeclRef(DeclRefExpr *R) {
     R->setType(V->getType());
     R->setLValue(true);
     V->setRead();
-    if (InRequire && !V->isHost())
+    if (InRequire && !V->isHost() && !isUniformLocal(V))
       Diags.report(R->getRange(), diag::err_thread_device_var_in_require)
           << R->getName();
     if (Expr *Put = PendingPuts.lookup(V)) {
@@ -447,6 +447,7 @@ Expr *Sema::checkAssign(BinaryOperator *B) {
     Scopes[I - 1].Vars[V->getName()] = V;
     if (Scopes[I - 1].Implicit)
       Scopes[I - 1].Implicit->push_back(V);
+    noteImplicitLocal(LRef, V);
     LRef->setDecl(V);
     LRef->setDefinition(true);
     LRef->setType(T);
@@ -472,7 +473,8 @@ Expr *Sema::checkAssign(BinaryOperator *B) {
   }
   if (auto *T = dyn_cast<ThreadAttrExpr>(LBase))
     if (T->getAttr() == ThreadAttrExpr::OldRank)
-      checkStraightLine(B, diag::err_oldrank_in_control_flow);
+      checkStraightLine(B, diag::err_oldrank_in_control_flow,
+                        /*AllowUniform=*/true);
   // §5: fork and kill adjust thread.size in a require block.
   if (auto *T = dyn_cast<ThreadAttrExpr>(LBase))
     if (T->getAttr() != ThreadAttrExpr::OldRank &&

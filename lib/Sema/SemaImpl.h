@@ -163,6 +163,23 @@ private:
     return SpawnDepth > 0 || (CurFn && CurFn->isInline());
   }
   bool isThreadDependent(Expr *E);
+  /// The locals of the spawn body \p Body that every thread holds alike
+  /// (SemaUniformity.cpp), added to UniformVars.
+  void computeUniformLocals(Stmt *Body);
+  /// Notes on the per-thread locals that make \p Cond thread-dependent,
+  /// each at the assignment that made it so.
+  void noteVaryingChain(Expr *Cond);
+  /// A local declared by its first assignment, now that Sema declares it:
+  /// uniform if the assignment \p Ref was found to declare a uniform one.
+  void noteImplicitLocal(DeclRefExpr *Ref, VarDecl *V);
+  bool isUniformLocal(VarDecl *V) const {
+    return UniformVars.count(V) || UniformKeys.count(V);
+  }
+  llvm::DenseSet<VarDecl *> UniformVars;
+  /// The locals computeUniformLocals found uniform (VarDecls, or the
+  /// DeclRefExprs whose assignment declares one), and why the others vary.
+  llvm::DenseSet<const void *> UniformKeys;
+  llvm::DenseMap<const void *, Expr *> VaryingKeyReasons;
   bool reportHostWrite(Expr *Target);
   void checkDivergence(Stmt *Node, diag::Kind K, llvm::StringRef Name);
   /// Reports \p Node (a barrier, require, par or collective call described
@@ -224,24 +241,25 @@ private:
   /// Thread-dependent conditions that enclose the current statement.
   llvm::SmallVector<Expr *, 4> Divergent;
   /// The control flow around the current statement in device code (ifs,
-  /// loops, `?:`, `&&`, `||`): no superstep may end inside it, uniform or
-  /// not (§4.4, "Limitation"), except under branches on target queries
-  /// (TargetQuestion), which the pipeline folds before splitting.
+  /// loops, `?:`, `&&`, `||`). Supersteps may end only inside branches on
+  /// target queries, which the pipeline folds before splitting, and
+  /// branches and loops with uniform conditions, which
+  /// bsgp-split-uniform-flow runs on the host (MayHoldSyncs).
   struct Flow {
     Stmt *S;
-    bool TargetQuestion;
+    bool MayHoldSyncs;
   };
   llvm::SmallVector<Flow, 4> ControlFlow;
   /// The innermost entry of ControlFlow that no superstep may end in.
   Stmt *blockingFlow() const {
     for (const Flow &F : llvm::reverse(ControlFlow))
-      if (!F.TargetQuestion)
+      if (!F.MayHoldSyncs)
         return F.S;
     return nullptr;
   }
   /// Reports a thread.put or thread.oldrank under any control flow: their
   /// ops must sit at the superstep level, target branches included.
-  void checkStraightLine(Expr *E, diag::Kind K);
+  void checkStraightLine(Expr *E, diag::Kind K, bool AllowUniform = false);
   /// Variables given a new value by thread.put in the current superstep,
   /// with the put: the value exists only after the next `barrier;` (the
   /// barriers of collectives do not count, as puts are checked before

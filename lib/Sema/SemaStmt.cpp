@@ -78,13 +78,15 @@ void Sema::checkIf(IfStmt *I) {
   I->setCond(checkCond(I->getCond()));
   // Branches on target queries are folded away before supersteps are
   // split, so they may hold barriers.
+  // So may branches that every thread takes alike (uniform conditions):
+  // bsgp-split-uniform-flow makes them host control flow.
   bool Device = inDevice();
-  bool Nests = Device && isTargetQuestion(I->getCond());
+  bool Dep = Device && isThreadDependent(I->getCond());
+  bool Nests = Device && (isTargetQuestion(I->getCond()) || !Dep);
   if (Device)
     ControlFlow.push_back({I, Nests});
   RequireNesting += Nests;
   // Code under a thread-dependent condition is divergent.
-  bool Dep = inDevice() && isThreadDependent(I->getCond());
   if (Dep)
     Divergent.push_back(I->getCond());
   checkSubStmt(I->getThen());
@@ -274,6 +276,7 @@ void Sema::checkSpawn(SpawnStmt *Sp) {
   LoopExit = ReturnExit = ExitInfo();
   unsigned SavedBase = LoopDivBase;
   LoopDivBase = 0;
+  computeUniformLocals(Sp->getBody());
   checkCompound(Sp->getBody());
   flushSyncPlacement();
   PendingPuts.clear();

@@ -39,6 +39,7 @@ void Sema::reportSync(Stmt *Node, diag::Kind K, llvm::StringRef Name,
   if (Exit)
     Diags.report(Exit->getRange(), diag::note_divergent_exit);
   Diags.report(Cond->getRange(), diag::note_divergent_cond);
+  noteVaryingChain(Cond);
 }
 
 void Sema::checkDivergence(Stmt *Node, diag::Kind K, llvm::StringRef Name) {
@@ -69,8 +70,19 @@ bool bsgp::sema::isTargetQuestion(Expr *E) {
 void Sema::checkSyncPlacement(Stmt *Node, llvm::StringRef What) {
   if (!inDevice())
     return;
-  if (Stmt *Flow = blockingFlow())
-    MisplacedSyncs.push_back({Node, What.str(), Flow});
+  Stmt *Where = blockingFlow();
+  // A par aligns the barriers of its branches before uniform control flow
+  // is split: only target branches may hold it.
+  if (isa<ParStmt>(Node))
+    for (const Flow &F : llvm::reverse(ControlFlow)) {
+      auto *If = dyn_cast<IfStmt>(F.S);
+      if (!If || !isTargetQuestion(If->getCond())) {
+        Where = F.S;
+        break;
+      }
+    }
+  if (Where)
+    MisplacedSyncs.push_back({Node, What.str(), Where});
 }
 
 /// How the note names the control flow around a misplaced sync.
@@ -109,13 +121,26 @@ void Sema::flushSyncPlacement() {
   MisplacedSyncs.clear();
 }
 
-void Sema::checkStraightLine(Expr *E, diag::Kind K) {
-  if (!inDevice() || ControlFlow.empty())
+void Sema::checkStraightLine(Expr *E, diag::Kind K, bool AllowUniform) {
+  if (!inDevice())
+    return;
+  // With AllowUniform, uniform branches and loops may hold it (it then
+  // sits in the same block as its barrier); target branches never.
+  Stmt *Where = nullptr;
+  for (const Flow &F : llvm::reverse(ControlFlow)) {
+    auto *If = dyn_cast<IfStmt>(F.S);
+    bool Target = If && isTargetQuestion(If->getCond());
+    if (!AllowUniform || Target || !F.MayHoldSyncs) {
+      Where = F.S;
+      break;
+    }
+  }
+  if (!Where)
     return;
   Diags.report(E->getRange(), K);
-  Diags.report(SourceRange(ControlFlow.back().S->getRange().Begin),
+  Diags.report(SourceRange(Where->getRange().Begin),
                diag::note_control_flow_here)
-      << describeFlow(ControlFlow.back().S);
+      << describeFlow(Where);
 }
 
 /// Reports every barrier and collective in \p Body: they are reached by a
@@ -159,9 +184,14 @@ void Sema::checkLoopBody(Stmt *Loop, Stmt *Body, Expr *Cond) {
   bool Dep = Cond && inDevice() && isThreadDependent(Cond);
   if (Dep)
     Divergent.push_back(Cond);
+  // A loop whose condition every thread computes alike may hold barriers
+  // (a do loop's condition comes after its body: if it is per-thread, the
+  // body's barriers are reported as divergent then).
   if (inDevice())
-    ControlFlow.push_back({Loop, false});
+    ControlFlow.push_back({Loop, !Dep});
+  RequireNesting += inDevice() && !Dep;
   checkSubStmt(Body);
+  RequireNesting -= inDevice() && !Dep;
   if (inDevice())
     ControlFlow.pop_back();
   if (Dep)
@@ -221,7 +251,11 @@ bool Sema::reportHostWrite(Expr *Target) {
 bool Sema::isThreadDependent(Expr *E) {
   if (auto *R = dyn_cast<DeclRefExpr>(E))
     if (auto *V = dyn_cast_or_null<VarDecl>(R->getDecl()))
-      return !V->isHost();
+      return !V->isHost() && !isUniformLocal(V);
+  // A function may read the rank or memory.
+  if (auto *C = dyn_cast<CallExpr>(E))
+    if (C->getDirectCallee())
+      return true;
   if (auto *T = dyn_cast<ThreadAttrExpr>(E))
     return T->getAttr() != ThreadAttrExpr::Size;
   // reduce returns the same value to every thread, and the single-pass
@@ -229,6 +263,7 @@ bool Sema::isThreadDependent(Expr *E) {
   // per-thread values.
   if (auto *B = dyn_cast<BuiltinCallExpr>(E))
     return B->getBuiltinKind() != BuiltinCallExpr::Reduce &&
+           B->getBuiltinKind() != BuiltinCallExpr::Scan &&
            B->getBuiltinKind() != BuiltinCallExpr::SinglePass;
   // The sizes and the group count are the same in every thread; ranks, ids
   // and subgroup results are not.

@@ -238,14 +238,16 @@ struct InlineCollectivesPass
       }
       for (auto [call, callee] : calls) {
         // Branches on target queries and bsgp.single_pass are gone before
-        // the split, as for the callee's barriers.
-        Operation *parent = getParentSkippingTargetBranches(call);
+        // the split, as for the callee's barriers; other branches and loops
+        // must be uniform, which bsgp-split-uniform-flow checks.
+        Operation *parent = getSyncParent(call);
         if (!isa<SpawnOp, ParOp>(parent) && !isCollectiveFunction(parent)) {
           call.emitError("collective function '")
               << callee.getSymName()
-              << "' must be called directly in a spawn body, a par branch "
-                 "or another collective function (its barriers cannot be "
-                 "inside control flow, §4.4)";
+              << "' must be called in a spawn body, a par branch or "
+                 "another collective function, directly or under uniform "
+                 "branches and loops (its barriers cannot be in host code "
+                 "or thread-dependent control flow, §4.4)";
           return signalPassFailure();
         }
         if (callee.isExternal()) {

@@ -23,6 +23,7 @@ void bsgp::buildBSGPSuperstepPipeline(
   pm.addPass(createBSGPSpecializeTargetsPass(targets));
   pm.addPass(createBSGPExpandParPass());
   pm.addPass(createBSGPResolveOldRankPass());
+  pm.addPass(createBSGPSplitUniformFlowPass());
   pm.addPass(mlir::createCanonicalizerPass());
   pm.addPass(mlir::createCSEPass());
   pm.addPass(mlir::createSCCPPass());

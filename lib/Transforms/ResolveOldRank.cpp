@@ -18,6 +18,7 @@
 
 #include "bsgp/Dialect/BSGP/IR/BSGPOps.h"
 
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/Builders.h"
 
 namespace bsgp {
@@ -33,10 +34,38 @@ namespace {
 /// The old rank a read at `read` sees: the operand of the nearest
 /// set_oldrank before it in the spawn body, or null where none comes first.
 /// `top` is the read's ancestor directly in the body.
-Value lastOldRank(Operation *top) {
-  for (Operation *op = top->getPrevNode(); op; op = op->getPrevNode())
-    if (auto set = dyn_cast<SetOldRankOp>(op))
-      return set.getOldRank();
+/// True if a rank reassignment is nested in `op` (a uniform branch or loop).
+bool reassignsInside(Operation *op) {
+  return op->getNumRegions() != 0 && op->walk([](SetOldRankOp) {
+                                         return WalkResult::interrupt();
+                                       }).wasInterrupted();
+}
+
+/// The old rank that `read` sees: the operand of the nearest set_oldrank
+/// before it in its block or, going out of uniform branches and loops, in
+/// the blocks around it. Null with `ambiguous` false where none comes
+/// before (the rank itself); `ambiguous` where a branch or loop that
+/// reassigns ranks comes between (which reassignment ran last is known
+/// only at run time).
+Value lastOldRank(Operation *read, SpawnOp spawn, bool &ambiguous) {
+  ambiguous = false;
+  for (Operation *cur = read; cur != spawn; cur = cur->getParentOp()) {
+    for (Operation *op = cur->getPrevNode(); op; op = op->getPrevNode()) {
+      if (auto set = dyn_cast<SetOldRankOp>(op))
+        return set.getOldRank();
+      if (reassignsInside(op)) {
+        ambiguous = true;
+        return {};
+      }
+    }
+    // A loop around the read that reassigns ranks after it: the next
+    // iteration's read sees that reassignment.
+    Operation *parent = cur->getParentOp();
+    if (isa<scf::WhileOp>(parent) && reassignsInside(parent)) {
+      ambiguous = true;
+      return {};
+    }
+  }
   return {};
 }
 
@@ -52,8 +81,15 @@ struct ResolveOldRankPass
                        "not in a function it calls; pass it as an argument");
         return signalPassFailure();
       }
-      Operation *top = spawn.getBody().front().findAncestorOpInBlock(*read);
-      Value old = lastOldRank(top);
+      bool ambiguous = false;
+      Value old = lastOldRank(read, spawn, ambiguous);
+      if (ambiguous) {
+        read.emitError("thread.oldrank is read where the last rank "
+                       "reassignment depends on a branch or loop iteration; "
+                       "copy it into a variable right after the "
+                       "reassignment");
+        return signalPassFailure();
+      }
       if (!old) {
         OpBuilder b(read);
         old = ThreadRankOp::create(b, read.getLoc(), b.getI32Type());

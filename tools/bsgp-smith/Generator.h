@@ -77,6 +77,7 @@ enum class Feature : unsigned {
   DevicePrintf,  ///< printf from the thread of rank 0
   InlineRank,    ///< an inline function reading thread.rank and thread.size
   StructValues,  ///< struct locals, struct parameters and results, copies
+  UniformLoop,   ///< barriers and collectives in loops with uniform bounds
   NumFeatures
 };
 
@@ -232,6 +233,8 @@ public:
   /// Forgets the arrays in scope when they may not cross a barrier.
   void afterBarrier();
   void segmentEnd();
+  void uniformBranch();
+  void uniformLoop();
   void collectiveStmt();
   void reduceStmt(bool InPar);
   void scanStmt(bool InPar);
@@ -279,6 +282,13 @@ public:
   /// still those of the launch.
   uint64_t MaxThreads = 0, MinThreads = 0;
   bool RanksChanged = false;
+  /// Inside a uniform branch or loop: no thread.oldrank reads (which
+  /// reassignment was last is known only at run time) and no fork (the
+  /// thread count would grow each iteration).
+  bool InUniformFlow = false;
+  /// A uniform branch or loop reassigned ranks: thread.oldrank is
+  /// ambiguous until the next reassignment at the top level.
+  bool OldRankAmbiguous = false;
   /// The scope level of the spawn body's top-level variables.
   size_t SpawnLevel = 0;
   /// Lists the host allocates before the spawn (when require is off).

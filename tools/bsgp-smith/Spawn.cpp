@@ -105,8 +105,10 @@ void Generator::rankChangeStmt() {
   std::vector<Feature> Fs;
   for (Feature F : {Feature::SortBy, Feature::ThreadSplit, Feature::Reassign,
                     Feature::Fork, Feature::Kill})
-    if (Opts.has(F))
+    if (Opts.has(F) && !(F == Feature::Fork && InUniformFlow))
       Fs.push_back(F);
+  // A rank change in a uniform branch or loop may or may not have run.
+  OldRankAmbiguous = InUniformFlow;
   if (Fs.empty())
     return superstepBreak();
   switch (R.pick(Fs)) {
@@ -201,6 +203,66 @@ void Generator::segmentEnd() {
   afterBarrier();
 }
 
+/// A condition on a host variable (or a reduce result) is uniform:
+/// barriers and collectives may sit under it.
+void Generator::uniformBranch() {
+  std::string Cond = "n " + std::string(R.chance(50) ? ">" : "<") + " " +
+                     std::to_string(R.range(0, 300));
+  if (Opts.has(Feature::Reduce) && R.chance(40)) {
+    std::string U = fresh("u");
+    line("int " + U + " = reduce(+, (int)(" + expr(Ty::Int, 1) + " & 7));");
+    afterBarrier();
+    S.add({U, Ty::Int, /*Writable=*/false});
+    Cond = U + " " + std::string(R.chance(50) ? ">" : "<") + " " +
+           std::to_string(R.range(0, 500));
+  }
+  open("if (" + Cond + ")");
+  S.push();
+  uint64_t Max = MaxThreads;
+  bool Changed = RanksChanged, Saved = InUniformFlow;
+  InUniformFlow = true;
+  segmentEnd();
+  stmtList(1, 1);
+  InUniformFlow = Saved;
+  S.pop();
+  close();
+  // Either side may have run.
+  MaxThreads = std::max(Max, MaxThreads);
+  MinThreads = 0;
+  RanksChanged = Changed || RanksChanged;
+}
+
+/// A loop with a uniform trip count (a host variable's, a constant's) whose
+/// body ends supersteps, with a uniform break now and then. The body's
+/// statements update the spawn's variables each iteration.
+void Generator::uniformLoop() {
+  std::string I = fresh("it");
+  unsigned Trips = R.range(0, 3);
+  std::string Bound = R.chance(50) ? std::to_string(Trips)
+                                   : "(n % " + std::to_string(Trips + 1) + ")";
+  open("for (int " + I + " = 0; " + I + " < " + Bound + "; ++" + I + ")");
+  S.push();
+  S.add({I, Ty::Int, /*Writable=*/false});
+  uint64_t Max = MaxThreads;
+  bool Changed = RanksChanged, Saved = InUniformFlow;
+  InUniformFlow = true;
+  stmtList(1, 1);
+  segmentEnd();
+  if (R.chance(30)) {
+    line("if (" + I + " == " + std::to_string(R.range(0, 2)) + ")");
+    line("  break;");
+  }
+  stmtList(1, 1);
+  if (R.chance(50))
+    segmentEnd();
+  InUniformFlow = Saved;
+  S.pop();
+  close();
+  MaxThreads = std::max(Max, MaxThreads);
+  MinThreads = 0;
+  RanksChanged = Changed || RanksChanged;
+}
+
 void Generator::spawnBody(unsigned K) {
   SpawnLevel = S.Levels.size();
   S.push();
@@ -215,21 +277,11 @@ void Generator::spawnBody(unsigned K) {
   for (unsigned Seg = 0; Seg < Segments; ++Seg) {
     stmtList(R.range(1, 2 + Opts.Size / 3), 2);
     if (Opts.has(Feature::UniformBranch) && R.chance(20)) {
-      // A condition on a host variable is uniform: barriers and
-      // collectives may sit under it.
-      open("if (n " + std::string(R.chance(50) ? ">" : "<") + " " +
-           std::to_string(R.range(0, 300)) + ")");
-      S.push();
-      uint64_t Max = MaxThreads;
-      bool Changed = RanksChanged;
-      segmentEnd();
-      stmtList(1, 1);
-      S.pop();
-      close();
-      // Either side may have run.
-      MaxThreads = std::max(Max, MaxThreads);
-      MinThreads = 0;
-      RanksChanged = Changed || RanksChanged;
+      uniformBranch();
+      continue;
+    }
+    if (Opts.has(Feature::UniformLoop) && R.chance(20)) {
+      uniformLoop();
       continue;
     }
     segmentEnd();

@@ -306,6 +306,7 @@ public:
   /// Whether \p S may end a superstep (a barrier, a collective, a par):
   /// the require blocks after it belong to the next superstep.
   bool endsSuperstep(Stmt *S);
+  llvm::SmallVector<const VarDecl *, 2> deviceReads(Stmt *S);
 
   // Spawns and collectives (Spawn.cpp, Collectives.cpp, Groups.cpp).
   void execSpawn(Frame &F, SpawnStmt *S);

@@ -18,6 +18,7 @@
 #include "llvm/ADT/SmallPtrSet.h"
 
 #include <algorithm>
+#include <functional>
 
 using namespace bsgp;
 using namespace bsgp::interp;
@@ -63,6 +64,23 @@ bool Interpreter::mayRemap(Stmt *S) {
     R = R || mayRemap(FS->getBody());
   RemapCache[S] = R;
   return R;
+}
+
+/// The thread-local variables (of the spawn) that require block \p S reads.
+llvm::SmallVector<const VarDecl *, 2> Interpreter::deviceReads(Stmt *S) {
+  llvm::SmallVector<const VarDecl *, 2> Out;
+  std::function<void(Stmt *)> Walk = [&](Stmt *C) {
+    if (!C)
+      return;
+    if (auto *R = llvm::dyn_cast<DeclRefExpr>(C))
+      if (auto *V = llvm::dyn_cast_or_null<VarDecl>(R->getDecl()))
+        if (!V->isHost() && V->getStorage() == VarDecl::Local &&
+            !llvm::is_contained(Out, V))
+          Out.push_back(V);
+    forEachChild(C, Walk);
+  };
+  Walk(llvm::cast<RequireStmt>(S)->getBody());
+  return Out;
 }
 
 bool Interpreter::endsSuperstep(Stmt *S) {
@@ -141,7 +159,9 @@ Lanes Interpreter::exec(Frame &F, Stmt *S, Lanes L) {
       Stmt *C = Body[I];
       if (SuperstepStarts) {
         for (Stmt *Next : Body.drop_front(I)) {
-          if (llvm::isa<RequireStmt>(Next)) {
+          // One that reads the threads' (uniform) variables runs where it
+          // stands, after the code that computes them.
+          if (llvm::isa<RequireStmt>(Next) && deviceReads(Next).empty()) {
             L = exec(F, Next, L);
             Ran.insert(Next);
           }
@@ -225,8 +245,29 @@ Lanes Interpreter::exec(Frame &F, Stmt *S, Lanes L) {
     syncPoint(F, L, S->getRange(), "barrier");
     return L;
   case Stmt::SK_Require: {
+    // The threads' variables it reads hold the same value in every thread
+    // (Sema allows only uniform ones): the host sees that value.
+    Frame &H = *Spawn->HostFrame;
+    llvm::SmallVector<const VarDecl *, 2> Bound;
+    for (const VarDecl *D : deviceReads(S)) {
+      bool PerLane = false;
+      uint8_t *Base = varBase(F, D, PerLane);
+      uint64_t Size = sizeOf(D->getType());
+      for (uint32_t K = 1; PerLane && K < L.size(); ++K)
+        if (std::memcmp(Base + L[K] * Size, Base + L[0] * Size, Size) != 0)
+          fatal(S->getRange(), "require block reads '" + D->getName() +
+                                   "', which differs between threads");
+      uint8_t *P = Mem.allocate(Size, AllocKind::Variable, Size, D->getName());
+      std::memcpy(P, Base + (PerLane ? L[0] : 0) * Size, Size);
+      H.Vars[D] = P;
+      Bound.push_back(D);
+    }
     Lanes One{0};
-    (void)exec(*Spawn->HostFrame, llvm::cast<RequireStmt>(S)->getBody(), One);
+    (void)exec(H, llvm::cast<RequireStmt>(S)->getBody(), One);
+    for (const VarDecl *D : Bound) {
+      Mem.release(H.Vars[D]);
+      H.Vars.erase(D);
+    }
     return L;
   }
   case Stmt::SK_Par:

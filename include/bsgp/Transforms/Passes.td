@@ -106,6 +106,30 @@ def BSGPResolveOldRankPass : Pass<"bsgp-resolve-oldrank", "::mlir::ModuleOp"> {
   }];
 }
 
+def BSGPSplitUniformFlowPass : Pass<"bsgp-split-uniform-flow", "::mlir::ModuleOp"> {
+  let summary = "branches and loops holding barriers become host control flow";
+  let description = [{
+    A barrier (or collective, require, rank reassignment) may sit under an
+    `scf.if` or inside an `scf.while` whose condition every thread computes
+    alike (a uniformity analysis over the SSA form, loops at a fixed point;
+    a thread-dependent one is an error). Each such branch or loop of a
+    spawn becomes the same `scf.if`/`scf.while` in host code, and the
+    device code between them a spawn of its own, which the later passes
+    split into supersteps. A value of each thread live from one such spawn
+    to another is kept in a list of `thread.size` elements that the first
+    allocates (in a require at its end) and stores at the rank and the
+    next loads at the rank; a `thread.get` of it loads the list at the
+    other rank. A uniform value the host needs is computed on the host
+    from host values where it can be, and otherwise stored by rank 0 and
+    read back (one small copy). A require that reads a uniform device value
+    (`require out = dnew[reduce(+, c)]int`) also cuts the spawn. The
+    `bsgp.uniform` marks go. Spawns without either are left alone.
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::scf::SCFDialect",
+                           "::mlir::LLVM::LLVMDialect"];
+}
+
 def BSGPSinglePassPass : Pass<"bsgp-single-pass", "::mlir::ModuleOp"> {
   let summary = "answer the collectives' bsgp.single_pass questions";
   let description = [{

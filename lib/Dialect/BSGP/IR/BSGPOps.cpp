@@ -19,6 +19,7 @@
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/Matchers.h"
 #include "mlir/IR/OpImplementation.h"
+#include "mlir/IR/SymbolTable.h"
 #include "mlir/Interfaces/CallInterfaces.h"
 #include "mlir/Interfaces/FunctionImplementation.h"
 
@@ -123,6 +124,13 @@ Operation *bsgp::getParentSkippingTargetBranches(Operation *op) {
   return parent;
 }
 
+Operation *bsgp::getSyncParent(Operation *op) {
+  Operation *parent = op->getParentOp();
+  while (isa_and_nonnull<scf::IfOp, scf::WhileOp>(parent))
+    parent = parent->getParentOp();
+  return parent;
+}
+
 /// Blocks that barriers split into supersteps.
 static bool isSuperstepLevel(Operation *parent) {
   return isa<SpawnOp, ParOp, SuperstepOp>(parent) ||
@@ -144,10 +152,17 @@ static LogicalResult verifyHostCode(Operation *op) {
   return success();
 }
 
-/// A barrier, or a par containing one (par aligns its regions' barriers).
+/// A barrier, a par containing one (par aligns its regions' barriers), or
+/// a call of a collective function (inlined later, barriers included).
 static bool isBarrierLike(Operation &op) {
   if (isa<BarrierOp>(op))
     return true;
+  if (auto call = dyn_cast<CallOpInterface>(op))
+    if (auto sym =
+            dyn_cast_if_present<SymbolRefAttr>(call.getCallableForCallee()))
+      if (Operation *callee = SymbolTable::lookupNearestSymbolFrom(&op, sym))
+        if (isCollectiveFunction(callee))
+          return true;
   if (auto par = dyn_cast<ParOp>(op))
     for (Region &region : par.getBranches())
       for (Operation &nested : region.front())
@@ -156,17 +171,46 @@ static bool isBarrierLike(Operation &op) {
   return false;
 }
 
+/// True if a barrier is nested anywhere in `op`.
+static bool containsBarrier(Operation *op) {
+  return op->walk([](BarrierOp) { return WalkResult::interrupt(); })
+      .wasInterrupted();
+}
+
 bool bsgp::isFunctionParameter(Value value) {
   auto arg = dyn_cast<BlockArgument>(value);
   return arg && arg.getOwner()->isEntryBlock() &&
          isa<FunctionOpInterface>(arg.getOwner()->getParentOp());
 }
 
-bool bsgp::isSeparatedByBarrier(Value value, Operation *user) {
+static bool isSeparated(Value value, Operation *user,
+                        llvm::SmallPtrSetImpl<Value> &visiting);
+
+/// A loop argument of `loop` reaches its use from the code before the loop
+/// (its initial value) and from the iteration before (its yielded value):
+/// both must be separated from the end of where they come from. A cycle
+/// of arguments passed on unchanged adds nothing.
+static bool isSeparatedLoopArg(BlockArgument arg, scf::WhileOp loop,
+                               llvm::SmallPtrSetImpl<Value> &visiting) {
+  if (!visiting.insert(arg).second)
+    return true;
+  unsigned i = arg.getArgNumber();
+  if (arg.getOwner() == loop.getAfterBody()) {
+    scf::ConditionOp cond = loop.getConditionOp();
+    Value forwarded = cond.getArgs()[i];
+    return isSeparated(forwarded, cond, visiting);
+  }
+  scf::YieldOp yield = loop.getYieldOp();
+  return isSeparated(loop.getInits()[i], loop, visiting) &&
+         isSeparated(yield.getOperand(i), yield, visiting);
+}
+
+static bool isSeparated(Value value, Operation *user,
+                        llvm::SmallPtrSetImpl<Value> &visiting) {
   for (Operation *cur = user; Operation *parent = cur->getParentOp();
        cur = parent) {
     Block *block = cur->getBlock();
-    if (isSuperstepLevel(parent)) {
+    if (isSuperstepLevel(parent) || isa<scf::IfOp, scf::WhileOp>(parent)) {
       Block::iterator begin = block->begin();
       bool definedHere = false;
       if (auto arg = dyn_cast<BlockArgument>(value)) {
@@ -184,6 +228,11 @@ bool bsgp::isSeparatedByBarrier(Value value, Operation *user) {
       for (auto it = begin, end = cur->getIterator(); it != end; ++it)
         if (isBarrierLike(*it))
           return true;
+      // A loop argument of a loop holding barriers (uniform control flow).
+      if (auto loop = dyn_cast<scf::WhileOp>(parent);
+          loop && definedHere && isa<BlockArgument>(value) &&
+          containsBarrier(loop))
+        return isSeparatedLoopArg(cast<BlockArgument>(value), loop, visiting);
       if (definedHere)
         return false;
       // A value from outside a superstep op was saved by an earlier one.
@@ -196,12 +245,17 @@ bool bsgp::isSeparatedByBarrier(Value value, Operation *user) {
   return false;
 }
 
+bool bsgp::isSeparatedByBarrier(Value value, Operation *user) {
+  llvm::SmallPtrSet<Value, 4> visiting;
+  return isSeparated(value, user, visiting);
+}
+
 /// True if `value` may differ between threads. Conservative in the other
 /// direction: values it cannot classify count as uniform, so that the
 /// verifier never rejects IR that a pass produced from valid IR.
 static bool isThreadVariant(Value value, unsigned depth = 0) {
   Operation *def = value.getDefiningOp();
-  if (!def || depth > 32 || !isInDeviceCode(def))
+  if (!def || depth > 32 || !isInDeviceCode(def) || isa<UniformOp>(def))
     return false;
   if (isa<ThreadRankOp, GetOp, PutOp, LoadOp, PtrLoadOp, ChunkScanOp>(def))
     return true;
@@ -292,20 +346,21 @@ LogicalResult SpawnOp::verify() {
 }
 
 LogicalResult BarrierOp::verify() {
-  Operation *parent = getParentSkippingTargetBranches(*this);
+  Operation *parent = getSyncParent(*this);
   if (!isa<SpawnOp, ParOp>(parent) && !isCollectiveFunction(parent))
-    return emitOpError("must be directly in a bsgp.spawn body, a bsgp.par "
-                       "region or a function marked bsgp.collective (no "
-                       "barrier inside control flow, see §4.4)");
+    return emitOpError("must be in a bsgp.spawn body, a bsgp.par region or "
+                       "a function marked bsgp.collective (directly or "
+                       "under scf.if/scf.while)");
   return success();
 }
 
 /// Placement shared by require and par.
 static LogicalResult verifySuperstepLevel(Operation *op) {
-  if (!isSuperstepLevel(getParentSkippingTargetBranches(op)))
+  if (!isSuperstepLevel(getSyncParent(op)))
     return op->emitOpError(
-        "must be directly in a bsgp.spawn body, a bsgp.par region, a "
-        "bsgp.superstep or a function marked bsgp.collective");
+        "must be in a bsgp.spawn body, a bsgp.par region, a bsgp.superstep "
+        "or a function marked bsgp.collective (directly or under "
+        "scf.if/scf.while)");
   return success();
 }
 
@@ -425,7 +480,7 @@ LogicalResult ThreadSizeOp::verify() {
 
 LogicalResult SetOldRankOp::verify() {
   Operation *parent = (*this)->getParentOp();
-  if (!isSuperstepLevel(parent))
+  if (!isSuperstepLevel(getSyncParent(*this)))
     return emitOpError("must be directly in a bsgp.spawn body, a bsgp.par "
                        "region, a bsgp.superstep or a bsgp.collective "
                        "function");
@@ -473,10 +528,11 @@ LogicalResult GetOp::verify() {
 LogicalResult PutOp::verify() {
   if (failed(verifyDeviceCode(*this)))
     return failure();
-  if (!isSuperstepLevel((*this)->getParentOp()))
-    return emitOpError("must be directly in a bsgp.spawn body, a bsgp.par "
-                       "region, a bsgp.superstep or a bsgp.collective "
-                       "function; put to rank -1 to skip it");
+  if (!isSuperstepLevel(getSyncParent(*this)))
+    return emitOpError("must be in a bsgp.spawn body, a bsgp.par region, a "
+                       "bsgp.superstep or a bsgp.collective function "
+                       "(directly or under scf.if/scf.while); put to rank "
+                       "-1 to skip it");
   for (OpOperand &use : getResult().getUses()) {
     if (isSeparatedByBarrier(getResult(), use.getOwner()))
       continue;
@@ -505,7 +561,10 @@ static LogicalResult verifyChunkOp(Operation *op, StringRef kind, Type type) {
   if (failed(verifyDeviceCode(op)))
     return failure();
   Operation *parent = getParentSkippingTargetBranches(op);
-  bool straight = isSuperstepLevel(parent);
+  // Under uniform control flow in a spawn every rank runs it once too
+  // (bsgp-split-uniform-flow moves it to a superstep level).
+  bool straight =
+      isSuperstepLevel(parent) || isa<SpawnOp, ParOp>(getSyncParent(op));
   if (auto kernel = dyn_cast<KernelOp>(parent))
     straight = !kernel.getBody().empty() &&
                kernel.getBody().front().findAncestorOpInBlock(*op);

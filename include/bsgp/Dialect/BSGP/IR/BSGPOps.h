@@ -61,6 +61,14 @@ bool dependsOnTargetQuery(mlir::Value value);
 /// supersteps are cut).
 mlir::Operation *getParentSkippingTargetBranches(mlir::Operation *op);
 
+/// The op whose superstep level `op` (a barrier, require, par, put,
+/// collective call) belongs to: its parent, skipping the `scf.if` and
+/// `scf.while` around it inside a spawn or collective function. Barriers
+/// under control flow are allowed when every thread takes the same path
+/// (docs/language.md, "Uniform control flow"); bsgp-split-uniform-flow
+/// checks that and turns the flow into host control flow around spawns.
+mlir::Operation *getSyncParent(mlir::Operation *op);
+
 /// True if a superstep boundary (a barrier, or a par holding one) separates
 /// the definition of `value` from `user`: `user` sees the value as it was
 /// in an earlier superstep, which is what `bsgp.get` reads.

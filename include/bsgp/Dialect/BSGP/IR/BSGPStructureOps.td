@@ -60,11 +60,12 @@ def BSGP_BarrierOp : BSGP_Op<"barrier"> {
     stream loads of the next superstep use that rank (Listing 4, pass2).
 
     Stream processing cannot synchronize inside control flow (§4.4,
-    "Limitation"), so a barrier must be an immediate child of a
-    `bsgp.spawn` body, of a `bsgp.par` region, or of a function carrying the
-    `bsgp.collective` attribute (which is inlined into a spawn body, §4.2
-    step 1). Barriers inside `scf`/`cf` control flow are rejected; uniform
-    loops around barriers are not supported.
+    "Limitation"), so a barrier must be in a `bsgp.spawn` body, a
+    `bsgp.par` region, or a function carrying the `bsgp.collective`
+    attribute (which is inlined into a spawn body, §4.2 step 1): directly,
+    or under `scf.if`/`scf.while` whose condition every thread computes
+    alike, which `bsgp-split-uniform-flow` checks and turns into host
+    control flow around spawns of the code between.
 
     The op has no memory-effect interface on purpose: it orders every memory
     access and every thread-state read around it.
@@ -251,6 +252,28 @@ def BSGP_GetOp : BSGP_Op<"get", [
   let results = (outs AnyType:$result);
   let assemblyFormat = "$rank `,` $value attr-dict `:` type($value)";
   let hasVerifier = 1;
+}
+
+def BSGP_UniformOp : BSGP_Op<"uniform", [
+    AllTypesMatch<["value", "result"]>,
+    MemoryEffects<[MemRead<BSGP_ThreadState>]>]> {
+  let summary = "the value, which every thread of the spawn holds alike";
+  let description = [{
+    Marks the result of a collective that every thread receives alike (the
+    value `reduce` returns, the total `scan` returns): a condition computed
+    from it is uniform (docs/language.md, "Uniform control flow"), so a
+    barrier may sit under a branch or loop on it. The frontend puts it on
+    the collective's result; `bsgp-split-uniform-flow` reads it and replaces
+    it by its operand. It reads the thread state only so that nothing moves
+    or folds it away before that pass.
+
+    ```mlir
+    %total = bsgp.uniform %r : i32
+    ```
+  }];
+  let arguments = (ins AnyType:$value);
+  let results = (outs AnyType:$result);
+  let assemblyFormat = "$value attr-dict `:` type($value)";
 }
 
 def BSGP_RebindOp : BSGP_Op<"rebind", [AllTypesMatch<["value", "replacement"]>]> {

@@ -1,0 +1,60 @@
+// RUN: bsgp-opt %s --bsgp-split-uniform-flow --split-input-file -verify-diagnostics
+
+// A branch on the rank cannot hold a barrier (Sema says so first, with
+// notes on the variables; this is the check on the IR).
+func.func @varying(%n: i32) {
+  bsgp.spawn %n {
+    %r = bsgp.thread_rank : i32
+    %c0 = arith.constant 0 : i32
+    %c = arith.cmpi eq, %r, %c0 : i32
+    // expected-note@+1 {{the condition depends on the thread}}
+    scf.if %c {
+      // expected-error@+1 {{barrier under control flow that differs between threads}}
+      bsgp.barrier
+    }
+  }
+  return
+}
+
+// -----
+
+// A loop whose counter steps by a loaded value varies too.
+func.func @varying_loop(%n: i32, %p: !bsgp.ptr<i32>) {
+  bsgp.spawn %n {
+    %c0 = arith.constant 0 : i32
+    %r = bsgp.thread_rank : i32
+    // expected-note@+1 {{the condition depends on the thread}}
+    %res = scf.while (%i = %c0) : (i32) -> i32 {
+      %c = arith.cmpi slt, %i, %n : i32
+      scf.condition(%c) %i : i32
+    } do {
+    ^bb0(%i2: i32):
+      // expected-error@+1 {{barrier under control flow that differs between threads}}
+      bsgp.barrier
+      %s = bsgp.ptr.load %p[%r] : !bsgp.ptr<i32>, i32
+      %i3 = arith.addi %i2, %s : i32
+      scf.yield %i3 : i32
+    }
+  }
+  return
+}
+
+// -----
+
+// A pointer into a thread's stack means nothing in the next kernel.
+func.func @private_pointer(%n: i32, %k: i32) {
+  bsgp.spawn %n {
+    %one = llvm.mlir.constant(1 : i64) : i64
+    %a = llvm.alloca %one x i32 : (i64) -> !llvm.ptr
+    // expected-error@+1 {{a pointer into a thread-private or 'local' array cannot live across a branch or loop that holds a barrier}}
+    %p = builtin.unrealized_conversion_cast %a : !llvm.ptr to !bsgp.ptr<i32>
+    %c0 = arith.constant 0 : i32
+    %c = arith.cmpi sgt, %k, %c0 : i32
+    scf.if %c {
+      bsgp.barrier
+    }
+    %r = bsgp.thread_rank : i32
+    bsgp.ptr.store %r, %p[%c0] : !bsgp.ptr<i32>, i32
+  }
+  return
+}

@@ -1,0 +1,110 @@
+// RUN: bsgp-opt %s --bsgp-split-uniform-flow --split-input-file | FileCheck %s
+
+// A loop over a host bound with a barrier in its body: the loop runs on the
+// host; the code before it, its body and the code after it are spawns; the
+// thread's x lives in a list from one to the next (allocated by the
+// segment that writes it, freed after the one that reads it); the counter
+// stays on the host; the body's trailing barrier goes.
+// CHECK-LABEL: func.func @host_loop(
+// CHECK-SAME: %[[N:[^:]*]]: i32, %[[K:[^:]*]]: i32, %[[OUT:[^:]*]]: !bsgp.ptr<i32>
+// CHECK: %[[FIRST:.*]] = bsgp.spawn %[[N]] -> !bsgp.ptr<i32> {
+// CHECK: %[[RK:.*]] = bsgp.thread_rank
+// CHECK: %[[L0:.*]] = bsgp.require -> !bsgp.ptr<i32> {
+// CHECK: bsgp.dnew
+// CHECK: bsgp.ptr.store %[[RK]], %[[L0]]
+// CHECK: %[[LOOP:.*]]:3 = scf.while (%[[I:.*]] = %{{.*}}, %[[XL:.*]] = %[[FIRST]], %{{.*}} = %[[N]])
+// CHECK: arith.cmpi slt, %[[I]], %[[K]]
+// CHECK: scf.condition
+// CHECK: ^bb0(%[[I2:[^:]*]]: i32, %[[XL2:[^:]*]]: !bsgp.ptr<i32>, %[[C2:[^:]*]]: i32):
+// CHECK: %[[NEXTI:.*]] = arith.addi %[[I2]]
+// CHECK: %[[BODY:.*]] = bsgp.spawn %[[C2]] -> !bsgp.ptr<i32> {
+// CHECK: %[[X:.*]] = bsgp.ptr.load %[[XL2]]
+// CHECK: %[[Y:.*]] = arith.addi %[[X]], %[[I2]]
+// CHECK-NOT: bsgp.barrier
+// CHECK: bsgp.ptr.store %[[Y]]
+// CHECK: bsgp.dfree %[[XL2]]
+// CHECK: scf.yield %[[NEXTI]], %[[BODY]]
+// CHECK: bsgp.spawn %[[LOOP]]#2 {
+// CHECK: %[[XF:.*]] = bsgp.ptr.load %[[LOOP]]#1
+// CHECK: bsgp.ptr.store %[[XF]], %[[OUT]]
+// CHECK: bsgp.dfree %[[LOOP]]#1
+func.func @host_loop(%n: i32, %k: i32, %out: !bsgp.ptr<i32>) {
+  bsgp.spawn %n {
+    %c0 = arith.constant 0 : i32
+    %c1 = arith.constant 1 : i32
+    %r = bsgp.thread_rank : i32
+    %res:2 = scf.while (%i = %c0, %x = %r) : (i32, i32) -> (i32, i32) {
+      %c = arith.cmpi slt, %i, %k : i32
+      scf.condition(%c) %i, %x : i32, i32
+    } do {
+    ^bb0(%i2: i32, %x2: i32):
+      %y = arith.addi %x2, %i2 : i32
+      bsgp.barrier
+      %i3 = arith.addi %i2, %c1 : i32
+      scf.yield %i3, %y : i32, i32
+    }
+    %r2 = bsgp.thread_rank : i32
+    bsgp.ptr.store %res#1, %out[%r2] : !bsgp.ptr<i32>, i32
+  }
+  return
+}
+
+// -----
+
+// A condition on a collective's result (bsgp.uniform): rank 0 stores the
+// condition, the host reads it back and branches; the mark goes, and so
+// does a segment left with nothing but its closing barrier.
+// CHECK-LABEL: func.func @reduced(
+// CHECK: %[[SLOT:.*]] = llvm.alloca
+// CHECK: %[[SEG:.*]] = bsgp.spawn
+// CHECK-NOT: bsgp.uniform
+// CHECK: %[[COND:.*]] = arith.cmpi sgt
+// CHECK: %[[L:.*]] = bsgp.require -> !bsgp.ptr<i8>
+// CHECK: %[[B:.*]] = arith.extui %[[COND]]
+// CHECK: scf.if
+// CHECK-NEXT: bsgp.ptr.store %[[B]], %[[L]]
+// CHECK: llvm.call @bsgprt_memcpy_dtoh(%[[SLOT]]
+// CHECK: %[[V:.*]] = llvm.load %[[SLOT]]
+// CHECK: %[[C:.*]] = arith.trunci %[[V]]
+// CHECK: bsgp.dfree %[[SEG]]
+// CHECK: scf.if %[[C]]
+// CHECK-NOT: bsgp.spawn
+// CHECK: return
+func.func @reduced(%n: i32, %out: !bsgp.ptr<i32>) {
+  bsgp.spawn %n {
+    %r = bsgp.thread_rank : i32
+    %v = bsgp.ptr.load %out[%r] : !bsgp.ptr<i32>, i32
+    %u = bsgp.uniform %v : i32
+    %c0 = arith.constant 0 : i32
+    %c = arith.cmpi sgt, %u, %c0 : i32
+    scf.if %c {
+      bsgp.barrier
+    }
+  }
+  return
+}
+
+// -----
+
+// A require reading a value the host can compute itself does not cut the
+// spawn: the value is computed on the host.
+// CHECK-LABEL: func.func @host_computable(
+// CHECK-SAME: %[[N:[^:]*]]: i32
+// CHECK: %[[M:.*]] = arith.muli %[[N]]
+// CHECK: bsgp.spawn %[[N]] {
+// CHECK: bsgp.require
+// CHECK: bsgp.dtempnew %[[M]]
+// CHECK-NOT: bsgp.spawn
+func.func @host_computable(%n: i32) {
+  bsgp.spawn %n {
+    %c2 = arith.constant 2 : i32
+    %m = arith.muli %n, %c2 : i32
+    %p = bsgp.require -> !bsgp.ptr<i32> {
+      %q = bsgp.dtempnew %m : !bsgp.ptr<i32>
+      bsgp.yield %q : !bsgp.ptr<i32>
+    }
+    %r = bsgp.thread_rank : i32
+    bsgp.ptr.store %r, %p[%r] : !bsgp.ptr<i32>, i32
+  }
+  return
+}
