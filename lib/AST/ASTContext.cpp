@@ -86,6 +86,13 @@ const OperatorType *ASTContext::getOperatorType(llvm::StringRef Spelling) {
   return nullptr;
 }
 
+const ValueType *ASTContext::getValueType(int64_t V) {
+  auto &Slot = Values[V];
+  if (!Slot)
+    Slot = make<ValueType>(*this, V);
+  return Slot;
+}
+
 StructType *ASTContext::getStructType(llvm::StringRef Name) {
   auto &Slot = Structs[Name];
   if (!Slot)

@@ -143,6 +143,8 @@ std::string Type::str() const {
   }
   case TK_Operator:
     return llvm::cast<OperatorType>(this)->getSpelling().str();
+  case TK_Value:
+    return std::to_string(llvm::cast<ValueType>(this)->getValue());
   case TK_Null:
     return "null";
   case TK_Error:

@@ -15,6 +15,7 @@
 
 #include "bsgp/AST/ConstantEval.h"
 
+#include "llvm/ADT/ScopeExit.h"
 #include "llvm/ADT/StringExtras.h"
 
 using namespace bsgp;
@@ -192,10 +193,11 @@ const Type *Parser::parseArraySuffix(const Type *T) {
     Expr *Size = parseConditional();
     if (!Size)
       return nullptr;
-    std::optional<int64_t> N =
-        evaluateIntConstant(Size, [&](const DeclRefExpr *R) {
-          return Session.lookupConstant(R->getName());
-        });
+    bool Dependent = false;
+    std::optional<int64_t> N = evaluateConstant(Size, &Dependent);
+    // A size of the pattern's value parameters is known per instantiation.
+    if (Dependent)
+      N = 1;
     if (!N || *N <= 0 || *N > (1 << 30)) {
       // Go on with one element, so that the variable is still declared.
       Diags.report(rangeFrom(SizeBegin), diag::err_array_size_not_const);
@@ -526,6 +528,8 @@ Decl *Parser::parseFunctionRest(SourceLocation Begin, const Type *Ret,
                                 const Token &Name, bool Inline, bool ExternC) {
   // At '('.
   consume();
+  LocalNames.clear();
+  llvm::scope_exit ClearLocals([&] { LocalNames.clear(); });
   llvm::SmallVector<VarDecl *, 4> Params;
   bool Varargs = false;
   if (Tok.is(tok::kw_void) && Next.is(tok::r_paren))
@@ -563,6 +567,7 @@ Decl *Parser::parseFunctionRest(SourceLocation Begin, const Type *Ret,
     Params.push_back(new (Ctx) VarDecl(rangeFrom(PB), PName.Loc,
                                        Ctx.copyString(PName.Text), T, nullptr,
                                        VarDecl::Param));
+    LocalNames.push_back(Params.back()->getName());
     if (!tryConsume(tok::comma))
       break;
   }
@@ -600,10 +605,7 @@ Expr *Parser::parseDeclInit(const Type *T, const Token &Name,
   Expr *Init = Tok.is(tok::l_brace) ? parseInitList() : parseAssignment();
   auto *B = T ? llvm::dyn_cast<BuiltinType>(T->getUnqualified()) : nullptr;
   if (Init && B && S == VarDecl::Global && T->isConst() && B->isInteger())
-    if (std::optional<int64_t> V =
-            evaluateIntConstant(Init, [&](const DeclRefExpr *R) {
-              return Session.lookupConstant(R->getName());
-            }))
+    if (std::optional<int64_t> V = evaluateConstant(Init))
       Session.defineConstant(Ctx.copyString(Name.Text), *V);
   return Init;
 }
@@ -654,6 +656,8 @@ bool Parser::parseVarDeclarators(const Type *Base, SourceLocation Begin,
     }
     auto *V = new (Ctx) VarDecl(rangeFrom(Begin), Name.Loc,
                                 Ctx.copyString(Name.Text), T, Init, S);
+    if (S != VarDecl::Global)
+      LocalNames.push_back(V->getName());
     V->setAuto(IsAuto);
     Out.push_back(V);
   } while (tryConsume(tok::comma));

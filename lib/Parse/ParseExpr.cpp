@@ -100,9 +100,11 @@ Expr *Parser::parseAssignment() {
 
 Expr *Parser::parseConditional() {
   SourceLocation Begin = Tok.Loc;
+  unsigned Uses = ValueParamUses;
   Expr *C = parseBinary(1);
   if (!C || Tok.isNot(tok::question))
     return C;
+  std::optional<bool> Decided = decidedCondition(C, Uses);
   consume();
   Expr *T = parseExpression();
   if (!T || !expect(tok::colon))
@@ -110,6 +112,10 @@ Expr *Parser::parseConditional() {
   Expr *F = parseAssignment();
   if (!F)
     return nullptr;
+  // `Spirv ? target.spirv : target.cpu` in an instantiation is the target
+  // query itself, which Sema and the target folding know.
+  if (Decided)
+    return new (Ctx) ParenExpr(rangeFrom(Begin), *Decided ? T : F);
   return new (Ctx) ConditionalOperator(rangeFrom(Begin), C, T, F);
 }
 
@@ -683,7 +689,11 @@ Expr *Parser::parseIdentifierExpr(SourceLocation Begin) {
   Token Name = Tok;
   if (Name.Text == "target" && Next.is(tok::period))
     return parseTargetQuery();
-  if (Next.is(tok::less) && Session.isTemplateName(Name.Text))
+  if (const ParseSession::ValueParam *P = Session.lookupValueParam(Name.Text))
+    if (P->Value)
+      return parseValueParamRef(*P);
+  if (Next.is(tok::less) && Session.isTemplateName(FileId, Name.Text) &&
+      !isLocalName(Name.Text))
     return parseTemplateRef();
   // `T(x)` with a typedef name, as `int(x)`: in a generic function a
   // functional cast to a type parameter, or `Op(a, b)`, an operator type

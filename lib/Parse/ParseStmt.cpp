@@ -12,6 +12,10 @@
 
 #include "ParserImpl.h"
 
+#include "llvm/ADT/ScopeExit.h"
+
+#include <algorithm>
+
 using namespace bsgp;
 
 //===----------------------------------------------------------------------===//
@@ -27,6 +31,9 @@ CompoundStmt *Parser::parseCompound() {
   if (!expect(tok::l_brace))
     return nullptr;
   llvm::SmallVector<Stmt *, 16> Body;
+  size_t Locals = LocalNames.size();
+  llvm::scope_exit CloseScope(
+      [&] { LocalNames.truncate(std::min(Locals, LocalNames.size())); });
   while (Tok.isNot(tok::r_brace) && Tok.isNot(tok::eof)) {
     const char *Before = Tok.Text.data();
     if (Stmt *S = parseStatement())
@@ -75,11 +82,13 @@ Stmt *Parser::parseIfStmt(SourceLocation Begin) {
     skipToStmtEnd();
     return nullptr;
   }
+  unsigned Uses = ValueParamUses;
   Expr *C = parseExpression();
   if (!C || !expect(tok::r_paren)) {
     skipToStmtEnd();
     return nullptr;
   }
+  std::optional<bool> Decided = decidedCondition(C, Uses);
   Stmt *Then = parseStatement();
   Stmt *Else = nullptr;
   bool ElseOk = true;
@@ -89,6 +98,15 @@ Stmt *Parser::parseIfStmt(SourceLocation Begin) {
   }
   if (!Then || !ElseOk)
     return nullptr;
+  // Only the branch taken stays (ParseTemplate.cpp, decidedCondition), in
+  // a block of its own as a branch is.
+  if (Decided) {
+    Stmt *Taken = *Decided ? Then : Else;
+    if (!Taken)
+      return new (Ctx) CompoundStmt(rangeFrom(Begin), {});
+    return new (Ctx) CompoundStmt(rangeFrom(Begin),
+                                  Ctx.copyArray<Stmt *>(llvm::ArrayRef(Taken)));
+  }
   return new (Ctx) IfStmt(rangeFrom(Begin), C, Then, Else);
 }
 
@@ -129,6 +147,10 @@ Stmt *Parser::parseDoStmt(SourceLocation Begin) {
 
 Stmt *Parser::parseForStmt(SourceLocation Begin) {
   consume();
+  // The init's variables are the loop's.
+  size_t Locals = LocalNames.size();
+  llvm::scope_exit CloseScope(
+      [&] { LocalNames.truncate(std::min(Locals, LocalNames.size())); });
   if (!expect(tok::l_paren)) {
     skipToStmtEnd();
     return nullptr;

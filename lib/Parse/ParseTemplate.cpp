@@ -14,44 +14,74 @@
 /// name): that pattern is never checked; Sema deduces from its parameter
 /// types and classifies calls by it. An instantiation parses the same
 /// tokens again, the parameters now typedefs of the argument types, so it
-/// is an ordinary FunctionDecl with the template's source locations.
+/// is an ordinary FunctionDecl with the template's source locations. A
+/// value parameter (`int N`) is a name with no value in the pattern and a
+/// literal of its argument in an instantiation (parseValueParamRef); its
+/// argument is a ValueType.
 ///
 //===----------------------------------------------------------------------===//
 
 #include "ParserImpl.h"
 #include "bsgp/AST/ASTContext.h"
+#include "bsgp/AST/ConstantEval.h"
 
 #include "llvm/ADT/STLExtras.h"
+
+#include <cstdint>
+#include <tuple>
 
 using namespace bsgp;
 
 namespace {
-/// Binds template parameter names as typedefs for the duration of a parse,
-/// restoring what the names meant before.
+/// Binds template parameter names for the duration of a parse, restoring
+/// what the names meant before: a type parameter as a typedef of its
+/// argument, a value parameter (ValueTypes[I] non-null) as that argument's
+/// value, or as no value where the argument is not a ValueType (the
+/// pattern's placeholders).
 class TemplateParamScope {
 public:
-  TemplateParamScope(llvm::StringMap<const Type *> &Typedefs,
-                     llvm::ArrayRef<llvm::StringRef> Names,
-                     llvm::ArrayRef<const Type *> Types)
-      : Typedefs(Typedefs) {
+  TemplateParamScope(ParseSession &S, llvm::ArrayRef<llvm::StringRef> Names,
+                     llvm::ArrayRef<const Type *> ValueTypes,
+                     llvm::ArrayRef<const Type *> Args)
+      : Typedefs(S.getTypedefs()), Values(S.getValueParams()) {
     for (size_t I = 0; I < Names.size(); ++I) {
-      auto It = Typedefs.find(Names[I]);
-      Saved.push_back({Names[I], It == Typedefs.end() ? nullptr : It->second});
-      Typedefs[Names[I]] = Types[I];
+      auto T = Typedefs.find(Names[I]);
+      auto V = Values.find(Names[I]);
+      Saved.push_back(
+          {Names[I], T == Typedefs.end() ? nullptr : T->second,
+           V == Values.end()
+               ? std::nullopt
+               : std::optional<ParseSession::ValueParam>(V->second)});
+      Typedefs.erase(Names[I]);
+      Values.erase(Names[I]);
+      if (!ValueTypes[I]) {
+        Typedefs[Names[I]] = Args[I];
+        continue;
+      }
+      std::optional<int64_t> Value;
+      if (auto *VT = llvm::dyn_cast<ValueType>(Args[I]))
+        Value = VT->getValue();
+      Values[Names[I]] = {ValueTypes[I], Value};
     }
   }
   ~TemplateParamScope() {
-    for (auto &[Name, T] : llvm::reverse(Saved)) {
+    for (auto &[Name, T, V] : llvm::reverse(Saved)) {
+      Typedefs.erase(Name);
+      Values.erase(Name);
       if (T)
         Typedefs[Name] = T;
-      else
-        Typedefs.erase(Name);
+      if (V)
+        Values[Name] = *V;
     }
   }
 
 private:
   llvm::StringMap<const Type *> &Typedefs;
-  llvm::SmallVector<std::pair<llvm::StringRef, const Type *>, 2> Saved;
+  llvm::StringMap<ParseSession::ValueParam> &Values;
+  llvm::SmallVector<std::tuple<llvm::StringRef, const Type *,
+                               std::optional<ParseSession::ValueParam>>,
+                    2>
+      Saved;
 };
 } // namespace
 
@@ -62,23 +92,37 @@ void Parser::parseTemplate(llvm::SmallVectorImpl<Decl *> &Out) {
   consume(); // template
   consume(); // <
   llvm::SmallVector<llvm::StringRef, 2> Names;
+  llvm::SmallVector<const Type *, 2> ValueTypes;
   do {
-    if (Tok.isNot(tok::identifier) ||
-        (Tok.Text != "typename" && Tok.Text != "class")) {
-      Diags.report(Tok.getRange(), diag::err_expected) << "'typename'";
-      skipToStmtEnd();
-      return;
+    const Type *VT = nullptr;
+    if (Tok.is(tok::identifier) &&
+        (Tok.Text == "typename" || Tok.Text == "class")) {
+      consume();
+    } else if (isTypeStart(Tok)) {
+      // A value parameter: `int N`, `uint64 Size`, `bool B`.
+      SourceLocation TB = Tok.Loc;
+      VT = parseTypeName();
+      if (!VT)
+        return skipToStmtEnd();
+      if (VT->isConst() || !VT->isInteger()) {
+        Diags.report(rangeFrom(TB), diag::err_template_value_param_type)
+            << VT->str();
+        return skipToStmtEnd();
+      }
+    } else {
+      Diags.report(Tok.getRange(), diag::err_expected)
+          << "'typename' or an integer type";
+      return skipToStmtEnd();
     }
-    consume();
     if (Tok.isNot(tok::identifier)) {
       Diags.report(Tok.getRange(), diag::err_expected)
           << "a template parameter name";
-      skipToStmtEnd();
-      return;
+      return skipToStmtEnd();
     }
     if (llvm::is_contained(Names, Tok.Text))
       Diags.report(Tok.getRange(), diag::err_redefinition) << Tok.Text;
     Names.push_back(Ctx.copyString(Tok.Text));
+    ValueTypes.push_back(VT);
     consume();
   } while (tryConsume(tok::comma));
   if (!expect(tok::greater)) {
@@ -113,11 +157,11 @@ void Parser::parseTemplate(llvm::SmallVectorImpl<Decl *> &Out) {
       T = Ahead.lex();
     }
     if (T.is(tok::l_paren) && Prev.is(tok::identifier))
-      Session.addTemplateName(Ctx.copyString(Prev.Text));
+      Session.addTemplateName(FileId, Ctx.copyString(Prev.Text));
   }
   llvm::SmallVector<Decl *, 1> Inner;
   {
-    TemplateParamScope Scope(Session.getTypedefs(), Names, Placeholders);
+    TemplateParamScope Scope(Session, Names, ValueTypes, Placeholders);
     parseTopLevel(Inner);
   }
   if (Inner.empty())
@@ -137,11 +181,12 @@ void Parser::parseTemplate(llvm::SmallVectorImpl<Decl *> &Out) {
     Diags.report(SourceRange(F->getLoc()), diag::err_template_extern);
     return;
   }
-  Session.addTemplateName(F->getName());
+  Session.addTemplateName(FileId, F->getName());
   Out.push_back(new (Ctx) FunctionTemplateDecl(
       rangeFrom(Begin), F->getLoc(), F->getName(),
       Ctx.copyArray<llvm::StringRef>(Names),
-      Ctx.copyArray<const Type *>(Placeholders), F, FileId, Offset));
+      Ctx.copyArray<const Type *>(Placeholders),
+      Ctx.copyArray<const Type *>(ValueTypes), F, FileId, Offset));
 }
 
 /// `f<int, float *>`, f being a template declared before: a reference with
@@ -175,6 +220,8 @@ const Type *Parser::parseTemplateArg() {
       return Ctx.getOperatorType(S);
     }
   }
+  if (!isTypeStart(Tok))
+    return parseTemplateValueArg();
   // A template parameter bound to an operator, given on as it is: not
   // const, not a pointer (an operator has no values to point to).
   Token Start = Tok, Name = Start.is(tok::kw_const) ? Next : Tok;
@@ -193,6 +240,73 @@ const Type *Parser::parseTemplateArg() {
     return T;
   }
   return parsePointers(T);
+}
+
+/// A value argument (`32`, `Tile / 4`, `false`): an integer constant
+/// expression without `<`, `>` and the operators after them (in
+/// parentheses they may appear), as in C++.
+const Type *Parser::parseTemplateValueArg() {
+  SourceLocation Begin = Tok.Loc;
+  Expr *E = parseBinary(RelationalPrec + 1);
+  if (!E)
+    return nullptr;
+  bool Dependent = false;
+  std::optional<int64_t> V = evaluateConstant(E, &Dependent);
+  // In the pattern, a value depending on the template's own value
+  // parameters is not known; the pattern is never checked.
+  if (!V && Dependent)
+    V = 0;
+  if (!V) {
+    Diags.report(rangeFrom(Begin), diag::err_template_arg_not_constant);
+    return nullptr;
+  }
+  return Ctx.getValueType(*V);
+}
+
+std::optional<int64_t> Parser::evaluateConstant(const Expr *E,
+                                                bool *Dependent) {
+  return evaluateIntConstant(
+      E, [&](const DeclRefExpr *R) -> std::optional<int64_t> {
+        if (const ParseSession::ValueParam *P =
+                Session.lookupValueParam(R->getName())) {
+          if (!P->Value && Dependent)
+            *Dependent = true;
+          return P->Value;
+        }
+        return Session.lookupConstant(R->getName());
+      });
+}
+
+/// A value parameter named in an instantiation: its argument as a literal
+/// of the parameter's type (`4096`, `(uint64)4096UL`, `true`), so that it
+/// folds wherever a literal does, array sizes included.
+Expr *Parser::parseValueParamRef(const ParseSession::ValueParam &P) {
+  SourceRange R = Tok.getRange();
+  ++ValueParamUses;
+  consume();
+  int64_t V = *P.Value;
+  if (P.Ty->isBool())
+    return new (Ctx) BoolLiteral(R, V != 0);
+  auto *B = llvm::cast<BuiltinType>(P.Ty->getUnqualified());
+  if (B->getBuiltinKind() == BuiltinType::Int && V >= 0 && V <= INT32_MAX)
+    return new (Ctx) IntegerLiteral(R, uint64_t(V), false, false);
+  auto *L = new (Ctx) IntegerLiteral(R, uint64_t(V), true, true);
+  return new (Ctx) CastExpr(R, P.Ty, L);
+}
+
+/// In an instantiation, a condition (of `if` or `?:`) that is a constant
+/// expression of value parameters: its value, and the branch not taken is
+/// dropped (as C++'s `if constexpr`), so that Sema neither checks it nor
+/// instantiates what it calls.
+std::optional<bool> Parser::decidedCondition(const Expr *C,
+                                             unsigned UsesBefore) {
+  if (ValueParamUses == UsesBefore)
+    return std::nullopt;
+  bool Dependent = false;
+  std::optional<int64_t> V = evaluateConstant(C, &Dependent);
+  if (!V || Dependent)
+    return std::nullopt;
+  return *V != 0;
 }
 
 FunctionDecl *Parser::parseFunctionOnly() {
@@ -224,6 +338,6 @@ FunctionDecl *ParseSession::parseFunctionAt(uint32_t FileId, size_t Offset) {
 FunctionDecl *
 ParseSession::instantiateTemplate(FunctionTemplateDecl *T,
                                   llvm::ArrayRef<const Type *> Args) {
-  TemplateParamScope Scope(Typedefs, T->getParamNames(), Args);
+  TemplateParamScope Scope(*this, T->getParamNames(), T->getValueTypes(), Args);
   return parseFunctionAt(T->getFileId(), T->getOffset());
 }

@@ -93,6 +93,19 @@ void ParseSession::parseFile(uint32_t FileId) {
   Ctx.getTranslationUnits().push_back(P.parseTranslationUnit());
 }
 
+void ParseSession::importTemplateNames(uint32_t Into, uint32_t From) {
+  auto It = TemplateNames.find(From);
+  if (It == TemplateNames.end() || Into == From)
+    return;
+  // Copied, not referred to: the map may grow (and move its sets) below.
+  std::vector<llvm::StringRef> Names;
+  for (const auto &N : It->second)
+    Names.push_back(N.getKey());
+  llvm::StringSet<> &To = TemplateNames[Into];
+  for (llvm::StringRef N : Names)
+    To.insert(N);
+}
+
 uint32_t ParseSession::handleImport(ImportDecl *D, uint32_t FromFile) {
   if (!AllowImports) {
     Diags.report(D->getRange(), diag::err_import_disabled);
@@ -117,6 +130,7 @@ uint32_t ParseSession::handleImport(ImportDecl *D, uint32_t FromFile) {
     auto It = Loaded.find(Real);
     if (It != Loaded.end()) {
       D->setImportedFile(It->second);
+      importTemplateNames(FromFile, It->second);
       return It->second;
     }
     auto Buf = llvm::MemoryBuffer::getFile(C);
@@ -132,6 +146,7 @@ uint32_t ParseSession::handleImport(ImportDecl *D, uint32_t FromFile) {
       parseFile(Id);
     }
     --ImportDepth;
+    importTemplateNames(FromFile, Id);
     return Id;
   }
   Diags.report(D->getRange(), diag::err_import_not_found) << D->getName();

@@ -24,7 +24,11 @@
 #include "bsgp/Lex/Lexer.h"
 #include "bsgp/Parse/Parser.h"
 
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringSet.h"
+
+#include <optional>
 
 namespace bsgp {
 
@@ -47,9 +51,25 @@ public:
 private:
   void parseTemplate(llvm::SmallVectorImpl<Decl *> &Out);
   Expr *parseTemplateRef();
-  /// A template argument: a type, or an operator (`+`, `min`, ...) followed
-  /// by ',' or '>'.
+  /// A template argument: a type, an operator (`+`, `min`, ...) followed
+  /// by ',' or '>', or an integer constant expression (a ValueType).
   const Type *parseTemplateArg();
+  const Type *parseTemplateValueArg();
+  Expr *parseValueParamRef(const ParseSession::ValueParam &P);
+  /// The value of \p E if it is an integer constant expression, where names
+  /// are global constants and bound value parameters; \p Dependent is set
+  /// if it names a value parameter of the pattern (which has no value).
+  std::optional<int64_t> evaluateConstant(const Expr *E,
+                                          bool *Dependent = nullptr);
+  std::optional<bool> decidedCondition(const Expr *C, unsigned UsesBefore);
+  /// True if \p Name is a parameter or local variable declared so far in
+  /// the enclosing blocks: it hides a template of that name (`g < n`).
+  bool isLocalName(llvm::StringRef Name) const {
+    return llvm::is_contained(LocalNames, Name);
+  }
+  /// getBinaryPrec's level of < > <= >=, which a template argument's
+  /// expression stops before.
+  static constexpr unsigned RelationalPrec = 7;
 
   // Token handling.
   void consume() {
@@ -210,6 +230,12 @@ private:
   /// Names of user functions declared so far (program-wide); a user function
   /// named like a collective (sort_idx in Listing 7) hides the builtin.
   llvm::StringSet<> &Functions;
+  /// Value parameters replaced by their argument so far (decidedCondition
+  /// compares it before and after a condition).
+  unsigned ValueParamUses = 0;
+  /// Parameters and local variables of the function being parsed, in the
+  /// blocks open at this point (a block truncates it to its size at entry).
+  llvm::SmallVector<llvm::StringRef, 16> LocalNames;
   /// The StructDecl built by the last parseStructBody().
   StructDecl *LastStruct = nullptr;
   unsigned AnonCounter = 0;

@@ -206,6 +206,8 @@ private:
   /// arguments. Null after an error.
   FunctionDecl *instantiateForCall(CallExpr *C, DeclRefExpr *R,
                                    FunctionDecl *Pattern);
+  bool checkValueArgs(FunctionTemplateDecl *T,
+                      llvm::ArrayRef<const Type *> Args, DeclRefExpr *R);
   FunctionDecl *instantiate(FunctionTemplateDecl *T,
                             llvm::ArrayRef<const Type *> Args, SourceRange At,
                             llvm::StringRef Name = {});

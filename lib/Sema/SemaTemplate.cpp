@@ -49,7 +49,22 @@ std::string mangleTemplateArg(const Type *T) {
     return S->getName().str();
   if (auto *O = dyn_cast<OperatorType>(T))
     return O->getName().str();
+  // `m` for minus: `f<-3>` is f_m3 (names have no '-').
+  if (auto *V = dyn_cast<ValueType>(T))
+    return V->getValue() < 0 ? "m" + std::to_string(-uint64_t(V->getValue()))
+                             : std::to_string(V->getValue());
   return T->str();
+}
+
+/// True if \p V is a value of the integer (or bool) type \p T.
+bool fitsValueParam(int64_t V, const Type *T) {
+  auto *B = cast<BuiltinType>(T->getUnqualified());
+  unsigned Bits = B->getBitWidth();
+  if (Bits >= 64)
+    return B->isSignedInteger() || V >= 0;
+  if (B->isSignedInteger())
+    return V >= -(int64_t(1) << (Bits - 1)) && V < (int64_t(1) << (Bits - 1));
+  return V >= 0 && V < (int64_t(1) << Bits);
 }
 
 bool isValidTemplateArg(const Type *T) {
@@ -173,6 +188,8 @@ FunctionDecl *Sema::instantiateForCall(CallExpr *C, DeclRefExpr *R,
       return nullptr;
     }
   }
+  if (!checkValueArgs(T, Args, R))
+    return nullptr;
   for (size_t I = 0; I < Args.size(); ++I) {
     if (!Args[I]) {
       Diags.report(C->getRange(), diag::err_template_cannot_deduce)
@@ -187,6 +204,34 @@ FunctionDecl *Sema::instantiateForCall(CallExpr *C, DeclRefExpr *R,
     }
   }
   return instantiate(T, Args, C->getRange());
+}
+
+/// Explicit arguments given for a value parameter must be values in its
+/// type's range, those for a type parameter types (`f<int, 3>` for
+/// `template <typename T, int N>`).
+bool Sema::checkValueArgs(FunctionTemplateDecl *T,
+                          llvm::ArrayRef<const Type *> Args, DeclRefExpr *R) {
+  for (size_t I = 0; I < Args.size(); ++I) {
+    const Type *A = Args[I], *VT = T->getValueTypes()[I];
+    if (!A)
+      continue;
+    auto *V = dyn_cast<ValueType>(A);
+    if (VT && !V)
+      Diags.report(R->getRange(), diag::err_template_arg_kind_type)
+          << T->getParamNames()[I] << T->getName() << VT->str() << A->str();
+    else if (!VT && V)
+      Diags.report(R->getRange(), diag::err_template_arg_kind_value)
+          << T->getParamNames()[I] << T->getName() << A->str();
+    else if (VT && !fitsValueParam(V->getValue(), VT))
+      Diags.report(R->getRange(), diag::err_template_arg_range)
+          << A->str() << T->getParamNames()[I] << VT->str() << T->getName();
+    else
+      continue;
+    Diags.report(SourceRange(T->getLoc()), diag::note_declared_here)
+        << T->getName();
+    return false;
+  }
+  return true;
 }
 
 FunctionDecl *Sema::instantiate(FunctionTemplateDecl *T,
@@ -209,7 +254,11 @@ FunctionDecl *Sema::instantiate(FunctionTemplateDecl *T,
   std::string Display = T->getName().str() + "<";
   for (size_t I = 0; I < Args.size(); ++I) {
     Mangled += "_" + mangleTemplateArg(Args[I]);
-    Display += (I ? ", " : "") + Args[I]->str();
+    const Type *VT = T->getValueTypes()[I];
+    auto *V = dyn_cast<ValueType>(Args[I]);
+    Display += (I ? ", " : "") + (VT && V && VT->isBool()
+                                      ? (V->getValue() ? "true" : "false")
+                                      : Args[I]->str());
   }
   Display += ">";
   if (!Name.empty())

@@ -193,13 +193,18 @@ public:
                        llvm::StringRef Name,
                        llvm::ArrayRef<llvm::StringRef> ParamNames,
                        llvm::ArrayRef<const Type *> Placeholders,
+                       llvm::ArrayRef<const Type *> ValueTypes,
                        FunctionDecl *Pattern, uint32_t FileId, size_t Offset)
       : Decl(DK_FunctionTemplate, R, NameLoc, Name), ParamNames(ParamNames),
-        Placeholders(Placeholders), Pattern(Pattern), FileId(FileId),
-        Offset(Offset) {}
+        Placeholders(Placeholders), ValueTypes(ValueTypes), Pattern(Pattern),
+        FileId(FileId), Offset(Offset) {}
   llvm::ArrayRef<llvm::StringRef> getParamNames() const { return ParamNames; }
-  /// The type each parameter stands for in getPattern().
+  /// The type each parameter stands for in getPattern() (for a value
+  /// parameter, a type nothing in the pattern has, so nothing deduces it).
   llvm::ArrayRef<const Type *> getPlaceholders() const { return Placeholders; }
+  /// Per parameter, null for a type parameter (`typename T`), the declared
+  /// type of a value parameter (`int N`, `bool B`) otherwise.
+  llvm::ArrayRef<const Type *> getValueTypes() const { return ValueTypes; }
   FunctionDecl *getPattern() const { return Pattern; }
   uint32_t getFileId() const { return FileId; }
   /// Byte offset of the function definition after the template header.
@@ -211,6 +216,7 @@ public:
 private:
   llvm::ArrayRef<llvm::StringRef> ParamNames;
   llvm::ArrayRef<const Type *> Placeholders;
+  llvm::ArrayRef<const Type *> ValueTypes;
   FunctionDecl *Pattern;
   uint32_t FileId;
   size_t Offset;

@@ -37,6 +37,7 @@ public:
     TK_Struct,
     TK_Function,
     TK_Operator, ///< A reduction operator as a template argument (`f<+>`).
+    TK_Value,    ///< An integer as a template argument (`f<32>`).
     TK_Null,     ///< The type of NULL; converts to every pointer type.
     TK_Error,    ///< Given to expressions that failed to check; never reported.
   };
@@ -189,6 +190,21 @@ public:
 
 private:
   llvm::StringRef Spelling, Name;
+};
+
+/// The value given for a non-type template parameter (`int Bits` of
+/// `template <typename U, int Bits>`), as a type so that template arguments
+/// stay a list of types and instantiations are told apart by them
+/// (docs/language.md, "Generic functions"). It has no values. One per
+/// integer; a bool argument is 0 or 1.
+class ValueType : public Type {
+public:
+  explicit ValueType(int64_t V) : Type(TK_Value), Value(V) {}
+  int64_t getValue() const { return Value; }
+  static bool classof(const Type *T) { return T->getKind() == TK_Value; }
+
+private:
+  int64_t Value;
 };
 
 class NullType : public Type {

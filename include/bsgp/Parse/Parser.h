@@ -25,6 +25,7 @@
 #include "bsgp/Basic/Diagnostic.h"
 #include "bsgp/Lex/Preprocess.h"
 
+#include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/StringSet.h"
 
@@ -76,11 +77,29 @@ public:
   llvm::StringMap<const Type *> &getTypedefs() { return Typedefs; }
 
   /// Generic functions (ParseTemplate.cpp). A name declared by a template
-  /// so far: `f<int>(...)` is an explicit instantiation only after it.
-  bool isTemplateName(llvm::StringRef Name) const {
-    return TemplateNames.count(Name);
+  /// so far in file \p File or in a file it imports (transitively): there
+  /// `f<int>(...)` is an explicit instantiation, elsewhere `f < x` a
+  /// comparison, so that a program's template does not change how the
+  /// collective library (or another file) parses.
+  bool isTemplateName(uint32_t File, llvm::StringRef Name) const {
+    auto It = TemplateNames.find(File);
+    return It != TemplateNames.end() && It->second.count(Name);
   }
-  void addTemplateName(llvm::StringRef Name) { TemplateNames.insert(Name); }
+  void addTemplateName(uint32_t File, llvm::StringRef Name) {
+    TemplateNames[File].insert(Name);
+  }
+  /// A template value parameter (`int N` of `template <int N>`) bound while
+  /// its template is parsed: to its argument in an instantiation, to no
+  /// value in the pattern (which is never checked).
+  struct ValueParam {
+    const Type *Ty;
+    std::optional<int64_t> Value;
+  };
+  const ValueParam *lookupValueParam(llvm::StringRef Name) const {
+    auto It = ValueParams.find(Name);
+    return It == ValueParams.end() ? nullptr : &It->second;
+  }
+  llvm::StringMap<ValueParam> &getValueParams() { return ValueParams; }
   /// The global integer constants declared so far (`const int N = 4;`),
   /// which array sizes may name.
   void defineConstant(llvm::StringRef Name, int64_t V) { Constants[Name] = V; }
@@ -100,6 +119,9 @@ public:
 
 private:
   void parseFile(uint32_t FileId);
+  /// Makes the template names visible in \p From visible in \p Into (which
+  /// imports it).
+  void importTemplateNames(uint32_t Into, uint32_t From);
 
   ASTContext &Ctx;
   DiagnosticEngine &Diags;
@@ -114,7 +136,10 @@ private:
   /// Names of every user function declared so far, across files.
   llvm::StringSet<> Functions;
   unsigned ImportDepth = 0;
-  llvm::StringSet<> TemplateNames;
+  /// File id -> the template names visible in it (its own and its
+  /// imports').
+  llvm::DenseMap<uint32_t, llvm::StringSet<>> TemplateNames;
+  llvm::StringMap<ValueParam> ValueParams;
   llvm::StringMap<int64_t> Constants;
 };
 
