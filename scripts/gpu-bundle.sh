@@ -31,13 +31,14 @@ build() { # targets name sources...
   programs+=("$name:$targets")
 }
 ALL=cpu,cuda,spirv
-for e in saxpy sgemv stencil mandelbrot poly3 find-faces memory-test par-sort; do
+for e in saxpy sgemv stencil mandelbrot poly3 find-faces memory-test par-sort \
+    jacobi kmeans; do
   build $ALL "$e" "$ROOT/examples/$e.bsgp"
 done
 build $ALL listing5 "$ROOT/examples/paper/listing5-memory-test.bsgp" \
   "$ROOT/test/Execution/examples/Inputs/listing5-main.cpp"
 for t in find-faces get-numbers par-sort-idx reduce-scan thread-manipulation sort-keys large-lists \
-    reload-after-barrier; do
+    reload-after-barrier uniform-flow; do
   main=("$ROOT"/test/Execution/Inputs/$t-main.cpp)
   [ -f "${main[0]}" ] || main=()
   build $ALL "$t" "$ROOT/test/Execution/$t.bsgp" "${main[@]}"
@@ -51,7 +52,7 @@ build $ALL atomics "$ROOT/test/Execution/language/Inputs/atomics.bsgp" \
   "$ROOT/test/Execution/language/Inputs/atomics-main.cpp"
 build $ALL min-max "$ROOT/test/Execution/language/Inputs/min-max.bsgp" \
   "$ROOT/test/Execution/language/Inputs/min-max-main.cpp"
-for t in group-ops group-uniform; do
+for t in group-ops group-uniform generic-values; do
   build $ALL "$t" "$ROOT/test/Execution/language/Inputs/$t.bsgp"
 done
 # The threads' printf lines come in any order: compared sorted.
@@ -94,6 +95,7 @@ for b in \${BACKENDS:-cuda}; do
 done
 ./bench_cuda "\${1:-1}"
 ./bench_collectives "\${1:-1}"
+./bench_uniform_loop
 case " \${BACKENDS:-cuda} " in *" vulkan "*) ./bench_backends "\${1:-1}" ;; esac
 exit \$failed
 RUN

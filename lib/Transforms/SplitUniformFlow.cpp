@@ -63,12 +63,17 @@ namespace {
 /// True for the ops that end or begin a superstep, or that must stay at a
 /// superstep level: a branch or loop holding one synchronizes.
 bool isSyncOp(Operation *op) {
-  return isa<BarrierOp, RequireOp, SetOldRankOp, PutOp, ParOp>(op);
+  return isa<BarrierOp, RequireOp, SetOldRankOp, ParOp>(op);
 }
 
-/// A branch or loop of the spawn body that holds a sync op.
+/// A branch or loop of the spawn body that holds a sync op. Branches on
+/// target queries and the single-pass question are not: later passes
+/// (bsgp-specialize-targets, bsgp-single-pass) take one side of them.
 bool isSynchronizing(Operation *op) {
   if (!isa<scf::IfOp, scf::WhileOp>(op))
+    return false;
+  if (auto ifOp = dyn_cast<scf::IfOp>(op);
+      ifOp && dependsOnTargetQuery(ifOp.getCondition()))
     return false;
   return op
       ->walk([](Operation *nested) {
@@ -253,8 +258,9 @@ LogicalResult Splitter::checkCarried(Value v, ArrayRef<Operation *> seg) {
   // A put's value is this thread's once a barrier of the segment follows
   // the put; before that it is other threads' business.
   if (auto put = v.getDefiningOp<PutOp>()) {
+    // (A put of an earlier segment was checked there.)
     auto at = llvm::find(seg, put.getOperation());
-    if (at == seg.end() ||
+    if (at != seg.end() &&
         std::none_of(std::next(at), seg.end(),
                      [](Operation *op) { return isa<BarrierOp>(op); }))
       return put.emitError("the value of a thread.put must be used after a "
@@ -280,6 +286,35 @@ LogicalResult Splitter::checkCarried(Value v, ArrayRef<Operation *> seg) {
   return success();
 }
 
+/// The bytes of a list element of type `t`.
+static unsigned elementBytes(Type t) {
+  if (isa<PtrType>(t))
+    return 8;
+  if (auto vt = dyn_cast<VectorType>(t))
+    return vt.getNumElements() * elementBytes(vt.getElementType());
+  return (t.getIntOrFloatBitWidth() + 7) / 8;
+}
+
+/// A list of `count` (i32) elements of `listTy`'s element type, from the
+/// runtime's pool of temporary allocations: a loop allocates one per
+/// iteration and frees the one before, which the pool turns into reuse,
+/// where dnew/ddelete would return memory to the device each time.
+static Value allocList(OpBuilder &b, Location loc, Type listTy, Value count) {
+  Value n = arith::ExtSIOp::create(b, loc, b.getI64Type(), count);
+  Value bytes = arith::ConstantIntOp::create(
+      b, loc, elementBytes(cast<PtrType>(listTy).getElementType()), 64);
+  Value srcloc =
+      LLVM::ZeroOp::create(b, loc, LLVM::LLVMPointerType::get(b.getContext()));
+  Value p = ssutil::buildRuntimeCall(b, loc, "bsgprt_temp_alloc_elements",
+                                     LLVM::LLVMPointerType::get(b.getContext()),
+                                     {n, bytes, srcloc});
+  return UnrealizedConversionCastOp::create(b, loc, listTy, p).getResult(0);
+}
+
+static void freeList(OpBuilder &b, Location loc, Value list) {
+  ssutil::buildRuntimeCall(b, loc, "bsgprt_temp_free", Type(), {list});
+}
+
 Value Splitter::readBack(Value list, Type type, Location loc) {
   // A slot in the host function's entry block (once per read, not per
   // iteration of a host loop), filled by the runtime's copy.
@@ -294,11 +329,7 @@ Value Splitter::readBack(Value list, Type type, Location loc) {
                                          static_cast<int64_t>(1));
     slot = LLVM::AllocaOp::create(hb, loc, llvmPtr, slotType, one, 16);
   }
-  unsigned bytes =
-      isa<PtrType>(element) ? 8 : (element.getIntOrFloatBitWidth() + 7) / 8;
-  if (auto vt = dyn_cast<VectorType>(element))
-    bytes = vt.getNumElements() *
-            ((vt.getElementType().getIntOrFloatBitWidth() + 7) / 8);
+  unsigned bytes = elementBytes(element);
   Value size = arith::ConstantIntOp::create(hb, loc, bytes, 64);
   ssutil::buildRuntimeCall(hb, loc, "bsgprt_memcpy_dtoh", Type(),
                            {slot, list, size});
@@ -307,7 +338,7 @@ Value Splitter::readBack(Value list, Type type, Location loc) {
     v = UnrealizedConversionCastOp::create(hb, loc, element, v).getResult(0);
   if (element != type)
     v = arith::TruncIOp::create(hb, loc, type, v);
-  DFreeOp::create(hb, loc, list);
+  freeList(hb, loc, list);
   return v;
 }
 
@@ -318,7 +349,7 @@ void Splitter::freeDead(Env &env, const llvm::SetVector<Value> &live,
     if (!live.contains(v))
       dead.push_back(v);
   for (Value v : dead) {
-    DFreeOp::create(hb, loc, env.lists.lookup(v));
+    freeList(hb, loc, env.lists.lookup(v));
     env.lists.erase(v);
   }
 }
@@ -380,8 +411,8 @@ SmallVector<Value> Splitter::emitSegmentEnd(OpBuilder &db, Location loc,
     Value one = arith::ConstantIntOp::create(rbb, loc, 1, 32);
     SmallVector<Value> yielded;
     for (Type t : ArrayRef<Type>(reqTypes).take_front(numLists))
-      yielded.push_back(DNewOp::create(
-          rbb, loc, t, yielded.size() < outLists.size() ? n : one));
+      yielded.push_back(
+          allocList(rbb, loc, t, yielded.size() < outLists.size() ? n : one));
     if (resizes)
       yielded.push_back(n);
     YieldOp::create(rbb, loc, yielded);
@@ -533,7 +564,7 @@ LogicalResult Splitter::flush(ArrayRef<Operation *> seg, Env &env,
   for (Value v : liveIn) {
     if (!llvm::is_contained(outLists, v) && later.contains(v))
       continue;
-    DFreeOp::create(hb, loc, env.lists.lookup(v));
+    freeList(hb, loc, env.lists.lookup(v));
     env.lists.erase(v);
   }
   for (auto [i, v] : llvm::enumerate(outLists))
@@ -579,12 +610,11 @@ Splitter::yieldState(Env &env, ArrayRef<Value> values, ArrayRef<bool> asList,
     // One list yielded twice: each place gets a list of its own, so that
     // each is freed once.
     Type element = cast<PtrType>(l.getType()).getElementType();
+    Value copy = allocList(hb, loc, l.getType(), env.count);
     Value n = arith::ExtSIOp::create(hb, loc, hb.getI64Type(), env.count);
-    Value copy = DNewOp::create(hb, loc, l.getType(), n);
-    unsigned bytes =
-        isa<PtrType>(element) ? 8 : (element.getIntOrFloatBitWidth() + 7) / 8;
     Value size = arith::MulIOp::create(
-        hb, loc, n, arith::ConstantIntOp::create(hb, loc, bytes, 64));
+        hb, loc, n,
+        arith::ConstantIntOp::create(hb, loc, elementBytes(element), 64));
     ssutil::buildRuntimeCall(hb, loc, "bsgprt_memcpy_dtod", Type(),
                              {copy, l, size});
     return copy;
@@ -608,7 +638,7 @@ Splitter::yieldState(Env &env, ArrayRef<Value> values, ArrayRef<bool> asList,
   out.push_back(env.count);
   for (auto &[v, l] : env.lists)
     if (!taken.contains(l))
-      DFreeOp::create(hb, loc, l);
+      freeList(hb, loc, l);
   env.lists.clear();
   return out;
 }
@@ -875,7 +905,7 @@ LogicalResult Splitter::run() {
        llvm::zip(spawn.getResults(), body.getTerminator()->getOperands()))
     r.replaceAllUsesWith(hostValue(v, env));
   for (auto &[v, l] : env.lists)
-    DFreeOp::create(hb, spawn.getLoc(), l);
+    freeList(hb, spawn.getLoc(), l);
   spawn.erase();
   return success();
 }

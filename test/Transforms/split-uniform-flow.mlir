@@ -10,7 +10,7 @@
 // CHECK: %[[FIRST:.*]] = bsgp.spawn %[[N]] -> !bsgp.ptr<i32> {
 // CHECK: %[[RK:.*]] = bsgp.thread_rank
 // CHECK: %[[L0:.*]] = bsgp.require -> !bsgp.ptr<i32> {
-// CHECK: bsgp.dnew
+// CHECK: llvm.call @bsgprt_temp_alloc_elements
 // CHECK: bsgp.ptr.store %[[RK]], %[[L0]]
 // CHECK: %[[LOOP:.*]]:3 = scf.while (%[[I:.*]] = %{{.*}}, %[[XL:.*]] = %[[FIRST]], %{{.*}} = %[[N]])
 // CHECK: arith.cmpi slt, %[[I]], %[[K]]
@@ -22,12 +22,14 @@
 // CHECK: %[[Y:.*]] = arith.addi %[[X]], %[[I2]]
 // CHECK-NOT: bsgp.barrier
 // CHECK: bsgp.ptr.store %[[Y]]
-// CHECK: bsgp.dfree %[[XL2]]
+// CHECK: builtin.unrealized_conversion_cast %[[XL2]]
+// CHECK-NEXT: llvm.call @bsgprt_temp_free
 // CHECK: scf.yield %[[NEXTI]], %[[BODY]]
 // CHECK: bsgp.spawn %[[LOOP]]#2 {
 // CHECK: %[[XF:.*]] = bsgp.ptr.load %[[LOOP]]#1
 // CHECK: bsgp.ptr.store %[[XF]], %[[OUT]]
-// CHECK: bsgp.dfree %[[LOOP]]#1
+// CHECK: builtin.unrealized_conversion_cast %[[LOOP]]#1
+// CHECK-NEXT: llvm.call @bsgprt_temp_free
 func.func @host_loop(%n: i32, %k: i32, %out: !bsgp.ptr<i32>) {
   bsgp.spawn %n {
     %c0 = arith.constant 0 : i32
@@ -66,7 +68,8 @@ func.func @host_loop(%n: i32, %k: i32, %out: !bsgp.ptr<i32>) {
 // CHECK: llvm.call @bsgprt_memcpy_dtoh(%[[SLOT]]
 // CHECK: %[[V:.*]] = llvm.load %[[SLOT]]
 // CHECK: %[[C:.*]] = arith.trunci %[[V]]
-// CHECK: bsgp.dfree %[[SEG]]
+// CHECK: builtin.unrealized_conversion_cast %[[SEG]]
+// CHECK-NEXT: llvm.call @bsgprt_temp_free
 // CHECK: scf.if %[[C]]
 // CHECK-NOT: bsgp.spawn
 // CHECK: return

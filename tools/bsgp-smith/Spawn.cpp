@@ -33,7 +33,9 @@ void Generator::afterBarrier() {
 void Generator::superstepBreak() {
   std::string PutTarget;
   Ty PutTy = randomTy();
-  if (Opts.has(Feature::Put) && R.chance(40)) {
+  // A put may not sit under control flow.
+  bool Puts = Opts.has(Feature::Put) && !InUniformFlow;
+  if (Puts && R.chance(40)) {
     // Every thread puts to a different thread (a rotation of the ranks),
     // so every thread's p is defined after the barrier.
     PutTarget = fresh("p");
@@ -43,7 +45,7 @@ void Generator::superstepBreak() {
          ") % thread.size, " + PutTarget + ", " + expr(PutTy, 2) + ");");
   }
   std::string StructPutTarget;
-  if (Opts.has(Feature::StructValues) && Opts.has(Feature::Put) && R.chance(25))
+  if (Opts.has(Feature::StructValues) && Puts && R.chance(25))
     structPut(StructPutTarget);
   // Values of the superstep that ends here, for thread.get.
   std::vector<Var> Before;
@@ -168,7 +170,8 @@ void Generator::segmentEnd() {
       Opts.has(Feature::Reassign) || Opts.has(Feature::Fork) ||
       Opts.has(Feature::Kill))
     Kinds.insert(Kinds.end(), {2, 2});
-  if (Opts.has(Feature::Par))
+  // A par may not sit under control flow.
+  if (Opts.has(Feature::Par) && !InUniformFlow)
     Kinds.push_back(3);
   if (Opts.has(Feature::Group))
     Kinds.push_back(4);
@@ -276,12 +279,17 @@ void Generator::spawnBody(unsigned K) {
   unsigned Segments = R.range(1, 2 + Opts.Size / 2);
   for (unsigned Seg = 0; Seg < Segments; ++Seg) {
     stmtList(R.range(1, 2 + Opts.Size / 3), 2);
-    if (Opts.has(Feature::UniformBranch) && R.chance(20)) {
-      uniformBranch();
-      continue;
-    }
-    if (Opts.has(Feature::UniformLoop) && R.chance(20)) {
-      uniformLoop();
+    bool Branch = Opts.has(Feature::UniformBranch) && R.chance(20);
+    bool Loop = !Branch && Opts.has(Feature::UniformLoop) && R.chance(20);
+    if (Branch || Loop) {
+      // A thread-private array cannot live across a branch or loop that
+      // holds a barrier (docs/language.md): none is used after this point.
+      for (size_t L = SpawnLevel; L < S.Levels.size(); ++L)
+        S.dropArrays(L);
+      if (Branch)
+        uniformBranch();
+      else
+        uniformLoop();
       continue;
     }
     segmentEnd();

@@ -528,11 +528,10 @@ LogicalResult GetOp::verify() {
 LogicalResult PutOp::verify() {
   if (failed(verifyDeviceCode(*this)))
     return failure();
-  if (!isSuperstepLevel(getSyncParent(*this)))
-    return emitOpError("must be in a bsgp.spawn body, a bsgp.par region, a "
-                       "bsgp.superstep or a bsgp.collective function "
-                       "(directly or under scf.if/scf.while); put to rank "
-                       "-1 to skip it");
+  if (!isSuperstepLevel((*this)->getParentOp()))
+    return emitOpError("must be directly in a bsgp.spawn body, a bsgp.par "
+                       "region, a bsgp.superstep or a bsgp.collective "
+                       "function; put to rank -1 to skip it");
   for (OpOperand &use : getResult().getUses()) {
     if (isSeparatedByBarrier(getResult(), use.getOwner()))
       continue;
@@ -561,10 +560,16 @@ static LogicalResult verifyChunkOp(Operation *op, StringRef kind, Type type) {
   if (failed(verifyDeviceCode(op)))
     return failure();
   Operation *parent = getParentSkippingTargetBranches(op);
-  // Under uniform control flow in a spawn every rank runs it once too
-  // (bsgp-split-uniform-flow moves it to a superstep level).
-  bool straight =
-      isSuperstepLevel(parent) || isa<SpawnOp, ParOp>(getSyncParent(op));
+  // Under a branch or loop that holds a barrier (uniform control flow, in
+  // a spawn) every rank runs it once too: bsgp-split-uniform-flow moves it
+  // to a superstep level.
+  bool straight = isSuperstepLevel(parent);
+  bool synchronizing = false;
+  Operation *flow = op->getParentOp();
+  for (; isa_and_nonnull<scf::IfOp, scf::WhileOp>(flow);
+       flow = flow->getParentOp())
+    synchronizing |= containsBarrier(flow);
+  straight |= synchronizing && isa_and_nonnull<SpawnOp, ParOp>(flow);
   if (auto kernel = dyn_cast<KernelOp>(parent))
     straight = !kernel.getBody().empty() &&
                kernel.getBody().front().findAncestorOpInBlock(*op);
