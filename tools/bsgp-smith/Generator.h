@@ -235,6 +235,9 @@ public:
   void segmentEnd();
   void uniformBranch();
   void uniformLoop();
+  /// Generates `Body` as the body of a uniform branch or loop just opened,
+  /// and closes it.
+  void uniformBody(llvm::function_ref<void()> Body);
   void collectiveStmt();
   void reduceStmt(bool InPar);
   void scanStmt(bool InPar);

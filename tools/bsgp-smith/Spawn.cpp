@@ -220,16 +220,22 @@ void Generator::uniformBranch() {
            std::to_string(R.range(0, 500));
   }
   open("if (" + Cond + ")");
+  uniformBody([&] {
+    segmentEnd();
+    stmtList(1, 1);
+  });
+}
+
+void Generator::uniformBody(llvm::function_ref<void()> Body) {
   S.push();
   uint64_t Max = MaxThreads;
   bool Changed = RanksChanged, Saved = InUniformFlow;
   InUniformFlow = true;
-  segmentEnd();
-  stmtList(1, 1);
+  Body();
   InUniformFlow = Saved;
   S.pop();
   close();
-  // Either side may have run.
+  // The body may have run or not, or more than once.
   MaxThreads = std::max(Max, MaxThreads);
   MinThreads = 0;
   RanksChanged = Changed || RanksChanged;
@@ -244,26 +250,18 @@ void Generator::uniformLoop() {
   std::string Bound = R.chance(50) ? std::to_string(Trips)
                                    : "(n % " + std::to_string(Trips + 1) + ")";
   open("for (int " + I + " = 0; " + I + " < " + Bound + "; ++" + I + ")");
-  S.push();
-  S.add({I, Ty::Int, /*Writable=*/false});
-  uint64_t Max = MaxThreads;
-  bool Changed = RanksChanged, Saved = InUniformFlow;
-  InUniformFlow = true;
-  stmtList(1, 1);
-  segmentEnd();
-  if (R.chance(30)) {
-    line("if (" + I + " == " + std::to_string(R.range(0, 2)) + ")");
-    line("  break;");
-  }
-  stmtList(1, 1);
-  if (R.chance(50))
+  uniformBody([&] {
+    S.add({I, Ty::Int, /*Writable=*/false});
+    stmtList(1, 1);
     segmentEnd();
-  InUniformFlow = Saved;
-  S.pop();
-  close();
-  MaxThreads = std::max(Max, MaxThreads);
-  MinThreads = 0;
-  RanksChanged = Changed || RanksChanged;
+    if (R.chance(30)) {
+      line("if (" + I + " == " + std::to_string(R.range(0, 2)) + ")");
+      line("  break;");
+    }
+    stmtList(1, 1);
+    if (R.chance(50))
+      segmentEnd();
+  });
 }
 
 void Generator::spawnBody(unsigned K) {
