@@ -382,6 +382,13 @@ void Splitter::rewriteLiveInGets(Block *body,
     if (l.getType() != get.getType())
       l = arith::TruncIOp::create(gb, gl, get.getType(), l);
     get.replaceAllUsesWith(l);
+    // The original get may be live after the segment: its copy is now `l`.
+    SmallVector<Value> keys;
+    for (auto &[from, to] : map.getValueMap())
+      if (to == get.getResult())
+        keys.push_back(from);
+    for (Value k : keys)
+      map.map(k, l);
     get.erase();
   }
 }
