@@ -286,8 +286,9 @@ private:
       for (VarDecl *V : cast<DeclStmt>(S)->decls()) {
         expr(V->getInit(), Div);
         if (Collecting) {
-          const Type *T = V->getType()->getUnqualified();
-          if (!isa<ArrayType, StructType>(T))
+          // An `auto` variable has no type before Sema infers it.
+          const Type *T = V->getType();
+          if (!T || !isa<ArrayType, StructType>(T->getUnqualified()))
             Uniform.insert(V);
         }
         Scopes.back().Vars[V->getName()] = V;
