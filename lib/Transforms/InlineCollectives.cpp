@@ -10,6 +10,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "Uniformity.h"
 #include "bsgp/Transforms/Inlining.h"
 #include "bsgp/Transforms/Passes.h"
 
@@ -299,14 +300,27 @@ struct InlineCollectivesPass
   /// dominates read e instead. Inlining has put the library's rebinds in
   /// the caller, where x is the caller's variable: after thread.sortby(k),
   /// k is the sorted key list at the new rank instead of a value saved
-  /// before the barrier and gathered by old rank after it.
+  /// before the barrier and gathered by old rank after it. A key every
+  /// thread shares (a uniform loop counter) keeps its value: the sorted
+  /// list holds that value at every rank, and a list load would make
+  /// uniform control flow that Sema accepted look per-thread.
   static void applyRebinds(ModuleOp module) {
     SmallVector<RebindOp> rebinds;
     module.walk([&](RebindOp op) { rebinds.push_back(op); });
     if (rebinds.empty())
       return;
     DominanceInfo dom(module);
+    llvm::DenseMap<Operation *, std::unique_ptr<UniformityInfo>> uniformity;
     for (RebindOp op : rebinds) {
+      if (auto spawn = op->getParentOfType<SpawnOp>()) {
+        auto &info = uniformity[spawn];
+        if (!info)
+          info = std::make_unique<UniformityInfo>(spawn);
+        if (info->isUniform(op.getValue())) {
+          op.erase();
+          continue;
+        }
+      }
       Value replacement = op.getReplacement();
       op.getValue().replaceUsesWithIf(replacement, [&](OpOperand &use) {
         return dom.properlyDominates(op.getOperation(), use.getOwner());

@@ -484,20 +484,24 @@ LogicalResult Splitter::flush(ArrayRef<Operation *> seg, Env &env,
     if (!inSpawn(v))
       continue;
     bool here = definedHere(v);
-    if (perThread(v) || force.contains(v)) {
-      // Unchanged lists of values this segment does not touch stay where
-      // they are, unless threads move.
-      if (!here && env.lists.count(v) && !moves && !force.contains(v))
-        continue;
-      if (!here && !env.lists.count(v) && !force.contains(v))
-        continue;
-      outLists.push_back(v);
-    } else if (here) {
+    // A uniform value the host reads; forced into a list too when a loop
+    // argument that varies takes it (`x = thread.size` in a loop where x
+    // started per-thread), while a uniform argument may take it as well.
+    if (!perThread(v) && here) {
       if (isa_and_nonnull<RequireOp>(v.getDefiningOp()))
         outHost.push_back(v);
       else
         outUniform.push_back(v);
     }
+    if (!perThread(v) && !force.contains(v))
+      continue;
+    // Unchanged lists of values this segment does not touch stay where
+    // they are, unless threads move.
+    if (!here && env.lists.count(v) && !moves && !force.contains(v))
+      continue;
+    if (!here && !env.lists.count(v) && !force.contains(v))
+      continue;
+    outLists.push_back(v);
   }
   for (Value v : outLists)
     if (!definedHere(v) && env.lists.count(v))

@@ -109,8 +109,6 @@ void Generator::rankChangeStmt() {
                     Feature::Fork, Feature::Kill})
     if (Opts.has(F) && !(F == Feature::Fork && InUniformFlow))
       Fs.push_back(F);
-  // A rank change in a uniform branch or loop may or may not have run.
-  OldRankAmbiguous = InUniformFlow;
   if (Fs.empty())
     return superstepBreak();
   switch (R.pick(Fs)) {
@@ -153,6 +151,10 @@ void Generator::rankChangeStmt() {
     break;
   }
   RanksChanged = true;
+  // A rank change in a uniform branch or loop may or may not have run. Set
+  // only now: the statement's own expressions (a sort key) are read before
+  // the ranks change.
+  OldRankAmbiguous = InUniformFlow;
   afterBarrier();
 }
 
