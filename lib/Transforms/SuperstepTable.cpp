@@ -11,12 +11,15 @@
 
 #include "HostTests.h"
 #include "SourceNames.h"
+#include "SuperstepGraph.h"
 #include "Supersteps.h"
 
+#include "bsgp/Dialect/BSGP/IR/BSGPDialect.h"
 #include "bsgp/Support/StreamAllocation.h"
 
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/Interfaces/FunctionInterfaces.h"
+#include "llvm/ADT/StringMap.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -90,6 +93,9 @@ SpawnSuperstepTable computeTable(SpawnOp spawn) {
 SmallVector<SpawnSuperstepTable, 2> computeSuperstepTables(ModuleOp module) {
   SmallVector<SpawnSuperstepTable, 2> tables;
   module.walk([&](FunctionOpInterface func) {
+    // The collective library's own spawns are not the program's.
+    if (func->hasAttr(BSGPDialect::LibraryAttrHelper::getNameStr()))
+      return;
     unsigned spawnIndex = 0;
     func.walk([&](SpawnOp spawn) {
       unsigned index = spawnIndex++;
@@ -110,8 +116,25 @@ SmallVector<SpawnSuperstepTable, 2> computeSuperstepTables(ModuleOp module) {
   return tables;
 }
 
+/// The functions whose spawns sit under host control flow, by name.
+static llvm::StringMap<FunctionOpInterface> graphFunctions(ModuleOp module) {
+  llvm::StringMap<FunctionOpInterface> funcs;
+  module.walk([&](FunctionOpInterface func) {
+    if (hasSuperstepGraph(func) &&
+        !func->hasAttr(BSGPDialect::LibraryAttrHelper::getNameStr()))
+      funcs[func.getName()] = func;
+  });
+  return funcs;
+}
+
 void printSuperstepTable(ModuleOp module, llvm::raw_ostream &os) {
+  llvm::StringMap<FunctionOpInterface> graphs = graphFunctions(module);
   for (const SpawnSuperstepTable &table : computeSuperstepTables(module)) {
+    // A function's graph comes before the first of its tables.
+    if (FunctionOpInterface func = graphs.lookup(table.function)) {
+      printSuperstepOutline(func, os);
+      graphs.erase(table.function);
+    }
     os << "spawn " << table.spawnIndex << " in @" << table.function << ": "
        << table.numSupersteps << " supersteps";
     if (!table.version.empty())
@@ -133,7 +156,12 @@ void printSuperstepTable(ModuleOp module, llvm::raw_ostream &os) {
 }
 
 void writeSuperstepDot(ModuleOp module, llvm::raw_ostream &os) {
+  llvm::StringMap<FunctionOpInterface> graphs = graphFunctions(module);
   for (const SpawnSuperstepTable &table : computeSuperstepTables(module)) {
+    if (FunctionOpInterface func = graphs.lookup(table.function)) {
+      writeSuperstepGraphDot(func, os);
+      graphs.erase(table.function);
+    }
     SmallVector<SavedValue> values;
     for (const SuperstepValueInfo &info : table.values) {
       if (!info.saved || info.words == 0)
