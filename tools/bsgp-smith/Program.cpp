@@ -41,12 +41,12 @@ static const FeatureInfo Features[] = {
     {"par", true},           {"par-scan", true},
     {"require", true},       {"group", true},
     {"subgroup", true},      {"shuffle", true},
-    {"atomics", true},       {"uniform-branch", false},
+    {"atomics", true},       {"uniform-branch", true},
     {"big-spawn", true},     {"generics", true},
     {"ddelete", true},       {"min-max", true},
     {"constants", true},     {"struct-lists", true},
     {"device-printf", true}, {"inline-rank", true},
-    {"struct-values", true}, {"uniform-loop", false},
+    {"struct-values", true}, {"uniform-loop", true},
 };
 static_assert(sizeof(Features) / sizeof(Features[0]) ==
                   static_cast<unsigned>(Feature::NumFeatures),
