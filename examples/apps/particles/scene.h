@@ -15,6 +15,7 @@
 
 #include "particles.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <vector>
@@ -64,13 +65,16 @@ inline Particle makeParticle(float x, float y, float z, float vx, float vy,
 }
 
 /// A dam break: a cube of particles on a lattice one diameter apart (with a
-/// jitter of a tenth of a radius), standing in the corner x = y = -1 of the
-/// box and centred in z, at rest, about to collapse under gravity.
+/// jitter of a tenth of a radius, but never past a wall), standing in the
+/// corner x = y = -1 of the box and centred in z, at rest, about to
+/// collapse under gravity.
 inline std::vector<Particle> damBreak(int n, const SimParams &prm) {
   int side = (int)std::ceil(std::cbrt((double)n));
   float r = prm.radius;
   float spacing = 2.0f * r;
   float z0 = -0.5f * spacing * (float)(side - 1);
+  float lo = -1.0f + r, hi = 1.0f - r;
+  auto inside = [&](float c) { return std::min(std::max(c, lo), hi); };
   Random rnd(1);
   std::vector<Particle> ps;
   ps.reserve(n);
@@ -79,9 +83,10 @@ inline std::vector<Particle> damBreak(int n, const SimParams &prm) {
     float jx = (rnd.next() - 0.5f) * 0.2f * r;
     float jy = (rnd.next() - 0.5f) * 0.2f * r;
     float jz = (rnd.next() - 0.5f) * 0.2f * r;
-    ps.push_back(makeParticle(-1.0f + r + spacing * (float)x + jx,
-                              -1.0f + r + spacing * (float)y + jy,
-                              z0 + spacing * (float)z + jz, 0.0f, 0.0f, 0.0f));
+    ps.push_back(makeParticle(inside(-1.0f + r + spacing * (float)x + jx),
+                              inside(-1.0f + r + spacing * (float)y + jy),
+                              inside(z0 + spacing * (float)z + jz), 0.0f, 0.0f,
+                              0.0f));
   }
   return ps;
 }
