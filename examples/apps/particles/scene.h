@@ -23,15 +23,22 @@
 namespace particles {
 
 /// The SDK demo's constants (spring 0.5, damping 0.02, shear 0.1, boundary
-/// damping -0.5, dt 0.5, gravity 0.0003 down) with a grid that grows with
-/// the number of particles: the SDK has 16 cells per particle (16K particles
-/// on 64^3 cells of a sphere's diameter), and so does every size here, so
-/// that the fluid fills the same fraction of the box at every size.
+/// damping -0.5, dt 0.5, gravity 0.0003 down for its 16K particles of
+/// radius 1/64) with a grid that grows with the number of particles: the
+/// SDK has 16 cells per particle (16K particles on 64^3 cells of a sphere's
+/// diameter), and so does every size here, so that the fluid fills the same
+/// fraction of the box at every size. Gravity goes with the square of the
+/// radius: the weight of a column of fluid, which the contacts at its foot
+/// carry, grows as the number of particles in it (1/r), and the spring's
+/// overlap must stay the same fraction of a radius. With the SDK's gravity,
+/// 1M particles (radius 1/256, a column of 100) overlap by several radii,
+/// pass through each other and blow up within 300 steps.
 inline SimParams makeParams(int n) {
   SimParams p;
   int grid = (int)std::lround(std::cbrt(16.0 * n));
   p.grid = grid < 8 ? 8 : grid;
   p.radius = 1.0f / (float)p.grid;
+  float toSdk = 64.0f / (float)p.grid; // the radius over the SDK's
   p.spring = 0.5f;
   p.damping = 0.02f;
   p.shear = 0.1f;
@@ -40,7 +47,7 @@ inline SimParams makeParams(int n) {
   p.globalDamping = 1.0f;
   p.dt = 0.5f;
   p.gravityX = 0.0f;
-  p.gravityY = -0.0003f;
+  p.gravityY = -0.0003f * toSdk * toSdk;
   p.gravityZ = 0.0f;
   return p;
 }
