@@ -37,6 +37,8 @@ for e in saxpy sgemv stencil mandelbrot poly3 find-faces memory-test par-sort \
 done
 build $ALL listing5 "$ROOT/examples/paper/listing5-memory-test.bsgp" \
   "$ROOT/test/Execution/examples/Inputs/listing5-main.cpp"
+APP="$ROOT/examples/apps/particles"
+build $ALL particles "$APP/particles.bsgp" "$APP/main.cpp" "$APP/render.cpp"
 for t in find-faces get-numbers par-sort-idx reduce-scan thread-manipulation sort-keys large-lists \
     reload-after-barrier uniform-flow; do
   main=("$ROOT"/test/Execution/Inputs/$t-main.cpp)
@@ -96,6 +98,7 @@ done
 ./bench_cuda "\${1:-1}"
 ./bench_collectives "\${1:-1}"
 ./bench_uniform_loop
+./bench_particles
 case " \${BACKENDS:-cuda} " in *" vulkan "*) ./bench_backends "\${1:-1}" ;; esac
 exit \$failed
 RUN

@@ -12,7 +12,7 @@ PKGS=(
   llvm-22-tools libomp-22-dev libclang-rt-22-dev clang-format-22
   cmake ninja-build ccache googletest libgtest-dev python3
   spirv-tools libvulkan-dev mesa-vulkan-drivers vulkan-tools
-  valgrind libffi-dev
+  valgrind libffi-dev libstb-dev
 )
 
 missing=()

@@ -35,6 +35,18 @@ mkdir -p "$OUT"
   -c "$ROOT/bench/cuda/bench_uniform_loop.cu" -o "$OUT/bench_uniform_loop.o"
 "$NVCC" -arch=sm_90 "$OUT/bench_uniform_loop.o" "$OUT/uniform_loop.o" \
   -L"$BUILD/lib" -lbsgprt -Xlinker -rpath,'$ORIGIN' -o "$OUT/bench_uniform_loop"
+# The particle fluid (examples/apps/particles) against its CUDA twin; the
+# twin without FMA contraction, so that both round alike (bench_particles.cu).
+APP="$ROOT/examples/apps/particles"
+"$BUILD/bin/bsgpc" -O3 --target=cpu,cuda -c "$APP/particles.bsgp" \
+  -o "$OUT/particles.o"
+"$NVCC" -O3 -arch=sm_90 -fmad=false -I"$APP" -c \
+  "$ROOT/bench/cuda/particles_twin.cu" -o "$OUT/particles_twin.o"
+"$NVCC" -O3 -arch=sm_90 -I"$BUILD/include" -I"$ROOT/runtime/include" -I"$APP" \
+  -c "$ROOT/bench/cuda/bench_particles.cu" -o "$OUT/bench_particles.o"
+"$NVCC" -arch=sm_90 "$OUT/bench_particles.o" "$OUT/particles_twin.o" \
+  "$OUT/particles.o" -L"$BUILD/lib" -lbsgprt -Xlinker -rpath,'$ORIGIN' \
+  -o "$OUT/bench_particles"
 # The same kernels on the cuda and the vulkan backend (no nvcc: the program
 # only talks to libbsgprt).
 "$BUILD/bin/bsgpc" -O3 --target=cpu,cuda,spirv -c "$ROOT/bench/cpu/kernels.bsgp" \

@@ -72,6 +72,13 @@ uint64_t bsgp::getKernelArgsSize(KernelOp kernel) {
   return llvm::alignTo(offset, align);
 }
 
+uint64_t bsgp::getKernelArgsAlign(KernelOp kernel) {
+  uint64_t align = 8;
+  for (Type t : getKernelArgsStructType(kernel).getBody())
+    align = std::max(align, getNaturalLayout(t).align);
+  return align;
+}
+
 std::string bsgp::getCPUEntryName(StringRef kernelName) {
   return (kernelName + "__cpu").str();
 }

@@ -225,11 +225,15 @@ void LowerLaunchesPass::runOnOperation() {
     LLVM::LLVMStructType argsTy = bsgp::getKernelArgsStructType(kernel);
 
     // One stack slot per launch site, in the entry block so that a launch in
-    // a host loop does not grow the stack.
+    // a host loop does not grow the stack. It has the struct's alignment: a
+    // vector field (a host float3 the threads read) is stored with its own,
+    // 16, which a slot aligned to 8 breaks on the CPU (movaps faults).
     auto fn = launch->getParentOfType<FunctionOpInterface>();
     OpBuilder eb = OpBuilder::atBlockBegin(&fn.getFunctionBody().front());
     Value one = LLVM::ConstantOp::create(eb, l, i64, 1);
-    Value slot = LLVM::AllocaOp::create(eb, l, ptr, argsTy, one, 8);
+    Value slot = LLVM::AllocaOp::create(
+        eb, l, ptr, argsTy, one,
+        static_cast<unsigned>(bsgp::getKernelArgsAlign(kernel)));
 
     OpBuilder b(launch);
     for (auto [i, arg] : llvm::enumerate(launch.getArgs())) {

@@ -38,6 +38,12 @@ mlir::LLVM::LLVMStructType getKernelArgsStructType(KernelOp kernel);
 /// layout (what the runtime copies to devices that need the bytes).
 uint64_t getKernelArgsSize(KernelOp kernel);
 
+/// Alignment in bytes of `kernel`'s packed parameter struct: that of its
+/// most aligned field (16 for a float3 or float4), at least 8. The host's
+/// copy of the struct must have it, since its fields are stored and loaded
+/// with their natural alignment.
+uint64_t getKernelArgsAlign(KernelOp kernel);
+
 /// Name of the native entry point of `kernel` on the CPU target.
 std::string getCPUEntryName(llvm::StringRef kernelName);
 
