@@ -30,6 +30,7 @@
 #include <algorithm>
 #include <array>
 #include <chrono>
+#include <cmath>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
@@ -233,57 +234,102 @@ std::vector<float> download(float *list, int count) {
   return h;
 }
 
-// A top view of the tessellated mesh: the visible terrain shaded by height,
-// the edges of the output triangles drawn as lines, the camera in red.
-void writePng(const std::string &file, const std::vector<float> &tris,
-              const std::vector<int> &map, int size, const Camera &cam,
-              float hs) {
+// A picture of the tessellated mesh seen from camera 0, a little behind
+// and above it, looking down the view direction: the output triangles
+// rasterized in software with a depth buffer, shaded by their slope, their
+// edges drawn dark, so that the finer tessellation near the camera shows.
+void writePng(const std::string &file, const std::vector<float> &tris, int size,
+              const Camera &cam, float hs) {
 #if HAVE_STB
-  int w = 1024, h = 1024;
-  double scale = (double)(w - 1) / (size - 1);
-  int maxH = *std::max_element(map.begin(), map.end());
-  std::vector<unsigned char> img((size_t)w * h * 3);
-  for (int y = 0; y < h; ++y)
-    for (int x = 0; x < w; ++x) {
-      int tx = std::min(size - 1, (int)(x / scale + 0.5));
-      int tz = std::min(size - 1, (int)(y / scale + 0.5));
-      int g = 40 + 90 * map[(size_t)tz * size + tx] / std::max(maxH, 1);
-      unsigned char *p = &img[((size_t)y * w + x) * 3];
-      p[0] = p[1] = p[2] = (unsigned char)g;
-    }
-  auto line = [&](double x0, double y0, double x1, double y1, float t) {
-    int n = (int)(std::max(std::abs(x1 - x0), std::abs(y1 - y0)) * scale) + 1;
-    for (int s = 0; s <= n; ++s) {
-      int x = (int)((x0 + (x1 - x0) * s / n) * scale + 0.5);
-      int y = (int)((y0 + (y1 - y0) * s / n) * scale + 0.5);
-      if (x < 0 || y < 0 || x >= w || y >= h)
-        continue;
-      unsigned char *p = &img[((size_t)y * w + x) * 3];
-      p[0] = (unsigned char)(60 + 100 * t);
-      p[1] = (unsigned char)(160 + 95 * t);
-      p[2] = (unsigned char)(90 + 40 * t);
-    }
+  const int w = 960, h = 540;
+  struct V {
+    double x, y, z;
   };
-  float top = std::max(hs * maxH, 1e-6f);
-  for (size_t k = 0; k + 9 <= tris.size(); k += 9)
-    for (int e = 0; e < 3; ++e) {
-      const float *a = &tris[k + 3 * e], *b = &tris[k + 3 * ((e + 1) % 3)];
-      line(a[0], a[2], b[0], b[2], (a[1] + b[1]) / (2 * top));
+  auto sub = [](V a, V b) { return V{a.x - b.x, a.y - b.y, a.z - b.z}; };
+  auto dot = [](V a, V b) { return a.x * b.x + a.y * b.y + a.z * b.z; };
+  auto cross = [](V a, V b) {
+    return V{a.y * b.z - a.z * b.y, a.z * b.x - a.x * b.z,
+             a.x * b.y - a.y * b.x};
+  };
+  auto unit = [&](V a) {
+    double l = std::sqrt(dot(a, a));
+    return V{a.x / l, a.y / l, a.z / l};
+  };
+  V dir = unit(V{(double)cam.dirX, 0, (double)cam.dirZ});
+  double back = size / 10.0, lift = size / 4.0, pitch = 0.55;
+  V eye{cam.x - back * dir.x, hs * 61380.0 + lift, cam.z - back * dir.z};
+  V fwd = unit(
+      V{dir.x * std::cos(pitch), -std::sin(pitch), dir.z * std::cos(pitch)});
+  V right = unit(cross(fwd, V{0, 1, 0})), up = cross(right, fwd);
+  V light = unit(V{0.4, 1.0, 0.3});
+  double focal = w * 0.6;
+  std::vector<float> depth((size_t)w * h, 1e30f);
+  std::vector<unsigned char> img((size_t)w * h * 3);
+  for (int y = 0; y < h; ++y) // the sky
+    for (int x = 0; x < w; ++x) {
+      unsigned char *p = &img[((size_t)y * w + x) * 3];
+      p[0] = (unsigned char)(150 + 60 * y / h), p[1] = 190, p[2] = 235;
     }
-  for (int dy = -6; dy <= 6; ++dy)
-    for (int dx = -6; dx <= 6; ++dx) {
-      int x = (int)(cam.x * scale) + dx, y = (int)(cam.z * scale) + dy;
-      if (x >= 0 && y >= 0 && x < w && y < h && dx * dx + dy * dy <= 36) {
-        unsigned char *p = &img[((size_t)y * w + x) * 3];
-        p[0] = 230, p[1] = 30, p[2] = 30;
+  for (size_t k = 0; k + 9 <= tris.size(); k += 9) {
+    V p[3];
+    double sx[3], sy[3], sz[3];
+    bool front = true;
+    for (int i = 0; i < 3; ++i) {
+      p[i] = V{tris[k + 3 * i], tris[k + 3 * i + 1], tris[k + 3 * i + 2]};
+      V v = sub(p[i], eye);
+      sz[i] = dot(v, fwd);
+      front = front && sz[i] > 0.5;
+      sx[i] = w / 2.0 + focal * dot(v, right) / sz[i];
+      sy[i] = h / 2.0 - focal * dot(v, up) / sz[i];
+    }
+    if (!front)
+      continue;
+    V n = unit(cross(sub(p[2], p[0]), sub(p[1], p[0])));
+    double shade = 0.35 + 0.65 * std::max(0.0, std::fabs(dot(n, light)));
+    double area =
+        (sx[1] - sx[0]) * (sy[2] - sy[0]) - (sx[2] - sx[0]) * (sy[1] - sy[0]);
+    if (std::fabs(area) < 1e-9)
+      continue;
+    int x0 = std::max(0, (int)std::floor(std::min({sx[0], sx[1], sx[2]})));
+    int x1 = std::min(w - 1, (int)std::ceil(std::max({sx[0], sx[1], sx[2]})));
+    int y0 = std::max(0, (int)std::floor(std::min({sy[0], sy[1], sy[2]})));
+    int y1 = std::min(h - 1, (int)std::ceil(std::max({sy[0], sy[1], sy[2]})));
+    double len[3];
+    for (int e = 0; e < 3; ++e)
+      len[e] = std::hypot(sx[(e + 2) % 3] - sx[(e + 1) % 3],
+                          sy[(e + 2) % 3] - sy[(e + 1) % 3]);
+    for (int y = y0; y <= y1; ++y)
+      for (int x = x0; x <= x1; ++x) {
+        double px = x + 0.5, py = y + 0.5, b[3];
+        for (int e = 0; e < 3; ++e) {
+          int i = (e + 1) % 3, j = (e + 2) % 3;
+          b[e] = ((sx[j] - sx[i]) * (py - sy[i]) -
+                  (sy[j] - sy[i]) * (px - sx[i])) /
+                 area;
+        }
+        if (b[0] < 0 || b[1] < 0 || b[2] < 0)
+          continue;
+        double z = b[0] * sz[0] + b[1] * sz[1] + b[2] * sz[2];
+        float &d = depth[(size_t)y * w + x];
+        if (z >= d)
+          continue;
+        d = (float)z;
+        // Pixels within 0.6 of an edge draw the wireframe.
+        bool edge = false;
+        for (int e = 0; e < 3; ++e)
+          edge = edge || b[e] * std::fabs(area) / len[e] < 0.6;
+        double s = edge ? 0.45 * shade : shade;
+        unsigned char *q = &img[((size_t)y * w + x) * 3];
+        q[0] = (unsigned char)(120 * s), q[1] = (unsigned char)(200 * s);
+        q[2] = (unsigned char)(110 * s);
       }
-    }
+  }
   if (!stbi_write_png(file.c_str(), w, h, 3, img.data(), w * 3))
     std::fprintf(stderr, "cannot write %s\n", file.c_str());
   else
     std::printf("wrote %s\n", file.c_str());
 #else
-  (void)tris, (void)map, (void)size, (void)cam, (void)hs;
+  (void)tris, (void)size, (void)cam, (void)hs;
   std::fprintf(stderr,
                "--png: built without stb_image_write.h, %s not "
                "written\n",
@@ -393,7 +439,7 @@ int main(int argc, char **argv) {
                   "and allocation; see bench/cuda for steady timings)\n",
                   t1, t2);
     if (k == 0 && !p.png.empty())
-      writePng(p.png, h2, hmap, size, c, hs);
+      writePng(p.png, h2, size, c, hs);
     bsgprt_dfree(a1);
     bsgprt_dfree(a2);
   }
