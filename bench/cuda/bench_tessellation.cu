@@ -50,7 +50,7 @@ constexpr int U = 720720; // lattice points per texel, as tessellation.bsgp
   do {                                                                         \
     cudaError_t e = (x);                                                       \
     if (e != cudaSuccess) {                                                    \
-      std::fprintf(stderr, "%s:%d: %s\n", __FILE__, __LINE__,                 \
+      std::fprintf(stderr, "%s:%d: %s\n", __FILE__, __LINE__,                  \
                    cudaGetErrorString(e));                                     \
       std::exit(1);                                                            \
     }                                                                          \
@@ -193,10 +193,10 @@ float *runTwin(Twin &w, const View &v, const int *map, int *total) {
   // count[n] stays 0, so offset[n] is the total.
   CHECK(cub::DeviceScan::ExclusiveSum(w.temp, w.tempBytes, w.count, w.offset,
                                       w.n + 1));
-  CHECK(cudaMemcpy(total, w.offset + w.n, sizeof(int),
-                   cudaMemcpyDeviceToHost));
+  CHECK(cudaMemcpy(total, w.offset + w.n, sizeof(int), cudaMemcpyDeviceToHost));
   float *out = nullptr;
-  CHECK(cudaMalloc(&out, sizeof(float) * 9 * (size_t)(*total > 0 ? *total : 1)));
+  CHECK(
+      cudaMalloc(&out, sizeof(float) * 9 * (size_t)(*total > 0 ? *total : 1)));
   if (*total > 0)
     triangles<<<(*total + 255) / 256, 256>>>(v, w.q, w.n, map, w.level,
                                              w.offset, *total, out);
@@ -247,8 +247,11 @@ int main(int argc, char **argv) {
   } details[] = {{"low", 4, 32}, {"high", 16, 96}};
   int failures = 0;
   for (auto &d : details) {
-    View v = {size, grid,     d.maxLevel,        0,   size / 2, 1, 0,
-              size, d.step,   1.0f / (float)U, (float)size * 0.08f / 61380.0f};
+    View v;
+    v.size = size, v.grid = grid, v.maxLevel = d.maxLevel, v.step = d.step;
+    v.camX = 0, v.camZ = size / 2, v.dirX = 1, v.dirZ = 0, v.far = size;
+    v.invU = 1.0f / (float)U;
+    v.heightScale = (float)size * 0.08f / 61380.0f; // as main.cpp
     int nNoFork = 0, nFork = 0, nTwin = 0;
     auto call = [&](bool fork) {
       return (fork ? tessFork : tessNoFork)(
