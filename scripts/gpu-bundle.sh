@@ -61,6 +61,15 @@ done
 build $ALL device-printf "$ROOT/test/Execution/language/Inputs/device-printf.bsgp"
 LC_ALL=C sort -o "$OUT/expected/device-printf.txt" "$OUT/expected/device-printf.txt"
 programs[-1]+=":sort"
+# The adaptive tessellation app: its self-check, and a 512x512 map at high
+# detail (about a million triangles per camera) through a wrapper script.
+build $ALL tessellation "$ROOT/examples/apps/tessellation/tessellation.bsgp" \
+  "$ROOT/examples/apps/tessellation/main.cpp"
+printf '#!/bin/sh\nexec "$(dirname "$0")/tessellation" --size 512 --grid 8 --max-level 16 --detail 96 --cameras 5\n' \
+  > "$OUT/tessellation-large"
+chmod +x "$OUT/tessellation-large"
+BSGP_DEVICE=cpu "$OUT/tessellation-large" > "$OUT/expected/tessellation-large.txt"
+programs+=("tessellation-large:$ALL")
 
 "$ROOT/bench/cuda/build.sh" "$OUT" >/dev/null
 rm -f "$OUT"/*.o
@@ -99,6 +108,7 @@ done
 ./bench_collectives "\${1:-1}"
 ./bench_uniform_loop
 ./bench_particles
+./bench_tessellation
 case " \${BACKENDS:-cuda} " in *" vulkan "*) ./bench_backends "\${1:-1}" ;; esac
 exit \$failed
 RUN

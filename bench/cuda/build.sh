@@ -57,3 +57,13 @@ clang++-22 -O2 -std=c++17 -I"$ROOT/runtime/include" \
 cp "$BUILD/lib/libbsgprt.so" "$OUT/"
 cp -L /usr/lib/llvm-22/lib/libomp.so.5 "$OUT/" 2>/dev/null ||
   cp -L /usr/lib/llvm-22/lib/libomp.so "$OUT/libomp.so.5"
+# The adaptive tessellation app (examples/apps/tessellation), both BSGP
+# versions, against its CUDA twin.
+"$BUILD/bin/bsgpc" -O3 --target=cpu,cuda \
+  -c "$ROOT/examples/apps/tessellation/tessellation.bsgp" \
+  -o "$OUT/tessellation-kernels.o"
+"$NVCC" -O3 -arch=sm_90 -I"$BUILD/include" -I"$ROOT/runtime/include" \
+  -c "$ROOT/bench/cuda/bench_tessellation.cu" -o "$OUT/bench_tessellation.o"
+"$NVCC" -arch=sm_90 "$OUT/bench_tessellation.o" "$OUT/tessellation-kernels.o" \
+  -L"$BUILD/lib" -lbsgprt -Xlinker -rpath,'$ORIGIN' \
+  -o "$OUT/bench_tessellation"
