@@ -32,15 +32,7 @@
 #include <cstring>
 #include <vector>
 
-extern "C" {
-int *tessHeightMap(int size, unsigned seed);
-float *tessNoFork(int *map, int size, int grid, int maxLevel, int camX,
-                  int camZ, int dirX, int dirZ, int far, int step, float invU,
-                  float heightScale, int *count);
-float *tessFork(int *map, int size, int grid, int maxLevel, int camX, int camZ,
-                int dirX, int dirZ, int far, int step, float invU,
-                float heightScale, int *count);
-}
+#include "../../examples/apps/tessellation/tessellation.h"
 
 namespace {
 

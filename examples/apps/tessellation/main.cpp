@@ -46,15 +46,7 @@
 #define HAVE_STB 0
 #endif
 
-extern "C" {
-int *tessHeightMap(int size, unsigned seed);
-float *tessNoFork(int *map, int size, int grid, int maxLevel, int camX,
-                  int camZ, int dirX, int dirZ, int far, int step, float invU,
-                  float heightScale, int *count);
-float *tessFork(int *map, int size, int grid, int maxLevel, int camX, int camZ,
-                int dirX, int dirZ, int far, int step, float invU,
-                float heightScale, int *count);
-}
+#include "tessellation.h"
 
 namespace {
 
