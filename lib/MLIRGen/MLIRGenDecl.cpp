@@ -97,15 +97,12 @@ void MLIRGen::declareFunction(bsgp::FunctionDecl *fd, bool imported,
   if (!fd->isDefinition())
     return;
 
-  // Imported host functions are defined by their own object file; inline
-  // and device functions, and the collective library's host functions
-  // (it has no object file), are compiled into every user.
-  // So are instantiations of generic functions (private to each user).
+  // Every function of an imported file is compiled into each importer,
+  // private to it (as inline functions and instantiations of generic ones
+  // are): a program that imports a file is complete without that file's own
+  // object, as bsgpi runs it, and linking that object too defines nothing
+  // twice.
   bool instance = fd->getInstantiatedFrom() != nullptr;
-  bool defineHere = !imported || library || fd->isInline() || instance ||
-                    fd->getFunctionKind() != bsgp::FunctionDecl::FK_Host;
-  if (!defineHere)
-    return;
   if (!fn.isExternal())
     return;
   fn->setLoc(loc(fd->getLoc()));
