@@ -35,6 +35,7 @@
 
 #include "bsgp/Transforms/Passes.h"
 
+#include "CarryArraysThroughFlow.h"
 #include "HostTests.h"
 #include "Uniformity.h"
 
@@ -957,6 +958,8 @@ struct SplitUniformFlowPass
     for (SpawnOp spawn : spawns) {
       if (!needsSplit(spawn))
         continue;
+      // Before the analysis: the elements are new per-thread values.
+      carryArraysThroughFlow(spawn, isSynchronizing);
       UniformityInfo uni(spawn);
       Splitter splitter(spawn, uni);
       if (failed(splitter.run()))

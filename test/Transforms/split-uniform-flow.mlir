@@ -111,3 +111,54 @@ func.func @host_computable(%n: i32) {
   }
   return
 }
+
+// -----
+
+// A thread-private array used in and after a loop that holds a barrier:
+// its two elements go around the host loop as lists, and each spawn makes
+// a fresh array of them (stores at its start, loads at its end).
+// CHECK-LABEL: func.func @array_loop(
+// CHECK: %[[A:.*]]:2 = bsgp.spawn
+// CHECK: llvm.alloca
+// CHECK: scf.while ({{.*}} = %[[A]]#0, %[[L1:[^ ]*]] = %[[A]]#1
+// CHECK: bsgp.spawn
+// CHECK: bsgp.ptr.load %[[L1]]
+// CHECK: %[[COPY:.*]] = builtin.unrealized_conversion_cast
+// CHECK: bsgp.ptr.store {{.*}}, %[[COPY]]
+// CHECK: } do {
+// CHECK: bsgp.spawn
+// CHECK: llvm.alloca
+// CHECK: bsgp.barrier
+// CHECK: @bsgprt_temp_alloc_elements
+// CHECK: }
+// CHECK: bsgp.spawn
+// CHECK: llvm.alloca
+// CHECK: bsgp.ptr.store %{{.*}}, %arg2
+func.func @array_loop(%n: i32, %k: i32, %out: !bsgp.ptr<i32>) {
+  bsgp.spawn %n {
+    %two = llvm.mlir.constant(2 : i64) : i64
+    %a = llvm.alloca %two x i32 : (i64) -> !llvm.ptr
+    %p = builtin.unrealized_conversion_cast %a : !llvm.ptr to !bsgp.ptr<i32>
+    %c0 = arith.constant 0 : i32
+    %c1 = arith.constant 1 : i32
+    %r = bsgp.thread_rank : i32
+    bsgp.ptr.store %r, %p[%c0] : !bsgp.ptr<i32>, i32
+    bsgp.ptr.store %r, %p[%c1] : !bsgp.ptr<i32>, i32
+    %res = scf.while (%i = %c0) : (i32) -> i32 {
+      %c = arith.cmpi slt, %i, %k : i32
+      scf.condition(%c) %i : i32
+    } do {
+    ^bb0(%i2: i32):
+      %x = bsgp.ptr.load %p[%c0] : !bsgp.ptr<i32>, i32
+      %y = arith.addi %x, %i2 : i32
+      bsgp.ptr.store %y, %p[%c1] : !bsgp.ptr<i32>, i32
+      bsgp.barrier
+      %i3 = arith.addi %i2, %c1 : i32
+      scf.yield %i3 : i32
+    }
+    %z = bsgp.ptr.load %p[%c1] : !bsgp.ptr<i32>, i32
+    %r2 = bsgp.thread_rank : i32
+    bsgp.ptr.store %z, %out[%r2] : !bsgp.ptr<i32>, i32
+  }
+  return
+}

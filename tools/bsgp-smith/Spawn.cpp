@@ -282,10 +282,9 @@ void Generator::spawnBody(unsigned K) {
     bool Branch = Opts.has(Feature::UniformBranch) && R.chance(20);
     bool Loop = !Branch && Opts.has(Feature::UniformLoop) && R.chance(20);
     if (Branch || Loop) {
-      // A thread-private array cannot live across a branch or loop that
-      // holds a barrier (docs/language.md): none is used after this point.
-      for (size_t L = SpawnLevel; L < S.Levels.size(); ++L)
-        S.dropArrays(L);
+      // Thread-private arrays live through the branch or loop as they do
+      // across a barrier: with array-barrier, and element by element.
+      afterBarrier();
       if (Branch)
         uniformBranch();
       else
