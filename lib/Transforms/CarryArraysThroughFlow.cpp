@@ -15,57 +15,36 @@
 //===----------------------------------------------------------------------===//
 
 #include "CarryArraysThroughFlow.h"
+#include "PrivateArrays.h"
 
 #include "bsgp/Support/StreamAllocation.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
-#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinOps.h"
-#include "mlir/IR/IRMapping.h"
-#include "mlir/IR/Matchers.h"
 
 using namespace mlir;
 using namespace bsgp;
 
 namespace {
 
-/// At most this many 32-bit words of one array go through a branch or
-/// loop, each as a list of thread.size words (as bsgp-carry-private-arrays
-/// allows at a barrier).
-constexpr uint64_t kMaxWords = 256;
-
-struct Array {
-  UnrealizedConversionCastOp cast; ///< The !bsgp.ptr the program uses.
-  LLVM::AllocaOp slot;
-  uint64_t count;
+/// A private array with its element type.
+struct Array : PrivateArray {
   Type element;
 };
 
-std::optional<Array> asArray(UnrealizedConversionCastOp cast) {
-  if (cast->getNumOperands() != 1 || cast->getNumResults() != 1)
+std::optional<Array> asArray(Operation &op) {
+  std::optional<PrivateArray> array = asPrivateArray(op);
+  if (!array)
     return std::nullopt;
-  auto ptrType = dyn_cast<PtrType>(cast->getResult(0).getType());
-  auto slot = cast->getOperand(0).getDefiningOp<LLVM::AllocaOp>();
-  APInt count;
-  if (!ptrType || !slot ||
-      !matchPattern(slot.getArraySize(), m_ConstantInt(&count)))
-    return std::nullopt;
-  return Array{cast, slot, count.getZExtValue(), ptrType.getElementType()};
+  return Array{*array, cast<PtrType>(array->ptr.getType()).getElementType()};
 }
 
 /// A fresh copy of `array` at `b`, holding `elements`.
 Value makeCopy(OpBuilder &b, Location loc, const Array &array,
                ValueRange elements) {
-  LLVM::AllocaOp original = array.slot;
-  UnrealizedConversionCastOp cast = array.cast;
-  IRMapping map;
-  Operation *size = b.clone(*original.getArraySize().getDefiningOp());
-  map.map(original.getArraySize(), size->getResult(0));
-  Operation *slot = b.clone(*original, map);
-  map.map(original.getResult(), slot->getResult(0));
-  Value ptr = b.clone(*cast, map)->getResult(0);
+  Value ptr = clonePrivateArray(b, array).ptr;
   for (auto [i, element] : llvm::enumerate(elements)) {
     Value index = arith::ConstantIntOp::create(b, loc, b.getI32Type(), i);
     PtrStoreOp::create(b, loc, element, ptr, index);
@@ -173,32 +152,20 @@ Operation *threadIf(scf::IfOp op, const Array &array, Value ptr) {
 /// results stay within one region (no derived pointer crosses `op`), and is
 /// used inside `op` or after it.
 bool needsThreading(Value ptr, Operation *op) {
-  bool used = false;
-  for (Operation *user : ptr.getUsers()) {
-    bool inside = op->isAncestor(user);
+  auto inOrAfter = [&](Operation *user) {
     Operation *top = op->getBlock()->findAncestorOpInBlock(*user);
-    bool after = top && op->isBeforeInBlock(top);
-    if (!inside && !after)
-      continue;
-    used = true;
-  }
-  if (!used)
+    return op->isAncestor(user) || (top && op->isBeforeInBlock(top));
+  };
+  if (llvm::none_of(ptr.getUsers(), inOrAfter))
     return false;
   // A pointer made from the array before `op` and used in or after it is
   // left to bsgp-split-uniform-flow's error.
   for (Operation *user : ptr.getUsers()) {
-    if (op->isAncestor(user) || user->getNumResults() == 0 ||
-        isa<PtrLoadOp>(user))
-      continue;
-    Operation *top = op->getBlock()->findAncestorOpInBlock(*user);
-    if (top && op->isBeforeInBlock(top))
+    if (inOrAfter(user) || isa<PtrLoadOp>(user))
       continue;
     for (Value r : user->getResults())
-      for (Operation *u : r.getUsers()) {
-        Operation *t = op->getBlock()->findAncestorOpInBlock(*u);
-        if (op->isAncestor(u) || (t && op->isBeforeInBlock(t)))
-          return false;
-      }
+      if (llvm::any_of(r.getUsers(), inOrAfter))
+        return false;
   }
   return true;
 }
@@ -225,15 +192,15 @@ void bsgp::carryArraysThroughFlow(
       for (Operation &candidate : *block) {
         if (&candidate == top)
           break;
-        if (auto cast = dyn_cast<UnrealizedConversionCastOp>(candidate))
-          if (std::optional<Array> array = asArray(cast))
-            arrays.push_back(*array);
+        if (std::optional<Array> array = asArray(candidate))
+          arrays.push_back(*array);
       }
     }
     // Each array threaded makes `op` anew, with more results.
     for (const Array &array : arrays) {
-      Value ptr = array.cast->getResult(0);
-      if (array.count * getStreamWordCount(array.element) > kMaxWords ||
+      Value ptr = array.ptr;
+      if (array.count * getStreamWordCount(array.element) >
+              kMaxCarriedArrayWords ||
           !needsThreading(ptr, op))
         continue;
       if (auto loop = dyn_cast<scf::WhileOp>(op))

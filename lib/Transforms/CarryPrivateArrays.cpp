@@ -13,6 +13,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "PrivateArrays.h"
 #include "bsgp/Transforms/Passes.h"
 
 #include "bsgp/Dialect/BSGP/IR/BSGPOps.h"
@@ -35,32 +36,13 @@ using namespace bsgp;
 
 namespace {
 
-/// Words of saved values one array may add at one barrier: each word is a
-/// stream of thread.size words (docs/stream-allocation.md).
-constexpr uint64_t kMaxCarriedWords = 256;
-
-/// A private array of the spawn body: its slot and the !bsgp.ptr that the
-/// program uses (MLIRGen casts the slot to it).
-struct PrivateArray {
-  LLVM::AllocaOp slot;
-  Value ptr;
-  uint64_t count;
-};
-
-/// The private array that `cast` turns into a !bsgp.ptr, if any: an
-/// llvm.alloca with a constant element count, directly in `body`.
+/// The private array that `op` casts to a !bsgp.ptr, if its slot is
+/// directly in `body`.
 std::optional<PrivateArray> asPrivateArray(Operation &op, Block &body) {
-  auto cast = dyn_cast<UnrealizedConversionCastOp>(op);
-  if (!cast || cast->getNumOperands() != 1 || cast->getNumResults() != 1 ||
-      !isa<PtrType>(cast->getResult(0).getType()))
+  std::optional<PrivateArray> array = bsgp::asPrivateArray(op);
+  if (!array || array->slot->getBlock() != &body)
     return std::nullopt;
-  auto slot = cast->getOperand(0).getDefiningOp<LLVM::AllocaOp>();
-  if (!slot || slot->getBlock() != &body)
-    return std::nullopt;
-  APInt count;
-  if (!matchPattern(slot.getArraySize(), m_ConstantInt(&count)))
-    return std::nullopt;
-  return PrivateArray{slot, cast->getResult(0), count.getZExtValue()};
+  return array;
 }
 
 /// The pointers into `array`: the array itself and what ptr.offset and
@@ -118,12 +100,12 @@ FailureOr<PrivateArray> carryAcross(PrivateArray array, BarrierOp barrier,
                                     ArrayRef<Value> derived, Block &body) {
   auto ptrType = cast<PtrType>(array.ptr.getType());
   uint64_t words = array.count * getStreamWordCount(ptrType.getElementType());
-  if (words > kMaxCarriedWords)
+  if (words > kMaxCarriedArrayWords)
     return emitError(array.slot.getLoc())
            << "a thread-private array of " << array.count
            << " elements is used after a barrier: its " << words
            << " words would each be saved in a stream of their own (at most "
-           << kMaxCarriedWords
+           << kMaxCarriedArrayWords
            << "); keep it within one superstep or store it to a list";
 
   Location loc = barrier.getLoc();
@@ -146,13 +128,9 @@ FailureOr<PrivateArray> carryAcross(PrivateArray array, BarrierOp barrier,
 
   Operation *point = copyPoint(barrier);
   b.setInsertionPoint(point);
+  PrivateArray fresh = clonePrivateArray(b, array);
+  Value ptr = fresh.ptr;
   IRMapping map;
-  Operation *size = b.clone(*array.slot.getArraySize().getDefiningOp());
-  map.map(array.slot.getArraySize(), size->getResult(0));
-  auto slot = cast<LLVM::AllocaOp>(b.clone(*array.slot, map));
-  Value ptr = UnrealizedConversionCastOp::create(b, name ? Location(name) : loc,
-                                                 ptrType, slot.getResult())
-                  .getResult(0);
   for (auto [i, element] : llvm::enumerate(elements)) {
     Value index = arith::ConstantIntOp::create(b, loc, i32, int64_t(i));
     PtrStoreOp::create(b, loc, element, ptr, index);
@@ -173,7 +151,7 @@ FailureOr<PrivateArray> carryAcross(PrivateArray array, BarrierOp barrier,
       return top && (top == point || point->isBeforeInBlock(top));
     });
   }
-  return PrivateArray{slot, ptr, array.count};
+  return fresh;
 }
 
 LogicalResult carryArrays(SpawnOp spawn) {

@@ -1,0 +1,37 @@
+//===- PrivateArrays.cpp - thread-private arrays of a spawn ---------------===//
+//
+// Part of bsgpc, the BSGP compiler.
+//
+//===----------------------------------------------------------------------===//
+
+#include "PrivateArrays.h"
+
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/IRMapping.h"
+#include "mlir/IR/Matchers.h"
+
+using namespace mlir;
+
+std::optional<bsgp::PrivateArray> bsgp::asPrivateArray(Operation &op) {
+  auto cast = dyn_cast<UnrealizedConversionCastOp>(op);
+  if (!cast || cast->getNumOperands() != 1 || cast->getNumResults() != 1 ||
+      !isa<PtrType>(cast->getResult(0).getType()))
+    return std::nullopt;
+  auto slot = cast->getOperand(0).getDefiningOp<LLVM::AllocaOp>();
+  APInt count;
+  if (!slot || !matchPattern(slot.getArraySize(), m_ConstantInt(&count)))
+    return std::nullopt;
+  return PrivateArray{slot, cast->getResult(0), count.getZExtValue()};
+}
+
+bsgp::PrivateArray bsgp::clonePrivateArray(OpBuilder &b,
+                                           const PrivateArray &array) {
+  LLVM::AllocaOp original = array.slot;
+  IRMapping map;
+  Operation *size = b.clone(*original.getArraySize().getDefiningOp());
+  map.map(original.getArraySize(), size->getResult(0));
+  auto slot = cast<LLVM::AllocaOp>(b.clone(*original, map));
+  map.map(original.getResult(), slot.getResult());
+  Value ptr = b.clone(*array.ptr.getDefiningOp(), map)->getResult(0);
+  return PrivateArray{slot, ptr, array.count};
+}
