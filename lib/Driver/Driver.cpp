@@ -199,6 +199,73 @@ static bool parseCodegenArgs(const llvm::opt::InputArgList &Args,
   return true;
 }
 
+static bool isBSGPInput(llvm::StringRef Path) {
+  return Path.ends_with(".bsgp") || Path == "-";
+}
+
+/// The options Clang's driver gets as given, for the C and C++ inputs it
+/// compiles and (unless \p Compile) for the link.
+static void forwardClangArgs(const llvm::opt::InputArgList &Args, bool Compile,
+                             std::vector<std::string> &Out) {
+  llvm::SmallVector<llvm::opt::OptSpecifier> IDs = {
+      OPT_I, OPT_D,      OPT_U,        OPT_O,
+      OPT_g, OPT_std_EQ, OPT_W_Joined, OPT_f_Joined};
+  if (Compile)
+    IDs.append({OPT_MD, OPT_MF, OPT_MT});
+  else
+    IDs.append({OPT_L, OPT_l, OPT_Wl_COMMA, OPT_pthread});
+  for (const llvm::opt::Arg *A : Args) {
+    if (!llvm::any_of(IDs, [&](llvm::opt::OptSpecifier Id) {
+          return A->getOption().matches(Id);
+        }))
+      continue;
+    llvm::opt::ArgStringList Rendered;
+    A->render(Args, Rendered);
+    for (const char *S : Rendered)
+      Out.push_back(S);
+  }
+}
+
+/// `bsgpc -c main.cpp -o main.o`: a C or C++ input compiled by Clang, as
+/// clang and nvcc compile what is not theirs, so that a Makefile may use
+/// bsgpc for every file.
+static int compileWithClang(const char *Argv0,
+                            const llvm::opt::InputArgList &Args,
+                            llvm::StringRef Input, DiagnosticEngine &Diags) {
+  LinkOptions LO;
+  LO.Action = Args.hasArg(OPT_S) ? LinkOptions::Mode::CompileAssembly
+                                 : LinkOptions::Mode::CompileObject;
+  LO.Inputs.push_back(Input.str());
+  forwardClangArgs(Args, /*Compile=*/true, LO.ExtraArgs);
+  LO.Verbose = Args.hasArg(OPT_v);
+  // Clang's own default output name (main.o in the current directory).
+  if (const llvm::opt::Arg *A = Args.getLastArg(OPT_o))
+    LO.Output = A->getValue();
+  else
+    LO.Output =
+        (llvm::sys::path::stem(Input) +
+         (LO.Action == LinkOptions::Mode::CompileAssembly ? ".s" : ".o"))
+            .str();
+  return runLink(Argv0, LO, Diags);
+}
+
+/// Clang's options for C and C++ on a compile of a .bsgp file: -W is
+/// accepted quietly (bsgpc's warnings are always on) and -fPIC and its kin
+/// describe what bsgpc always emits; any other -f or -std= is an unknown
+/// argument, as a misspelt bsgpc flag must be. Returns false after
+/// reporting.
+static bool checkClangOnlyArgs(const llvm::opt::InputArgList &Args,
+                               DiagnosticEngine &Diags) {
+  for (const llvm::opt::Arg *A : Args.filtered(OPT_std_EQ, OPT_f_Joined)) {
+    llvm::StringRef V = A->getValue();
+    if (A->getOption().matches(OPT_f_Joined) &&
+        (V == "PIC" || V == "pic" || V == "PIE" || V == "pie"))
+      continue;
+    Diags.report(diag::err_drv_unknown_argument) << A->getAsString(Args);
+  }
+  return !Diags.hasErrors();
+}
+
 /// `bsgpc a.bsgp b.o main.cpp -o app`: each .bsgp input is compiled to a
 /// temporary object, then Clang's driver compiles the rest and links it all
 /// with libbsgprt.
@@ -217,7 +284,7 @@ static int compileAndLink(const char *Argv0,
   LinkOptions LO;
   std::vector<std::unique_ptr<llvm::FileRemover>> Temporaries;
   for (const std::string &In : Inputs) {
-    if (!llvm::StringRef(In).ends_with(".bsgp")) {
+    if (!isBSGPInput(In)) {
       LO.Inputs.push_back(In);
       continue;
     }
@@ -240,13 +307,7 @@ static int compileAndLink(const char *Argv0,
       return 1;
     LO.Inputs.push_back(std::string(Obj));
   }
-  for (const llvm::opt::Arg *A : Args.filtered(
-           OPT_I, OPT_D, OPT_U, OPT_L, OPT_l, OPT_Wl_COMMA, OPT_pthread)) {
-    llvm::opt::ArgStringList Rendered;
-    A->render(Args, Rendered);
-    for (const char *S : Rendered)
-      LO.ExtraArgs.push_back(S);
-  }
+  forwardClangArgs(Args, /*Compile=*/false, LO.ExtraArgs);
   LO.StaticRuntime = Args.hasArg(OPT_static_bsgprt);
   LO.Verbose = Args.hasArg(OPT_v);
   LO.Output = Args.getLastArgValue(OPT_o, "a.out").str();
@@ -426,6 +487,12 @@ static int runActions(const char *Argv0, const llvm::opt::InputArgList &Args,
     Diags.report(diag::err_drv_too_many_inputs) << Inputs[0] << Inputs[1];
     return 1;
   }
+  if (Codegen && !isBSGPInput(Inputs[0]) &&
+      (CG.Action == CodegenOptions::EmitObject ||
+       CG.Action == CodegenOptions::EmitAssembly))
+    return compileWithClang(Argv0, Args, Inputs[0], Diags);
+  if (!checkClangOnlyArgs(Args, Diags))
+    return 1;
   if (Codegen) {
     std::string Default = "-";
     if (CG.Action == CodegenOptions::EmitObject ||

@@ -74,23 +74,37 @@ int bsgp::runLink(const char *Argv0, const LinkOptions &Opts,
   std::string LibDir = getLibraryDir(Argv0);
   std::string IncDir = getIncludeDir(Argv0);
 
-  std::vector<std::string> Args = {Clang, "--driver-mode=g++"};
+  // In gcc mode Clang's driver compiles each input as its extension says
+  // (g++ mode would compile .c files as C++); the link adds the C++
+  // standard library itself, which the runtime and C++ inputs need.
+  std::vector<std::string> Args = {Clang, "--driver-mode=gcc"};
   Args.push_back("-I" + IncDir);
+  if (Opts.Action == LinkOptions::Mode::CompileObject)
+    Args.push_back("-c");
+  else if (Opts.Action == LinkOptions::Mode::CompileAssembly)
+    Args.push_back("-S");
   for (const std::string &In : Opts.Inputs)
     Args.push_back(In);
   for (const std::string &A : Opts.ExtraArgs)
     Args.push_back(A);
-  Args.push_back("-L" + LibDir);
-  if (Opts.StaticRuntime) {
+  if (Opts.Action != LinkOptions::Mode::Link) {
+    // Nothing to link: no runtime library.
+  } else if (Opts.StaticRuntime) {
+    Args.push_back("-L" + LibDir);
     llvm::SmallString<256> A(LibDir);
     llvm::sys::path::append(A, "libbsgprt.a");
     Args.push_back(std::string(A));
     Args.push_back("-fopenmp");
     Args.push_back("-ldl");
   } else {
+    Args.push_back("-L" + LibDir);
     Args.push_back("-lbsgprt");
     // The program finds the runtime where it was linked from.
     Args.push_back("-Wl,-rpath," + LibDir);
+  }
+  if (Opts.Action == LinkOptions::Mode::Link) {
+    Args.push_back("-lstdc++");
+    Args.push_back("-lm");
   }
   Args.push_back("-o");
   Args.push_back(Opts.Output);

@@ -88,6 +88,16 @@ def static_bsgprt : Flag<["-"], "static-bsgprt">,
   HelpText<"Link the runtime statically (libbsgprt.a, with OpenMP)">;
 def v : Flag<["-"], "v">, HelpText<"Show the commands run to compile and link">;
 
+// C and C++ inputs (compiled by Clang, as `bsgpc -c main.cpp` in a Makefile
+// that uses bsgpc for every file). A .bsgp input ignores -W<warning> (its
+// own warnings are always on) and warns that the others are unused.
+def std_EQ : Joined<["-"], "std=">, MetaVarName<"<standard>">,
+  HelpText<"Language standard of C and C++ inputs (passed to Clang)">;
+def W_Joined : Joined<["-"], "W">, MetaVarName<"<warning>">,
+  HelpText<"Enable the named warning in C and C++ inputs (passed to Clang)">;
+def f_Joined : Joined<["-"], "f">, MetaVarName<"<flag>">,
+  HelpText<"Code generation or language flag for C and C++ inputs (passed to Clang; -fPIC and -fpic are always on for .bsgp inputs)">;
+
 // Build-system side outputs.
 def MD : Flag<["-"], "MD">,
   HelpText<"Write a make dependency file (<output>.d, or -MF) while compiling">;
