@@ -10,7 +10,7 @@ set -euo pipefail
 PKGS=(
   llvm-22-dev libmlir-22-dev mlir-22-tools clang-22 libclang-22-dev lld-22
   llvm-22-tools libomp-22-dev libclang-rt-22-dev clang-format-22
-  cmake ninja-build ccache googletest libgtest-dev python3
+  cmake ninja-build ccache googletest libgtest-dev python3 make pkgconf
   spirv-tools libvulkan-dev mesa-vulkan-drivers vulkan-tools
   valgrind libffi-dev libstb-dev
 )
