@@ -141,7 +141,8 @@ static int printSupersteps(mlir::ModuleOp Module, const CodegenOptions &Opts,
   if (Opts.PrintSupersteps == "dot")
     writeSuperstepDot(Module, OS);
   else
-    printSuperstepTable(Module, OS);
+    printSuperstepTable(Module, OS,
+                        /*includeLibrary=*/Opts.PrintSupersteps == "all");
   return 0;
 }
 

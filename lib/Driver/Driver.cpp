@@ -188,7 +188,8 @@ static bool parseCodegenArgs(const llvm::opt::InputArgList &Args,
     CG.PrintSupersteps = "table";
     if (A->getOption().matches(OPT_print_supersteps_EQ)) {
       CG.PrintSupersteps = A->getValue();
-      if (CG.PrintSupersteps != "table" && CG.PrintSupersteps != "dot") {
+      if (CG.PrintSupersteps != "table" && CG.PrintSupersteps != "dot" &&
+          CG.PrintSupersteps != "all") {
         Diags.report(diag::err_drv_bad_superstep_format) << A->getValue();
         return false;
       }

@@ -74,7 +74,7 @@ def print_supersteps : Flag<["--"], "print-supersteps">,
   HelpText<"Print each spawn's supersteps and saved values (paper Tables 1-2)">;
 def print_supersteps_EQ : Joined<["--"], "print-supersteps=">,
   MetaVarName<"<format>">,
-  HelpText<"table (default) or dot (the Fig. 4 graph as Graphviz)">;
+  HelpText<"table (default: the program's spawns), all (the table with the collective library's spawns too) or dot (the Fig. 4 graph as Graphviz)">;
 
 // Linking (passed to Clang's driver).
 def L : JoinedOrSeparate<["-"], "L">, MetaVarName<"<dir>">,

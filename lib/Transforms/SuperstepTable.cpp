@@ -90,11 +90,13 @@ SpawnSuperstepTable computeTable(SpawnOp spawn) {
 
 } // namespace
 
-SmallVector<SpawnSuperstepTable, 2> computeSuperstepTables(ModuleOp module) {
+SmallVector<SpawnSuperstepTable, 2>
+computeSuperstepTables(ModuleOp module, bool includeLibrary) {
   SmallVector<SpawnSuperstepTable, 2> tables;
   module.walk([&](FunctionOpInterface func) {
     // The collective library's own spawns are not the program's.
-    if (func->hasAttr(BSGPDialect::LibraryAttrHelper::getNameStr()))
+    if (!includeLibrary &&
+        func->hasAttr(BSGPDialect::LibraryAttrHelper::getNameStr()))
       return;
     unsigned spawnIndex = 0;
     func.walk([&](SpawnOp spawn) {
@@ -127,9 +129,35 @@ static llvm::StringMap<FunctionOpInterface> graphFunctions(ModuleOp module) {
   return funcs;
 }
 
-void printSuperstepTable(ModuleOp module, llvm::raw_ostream &os) {
+/// The saved values of \p table as the stream allocator takes them, and for
+/// each row of the table the index of its value there (-1: not saved).
+static SmallVector<SavedValue>
+getSavedValues(const SpawnSuperstepTable &table,
+               SmallVectorImpl<int> *rowValue = nullptr) {
+  SmallVector<SavedValue> values;
+  for (const SuperstepValueInfo &info : table.values) {
+    if (rowValue)
+      rowValue->push_back(-1);
+    if (!info.saved || info.words == 0)
+      continue;
+    SavedValue value;
+    value.defStep = info.defStep - 1;
+    value.lastUseStep = info.useSteps.back() - 1;
+    value.words = info.words;
+    value.needsWholeLastStep = info.needsWholeLastStep;
+    value.name = info.name;
+    if (rowValue)
+      rowValue->back() = values.size();
+    values.push_back(std::move(value));
+  }
+  return values;
+}
+
+void printSuperstepTable(ModuleOp module, llvm::raw_ostream &os,
+                         bool includeLibrary) {
   llvm::StringMap<FunctionOpInterface> graphs = graphFunctions(module);
-  for (const SpawnSuperstepTable &table : computeSuperstepTables(module)) {
+  for (const SpawnSuperstepTable &table :
+       computeSuperstepTables(module, includeLibrary)) {
     // A function's graph comes before the first of its tables.
     if (FunctionOpInterface func = graphs.lookup(table.function)) {
       printSuperstepOutline(func, os);
@@ -140,17 +168,32 @@ void printSuperstepTable(ModuleOp module, llvm::raw_ostream &os) {
     if (!table.version.empty())
       os << " (versioned: the copy that " << table.version << ")";
     os << "\n";
-    os << llvm::formatv("  {0,-12} {1,-4} {2,-12} {3,-6} {4}\n", "value", "def",
-                        "uses", "saved", "words");
-    for (const SuperstepValueInfo &info : table.values) {
+    // The temporary stream of each word of a saved value, as the paper's
+    // Table 2 gives it (the minimum-flow allocation of §4.3).
+    SmallVector<int> rowValue;
+    SmallVector<SavedValue> values = getSavedValues(table, &rowValue);
+    llvm::Expected<StreamAllocation> allocation =
+        allocateStreams(table.numSupersteps, values);
+    if (!allocation)
+      llvm::consumeError(allocation.takeError());
+    os << llvm::formatv("  {0,-12} {1,-4} {2,-12} {3,-6} {4,-6} {5}\n", "value",
+                        "def", "uses", "saved", "words", "streams");
+    for (auto [row, info] : llvm::enumerate(table.values)) {
       std::string uses;
       for (auto [k, s] : llvm::enumerate(info.useSteps))
         uses += (k ? "," : "") + std::to_string(s);
       if (uses.empty())
         uses = "-";
-      os << llvm::formatv("  {0,-12} {1,-4} {2,-12} {3,-6} {4}\n", info.name,
-                          info.defStep, uses, info.saved ? "yes" : "no",
-                          info.words);
+      std::string streams;
+      if (allocation && rowValue[row] >= 0)
+        for (auto [k, stream] :
+             llvm::enumerate(allocation->wordStream[rowValue[row]]))
+          streams += (k ? "," : "") + std::to_string(stream);
+      if (streams.empty())
+        streams = "-";
+      os << llvm::formatv("  {0,-12} {1,-4} {2,-12} {3,-6} {4,-6} {5}\n",
+                          info.name, info.defStep, uses,
+                          info.saved ? "yes" : "no", info.words, streams);
     }
   }
 }
@@ -162,18 +205,7 @@ void writeSuperstepDot(ModuleOp module, llvm::raw_ostream &os) {
       writeSuperstepGraphDot(func, os);
       graphs.erase(table.function);
     }
-    SmallVector<SavedValue> values;
-    for (const SuperstepValueInfo &info : table.values) {
-      if (!info.saved || info.words == 0)
-        continue;
-      SavedValue value;
-      value.defStep = info.defStep - 1;
-      value.lastUseStep = info.useSteps.back() - 1;
-      value.words = info.words;
-      value.needsWholeLastStep = info.needsWholeLastStep;
-      value.name = info.name;
-      values.push_back(std::move(value));
-    }
+    SmallVector<SavedValue> values = getSavedValues(table);
     os << "// spawn " << table.spawnIndex << " in @" << table.function << "\n";
     llvm::Expected<StreamAllocation> allocation =
         allocateStreams(table.numSupersteps, values);

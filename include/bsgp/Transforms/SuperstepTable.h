@@ -53,15 +53,18 @@ struct SpawnSuperstepTable {
 };
 
 /// Tables of all spawns of `module` that are in superstep form (after
-/// bsgp-split-supersteps and before bsgp-save-restore).
+/// bsgp-split-supersteps and before bsgp-save-restore): the program's own,
+/// and with \p includeLibrary also those of the collective library.
 llvm::SmallVector<SpawnSuperstepTable, 2>
-computeSuperstepTables(mlir::ModuleOp module);
+computeSuperstepTables(mlir::ModuleOp module, bool includeLibrary = false);
 
-/// Prints one table per spawn in the layout of Table 1:
-///   func findFaces, spawn 0: 3 supersteps
-///     value  def  uses   saved  words
-///     f      1    2      yes    1
-void printSuperstepTable(mlir::ModuleOp module, llvm::raw_ostream &os);
+/// Prints one table per spawn in the layout of Tables 1 and 2, with the
+/// temporary stream of each word of a saved value:
+///   spawn 0 in @findFaces: 3 supersteps
+///     value  def  uses   saved  words  streams
+///     f      1    2      yes    1      0
+void printSuperstepTable(mlir::ModuleOp module, llvm::raw_ostream &os,
+                         bool includeLibrary = false);
 
 /// Writes the superstep graph with its minimum flow (Fig. 4) of every spawn
 /// in superstep form, one Graphviz digraph per spawn.
