@@ -16,6 +16,9 @@
 #include "bsgp/runtime.h"
 
 #include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
 #include <cstring>
 
 namespace x3d {
@@ -76,6 +79,21 @@ bool failed(int64_t Packed, Error &E) {
   return true;
 }
 
+/// With X3D_PROFILE set, the time of each step (synchronized after it).
+struct Profile {
+  bool On = std::getenv("X3D_PROFILE") != nullptr;
+  std::chrono::steady_clock::time_point Last = std::chrono::steady_clock::now();
+  void step(const char *Name) {
+    if (!On)
+      return;
+    bsgprt_synchronize();
+    auto Now = std::chrono::steady_clock::now();
+    std::printf("  %-16s %8.3f ms\n", Name,
+                std::chrono::duration<double>(Now - Last).count() * 1e3);
+    Last = Now;
+  }
+};
+
 int readInt(const int *List, int At) {
   int V = 0;
   bsgprt_memcpy_dtoh(&V, List + At, sizeof(int));
@@ -85,17 +103,23 @@ int readInt(const int *List, int At) {
 } // namespace
 
 Error parseDevice(const std::string &Text, DeviceScene &D) {
+  int N = (int)Text.size();
+  char *DText = static_cast<char *>(bsgprt_dnew(N + 1, "x3d"));
+  D.Owned.push_back(DText);
+  bsgprt_memcpy_htod(DText, Text.data(), N);
+  return parseUploaded(DText, N, D);
+}
+
+Error parseUploaded(char *DText, int N, DeviceScene &D) {
   Error E;
   Lists L{D};
-  int N = (int)Text.size();
-  char *DText = L.get<char>(N + 1);
-  bsgprt_memcpy_htod(DText, Text.data(), N);
-  bsgprt_memset_d(DText + N, 0, 1);
+  Profile P;
   if (N == 0)
     return E;
   int64_t Err = NoError;
   char *Cls = L.get<char>(N);
   x3dClassify(DText, N, Cls, &Err);
+  P.step("x3dClassify");
   if (failed(Err, E))
     return E;
 
@@ -103,11 +127,13 @@ Error parseDevice(const std::string &Text, DeviceScene &D) {
   int *Ts = L.own(x3dPositions(Cls, N, 1, &Starts));
   int *Te = L.own(x3dPositions(Cls, N, 2, &Ends));
   int *Op = L.own(x3dPositions(Cls, N, 4, &A));
+  P.step("x3dPositions x3");
   int T = std::min(Starts, Ends);
   int *Kind = L.get<int>(T), *Elem = L.get<int>(T), *Hash = L.get<int>(T),
       *Level = L.get<int>(T);
   if (T > 0)
     x3dTags(DText, N, Ts, Te, T, Kind, Elem, Hash, Level, &Err);
+  P.step("x3dTags");
   if (failed(Err, E))
     return E;
   if (Starts != Ends) {
@@ -122,20 +148,24 @@ Error parseDevice(const std::string &Text, DeviceScene &D) {
       *Last = L.minusOnes<int>(T + 2), *Parent = L.get<int>(T);
   if (T > 0) {
     x3dMatch(Ts, T, Kind, Hash, Level, Sorted, First, Last, &Err);
+    P.step("x3dMatch");
     if (failed(Err, E))
       return E;
     x3dParents(T, Kind, Level, Sorted, First, Last, Parent);
+    P.step("x3dParents");
   }
 
   int *AKind = L.get<int>(A), *ATag = L.get<int>(A),
       *TagX = L.minusOnes<int>(3 * (int64_t)T);
   if (A > 0)
     x3dAttrs(DText, Op, A, Ts, Te, T, Elem, AKind, ATag, TagX);
+  P.step("x3dAttrs");
   int K = 0;
   int *Tok[4] = {};
   x3dTokens(DText, Cls, N, Op, A, AKind, &K, Tok, &Err);
-  for (int *P : Tok)
-    L.own(P);
+  P.step("x3dTokens");
+  for (int *Q : Tok)
+    L.own(Q);
   if (failed(Err, E))
     return E;
   int *TokPos = Tok[0], *TokAttr = Tok[1], *TokInt = Tok[2];
@@ -143,20 +173,24 @@ Error parseDevice(const std::string &Text, DeviceScene &D) {
   int *AFirst = L.get<int>(A), *ACount = L.get<int>(A);
   if (A > 0)
     x3dAttrRanges(TokAttr, K, A, AFirst, ACount);
+  P.step("x3dAttrRanges");
 
   int S = 0;
   int *TagShape = L.minusOnes<int>(T);
   int *ShapeTag = L.own(x3dShapes(Kind, Elem, T, TagShape, &S));
+  P.step("x3dShapes");
   int *Fields = L.minusOnes<int>(8 * (int64_t)S);
   int *AttrShape = L.get<int>(A);
   if (A > 0)
     x3dShapeFields(A, AKind, ATag, Parent, Elem, TagShape, Fields, AttrShape);
+  P.step("x3dShapeFields");
   float *Mat = L.get<float>(24 * (int64_t)S);
   int *Nv = L.get<int>(S), *VBase = L.get<int>(S);
   int V = 0;
   if (S > 0)
     x3dShapeSetup(S, ShapeTag, Parent, Elem, TagX, Op, AKind, Fields, AFirst,
                   ACount, TokFloat, Mat, Nv, VBase, &V, &Err);
+  P.step("x3dShapeSetup");
   if (failed(Err, E))
     return E;
 
@@ -165,11 +199,11 @@ Error parseDevice(const std::string &Text, DeviceScene &D) {
   if (K > 0) {
     x3dTriangles(K, TokAttr, TokInt, TokPos, Op, AKind, AttrShape, Fields,
                  AFirst, ACount, Nv, VBase, &NT, Tri, &Err);
-    for (int *P : Tri)
-      L.own(P);
+    for (int *Q : Tri)
+      L.own(Q);
   } else {
-    for (int *&P : Tri)
-      P = L.get<int>(1);
+    for (int *&Q : Tri)
+      Q = L.get<int>(1);
   }
   if (failed(Err, E))
     return E;
@@ -177,6 +211,7 @@ Error parseDevice(const std::string &Text, DeviceScene &D) {
       *Tl = L.minusOnes<int>(V);
   if (NT > 0)
     x3dFindFaces(Tri[0], NT, Pc, Hd, Tl);
+  P.step("x3dTriangles+Find");
   float *Pos = L.get<float>(3 * (int64_t)V),
         *Nrm = L.get<float>(3 * (int64_t)V),
         *Tex = L.get<float>(2 * (int64_t)V);
@@ -185,6 +220,7 @@ Error parseDevice(const std::string &Text, DeviceScene &D) {
                 Pc, Tri[2], Pos, Nrm, Tex);
     x3dNormals(V, S, VBase, Fields, Pos, Tri[0], Hd, Tl, Pc, Nrm);
   }
+  P.step("x3dVertices+Nrm");
   float *Color = L.get<float>(4 * (int64_t)S);
   if (S > 0)
     x3dMaterials(S, Fields, AFirst, TokFloat, Color);

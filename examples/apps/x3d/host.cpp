@@ -21,6 +21,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <type_traits>
+#include <utility>
 
 #if __has_include(<pugixml.hpp>)
 #include <pugixml.hpp>
@@ -217,7 +218,7 @@ bool Parser::shape(pugi::xml_node Sh, const Mat &M) {
     bool Geometry = !std::strcmp(C.name(), "IndexedFaceSet") ||
                     !std::strcmp(C.name(), "IndexedTriangleSet");
     if (Geometry) {
-      G = R;
+      G = std::move(R);
       Its = !std::strcmp(C.name(), "IndexedTriangleSet");
     }
     for (pugi::xml_node D : C.children()) {
@@ -228,14 +229,14 @@ bool Parser::shape(pugi::xml_node Sh, const Mat &M) {
         return false;
       std::string Name = D.name();
       if (Geometry && Name == "Coordinate")
-        Co = Q, HasCoord = true;
+        Co = std::move(Q), HasCoord = true;
       else if (Geometry && Name == "Normal")
-        No = Q, HasNormal = true;
+        No = std::move(Q), HasNormal = true;
       else if (Geometry && Name == "TextureCoordinate")
-        Tc = Q, HasTex = true;
+        Tc = std::move(Q), HasTex = true;
       else if (!Geometry && !std::strcmp(C.name(), "Appearance") &&
                Name == "Material")
-        Ma = Q;
+        Ma = std::move(Q);
       // Deeper elements: their numbers still count, unused.
       if (!walk(D, M))
         return false;

@@ -102,12 +102,16 @@ struct DeviceScene {
 
 /// Parses `Text` on the device (text upload included).
 Error parseDevice(const std::string &Text, DeviceScene &Out);
+/// Parses the `N` characters of device list `DText`.
+Error parseUploaded(char *DText, int N, DeviceScene &Out);
 /// Copies a device scene back (for checks and files only).
 Scene download(const DeviceScene &D);
 void release(DeviceScene &D);
 /// The pugixml parser with std::from_chars.
 Error parseHost(const std::string &Text, Scene &Out);
 bool hostParserAvailable();
+/// A W x H picture of the scene (render.cpp); false without stb.
+bool writePng(const std::string &Path, const Scene &S, int W, int H);
 /// Writes about `Bytes` of X3D text with many shapes.
 std::string generate(size_t Bytes, unsigned Seed);
 
