@@ -46,6 +46,8 @@ const char *message(int Code) {
     return "wrong number of values";
   case 9:
     return "index out of range";
+  case 10:
+    return "attribute value not followed by a space or the tag's end";
   default:
     return "malformed input";
   }
