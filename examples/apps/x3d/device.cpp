@@ -224,8 +224,10 @@ Error parseUploaded(char *DText, int N, DeviceScene &D) {
   }
   P.step("x3dVertices+Nrm");
   float *Color = L.get<float>(4 * (int64_t)S);
+  int *TriFirst = L.get<int>(S), *TriCount = L.get<int>(S);
   if (S > 0)
-    x3dMaterials(S, Fields, AFirst, TokFloat, Color);
+    x3dMaterials(S, Fields, AFirst, TokFloat, Color, Tri[1], NT, TriFirst,
+                 TriCount);
 
   D.Shapes = S;
   D.Vertices = V;
@@ -240,6 +242,8 @@ Error parseUploaded(char *DText, int N, DeviceScene &D) {
   D.TriShape = Tri[1];
   D.VertexFirst = VBase;
   D.VertexCount = Nv;
+  D.TriFirst = TriFirst;
+  D.TriCount = TriCount;
   D.TokAttr = TokAttr;
   D.TokInt = TokInt;
   D.TokFloat = TokFloat;
@@ -265,6 +269,8 @@ Scene download(const DeviceScene &D) {
   S.TriShape = copyBack(D.TriShape, D.Triangles);
   S.VertexFirst = copyBack(D.VertexFirst, D.Shapes);
   S.VertexCount = copyBack(D.VertexCount, D.Shapes);
+  S.TriFirst = copyBack(D.TriFirst, D.Shapes);
+  S.TriCount = copyBack(D.TriCount, D.Shapes);
   S.Color = copyBack(D.Color, 4 * (int64_t)D.Shapes);
   std::vector<int> Attr = copyBack(D.TokAttr, D.Numbers);
   std::vector<int> Ints = copyBack(D.TokInt, D.Numbers);

@@ -292,6 +292,8 @@ bool Parser::shape(pugi::xml_node Sh, const Mat &M) {
       }
     }
   }
+  Out.TriFirst.push_back((int)TriStart / 3);
+  Out.TriCount.push_back((int)(Out.Idx.size() - TriStart) / 3);
   const std::vector<int> &Ni = G.I[KNormalIndex], &Ti = G.I[KTexCoordIndex];
   // Cofactor matrix of M's 3x3 part, signed by the determinant.
   float C[9] = {M[5] * M[10] - M[6] * M[9], M[6] * M[8] - M[4] * M[10],

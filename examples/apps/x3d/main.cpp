@@ -169,6 +169,8 @@ int compare(const Scene &D, const Scene &H, bool Verbose) {
   C.exact("triangle shapes", D.TriShape, H.TriShape);
   C.exact("first vertices", D.VertexFirst, H.VertexFirst);
   C.exact("vertex counts", D.VertexCount, H.VertexCount);
+  C.exact("first triangles", D.TriFirst, H.TriFirst);
+  C.exact("triangle counts", D.TriCount, H.TriCount);
   C.near("positions", D.Pos, H.Pos, 1e-5f);
   C.near("texture coordinates", D.Tex, H.Tex, 1e-5f);
   C.near("colours", D.Color, H.Color, 1e-5f);
@@ -198,7 +200,8 @@ void summary(const Scene &S) {
   // Small scenes: each shape's first vertex and colour.
   size_t Shapes = S.VertexFirst.size();
   for (size_t I = 0; I < Shapes && Shapes <= 4; ++I) {
-    std::printf("  shape %zu: %d vertices", I, S.VertexCount[I]);
+    std::printf("  shape %zu: %d vertices, %d triangles", I, S.VertexCount[I],
+                S.TriCount[I]);
     const float *C = &S.Color[4 * I];
     if (S.VertexCount[I] > 0) {
       size_t V = S.VertexFirst[I];

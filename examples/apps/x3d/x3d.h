@@ -45,7 +45,8 @@ void x3dVertices(int V, int S, int *vbase, int *fields, int *first, int *count,
                  int *triTok, float *pos, float *nrm, float *tex);
 void x3dNormals(int V, int S, int *vbase, int *fields, float *pos, int *idx,
                 int *hd, int *tl, int *pc, float *nrm);
-void x3dMaterials(int S, int *fields, int *first, float *nums, float *color);
+void x3dMaterials(int S, int *fields, int *first, float *nums, float *color,
+                  int *triShape, int nt, int *triFirst, int *triCount);
 }
 
 namespace x3d {
@@ -75,6 +76,7 @@ struct Scene {
   std::vector<int> Idx;                      // 3 per triangle
   std::vector<int> TriShape;                 // per triangle
   std::vector<int> VertexFirst, VertexCount; // per shape
+  std::vector<int> TriFirst, TriCount;       // per shape
   std::vector<float> Color; // diffuse RGB, transparency per shape
   /// The numbers of every attribute the parsers read, in document order.
   std::vector<float> Floats;
@@ -93,7 +95,7 @@ struct DeviceScene {
   int Shapes = 0, Vertices = 0, Triangles = 0, Numbers = 0;
   float *Pos = nullptr, *Nrm = nullptr, *Tex = nullptr, *Color = nullptr;
   int *Idx = nullptr, *TriShape = nullptr, *VertexFirst = nullptr,
-      *VertexCount = nullptr;
+      *VertexCount = nullptr, *TriFirst = nullptr, *TriCount = nullptr;
   int *TokAttr = nullptr, *TokInt = nullptr, *AttrKind = nullptr;
   float *TokFloat = nullptr;
   int Attrs = 0;
