@@ -70,6 +70,21 @@ printf '#!/bin/sh\nexec "$(dirname "$0")/tessellation" --size 512 --grid 8 --max
 chmod +x "$OUT/tessellation-large"
 BSGP_DEVICE=cpu "$OUT/tessellation-large" > "$OUT/expected/tessellation-large.txt"
 programs+=("tessellation-large:$ALL")
+# The X3D parser app: its self-check on the hand-written scenes (copied
+# beside it) and a generated one, compared with pugixml where installed.
+APP="$ROOT/examples/apps/x3d"
+PUGI=()
+[ -f /usr/include/pugixml.hpp ] && PUGI=(-lpugixml)
+mkdir -p "$OUT/x3d-tests"
+cp "$APP"/tests/*.x3d "$OUT/x3d-tests/"
+"${BSGPC[@]}" --target=$ALL "$APP"/*.bsgp "$APP"/*.cpp "${PUGI[@]}" -o "$OUT/x3d"
+pugi=$(ldd "$OUT/x3d" | awk '/libpugixml/ {print $3}')
+[ -n "$pugi" ] && cp -L "$pugi" "$OUT/"
+printf '#!/bin/sh\nd=$(dirname "$0")\nexec "$d/x3d" --tests "$d/x3d-tests"\n' \
+  > "$OUT/x3d-check"
+chmod +x "$OUT/x3d-check"
+BSGP_DEVICE=cpu "$OUT/x3d-check" > "$OUT/expected/x3d-check.txt"
+programs+=("x3d-check:$ALL")
 
 "$ROOT/bench/cuda/build.sh" "$OUT" >/dev/null
 rm -f "$OUT"/*.o
@@ -109,6 +124,7 @@ done
 ./bench_uniform_loop
 ./bench_particles
 ./bench_tessellation
+BSGP_DEVICE=cuda ./x3d --bench
 case " \${BACKENDS:-cuda} " in *" vulkan "*) ./bench_backends "\${1:-1}" ;; esac
 exit \$failed
 RUN

@@ -13,6 +13,7 @@ PKGS=(
   cmake ninja-build ccache googletest libgtest-dev python3 make pkgconf
   spirv-tools libvulkan-dev mesa-vulkan-drivers vulkan-tools
   valgrind libffi-dev libstb-dev
+  libpugixml-dev
 )
 
 missing=()
