@@ -142,6 +142,41 @@ void cloneQueriesPerPiece(Block &body, MutableArrayRef<Piece> pieces,
   }
 }
 
+/// The source range of a superstep: from the first to the last source
+/// position of its operations and of the barrier that ends it, in the file
+/// of its first operation (code inlined from a collective counts at its
+/// call site). Taking the extremes rather than the first operation and the
+/// barrier keeps the range from running backwards where the compiler put an
+/// operation of a later column first (`37:12-37:9`).
+static std::pair<LocationAttr, LocationAttr>
+getSourceRange(const Piece &piece) {
+  FileLineColLoc begin, end;
+  auto extend = [&](Location loc) {
+    FileLineColLoc flc = ssutil::findFileLineCol(loc);
+    if (!flc)
+      return;
+    if (!begin) {
+      begin = end = flc;
+      return;
+    }
+    if (flc.getFilename() != begin.getFilename())
+      return;
+    auto before = [](FileLineColLoc a, FileLineColLoc b) {
+      return std::make_pair(a.getLine(), a.getColumn()) <
+             std::make_pair(b.getLine(), b.getColumn());
+    };
+    if (before(flc, begin))
+      begin = flc;
+    if (before(end, flc))
+      end = flc;
+  };
+  for (Operation *op : piece.ops)
+    op->walk([&](Operation *nested) { extend(nested->getLoc()); });
+  if (piece.endBarrier)
+    extend(piece.endBarrier->getLoc());
+  return {begin, end};
+}
+
 LogicalResult splitSpawn(SpawnOp spawn) {
   // Already in superstep form: the pass is idempotent.
   if (!ssutil::getSupersteps(spawn).empty())
@@ -198,12 +233,7 @@ LogicalResult splitSpawn(SpawnOp spawn) {
 
     OpBuilder b(terminator);
     Location loc = piece.ops.front()->getLoc();
-    LocationAttr begin = ssutil::findFileLineCol(loc);
-    LocationAttr end =
-        ssutil::findFileLineCol(piece.endBarrier ? piece.endBarrier->getLoc()
-                                                 : piece.ops.back()->getLoc());
-    if (!begin || !end)
-      begin = end = nullptr;
+    auto [begin, end] = getSourceRange(piece);
     auto step = SuperstepOp::create(
         b, loc, ValueRange(saved).getTypes(), b.getI32IntegerAttr(++index),
         piece.rankReassigned ? b.getUnitAttr() : nullptr, begin, end);
