@@ -240,8 +240,11 @@ static int compileAndLink(const char *Argv0,
       return 1;
     LO.Inputs.push_back(std::string(Obj));
   }
-  for (const llvm::opt::Arg *A : Args.filtered(
-           OPT_I, OPT_D, OPT_U, OPT_L, OPT_l, OPT_Wl_COMMA, OPT_pthread)) {
+  // -O reaches the C and C++ inputs too, as clang++ -O2 main.cpp would
+  // compile them.
+  for (const llvm::opt::Arg *A :
+       Args.filtered(OPT_I, OPT_D, OPT_U, OPT_L, OPT_l, OPT_Wl_COMMA,
+                     OPT_pthread, OPT_O)) {
     llvm::opt::ArgStringList Rendered;
     A->render(Args, Rendered);
     for (const char *S : Rendered)
