@@ -70,6 +70,11 @@ printf '#!/bin/sh\nexec "$(dirname "$0")/tessellation" --size 512 --grid 8 --max
 chmod +x "$OUT/tessellation-large"
 BSGP_DEVICE=cpu "$OUT/tessellation-large" > "$OUT/expected/tessellation-large.txt"
 programs+=("tessellation-large:$ALL")
+# The kd-tree ray tracer app: its self-check (a 96x96 picture checked
+# against the brute-force renderer on each backend).
+APP="$ROOT/examples/apps/raytracer"
+build $ALL raytracer "$APP/raytracer.bsgp" "$APP/main.cpp" "$APP/kdtree.cpp" \
+  "$APP/scene.cpp" "$APP/reference.cpp"
 
 "$ROOT/bench/cuda/build.sh" "$OUT" >/dev/null
 rm -f "$OUT"/*.o
@@ -109,6 +114,7 @@ done
 ./bench_uniform_loop
 ./bench_particles
 ./bench_tessellation
+./bench_raytracer
 case " \${BACKENDS:-cuda} " in *" vulkan "*) ./bench_backends "\${1:-1}" ;; esac
 exit \$failed
 RUN

@@ -58,13 +58,14 @@ void usage() {
   std::fprintf(
       stderr,
       "usage: raytracer [--scene file.off|file.obj] [--detail d] [--size n]\n"
-      "                 [--bounces b] [--repeat k] [--no-check] [--png file]\n"
+      "                 [--bounces b] [--repeat k] [--check|--no-check]\n"
+      "                 [--png file]\n"
       "                 [--ppm file] [-v]\n"
       "       raytracer --diff a.ppm b.ppm   (pixels differing by > 2/255)\n");
 }
 
 bool parseOptions(int argc, char **argv, Options &o) {
-  bool large = false;
+  bool large = false, checkAsked = false;
   for (int i = 1; i < argc; ++i) {
     std::string a = argv[i];
     bool hasValue = i + 1 < argc;
@@ -81,7 +82,7 @@ bool parseOptions(int argc, char **argv, Options &o) {
     else if (a == "--no-check")
       o.check = false;
     else if (a == "--check")
-      o.check = true, large = false;
+      checkAsked = true;
     else if (a == "--png" && hasValue)
       o.png = argv[++i];
     else if (a == "--ppm" && hasValue)
@@ -93,7 +94,7 @@ bool parseOptions(int argc, char **argv, Options &o) {
   }
   // A large picture is not checked unless asked: the brute-force renderer
   // takes minutes there.
-  if (large && o.check)
+  if (large && o.check && !checkAsked)
     o.check = false;
   return o.size >= 1 && o.size <= 8192 && o.detail >= 1 && o.detail <= 64 &&
          o.bounces >= 0 && o.bounces <= 16 && o.repeat >= 1;
