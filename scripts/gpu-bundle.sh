@@ -85,6 +85,11 @@ printf '#!/bin/sh\nd=$(dirname "$0")\nexec "$d/x3d" --tests "$d/x3d-tests"\n' \
 chmod +x "$OUT/x3d-check"
 BSGP_DEVICE=cpu "$OUT/x3d-check" > "$OUT/expected/x3d-check.txt"
 programs+=("x3d-check:$ALL")
+# The kd-tree ray tracer app: its self-check (a 96x96 picture checked
+# against the brute-force renderer on each backend).
+APP="$ROOT/examples/apps/raytracer"
+build $ALL raytracer "$APP/raytracer.bsgp" "$APP/main.cpp" "$APP/kdtree.cpp" \
+  "$APP/scene.cpp" "$APP/reference.cpp"
 
 "$ROOT/bench/cuda/build.sh" "$OUT" >/dev/null
 rm -f "$OUT"/*.o
@@ -125,6 +130,7 @@ done
 ./bench_particles
 ./bench_tessellation
 BSGP_DEVICE=cuda ./x3d --bench
+./bench_raytracer
 case " \${BACKENDS:-cuda} " in *" vulkan "*) ./bench_backends "\${1:-1}" ;; esac
 exit \$failed
 RUN

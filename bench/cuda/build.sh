@@ -67,3 +67,20 @@ cp -L /usr/lib/llvm-22/lib/libomp.so.5 "$OUT/" 2>/dev/null ||
 "$NVCC" -arch=sm_90 "$OUT/bench_tessellation.o" "$OUT/tessellation-kernels.o" \
   -L"$BUILD/lib" -lbsgprt -Xlinker -rpath,'$ORIGIN' \
   -o "$OUT/bench_tessellation"
+# The kd-tree ray tracer (examples/apps/raytracer) against its CUDA twin,
+# on the tree of the app's kdtree.cpp; the twin without FMA contraction, so
+# that both round alike (bench_raytracer.cu).
+APP="$ROOT/examples/apps/raytracer"
+"$BUILD/bin/bsgpc" -O3 --target=cpu,cuda -c "$APP/raytracer.bsgp" \
+  -o "$OUT/raytracer-kernels.o"
+"$NVCC" -O3 -arch=sm_90 -fmad=false -std=c++17 -I"$APP" -c \
+  "$ROOT/bench/cuda/raytracer_twin.cu" -o "$OUT/raytracer_twin.o"
+for f in kdtree scene; do
+  "$NVCC" -O3 -std=c++17 -I"$APP" -c "$APP/$f.cpp" -o "$OUT/raytracer-$f.o"
+done
+"$NVCC" -O3 -arch=sm_90 -std=c++17 -I"$BUILD/include" -I"$ROOT/runtime/include" \
+  -I"$APP" -c "$ROOT/bench/cuda/bench_raytracer.cu" -o "$OUT/bench_raytracer.o"
+"$NVCC" -arch=sm_90 "$OUT/bench_raytracer.o" "$OUT/raytracer_twin.o" \
+  "$OUT/raytracer-kdtree.o" "$OUT/raytracer-scene.o" \
+  "$OUT/raytracer-kernels.o" -L"$BUILD/lib" -lbsgprt \
+  -Xlinker -rpath,'$ORIGIN' -o "$OUT/bench_raytracer"

@@ -50,6 +50,7 @@
 
 #include "llvm/ADT/MapVector.h"
 #include "llvm/ADT/SetVector.h"
+#include "llvm/Support/MathExtras.h"
 
 namespace bsgp {
 #define GEN_PASS_DEF_BSGPSPLITUNIFORMFLOWPASS
@@ -287,12 +288,15 @@ LogicalResult Splitter::checkCarried(Value v, ArrayRef<Operation *> seg) {
   return success();
 }
 
-/// The bytes of a list element of type `t`.
+/// The bytes of a list element of type `t`: a vector takes its size rounded
+/// up to a power of two, as in every list (a float3 takes 16 bytes, the
+/// stride of the kernels' loads and stores; docs/language.md, "Types").
 static unsigned elementBytes(Type t) {
   if (isa<PtrType>(t))
     return 8;
   if (auto vt = dyn_cast<VectorType>(t))
-    return vt.getNumElements() * elementBytes(vt.getElementType());
+    return llvm::PowerOf2Ceil(vt.getNumElements() *
+                              elementBytes(vt.getElementType()));
   return (t.getIntOrFloatBitWidth() + 7) / 8;
 }
 

@@ -162,3 +162,39 @@ func.func @array_loop(%n: i32, %k: i32, %out: !bsgp.ptr<i32>) {
   }
   return
 }
+
+// -----
+
+// A float3 that lives across the loop goes through lists of 16-byte
+// elements, the size of a float3 in every list and the stride of the
+// segments' loads and stores (was: 12 bytes, so that the last threads'
+// stores ran past the end of the list).
+// CHECK-LABEL: func.func @vec3_loop(
+// CHECK: %[[B16:.*]] = arith.constant 16 : i64
+// CHECK-NEXT: llvm.mlir.zero
+// CHECK-NEXT: llvm.call @bsgprt_temp_alloc_elements(%{{.*}}, %[[B16]], %{{.*}})
+// CHECK: bsgp.ptr.store %{{.*}} : !bsgp.ptr<vector<3xf32>>, i32
+// CHECK-NOT: arith.constant 12 : i64
+func.func @vec3_loop(%n: i32, %k: i32, %out: !bsgp.ptr<vector<3xf32>>) {
+  bsgp.spawn %n {
+    %c0 = arith.constant 0 : i32
+    %c1 = arith.constant 1 : i32
+    %one = arith.constant dense<1.0> : vector<3xf32>
+    %r = bsgp.thread_rank : i32
+    %rf = arith.sitofp %r : i32 to f32
+    %v = vector.broadcast %rf : f32 to vector<3xf32>
+    %res:2 = scf.while (%i = %c0, %x = %v) : (i32, vector<3xf32>) -> (i32, vector<3xf32>) {
+      %c = arith.cmpi slt, %i, %k : i32
+      scf.condition(%c) %i, %x : i32, vector<3xf32>
+    } do {
+    ^bb0(%i2: i32, %x2: vector<3xf32>):
+      %y = arith.addf %x2, %one : vector<3xf32>
+      bsgp.barrier
+      %i3 = arith.addi %i2, %c1 : i32
+      scf.yield %i3, %y : i32, vector<3xf32>
+    }
+    %r2 = bsgp.thread_rank : i32
+    bsgp.ptr.store %res#1, %out[%r2] : !bsgp.ptr<vector<3xf32>>, i32
+  }
+  return
+}
