@@ -58,6 +58,11 @@ SpawnSuperstepTable computeTable(SpawnOp spawn) {
         info.name = ssutil::getValueName(value);
         info.defStep = i + 1;
         info.words = getStreamWordCount(value.getType());
+        if (FileLineColLoc pos = ssutil::findFileLineCol(value.getLoc())) {
+          info.file = pos.getFilename().getValue().str();
+          info.line = pos.getLine();
+          info.col = pos.getColumn();
+        }
         for (OpOperand &use : value.getUses()) {
           if (use.getOwner() != yield) {
             info.useSteps.push_back(i + 1);
@@ -104,6 +109,11 @@ SmallVector<SpawnSuperstepTable, 2> computeSuperstepTables(ModuleOp module) {
       SpawnSuperstepTable table = computeTable(spawn);
       table.function = func.getName().str();
       table.spawnIndex = index;
+      if (FileLineColLoc pos = ssutil::findFileLineCol(spawn.getLoc())) {
+        table.file = pos.getFilename().getValue().str();
+        table.line = pos.getLine();
+        table.col = pos.getColumn();
+      }
       // "the copy that runs in one pass, that reads again" and the like.
       for (StringRef attr :
            {kPassVersionAttr, kResultVersionAttr, kLoadVersionAttr})
@@ -114,6 +124,25 @@ SmallVector<SpawnSuperstepTable, 2> computeSuperstepTables(ModuleOp module) {
     });
   });
   return tables;
+}
+
+SmallVector<SavedValue> getStreamValues(const SpawnSuperstepTable &table,
+                                        SmallVectorImpl<unsigned> *rows) {
+  SmallVector<SavedValue> values;
+  for (auto [row, info] : llvm::enumerate(table.values)) {
+    if (!info.saved || info.words == 0)
+      continue;
+    SavedValue value;
+    value.defStep = info.defStep - 1;
+    value.lastUseStep = info.useSteps.back() - 1;
+    value.words = info.words;
+    value.needsWholeLastStep = info.needsWholeLastStep;
+    value.name = info.name;
+    values.push_back(std::move(value));
+    if (rows)
+      rows->push_back(row);
+  }
+  return values;
 }
 
 /// The functions whose spawns sit under host control flow, by name.
@@ -162,18 +191,7 @@ void writeSuperstepDot(ModuleOp module, llvm::raw_ostream &os) {
       writeSuperstepGraphDot(func, os);
       graphs.erase(table.function);
     }
-    SmallVector<SavedValue> values;
-    for (const SuperstepValueInfo &info : table.values) {
-      if (!info.saved || info.words == 0)
-        continue;
-      SavedValue value;
-      value.defStep = info.defStep - 1;
-      value.lastUseStep = info.useSteps.back() - 1;
-      value.words = info.words;
-      value.needsWholeLastStep = info.needsWholeLastStep;
-      value.name = info.name;
-      values.push_back(std::move(value));
-    }
+    SmallVector<SavedValue> values = getStreamValues(table);
     os << "// spawn " << table.spawnIndex << " in @" << table.function << "\n";
     llvm::Expected<StreamAllocation> allocation =
         allocateStreams(table.numSupersteps, values);

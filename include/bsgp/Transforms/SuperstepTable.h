@@ -9,6 +9,8 @@
 #ifndef BSGP_TRANSFORMS_SUPERSTEPTABLE_H
 #define BSGP_TRANSFORMS_SUPERSTEPTABLE_H
 
+#include "bsgp/Support/StreamAllocation.h"
+
 #include "llvm/ADT/SmallVector.h"
 
 #include <string>
@@ -38,6 +40,11 @@ struct SuperstepValueInfo {
   /// The last use loads it at another thread's index (after a
   /// rank-reassigning barrier, or through bsgp.get).
   bool needsWholeLastStep = false;
+  /// Where the value is defined in the source (the call site for code
+  /// inlined from a collective): file name as MLIRGen wrote it, 1-based line
+  /// and column; empty file and 0 where no position is known.
+  std::string file;
+  unsigned line = 0, col = 0;
 };
 
 /// The table of one spawn in superstep form.
@@ -48,6 +55,9 @@ struct SpawnSuperstepTable {
   /// For a spawn that bsgp-rematerialize-loads versioned: which copy
   /// ("reads again" or "saves"); else empty.
   std::string version;
+  /// Where the spawn is in the source, as SuperstepValueInfo::file/line/col.
+  std::string file;
+  unsigned line = 0, col = 0;
   /// Saved values, and unsaved values that carry a source name.
   llvm::SmallVector<SuperstepValueInfo, 8> values;
 };
@@ -56,6 +66,13 @@ struct SpawnSuperstepTable {
 /// bsgp-split-supersteps and before bsgp-save-restore).
 llvm::SmallVector<SpawnSuperstepTable, 2>
 computeSuperstepTables(mlir::ModuleOp module);
+
+/// The values of `table` that take words of a temporary stream (saved, of
+/// at least one word), in the form allocateStreams wants them; `rows`, if
+/// given, receives the index in `table.values` of each.
+llvm::SmallVector<SavedValue>
+getStreamValues(const SpawnSuperstepTable &table,
+                llvm::SmallVectorImpl<unsigned> *rows = nullptr);
 
 /// Prints one table per spawn in the layout of Table 1:
 ///   func findFaces, spawn 0: 3 supersteps
