@@ -299,7 +299,17 @@ std::string BSGPDocument::describe(const Decl *D) {
     if (const SpawnStmt *Sp = SpawnOf.lookup(V))
       OS << describeSaved(V, Sp);
   } else if (auto *F = llvm::dyn_cast<FunctionDecl>(D)) {
-    OS << "function `" << F->getName() << "`";
+    OS << "function `";
+    // An instantiation is named by its mangled name; show it as written.
+    if (const FunctionTemplateDecl *T = F->getInstantiatedFrom()) {
+      OS << T->getName() << "<";
+      for (auto [K, Arg] : llvm::enumerate(F->getTemplateArgs()))
+        OS << (K ? ", " : "") << typeString(Arg);
+      OS << ">";
+    } else {
+      OS << F->getName();
+    }
+    OS << "`";
     if (F->getFunctionType())
       OS << ": `" << F->getFunctionType()->str() << "`";
     if (!HasErrors)
