@@ -16,6 +16,7 @@
 #include "bsgp/Driver/Driver.h"
 
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/CrashRecoveryContext.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/MemoryBuffer.h"
 
@@ -128,7 +129,20 @@ BSGPDocument::BSGPDocument(const lsp::URIForFile &URI, llvm::StringRef Text,
   Opts.ImplicitImports = Settings.ImplicitImports;
   Opts.PP = Settings.PP;
   Opts.IncludePaths = Settings.IncludePaths;
-  parseAndAnalyzeBuffer(MainFile, Ctx, Diags, Opts);
+  // A crash of the compiler on some text must not end the server: the
+  // document then has one diagnostic saying so and no index.
+  llvm::CrashRecoveryContext CRC;
+  if (!CRC.RunSafely(
+          [&] { parseAndAnalyzeBuffer(MainFile, Ctx, Diags, Opts); })) {
+    Diags.setConsumer(nullptr);
+    HasErrors = true;
+    lsp::Diagnostic D;
+    D.source = "bsgpc";
+    D.severity = lsp::DiagnosticSeverity::Error;
+    D.message = "internal compiler error: the frontend crashed on this text";
+    Diagnostics.push_back(std::move(D));
+    return;
+  }
   HasErrors = Diags.hasErrors();
   Diags.setConsumer(nullptr);
   index();
@@ -215,7 +229,8 @@ void BSGPDocument::indexStmt(const Stmt *S, const SpawnStmt *Spawn) {
       Occurrences.push_back(O);
     }
     if (auto *M = llvm::dyn_cast<MemberExpr>(E))
-      if (M->getField() && M->getMemberLoc().File == MainFile) {
+      if (M->getField() && M->getMemberLoc().File == MainFile &&
+          !M->getMemberName().empty()) {
         SourceLocation B = M->getMemberLoc(), End = B;
         End.Col += M->getMemberName().size() - 1;
         Occurrences.push_back({SourceRange(B, End), M->getField(), M, Spawn});
@@ -340,8 +355,13 @@ std::string BSGPDocument::describeSaved(const VarDecl *V,
                                         const SpawnStmt *Spawn) {
   if (HasErrors)
     return "";
-  if (!Supersteps)
-    Supersteps = computeSuperstepInfo(Ctx, SM);
+  if (!Supersteps) {
+    llvm::CrashRecoveryContext CRC;
+    SuperstepInfo Info;
+    if (!CRC.RunSafely([&] { Info = computeSuperstepInfo(Ctx, SM); }))
+      Info.Error = "the compiler crashed in the superstep pipeline";
+    Supersteps = std::move(Info);
+  }
   if (!Supersteps->Error.empty())
     return "\n- superstep analysis unavailable: " + Supersteps->Error;
   llvm::StringRef MainName = SM.getFileName(MainFile);

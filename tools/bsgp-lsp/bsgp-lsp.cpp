@@ -22,6 +22,7 @@
 #include "bsgp/Driver/Driver.h"
 
 #include "llvm/Support/CommandLine.h"
+#include "llvm/Support/CrashRecoveryContext.h"
 #include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/LSP/Logging.h"
 #include "llvm/Support/LSP/Transport.h"
@@ -185,6 +186,8 @@ int main(int argc, char **argv) {
   if (!Dir.empty())
     Settings.PP.SystemIncludePaths.push_back(Dir);
 
+  // Documents are compiled under a CrashRecoveryContext (Document.cpp).
+  llvm::CrashRecoveryContext::Enable();
   lsp::Logger::setLogLevel(Verbose ? lsp::Logger::Level::Debug
                                    : lsp::Logger::Level::Error);
   if (LitTest)
