@@ -61,8 +61,20 @@ public:
       D.message =
           llvm::formatv("{0}:{1}:{2}: {3}", SM.getFileName(R.Begin.File),
                         R.Begin.Line, R.Begin.Col, Message);
+      Elsewhere.push_back({Out.size(), R.Begin.File});
     }
     Out.push_back(std::move(D));
+  }
+
+  /// Puts each diagnostic of an imported file on the `import` of the main
+  /// file that brought that file in, once the imports are known.
+  void placeOnImports(llvm::ArrayRef<Decl *> MainDecls) {
+    for (auto [Index, File] : Elsewhere)
+      for (const Decl *D : MainDecls)
+        if (auto *I = llvm::dyn_cast_or_null<ImportDecl>(D))
+          if (I->getImportedFile() == File && I->getRange().isValid() &&
+              I->getRange().Begin.File == MainFile)
+            Out[Index].range = toLSPRange(I->getRange());
   }
 
   static lsp::Range toLSPRange(SourceRange R) {
@@ -79,6 +91,8 @@ public:
   uint32_t MainFile = 0;
 
 private:
+  /// Diagnostics of other files: index in Out, file id.
+  std::vector<std::pair<size_t, uint32_t>> Elsewhere;
   SourceManager &SM;
   const lsp::URIForFile &URI;
   std::vector<lsp::Diagnostic> &Out;
@@ -145,6 +159,9 @@ BSGPDocument::BSGPDocument(const lsp::URIForFile &URI, llvm::StringRef Text,
   }
   HasErrors = Diags.hasErrors();
   Diags.setConsumer(nullptr);
+  for (const TranslationUnit &TU : Ctx.getTranslationUnits())
+    if (TU.FileId == MainFile)
+      C.placeOnImports(TU.Decls);
   index();
 }
 
