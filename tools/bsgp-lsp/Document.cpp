@@ -40,12 +40,23 @@ public:
                         llvm::StringRef Message) override {
     bool InMain = R.isValid() && R.Begin.File == MainFile;
     if (Sev == Severity::Note && !Out.empty()) {
-      if (!InMain)
-        return;
+      // A note in another file (an import) points into that file on disk.
+      lsp::URIForFile Where = URI;
+      if (!InMain) {
+        if (!R.isValid())
+          return;
+        llvm::Expected<lsp::URIForFile> File =
+            lsp::URIForFile::fromFile(SM.getFileName(R.Begin.File));
+        if (!File) {
+          llvm::consumeError(File.takeError());
+          return;
+        }
+        Where = *File;
+      }
       lsp::Diagnostic &Last = Out.back();
       if (!Last.relatedInformation)
         Last.relatedInformation.emplace();
-      Last.relatedInformation->emplace_back(lsp::Location(URI, toLSPRange(R)),
+      Last.relatedInformation->emplace_back(lsp::Location(Where, toLSPRange(R)),
                                             Message.str());
       return;
     }
