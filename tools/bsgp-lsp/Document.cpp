@@ -224,6 +224,13 @@ void BSGPDocument::indexDecl(const Decl *D) {
 void BSGPDocument::indexStmt(const Stmt *S, const SpawnStmt *Spawn) {
   auto *Mutable = const_cast<Stmt *>(S);
   if (auto *Sp = llvm::dyn_cast<SpawnStmt>(S)) {
+    // The `spawn` keyword: a summary of the spawn's supersteps.
+    if (Sp->getBeginLoc().File == MainFile) {
+      SourceLocation End = Sp->getBeginLoc();
+      End.Col += 4;
+      Occurrences.push_back(
+          {SourceRange(Sp->getBeginLoc(), End), nullptr, nullptr, Sp});
+    }
     if (Sp->getCount())
       indexStmt(Sp->getCount(), Spawn);
     if (Sp->getBody())
@@ -379,63 +386,117 @@ std::string BSGPDocument::describe(const Decl *D) {
   return S;
 }
 
-std::string BSGPDocument::describeSaved(const VarDecl *V,
-                                        const SpawnStmt *Spawn) {
-  if (HasErrors)
-    return "";
+const SuperstepInfo &BSGPDocument::supersteps() {
   if (!Supersteps) {
+    // A crash of a pass must not end the server either.
     llvm::CrashRecoveryContext CRC;
     SuperstepInfo Info;
     if (!CRC.RunSafely([&] { Info = computeSuperstepInfo(Ctx, SM); }))
       Info.Error = "the compiler crashed in the superstep pipeline";
     Supersteps = std::move(Info);
   }
-  if (!Supersteps->Error.empty())
-    return "\n- superstep analysis unavailable: " + Supersteps->Error;
+  return *Supersteps;
+}
+
+llvm::SmallVector<unsigned> BSGPDocument::tablesOf(const SpawnStmt *Spawn) {
+  // The tables of this spawn: a spawn that bsgp-split-uniform-flow cut or
+  // a pass versioned has several; one without a barrier saves nothing.
+  llvm::SmallVector<unsigned> Tables;
   llvm::StringRef MainName = SM.getFileName(MainFile);
+  for (auto [T, Table] : llvm::enumerate(supersteps().Tables))
+    if (Table.file == MainName && Table.numSupersteps > 1 &&
+        contains(Spawn->getRange(), MainFile, Table.line, Table.col))
+      Tables.push_back(T);
+  return Tables;
+}
+
+/// "saved across a barrier (used in supersteps 3, 4) in temporary stream 1"
+static void printSavedRow(const SuperstepValueInfo &Row,
+                          llvm::ArrayRef<unsigned> Streams,
+                          llvm::raw_ostream &OS) {
+  if (!Row.saved) {
+    OS << "not saved across a barrier";
+    return;
+  }
+  OS << "saved across a barrier (used in superstep";
+  if (Row.useSteps.size() > 1)
+    OS << "s";
+  for (auto [K, Step] : llvm::enumerate(Row.useSteps))
+    OS << (K ? ", " : " ") << Step;
+  OS << ")";
+  if (Streams.empty())
+    return;
+  OS << " in temporary stream" << (Streams.size() > 1 ? "s " : " ");
+  for (auto [K, Stream] : llvm::enumerate(Streams))
+    OS << (K ? ", " : "") << Stream;
+}
+
+std::string BSGPDocument::describeSaved(const VarDecl *V,
+                                        const SpawnStmt *Spawn) {
+  if (HasErrors)
+    return "";
+  const SuperstepInfo &Info = supersteps();
+  if (!Info.Error.empty())
+    return "\n- superstep analysis unavailable: " + Info.Error;
+  llvm::StringRef MainName = SM.getFileName(MainFile);
+  llvm::SmallVector<unsigned> Tables = tablesOf(Spawn);
+  if (Tables.empty())
+    return "\n- not saved: its spawn has no barrier (one superstep)";
   std::string S;
   llvm::raw_string_ostream OS(S);
-  bool AnyTable = false, AnyRow = false;
-  for (auto [T, Table] : llvm::enumerate(Supersteps->Tables)) {
-    if (Table.file != MainName)
-      continue;
-    // The tables of this spawn (a spawn that bsgp-split-uniform-flow cut
-    // or a pass versioned has several); one without a barrier saves nothing.
-    if (!contains(Spawn->getRange(), MainFile, Table.line, Table.col) ||
-        Table.numSupersteps <= 1)
-      continue;
-    AnyTable = true;
+  for (unsigned T : Tables) {
+    const SpawnSuperstepTable &Table = Info.Tables[T];
     for (auto [R, Row] : llvm::enumerate(Table.values)) {
       if (Row.name != V->getName() || Row.file != MainName ||
           !contains(Spawn->getRange(), MainFile, Row.line, Row.col))
         continue;
-      AnyRow = true;
       OS << "\n- value of line " << Row.line << ": defined in superstep "
          << Row.defStep << " of " << Table.numSupersteps;
       if (!Table.version.empty())
         OS << " (the copy that " << Table.version << ")";
-      if (!Row.saved) {
-        OS << ", not saved across a barrier";
-        continue;
-      }
-      OS << ", saved across a barrier (used in superstep";
-      if (Row.useSteps.size() > 1)
-        OS << "s";
-      for (auto [K, Step] : llvm::enumerate(Row.useSteps))
-        OS << (K ? ", " : " ") << Step;
-      OS << ")";
-      const std::vector<unsigned> &Streams = Supersteps->Streams[T][R];
-      if (Streams.empty())
-        continue;
-      OS << " in temporary stream" << (Streams.size() > 1 ? "s " : " ");
-      for (auto [K, Stream] : llvm::enumerate(Streams))
-        OS << (K ? ", " : "") << Stream;
+      OS << ", ";
+      printSavedRow(Row, Info.Streams[T][R], OS);
     }
   }
-  if (!AnyTable)
-    return "\n- not saved: its spawn has no barrier (one superstep)";
-  if (!AnyRow)
+  if (S.empty())
     return "\n- not saved across a barrier";
+  return S;
+}
+
+std::string BSGPDocument::describeSpawn(const SpawnStmt *Spawn) {
+  std::string S;
+  llvm::raw_string_ostream OS(S);
+  OS << "spawn at line " << Spawn->getBeginLoc().Line;
+  if (HasErrors)
+    return S;
+  const SuperstepInfo &Info = supersteps();
+  if (!Info.Error.empty())
+    return S + "\n- superstep analysis unavailable: " + Info.Error;
+  llvm::SmallVector<unsigned> Tables = tablesOf(Spawn);
+  if (Tables.empty())
+    return S + "\n- one superstep: nothing is saved across a barrier";
+  for (unsigned T : Tables) {
+    const SpawnSuperstepTable &Table = Info.Tables[T];
+    llvm::SmallVector<unsigned> Streams;
+    for (const std::vector<unsigned> &Row : Info.Streams[T])
+      for (unsigned Stream : Row)
+        if (!llvm::is_contained(Streams, Stream))
+          Streams.push_back(Stream);
+    OS << "\n- " << Table.numSupersteps << " supersteps";
+    if (!Table.version.empty())
+      OS << " (the copy that " << Table.version << ")";
+    OS << ", " << Streams.size() << " temporary stream"
+       << (Streams.size() == 1 ? "" : "s");
+    for (auto [R, Row] : llvm::enumerate(Table.values)) {
+      if (!Row.saved)
+        continue;
+      OS << "\n- `" << Row.name << "`";
+      if (Row.line)
+        OS << " (line " << Row.line << ")";
+      OS << ", defined in superstep " << Row.defStep << ": ";
+      printSavedRow(Row, Info.Streams[T][R], OS);
+    }
+  }
   return S;
 }
 
@@ -447,6 +508,8 @@ std::optional<lsp::Hover> BSGPDocument::hover(const lsp::Position &Pos) {
     Range = O->Range;
     if (O->Target) {
       Text = describe(O->Target);
+    } else if (!O->E && O->Spawn) {
+      Text = describeSpawn(O->Spawn);
     } else if (O->E) {
       Text = "expression: `" + typeString(O->E->getType()) + "`";
       if (O->Spawn)

@@ -79,7 +79,8 @@ private:
     const Decl *Target = nullptr;
     /// The expression there, if any (for its type).
     const Expr *E = nullptr;
-    /// The spawn the occurrence is in, if any.
+    /// The spawn the occurrence is in, if any; with neither Target nor E,
+    /// the occurrence is the `spawn` keyword itself.
     const SpawnStmt *Spawn = nullptr;
   };
 
@@ -93,6 +94,12 @@ private:
   const Decl *findTypeName(const llvm::lsp::Position &Pos, SourceRange &Range);
   std::string describe(const Decl *D);
   std::string describeSaved(const VarDecl *V, const SpawnStmt *Spawn);
+  std::string describeSpawn(const SpawnStmt *Spawn);
+  /// The superstep tables, computed on first use.
+  const SuperstepInfo &supersteps();
+  /// Indices in supersteps().Tables of the tables of `Spawn` that have
+  /// more than one superstep.
+  llvm::SmallVector<unsigned> tablesOf(const SpawnStmt *Spawn);
   std::optional<llvm::lsp::Location> locationOf(const Decl *D);
   llvm::lsp::Range toRange(SourceRange R) const;
 
