@@ -79,13 +79,18 @@ public:
 
   /// Puts each diagnostic of an imported file on the `import` of the main
   /// file that brought that file in, once the imports are known.
+  /// A header's go on the `#include` that entered it.
   void placeOnImports(llvm::ArrayRef<Decl *> MainDecls) {
-    for (auto [Index, File] : Elsewhere)
+    for (auto [Index, File] : Elsewhere) {
+      SourceLocation Include = SM.getFile(File).IncludeLoc;
+      if (Include.isValid() && Include.File == MainFile)
+        Out[Index].range = toLSPRange(SourceRange(Include));
       for (const Decl *D : MainDecls)
         if (auto *I = llvm::dyn_cast_or_null<ImportDecl>(D))
           if (I->getImportedFile() == File && I->getRange().isValid() &&
               I->getRange().Begin.File == MainFile)
             Out[Index].range = toLSPRange(I->getRange());
+    }
   }
 
   static lsp::Range toLSPRange(SourceRange R) {
