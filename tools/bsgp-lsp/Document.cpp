@@ -447,25 +447,47 @@ std::string BSGPDocument::describeSaved(const VarDecl *V,
   llvm::SmallVector<unsigned> Tables = tablesOf(Spawn);
   if (Tables.empty())
     return "\n- not saved: its spawn has no barrier (one superstep)";
-  std::string S;
-  llvm::raw_string_ostream OS(S);
+  // One line per saved value (code inlined from a collective may give
+  // several rows the same name and position: they are one line); the
+  // unsaved values only say where they are defined.
+  std::vector<std::string> Saved;
+  llvm::SmallVector<unsigned> UnsavedSteps;
+  unsigned NumSteps = 0;
   for (unsigned T : Tables) {
     const SpawnSuperstepTable &Table = Info.Tables[T];
     for (auto [R, Row] : llvm::enumerate(Table.values)) {
       if (Row.name != V->getName() || Row.file != MainName ||
           !contains(Spawn->getRange(), MainFile, Row.line, Row.col))
         continue;
+      if (!Row.saved) {
+        if (!llvm::is_contained(UnsavedSteps, Row.defStep))
+          UnsavedSteps.push_back(Row.defStep);
+        NumSteps = Table.numSupersteps;
+        continue;
+      }
+      std::string Line;
+      llvm::raw_string_ostream OS(Line);
       OS << "\n- value of line " << Row.line << ": defined in superstep "
          << Row.defStep << " of " << Table.numSupersteps;
       if (!Table.version.empty())
         OS << " (the copy that " << Table.version << ")";
       OS << ", ";
       printSavedRow(Row, Info.Streams[T][R], OS);
+      if (!llvm::is_contained(Saved, Line))
+        Saved.push_back(std::move(Line));
     }
   }
-  if (S.empty())
-    return "\n- not saved across a barrier";
-  return S;
+  if (!Saved.empty())
+    return llvm::join(Saved, "");
+  std::string S = "\n- not saved across a barrier";
+  if (UnsavedSteps.empty())
+    return S;
+  llvm::sort(UnsavedSteps);
+  S += UnsavedSteps.size() > 1 ? " (defined in supersteps "
+                               : " (defined in superstep ";
+  for (auto [K, Step] : llvm::enumerate(UnsavedSteps))
+    S += (K ? ", " : "") + std::to_string(Step);
+  return S + " of " + std::to_string(NumSteps) + ")";
 }
 
 std::string BSGPDocument::describeSpawn(const SpawnStmt *Spawn) {
