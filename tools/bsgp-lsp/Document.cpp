@@ -282,8 +282,11 @@ void BSGPDocument::indexStmt(const Stmt *S, const SpawnStmt *Spawn) {
 const BSGPDocument::Occurrence *
 BSGPDocument::find(const lsp::Position &Pos) const {
   const Occurrence *Best = nullptr;
+  if (Pos.line < 0 || Pos.character < 0)
+    return nullptr;
   for (const Occurrence &O : Occurrences) {
-    if (!contains(O.Range, MainFile, Pos.line + 1, Pos.character + 1))
+    if (!contains(O.Range, MainFile, unsigned(Pos.line) + 1,
+                  unsigned(Pos.character) + 1))
       continue;
     // The innermost; at equal extent, a name before a bare expression.
     if (!Best || extent(O.Range) < extent(Best->Range) ||
