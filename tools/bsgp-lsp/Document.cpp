@@ -418,9 +418,10 @@ llvm::SmallVector<unsigned> BSGPDocument::tablesOf(const SpawnStmt *Spawn) {
   return Tables;
 }
 
-/// "saved across a barrier (used in supersteps 3, 4) in temporary stream 1"
+/// "saved across a barrier (used in supersteps 3, 4) in temporary stream 1",
+/// and where the value is saved again (after fork or kill), where.
 static void printSavedRow(const SuperstepValueInfo &Row,
-                          llvm::ArrayRef<unsigned> Streams,
+                          llvm::ArrayRef<StreamSave> Saves,
                           llvm::raw_ostream &OS) {
   if (!Row.saved) {
     OS << "not saved across a barrier";
@@ -432,11 +433,17 @@ static void printSavedRow(const SuperstepValueInfo &Row,
   for (auto [K, Step] : llvm::enumerate(Row.useSteps))
     OS << (K ? ", " : " ") << Step;
   OS << ")";
-  if (Streams.empty())
-    return;
-  OS << " in temporary stream" << (Streams.size() > 1 ? "s " : " ");
-  for (auto [K, Stream] : llvm::enumerate(Streams))
-    OS << (K ? ", " : "") << Stream;
+  bool First = true;
+  for (const StreamSave &Save : Saves) {
+    if (Save.Streams.empty())
+      continue;
+    if (!First)
+      OS << "; saved again in superstep " << Save.Step;
+    First = false;
+    OS << " in temporary stream" << (Save.Streams.size() > 1 ? "s " : " ");
+    for (auto [K, Stream] : llvm::enumerate(Save.Streams))
+      OS << (K ? ", " : "") << Stream;
+  }
 }
 
 std::string BSGPDocument::describeSaved(const VarDecl *V,
@@ -475,7 +482,7 @@ std::string BSGPDocument::describeSaved(const VarDecl *V,
       if (!Table.version.empty())
         OS << " (the copy that " << Table.version << ")";
       OS << ", ";
-      printSavedRow(Row, Info.Streams[T][R], OS);
+      printSavedRow(Row, Info.Saves[T][R], OS);
       if (!llvm::is_contained(Saved, Line))
         Saved.push_back(std::move(Line));
     }
@@ -507,16 +514,11 @@ std::string BSGPDocument::describeSpawn(const SpawnStmt *Spawn) {
     return S + "\n- one superstep: nothing is saved across a barrier";
   for (unsigned T : Tables) {
     const SpawnSuperstepTable &Table = Info.Tables[T];
-    llvm::SmallVector<unsigned> Streams;
-    for (const std::vector<unsigned> &Row : Info.Streams[T])
-      for (unsigned Stream : Row)
-        if (!llvm::is_contained(Streams, Stream))
-          Streams.push_back(Stream);
+    unsigned Streams = Info.NumStreams[T];
     OS << "\n- " << Table.numSupersteps << " supersteps";
     if (!Table.version.empty())
       OS << " (the copy that " << Table.version << ")";
-    OS << ", " << Streams.size() << " temporary stream"
-       << (Streams.size() == 1 ? "" : "s");
+    OS << ", " << Streams << " temporary stream" << (Streams == 1 ? "" : "s");
     for (auto [R, Row] : llvm::enumerate(Table.values)) {
       if (!Row.saved)
         continue;
@@ -524,7 +526,7 @@ std::string BSGPDocument::describeSpawn(const SpawnStmt *Spawn) {
       if (Row.line)
         OS << " (line " << Row.line << ")";
       OS << ", defined in superstep " << Row.defStep << ": ";
-      printSavedRow(Row, Info.Streams[T][R], OS);
+      printSavedRow(Row, Info.Saves[T][R], OS);
     }
   }
   return S;

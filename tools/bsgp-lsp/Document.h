@@ -45,18 +45,30 @@ struct CompileSettings {
   std::vector<std::string> IncludePaths;
 };
 
+/// One bsgp.save of a value: the superstep that saves it (from 1) and the
+/// temporary streams of its words, numbered in the order the spawn
+/// allocates them.
+struct StreamSave {
+  unsigned Step = 0;
+  std::vector<unsigned> Streams;
+};
+
 /// The saved-value rows of the spawns of a document, from the superstep
 /// form; `Error` says why there are none when the analysis could not run.
 struct SuperstepInfo {
   llvm::SmallVector<SpawnSuperstepTable, 2> Tables;
-  /// Per table, per row: the temporary streams of the row's words (empty
-  /// for an unsaved row).
-  std::vector<std::vector<std::vector<unsigned>>> Streams;
+  /// Per table, per row: the saves of the row's value (none for an unsaved
+  /// row; more than one where a value is saved again after fork or kill
+  /// changed the number of threads).
+  std::vector<std::vector<std::vector<StreamSave>>> Saves;
+  /// Per table: how many temporary streams the spawn allocates.
+  std::vector<unsigned> NumStreams;
   std::string Error;
 };
 
 /// Runs MLIRGen and the superstep pipeline of `bsgpc --print-supersteps`
-/// on the checked AST and collects the tables and their stream allocation.
+/// on the checked AST and collects the tables, then bsgp-save-restore and
+/// bsgp-allocate-streams, whose streams are mapped back to the rows.
 SuperstepInfo computeSuperstepInfo(ASTContext &Ctx, SourceManager &SM);
 
 class BSGPDocument {
