@@ -126,25 +126,6 @@ SmallVector<SpawnSuperstepTable, 2> computeSuperstepTables(ModuleOp module) {
   return tables;
 }
 
-SmallVector<SavedValue> getStreamValues(const SpawnSuperstepTable &table,
-                                        SmallVectorImpl<unsigned> *rows) {
-  SmallVector<SavedValue> values;
-  for (auto [row, info] : llvm::enumerate(table.values)) {
-    if (!info.saved || info.words == 0)
-      continue;
-    SavedValue value;
-    value.defStep = info.defStep - 1;
-    value.lastUseStep = info.useSteps.back() - 1;
-    value.words = info.words;
-    value.needsWholeLastStep = info.needsWholeLastStep;
-    value.name = info.name;
-    values.push_back(std::move(value));
-    if (rows)
-      rows->push_back(row);
-  }
-  return values;
-}
-
 /// The functions whose spawns sit under host control flow, by name.
 static llvm::StringMap<FunctionOpInterface> graphFunctions(ModuleOp module) {
   llvm::StringMap<FunctionOpInterface> funcs;
@@ -191,7 +172,18 @@ void writeSuperstepDot(ModuleOp module, llvm::raw_ostream &os) {
       writeSuperstepGraphDot(func, os);
       graphs.erase(table.function);
     }
-    SmallVector<SavedValue> values = getStreamValues(table);
+    SmallVector<SavedValue> values;
+    for (const SuperstepValueInfo &info : table.values) {
+      if (!info.saved || info.words == 0)
+        continue;
+      SavedValue value;
+      value.defStep = info.defStep - 1;
+      value.lastUseStep = info.useSteps.back() - 1;
+      value.words = info.words;
+      value.needsWholeLastStep = info.needsWholeLastStep;
+      value.name = info.name;
+      values.push_back(std::move(value));
+    }
     os << "// spawn " << table.spawnIndex << " in @" << table.function << "\n";
     llvm::Expected<StreamAllocation> allocation =
         allocateStreams(table.numSupersteps, values);

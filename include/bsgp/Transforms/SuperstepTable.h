@@ -9,8 +9,6 @@
 #ifndef BSGP_TRANSFORMS_SUPERSTEPTABLE_H
 #define BSGP_TRANSFORMS_SUPERSTEPTABLE_H
 
-#include "bsgp/Support/StreamAllocation.h"
-
 #include "llvm/ADT/SmallVector.h"
 
 #include <string>
@@ -66,13 +64,6 @@ struct SpawnSuperstepTable {
 /// bsgp-split-supersteps and before bsgp-save-restore).
 llvm::SmallVector<SpawnSuperstepTable, 2>
 computeSuperstepTables(mlir::ModuleOp module);
-
-/// The values of `table` that take words of a temporary stream (saved, of
-/// at least one word), in the form allocateStreams wants them; `rows`, if
-/// given, receives the index in `table.values` of each.
-llvm::SmallVector<SavedValue>
-getStreamValues(const SpawnSuperstepTable &table,
-                llvm::SmallVectorImpl<unsigned> *rows = nullptr);
 
 /// Prints one table per spawn in the layout of Table 1:
 ///   func findFaces, spawn 0: 3 supersteps
