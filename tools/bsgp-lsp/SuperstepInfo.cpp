@@ -98,10 +98,18 @@ SpawnOp findSpawn(mlir::ModuleOp Module, llvm::StringRef Function,
   return Found;
 }
 
-/// The saves of `Spawn` after bsgp-allocate-streams, with their keys;
-/// `NumStreams` receives the number of streams the spawn allocates.
-std::vector<std::pair<ValueKey, StreamSave>>
-collectSaves(SpawnOp Spawn, unsigned &NumStreams) {
+/// A bsgp.save after bsgp-allocate-streams.
+struct RawSave {
+  ValueKey Key;
+  StreamSave Save;
+  /// Its first stream, and for a value saved again, the first stream it was
+  /// loaded from: what ties the second save to the first.
+  mlir::Value FirstStream, LoadedFrom;
+};
+
+/// The saves of `Spawn`, in program order; `NumStreams` receives the number
+/// of streams the spawn allocates.
+std::vector<RawSave> collectSaves(SpawnOp Spawn, unsigned &NumStreams) {
   // The streams are allocated in bsgp.require ops of the spawn's body, each
   // right before the first superstep that writes it.
   llvm::DenseMap<mlir::Value, unsigned> StreamIndex;
@@ -118,30 +126,59 @@ collectSaves(SpawnOp Spawn, unsigned &NumStreams) {
         StreamIndex.try_emplace(Result, StreamIndex.size());
   }
   NumStreams = StreamIndex.size();
-  std::vector<std::pair<ValueKey, StreamSave>> Saves;
-  // A value saved again (after fork or kill) is loaded from the streams of
-  // its first save: it takes the key of that save.
-  llvm::DenseMap<mlir::Value, ValueKey> KeyOfStream;
+  std::vector<RawSave> Saves;
   Spawn.walk([&](SaveOp Save) {
-    ValueKey Key = keyOf(Save.getValue());
-    if (auto Load = Save.getValue().getDefiningOp<LoadOp>())
-      if (!Load.getStreams().empty())
-        if (auto It = KeyOfStream.find(Load.getStreams().front());
-            It != KeyOfStream.end())
-          Key = It->second;
-    if (!Save.getStreams().empty())
-      KeyOfStream.try_emplace(Save.getStreams().front(), Key);
-    StreamSave S;
+    RawSave Raw;
+    Raw.Key = keyOf(Save.getValue());
     if (auto Step = Save->getParentOfType<SuperstepOp>())
-      S.Step = llvm::find(Steps, Step.getOperation()) - Steps.begin() + 1;
+      Raw.Save.Step =
+          llvm::find(Steps, Step.getOperation()) - Steps.begin() + 1;
     for (mlir::Value Stream : Save.getStreams()) {
       auto It = StreamIndex.find(Stream);
       if (It != StreamIndex.end())
-        S.Streams.push_back(It->second);
+        Raw.Save.Streams.push_back(It->second);
     }
-    Saves.emplace_back(std::move(Key), std::move(S));
+    if (!Save.getStreams().empty())
+      Raw.FirstStream = Save.getStreams().front();
+    if (auto Load = Save.getValue().getDefiningOp<LoadOp>())
+      if (!Load.getStreams().empty())
+        Raw.LoadedFrom = Load.getStreams().front();
+    Saves.push_back(std::move(Raw));
   });
   return Saves;
+}
+
+/// Gives each save of table `Table` to its row: a value saved again to the
+/// row of the save it was loaded from; a first save to the first saved row
+/// of its name and position that has none yet (values of one name and
+/// position, the parts of a struct or the unnamed results of one call, are
+/// saved in the order of their rows).
+void assignSaves(const SpawnSuperstepTable &Table,
+                 llvm::ArrayRef<RawSave> Saves,
+                 std::vector<std::vector<StreamSave>> &Rows) {
+  llvm::DenseMap<mlir::Value, unsigned> RowOfStream;
+  for (const RawSave &Raw : Saves) {
+    std::optional<unsigned> Row;
+    if (Raw.LoadedFrom)
+      if (auto It = RowOfStream.find(Raw.LoadedFrom); It != RowOfStream.end())
+        Row = It->second;
+    for (auto [R, Info] : llvm::enumerate(Table.values)) {
+      if (Row)
+        break;
+      // The tables call a value without a source name "%<n>".
+      llvm::StringRef Name = Info.name;
+      if (Name.starts_with("%"))
+        Name = "";
+      if (Info.saved && Rows[R].empty() &&
+          Raw.Key == ValueKey{Name.str(), Info.file, Info.line, Info.col})
+        Row = R;
+    }
+    if (!Row)
+      continue;
+    Rows[*Row].push_back(Raw.Save);
+    if (Raw.FirstStream)
+      RowOfStream.try_emplace(Raw.FirstStream, *Row);
+  }
 }
 
 } // namespace
@@ -195,10 +232,7 @@ SuperstepInfo bsgp::lspserver::computeSuperstepInfo(ASTContext &Ctx,
     SpawnOp Spawn = findSpawn(*Module, Table.function, Table.spawnIndex);
     if (!Spawn)
       continue;
-    for (auto &[Key, Save] : collectSaves(Spawn, Info.NumStreams[T]))
-      for (auto [R, Row] : llvm::enumerate(Table.values))
-        if (Row.saved && Key == ValueKey{Row.name, Row.file, Row.line, Row.col})
-          Info.Saves[T][R].push_back(Save);
+    assignSaves(Table, collectSaves(Spawn, Info.NumStreams[T]), Info.Saves[T]);
   }
   return Info;
 }
