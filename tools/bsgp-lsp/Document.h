@@ -12,8 +12,9 @@
 /// is, for hover and go to definition. For thread-local variables, the
 /// hover also tells whether the value is saved across a barrier and in
 /// which temporary stream: the tables of `bsgpc --print-supersteps`, read
-/// off the superstep form of the document (SuperstepInfo.cpp), computed on
-/// the first hover that needs them.
+/// off the superstep form of the document, and the streams that
+/// bsgp-allocate-streams binds (SuperstepInfo.cpp), computed on the first
+/// hover that needs them.
 ///
 //===----------------------------------------------------------------------===//
 
