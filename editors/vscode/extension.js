@@ -26,10 +26,18 @@ function activate(context) {
         `bsgp-lsp could not start (${command}): ${err.message}. ` +
         'Set bsgp.server.path to the bsgp-lsp executable.');
   });
-  // Restart with the new command line when the settings change.
+  // The server's command line is read once: offer a reload when it changes.
   context.subscriptions.push(vscode.workspace.onDidChangeConfiguration((e) => {
-    if (e.affectsConfiguration('bsgp.server'))
-      vscode.commands.executeCommand('workbench.action.reloadWindow');
+    if (!e.affectsConfiguration('bsgp.server'))
+      return;
+    vscode.window
+        .showInformationMessage(
+            'Reload the window to restart bsgp-lsp with the new settings.',
+            'Reload')
+        .then((choice) => {
+          if (choice === 'Reload')
+            vscode.commands.executeCommand('workbench.action.reloadWindow');
+        });
   }));
 }
 
