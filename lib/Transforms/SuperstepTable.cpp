@@ -58,6 +58,11 @@ SpawnSuperstepTable computeTable(SpawnOp spawn) {
         info.name = ssutil::getValueName(value);
         info.defStep = i + 1;
         info.words = getStreamWordCount(value.getType());
+        if (FileLineColLoc pos = ssutil::findFileLineCol(value.getLoc())) {
+          info.file = pos.getFilename().getValue().str();
+          info.line = pos.getLine();
+          info.col = pos.getColumn();
+        }
         for (OpOperand &use : value.getUses()) {
           if (use.getOwner() != yield) {
             info.useSteps.push_back(i + 1);
@@ -106,6 +111,11 @@ computeSuperstepTables(ModuleOp module, bool includeLibrary) {
       SpawnSuperstepTable table = computeTable(spawn);
       table.function = func.getName().str();
       table.spawnIndex = index;
+      if (FileLineColLoc pos = ssutil::findFileLineCol(spawn.getLoc())) {
+        table.file = pos.getFilename().getValue().str();
+        table.line = pos.getLine();
+        table.col = pos.getColumn();
+      }
       // "the copy that runs in one pass, that reads again" and the like.
       for (StringRef attr :
            {kPassVersionAttr, kResultVersionAttr, kLoadVersionAttr})

@@ -38,6 +38,11 @@ struct SuperstepValueInfo {
   /// The last use loads it at another thread's index (after a
   /// rank-reassigning barrier, or through bsgp.get).
   bool needsWholeLastStep = false;
+  /// Where the value is defined in the source (the call site for code
+  /// inlined from a collective): file name as MLIRGen wrote it, 1-based line
+  /// and column; empty file and 0 where no position is known.
+  std::string file;
+  unsigned line = 0, col = 0;
 };
 
 /// The table of one spawn in superstep form.
@@ -48,6 +53,9 @@ struct SpawnSuperstepTable {
   /// For a spawn that bsgp-rematerialize-loads versioned: which copy
   /// ("reads again" or "saves"); else empty.
   std::string version;
+  /// Where the spawn is in the source, as SuperstepValueInfo::file/line/col.
+  std::string file;
+  unsigned line = 0, col = 0;
   /// Saved values, and unsaved values that carry a source name.
   llvm::SmallVector<SuperstepValueInfo, 8> values;
 };
