@@ -37,6 +37,7 @@
 
 #include "CarryArraysThroughFlow.h"
 #include "HostTests.h"
+#include "SegmentEndValues.h"
 #include "Uniformity.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -171,7 +172,9 @@ private:
   SmallVector<Value> emitSegmentEnd(OpBuilder &db, Location loc,
                                     ArrayRef<Type> reqTypes,
                                     ArrayRef<Value> outLists,
-                                    ArrayRef<Value> outUniform, IRMapping &map);
+                                    ArrayRef<Value> outUniform,
+                                    ArrayRef<Value> outAtEnd,
+                                    ArrayRef<Operation *> dev, IRMapping &map);
   /// The ops of `seg` the device must run; the others are computed on the
   /// host, before the segment, into `env.host`.
   SmallVector<Operation *> hoist(ArrayRef<Operation *> seg, Env &env);
@@ -195,35 +198,13 @@ Value Splitter::hostValue(Value v, Env &env) {
   return env.host.lookup(v);
 }
 
-/// A side-effect-free op that the host may compute itself. Divisions are
-/// left on the device unless the divisor is a constant other than zero (a
-/// zero divisor would trap on the host even where no thread runs the op),
-/// and so are the ops whose answer depends on the kernel (the single-pass
-/// question, group sizes).
-static bool hostableKind(Operation *op) {
-  if (op->getNumRegions() != 0 || op->getNumResults() == 0 ||
-      !isMemoryEffectFree(op) || isa<SinglePassOp, UniformOp>(op))
-    return false;
-  if (op->getDialect() && op->getDialect()->getNamespace() == "bsgp" &&
-      !isa<PtrOffsetOp, PtrCastOp, PtrNullOp>(op))
-    return false;
-  if (isa<arith::DivSIOp, arith::DivUIOp, arith::RemSIOp, arith::RemUIOp,
-          arith::CeilDivSIOp, arith::CeilDivUIOp, arith::FloorDivSIOp>(op)) {
-    APInt divisor;
-    if (!matchPattern(op->getOperand(1), m_ConstantInt(&divisor)) ||
-        divisor.isZero())
-      return false;
-  }
-  return true;
-}
-
 SmallVector<Operation *> Splitter::hoist(ArrayRef<Operation *> seg, Env &env) {
   // What the host can compute, it computes before the segment.
   SmallVector<Operation *> dev;
   for (Operation *op : seg) {
     if (hostable(op, env)) {
       IRMapping map;
-      for (Value v : op->getOperands())
+      for (Value v : getExternalUses(op))
         if (inSpawn(v))
           map.map(v, env.host.lookup(v));
       Operation *copy = hb.clone(*op, map);
@@ -248,9 +229,9 @@ SmallVector<Operation *> Splitter::hoist(ArrayRef<Operation *> seg, Env &env) {
 
 /// A hostable op whose operands the host has.
 bool Splitter::hostable(Operation *op, Env &env) const {
-  if (!hostableKind(op))
+  if (!isHostableKind(op))
     return false;
-  for (Value v : op->getOperands())
+  for (Value v : getExternalUses(op))
     if (inSpawn(v) && !env.host.count(v))
       return false;
   return true;
@@ -404,18 +385,22 @@ void Splitter::rewriteLiveInGets(Block *body,
 
 /// The end of a segment's spawn at `db`: a require allocating a list per
 /// value of `outLists` (thread.size elements) and of `outUniform` (one),
-/// then the count where threads may be forked or killed; each thread
-/// stores its value of `outLists` at its rank, rank 0 those of
+/// then the count where threads may be forked or killed, then the values
+/// of `outAtEnd` computed there on the host (SegmentEndValues.h); each
+/// thread stores its value of `outLists` at its rank, rank 0 those of
 /// `outUniform`. Returns the require's results.
-SmallVector<Value> Splitter::emitSegmentEnd(OpBuilder &db, Location loc,
-                                            ArrayRef<Type> reqTypes,
-                                            ArrayRef<Value> outLists,
-                                            ArrayRef<Value> outUniform,
-                                            IRMapping &map) {
+SmallVector<Value>
+Splitter::emitSegmentEnd(OpBuilder &db, Location loc, ArrayRef<Type> reqTypes,
+                         ArrayRef<Value> outLists, ArrayRef<Value> outUniform,
+                         ArrayRef<Value> outAtEnd, ArrayRef<Operation *> dev,
+                         IRMapping &map) {
   size_t numLists = outLists.size() + outUniform.size();
   SmallVector<Value> spawnYield;
-  if (!reqTypes.empty()) {
-    auto req = RequireOp::create(db, loc, reqTypes);
+  if (!reqTypes.empty() || !outAtEnd.empty()) {
+    SmallVector<Type> types(reqTypes);
+    for (Value v : outAtEnd)
+      types.push_back(v.getType());
+    auto req = RequireOp::create(db, loc, types);
     Block *rb = new Block;
     req.getBody().push_back(rb);
     OpBuilder rbb = OpBuilder::atBlockBegin(rb);
@@ -427,6 +412,7 @@ SmallVector<Value> Splitter::emitSegmentEnd(OpBuilder &db, Location loc,
           allocList(rbb, loc, t, yielded.size() < outLists.size() ? n : one));
     if (resizes)
       yielded.push_back(n);
+    llvm::append_range(yielded, cloneAtSegmentEnd(rbb, outAtEnd, n, dev, map));
     YieldOp::create(rbb, loc, yielded);
     spawnYield.append(req.getResults().begin(), req.getResults().end());
   }
@@ -511,6 +497,12 @@ LogicalResult Splitter::flush(ArrayRef<Operation *> seg, Env &env,
   for (Value v : outLists)
     if (!definedHere(v) && env.lists.count(v))
       liveIn.insert(v);
+  // Uniform values the host computes at the segment's end instead of
+  // reading them back (thread.size after a kill, even of every thread).
+  SmallVector<Value> outAtEnd =
+      takeComputableAtSegmentEnd(outUniform, dev, [&](Value u) {
+        return !inSpawn(u) || env.host.count(u);
+      });
   if (dev.empty() && outLists.empty()) {
     freeDead(env, later, loc);
     return success();
@@ -530,6 +522,8 @@ LogicalResult Splitter::flush(ArrayRef<Operation *> seg, Env &env,
   if (resizes)
     reqTypes.push_back(hb.getI32Type());
   types = reqTypes;
+  for (Value v : outAtEnd)
+    types.push_back(v.getType());
   for (Value v : outHost)
     types.push_back(v.getType());
   auto piece = SpawnOp::create(hb, loc, types, env.count);
@@ -569,8 +563,8 @@ LogicalResult Splitter::flush(ArrayRef<Operation *> seg, Env &env,
     db.clone(*op, map);
   rewriteLiveInGets(body, liveIn, map, env);
 
-  SmallVector<Value> spawnYield =
-      emitSegmentEnd(db, loc, reqTypes, outLists, outUniform, map);
+  SmallVector<Value> spawnYield = emitSegmentEnd(
+      db, loc, reqTypes, outLists, outUniform, outAtEnd, dev, map);
   for (Value v : outHost)
     spawnYield.push_back(map.lookupOrDefault(v));
   YieldOp::create(db, loc, spawnYield);
@@ -590,8 +584,10 @@ LogicalResult Splitter::flush(ArrayRef<Operation *> seg, Env &env,
         readBack(piece.getResult(outLists.size() + i), v.getType(), loc);
   if (resizes)
     env.count = piece.getResult(reqTypes.size() - 1);
-  for (auto [i, v] : llvm::enumerate(outHost))
+  for (auto [i, v] : llvm::enumerate(outAtEnd))
     env.host[v] = piece.getResult(reqTypes.size() + i);
+  for (auto [i, v] : llvm::enumerate(outHost))
+    env.host[v] = piece.getResult(reqTypes.size() + outAtEnd.size() + i);
   freeDead(env, later, loc);
   return success();
 }
@@ -712,7 +708,8 @@ LogicalResult Splitter::emitBlock(Block &src, Env &env, ArrayRef<Value> liveOut,
       seg.push_back(&op);
       if (isa<RequireOp>(op))
         known.insert(op.getResults().begin(), op.getResults().end());
-      else if (hostableKind(&op) && llvm::all_of(op.getOperands(), isKnown))
+      else if (isHostableKind(&op) &&
+               llvm::all_of(getExternalUses(&op), isKnown))
         known.insert(op.getResults().begin(), op.getResults().end());
       continue;
     }

@@ -198,3 +198,62 @@ func.func @vec3_loop(%n: i32, %k: i32, %out: !bsgp.ptr<vector<3xf32>>) {
   }
   return
 }
+
+// -----
+
+// `if (thread.size == 0)` after the thread count changes (a kill of
+// possibly every thread): the host computes the condition in the require
+// that reads the new count, since no thread may be left to compute it; no
+// rank-0 store, no read back. So does the loop condition with its break
+// flag (an scf.if of host values), before the segment.
+// CHECK-LABEL: func.func @size_after_kill(
+// CHECK-SAME: %[[N:[^:]*]]: i32, %[[M:[^:]*]]: i32
+// CHECK: scf.while
+// CHECK: scf.if
+// CHECK: arith.cmpi slt
+// CHECK-NOT: bsgprt_memcpy_dtoh
+// CHECK: %[[R:.*]]:2 = bsgp.spawn %{{.*}} -> (i32, i1) {
+// CHECK: bsgp.set_size %[[M]]
+// CHECK: bsgp.barrier rank_reassigned
+// CHECK: bsgp.require -> (i32, i1) {
+// CHECK: %[[S:.*]] = bsgp.thread_size
+// CHECK: %[[Z:.*]] = arith.cmpi eq, %[[S]]
+// CHECK: bsgp.yield %[[S]], %[[Z]]
+// CHECK-NOT: bsgp.ptr.store
+// CHECK: bsgp.yield
+// CHECK-NOT: bsgprt_memcpy_dtoh
+// CHECK: scf.if %[[R]]#1
+func.func @size_after_kill(%n: i32, %m: i32, %out: !bsgp.ptr<i32>) {
+  bsgp.spawn %n {
+    %c0 = arith.constant 0 : i32
+    %c1 = arith.constant 1 : i32
+    %c4 = arith.constant 4 : i32
+    %false = arith.constant false
+    %r:2 = scf.while (%it = %c0, %broke = %false) : (i32, i1) -> (i32, i1) {
+      %go = scf.if %broke -> (i1) {
+        %f = arith.constant false
+        scf.yield %f : i1
+      } else {
+        %lt = arith.cmpi slt, %it, %c4 : i32
+        scf.yield %lt : i1
+      }
+      scf.condition(%go) %it, %broke : i32, i1
+    } do {
+    ^bb0(%i: i32, %b: i1):
+      bsgp.require {
+        bsgp.set_size %m
+      }
+      bsgp.barrier rank_reassigned
+      %s = bsgp.thread_size : i32
+      %z = arith.cmpi eq, %s, %c0 : i32
+      scf.if %z {
+        bsgp.require {
+          bsgp.ptr.store %i, %out[%c0] : !bsgp.ptr<i32>, i32
+        }
+      }
+      %next = arith.addi %i, %c1 : i32
+      scf.yield %next, %z : i32, i1
+    }
+  }
+  return
+}

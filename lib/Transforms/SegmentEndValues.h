@@ -1,0 +1,61 @@
+//===- SegmentEndValues.h - uniform values the host computes ----*- C++ -*-===//
+//
+// Part of bsgpc, the BSGP compiler. Private to lib/Transforms, used by
+// bsgp-split-uniform-flow.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef BSGP_LIB_TRANSFORMS_SEGMENTENDVALUES_H
+#define BSGP_LIB_TRANSFORMS_SEGMENTENDVALUES_H
+
+#include "mlir/IR/Operation.h"
+#include "llvm/ADT/STLFunctionalExtras.h"
+
+namespace mlir {
+class IRMapping;
+class OpBuilder;
+} // namespace mlir
+
+namespace bsgp {
+
+/// A side-effect-free op that the host may compute itself. Divisions are
+/// left on the device unless the divisor is a constant other than zero (a
+/// zero divisor would trap on the host even where no thread runs the op),
+/// and so are the ops whose answer depends on the kernel (the single-pass
+/// question, group sizes).
+/// An `scf.if` is one where every op of its branches is.
+bool isHostableKind(mlir::Operation *op);
+
+/// The values \p op and the ops nested in it use that are defined outside
+/// it: what the host must have to compute it.
+llvm::SmallVector<mlir::Value> getExternalUses(mlir::Operation *op);
+
+/// True if the uniform value \p v, defined in the segment \p seg (its
+/// top-level ops, in order), can be computed on the host at the end of the
+/// segment, in the require that reads the segment's final thread count:
+/// every op of its computation in the segment is hostable or reads
+/// `thread.size` after the segment's last change of the count, and every
+/// value from before the segment is one the host has (\p hostHas). Such a
+/// value needs no thread to compute it, so it is right even where the
+/// segment kills every thread (`if (thread.size == 0) break;`).
+bool isComputableAtSegmentEnd(mlir::Value v,
+                              llvm::ArrayRef<mlir::Operation *> seg,
+                              llvm::function_ref<bool(mlir::Value)> hostHas);
+
+/// Removes from \p values those isComputableAtSegmentEnd and returns them.
+llvm::SmallVector<mlir::Value>
+takeComputableAtSegmentEnd(llvm::SmallVectorImpl<mlir::Value> &values,
+                           llvm::ArrayRef<mlir::Operation *> seg,
+                           llvm::function_ref<bool(mlir::Value)> hostHas);
+
+/// Clones the computations of \p values (each isComputableAtSegmentEnd)
+/// at \p b, reading `thread.size` as \p count and the values from before
+/// the segment through \p map. Returns the clones of \p values.
+llvm::SmallVector<mlir::Value>
+cloneAtSegmentEnd(mlir::OpBuilder &b, llvm::ArrayRef<mlir::Value> values,
+                  mlir::Value count, llvm::ArrayRef<mlir::Operation *> seg,
+                  const mlir::IRMapping &map);
+
+} // namespace bsgp
+
+#endif // BSGP_LIB_TRANSFORMS_SEGMENTENDVALUES_H
