@@ -13,6 +13,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Backend.h"
+#include "Trace.h"
 
 #include <cstdlib>
 #include <string>
@@ -146,6 +147,7 @@ extern "C" {
 void bsgprt_list_reduce(int op, int type, const void *in, uint64_t n,
                         void *result) {
   const char *what = "bsgprt_list_reduce";
+  HostStep step("list reduce", n * elementSize(type));
   if (!checkOpType(op, type, what) || !checkNull(in, n, what))
     return;
   reportStatus(currentBackend().listReduce(op, type, in, n, result), what);
@@ -154,6 +156,7 @@ void bsgprt_list_reduce(int op, int type, const void *in, uint64_t n,
 void bsgprt_list_scan_exclusive(int op, int type, const void *in, void *out,
                                 uint64_t n, void *total) {
   const char *what = "bsgprt_list_scan_exclusive";
+  HostStep step("list scan", n * elementSize(type));
   if (!checkOpType(op, type, what) || !checkNull(in, n, what) ||
       !checkNull(out, n, what))
     return;
@@ -164,6 +167,7 @@ void bsgprt_list_scan_exclusive(int op, int type, const void *in, void *out,
 void bsgprt_list_sort_pairs(int type, void *keys, uint32_t *values,
                             uint64_t n) {
   const char *what = "bsgprt_list_sort_pairs";
+  HostStep step("list sort", n * (elementSize(type) + 4));
   if (!checkOpType(BSGPRT_LIST_ADD, type, what) || !checkNull(keys, n, what) ||
       !checkNull(values, n, what))
     return;
@@ -173,6 +177,7 @@ void bsgprt_list_sort_pairs(int type, void *keys, uint32_t *values,
 uint64_t bsgprt_list_partition_index(const uint32_t *flags, uint32_t *index,
                                      uint64_t n) {
   const char *what = "bsgprt_list_partition_index";
+  HostStep step("list partition", n * 4);
   uint64_t zeros = 0;
   if (checkNull(flags, n, what) && checkNull(index, n, what))
     reportStatus(currentBackend().listPartitionIndex(flags, index, n, &zeros),
@@ -183,6 +188,7 @@ uint64_t bsgprt_list_partition_index(const uint32_t *flags, uint32_t *index,
 uint64_t bsgprt_list_compact_index(const uint32_t *flags, uint32_t *index,
                                    uint64_t n) {
   const char *what = "bsgprt_list_compact_index";
+  HostStep step("list compact", n * 4);
   uint64_t kept = 0;
   if (checkNull(flags, n, what) && checkNull(index, n, what))
     reportStatus(currentBackend().listCompactIndex(flags, index, n, &kept),
@@ -193,6 +199,7 @@ uint64_t bsgprt_list_compact_index(const uint32_t *flags, uint32_t *index,
 void bsgprt_list_expand_index(const uint32_t *offsets, const uint32_t *counts,
                               uint32_t *parent, uint64_t n) {
   const char *what = "bsgprt_list_expand_index";
+  HostStep step("list expand", n * 4);
   if (checkNull(offsets, n, what) && checkNull(counts, n, what))
     reportStatus(currentBackend().listExpandIndex(offsets, counts, parent, n),
                  what);

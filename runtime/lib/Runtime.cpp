@@ -16,6 +16,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Backend.h"
+#include "Trace.h"
 
 #include <algorithm>
 #include <cerrno>
@@ -157,6 +158,7 @@ State::State() {
   // exit runs handlers in reverse order, and the report must run before the
   // device driver's own clean-up, which the backend's start registered.
   profiling = envFlag("BSGP_PROFILE");
+  setHostTimings(profiling);
 }
 
 /// Never destroyed: atexit handlers and late frees from static destructors
@@ -364,6 +366,7 @@ void shrinkPoolLocked(State &st) {
 void *allocate(uint64_t bytes, const char *srcloc, AllocKind kind) {
   State &st = state();
   backend(); // chooses the backend on first use
+  HostStep step(kind == AllocKind::DNew ? "dnew" : "temporary list", bytes);
   Pending err;
   void *p = nullptr;
   {
@@ -392,6 +395,7 @@ void *allocate(uint64_t bytes, const char *srcloc, AllocKind kind) {
                                                         srcloc ? srcloc : ""};
       st.liveBytes += bytes;
       st.peakLiveBytes = std::max(st.peakLiveBytes, st.liveBytes);
+      traceMemory(st.deviceBytes, st.liveBytes);
     } else
       err = makeError(BSGPRT_ERROR_OUT_OF_MEMORY, srcloc,
                       "out of device memory allocating " +
@@ -450,6 +454,7 @@ void release(void *p, AllocKind kind, const char *srcloc = nullptr) {
     return;
   State &st = state();
   backend(); // chooses the backend on first use
+  HostStep step(kind == AllocKind::DNew ? "ddelete" : "free temporary", 0);
   Pending err;
   const char *fn = kind == AllocKind::DNew ? "dfree" : "temp_free";
   {
@@ -469,6 +474,7 @@ void release(void *p, AllocKind kind, const char *srcloc = nullptr) {
       uint64_t capacity = it->second.capacity;
       st.liveBytes -= std::min(st.liveBytes, it->second.size);
       st.allocations.erase(it);
+      traceMemory(st.deviceBytes, st.liveBytes);
       if (kind == AllocKind::Temp && capacity <= st.poolLimit) {
         st.pool.emplace(capacity, p);
         st.poolCached += capacity;
@@ -516,6 +522,7 @@ void copy(void *dst, const void *src, uint64_t bytes, CopyKind kind) {
   static const char *const names[] = {"memcpy_htod", "memcpy_dtoh",
                                       "memcpy_dtod"};
   const char *fn = names[static_cast<int>(kind)];
+  HostStep step(fn, bytes);
   Pending err;
   {
     std::lock_guard<std::mutex> lock(st.mutex);
@@ -595,6 +602,7 @@ void printProfile(FILE *out) {
         out, "%-*s  %-*s  %10" PRIu64 "  %12.3f  %12.3f  %14" PRIu64 "\n", lw,
         r.srcloc.c_str(), nw, r.name.c_str(), r.launches, r.totalMs,
         r.launches ? r.totalMs / r.launches : 0.0, r.elements);
+  printHostTimings(out);
   std::fprintf(out,
                "peak device memory: %" PRIu64 " bytes held (%" PRIu64
                " bytes in live lists and temporaries)\n",
@@ -688,7 +696,9 @@ void bsgprt_launch(const bsgprt_module_desc *m, uint32_t kernel,
   }
   Status s;
   double ms = 0;
-  bool deviceTimed = profiling && nthreads && b.hasDeviceTimer();
+  // A trace wants each kernel's start and end on the host's clock.
+  bool deviceTimed =
+      profiling && nthreads && b.hasDeviceTimer() && !traceEnabled();
   auto record = [&] {
     std::lock_guard<std::mutex> lock(st.mutex);
     KernelStats &ks = st.stats[{m, kernel}];
@@ -718,11 +728,13 @@ void bsgprt_launch(const bsgprt_module_desc *m, uint32_t kernel,
   } else {
     if (nthreads) {
       auto start = std::chrono::steady_clock::now();
+      double traceStart = traceNow();
       s = b.launch(*m, kernel, nthreads, args);
       // Asynchronous backends are timed to the kernel's end.
-      if (profiling && !s.failed())
+      if ((profiling || traceEnabled()) && !s.failed())
         s = b.synchronize();
       auto stop = std::chrono::steady_clock::now();
+      traceKernel(k.name, k.srcloc, nthreads, traceStart, traceNow());
       ms = std::chrono::duration<double, std::milli>(stop - start).count();
     }
     if (profiling)
@@ -810,6 +822,7 @@ void bsgprt_memcpy_dtod(void *dst, const void *src, uint64_t bytes) {
 void bsgprt_memset_d(void *dst, int value, uint64_t bytes) {
   if (!bytes)
     return;
+  HostStep step("memset_d", bytes);
   State &st = state();
   Backend &b = backend();
   Pending err;
@@ -875,6 +888,7 @@ void bsgprt_profile_enable(int on) {
   State &st = state();
   std::lock_guard<std::mutex> lock(st.mutex);
   st.profiling = on != 0;
+  setHostTimings(on != 0);
 }
 
 void bsgprt_profile_reset(void) {
@@ -882,6 +896,7 @@ void bsgprt_profile_reset(void) {
   collectDeviceTimes(/*wait=*/true);
   std::lock_guard<std::mutex> lock(st.mutex);
   st.stats.clear();
+  resetHostTimings();
 }
 
 void bsgprt_memory_stats(bsgprt_memory_stats_t *out) {
