@@ -92,11 +92,11 @@ struct State {
 
   bool profiling = false;
   bool reportAtExitRegistered = false;
-  std::map<std::pair<const void *, uint32_t>, KernelStats> stats;
+  std::map<LaunchSite, KernelStats> stats;
   /// Launches timed on the device whose times are not collected yet, in
   /// launch order. Guarded by timingMutex, which is held across a timed
   /// launch so that this order is the backend's.
-  std::deque<std::pair<const void *, uint32_t>> timedLaunches;
+  std::deque<LaunchSite> timedLaunches;
   std::mutex timingMutex;
 
   State();
@@ -701,16 +701,17 @@ void bsgprt_launch(const bsgprt_module_desc *m, uint32_t kernel,
       profiling && nthreads && b.hasDeviceTimer() && !traceEnabled();
   auto record = [&] {
     std::lock_guard<std::mutex> lock(st.mutex);
-    KernelStats &ks = st.stats[{m, kernel}];
+    const char *callsite = currentCallSite();
+    KernelStats &ks = st.stats[{m, kernel, callsite}];
     if (!ks.launches) {
-      ks.srcloc = k.srcloc ? k.srcloc : "?";
+      ks.srcloc = describeLaunchSite(k.srcloc, callsite);
       ks.name = k.name ? k.name : "?";
     }
     ++ks.launches;
     ks.totalMs += ms;
     ks.elements += nthreads;
     if (deviceTimed && !s.failed())
-      st.timedLaunches.push_back({m, kernel});
+      st.timedLaunches.push_back({m, kernel, callsite});
   };
   if (deviceTimed) {
     // Timed by the device: the host does not wait, so the profile shows

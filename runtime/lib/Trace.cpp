@@ -14,6 +14,8 @@
 
 #include "Trace.h"
 
+#include "bsgp/runtime.h"
+
 #include <algorithm>
 #include <atomic>
 #include <chrono>
@@ -137,10 +139,34 @@ double traceNow() {
       .count();
 }
 
+namespace {
+thread_local std::vector<const char *> callSites;
+} // namespace
+
+const char *currentCallSite() {
+  // The outermost: the program's own call, not the library's calls within.
+  return callSites.empty() ? nullptr : callSites.front();
+}
+
+std::string describeLaunchSite(const char *srcloc, const char *callsite) {
+  std::string where = srcloc ? srcloc : "?";
+  if (!callsite)
+    return where;
+  // "lib/bsgp/collectives.bsgp:739:5-739:24" -> "collectives.bsgp:739".
+  if (size_t slash = where.find_last_of('/'); slash != std::string::npos)
+    where = where.substr(slash + 1);
+  if (size_t colon = where.find(':'); colon != std::string::npos)
+    if (size_t second = where.find(':', colon + 1); second != std::string::npos)
+      where = where.substr(0, second);
+  return std::string(callsite) + " (" + where + ")";
+}
+
 void traceKernel(const char *name, const char *srcloc, uint64_t threads,
                  double start, double end) {
   if (!traceEnabled())
     return;
+  if (const char *callsite = currentCallSite())
+    srcloc = callsite;
   char count[32];
   std::snprintf(count, sizeof count, "%" PRIu64, threads);
   // Named by the superstep's place in the source (its file's name and first
@@ -215,3 +241,16 @@ HostStep::~HostStep() {
 }
 
 } // namespace bsgprt
+
+extern "C" {
+
+void bsgprt_callsite_push(const char *srcloc) {
+  bsgprt::callSites.push_back(srcloc);
+}
+
+void bsgprt_callsite_pop(void) {
+  if (!bsgprt::callSites.empty())
+    bsgprt::callSites.pop_back();
+}
+
+} // extern "C"

@@ -18,6 +18,7 @@
 
 #include <cstdint>
 #include <cstdio>
+#include <string>
 
 namespace bsgprt {
 
@@ -37,6 +38,28 @@ void traceKernel(const char *name, const char *srcloc, uint64_t threads,
 void traceMemory(uint64_t deviceBytes, uint64_t liveBytes);
 /// Prints the host-side steps' rows of the profile table.
 void printHostTimings(FILE *out);
+
+/// The program's call into the collective library that the current thread
+/// is in (bsgprt_callsite_push), or null.
+const char *currentCallSite();
+/// What the profile and the trace call a kernel launched at \p srcloc from
+/// the call site \p callsite: "callsite (srcloc)" where there is one.
+std::string describeLaunchSite(const char *srcloc, const char *callsite);
+
+/// A kernel's row of the profile: the kernel, and the program's call into
+/// the library it was launched from (null for the program's own kernels).
+struct LaunchSite {
+  const void *module;
+  uint32_t kernel;
+  const char *callsite;
+  bool operator<(const LaunchSite &o) const {
+    if (module != o.module)
+      return module < o.module;
+    if (kernel != o.kernel)
+      return kernel < o.kernel;
+    return callsite < o.callsite;
+  }
+};
 
 /// Times one host-side step (a copy, an allocation, a list primitive) from
 /// construction to destruction, where the profile or the trace wants it.

@@ -20,6 +20,7 @@
 #include "bsgp/Dialect/BSGP/IR/BSGPDialect.h"
 #include "bsgp/Dialect/BSGP/IR/BSGPOps.h"
 
+#include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Interfaces/FunctionInterfaces.h"
 
@@ -134,6 +135,38 @@ static LLVM::GlobalOp emitModuleDescriptor(OpBuilder &mb, ModuleOp module,
     LLVM::ReturnOp::create(b, loc, desc);
   }
   return moduleDesc;
+}
+
+/// Each call of the program into a host function of the collective library
+/// (a sort's passes, say) is bracketed by bsgprt_callsite_push/pop with the
+/// call's source position: the runtime then lists the library's kernels
+/// under the program's line in the profile and the trace, rather than at a
+/// line of the generated library (docs/runtime.md, "Profiling").
+static void markLibraryCalls(ModuleOp module) {
+  StringRef library = bsgp::BSGPDialect::LibraryAttrHelper::getNameStr();
+  SmallVector<func::CallOp> calls;
+  module.walk([&](func::CallOp call) {
+    auto caller = call->getParentOfType<FunctionOpInterface>();
+    auto callee = module.lookupSymbol<func::FuncOp>(call.getCalleeAttr());
+    if (caller && callee && !caller->hasAttr(library) &&
+        callee->hasAttr(library))
+      calls.push_back(call);
+  });
+  if (calls.empty())
+    return;
+  LLVM::LLVMFuncOp push =
+      bsgp::getOrInsertRuntimeFn(module, bsgp::RuntimeFn::CallSitePush);
+  LLVM::LLVMFuncOp pop =
+      bsgp::getOrInsertRuntimeFn(module, bsgp::RuntimeFn::CallSitePop);
+  for (func::CallOp call : calls) {
+    OpBuilder b(call);
+    Location l = call.getLoc();
+    Value where =
+        bsgp::getSourceString(b, module, l, bsgp::formatSourceLocation(l));
+    LLVM::CallOp::create(b, l, push, ValueRange{where});
+    b.setInsertionPointAfter(call);
+    LLVM::CallOp::create(b, l, pop, ValueRange{});
+  }
 }
 
 void LowerLaunchesPass::runOnOperation() {
@@ -258,6 +291,7 @@ void LowerLaunchesPass::runOnOperation() {
   });
   if (result.wasInterrupted())
     return signalPassFailure();
+  markLibraryCalls(module);
 
   for (bsgp::KernelOp k : kernels)
     k.erase();

@@ -55,6 +55,14 @@ LLVM::LLVMFuncOp bsgp::getOrInsertRuntimeFn(ModuleOp module, RuntimeFn fn) {
     name = "bsgprt_temp_alloc_elements";
     type = LLVM::LLVMFunctionType::get(ptr, {i64, i64, ptr});
     break;
+  case RuntimeFn::CallSitePush:
+    name = "bsgprt_callsite_push";
+    type = LLVM::LLVMFunctionType::get(voidTy, {ptr});
+    break;
+  case RuntimeFn::CallSitePop:
+    name = "bsgprt_callsite_pop";
+    type = LLVM::LLVMFunctionType::get(voidTy, {});
+    break;
   case RuntimeFn::CPUChunkIndex:
     name = "bsgprt_cpu_chunk_index";
     type = LLVM::LLVMFunctionType::get(i64, {});

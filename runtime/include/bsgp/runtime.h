@@ -189,6 +189,11 @@ BSGPRT_API void bsgprt_clear_last_error(void);
  *  `out`. Works whether or not profiling is enabled; with it disabled the
  *  table is empty. */
 BSGPRT_API void bsgprt_profile_report(FILE *out);
+/// Compiled code brackets each call of the program into the collective
+/// library's host code with these: the profile and the trace attribute the
+/// kernels launched in between to `srcloc`, the program's call.
+BSGPRT_API void bsgprt_callsite_push(const char *srcloc);
+BSGPRT_API void bsgprt_callsite_pop(void);
 /** Turns launch timing on or off; BSGP_PROFILE=1 turns it on at first use
  *  and prints the report to stderr at exit. */
 BSGPRT_API void bsgprt_profile_enable(int on);

@@ -121,3 +121,44 @@ module {
     return
   }
 }
+
+// -----
+
+// A call of the program into a host function of the collective library is
+// bracketed by bsgprt_callsite_push/pop with the call's position, so that
+// the profile lists the library's kernels at the program's line; the
+// library's own calls (and calls of the program's functions) are not.
+// CHECK:       llvm.mlir.global internal constant @[[S:.*]]("find.bsgp:7:5\00")
+// CHECK-LABEL: func.func @user
+// CHECK:       %[[W:.*]] = llvm.mlir.addressof @[[S]] : !llvm.ptr
+// CHECK-NEXT:  llvm.call @bsgprt_callsite_push(%[[W]]) : (!llvm.ptr) -> ()
+// CHECK-NEXT:  call @sort(%{{.*}}) : (i32) -> ()
+// CHECK-NEXT:  llvm.call @bsgprt_callsite_pop() : () -> ()
+// CHECK-NEXT:  call @helper(%{{.*}}) : (i32) -> ()
+// CHECK-NEXT:  return
+// CHECK-LABEL: func.func private @sort
+// CHECK-NOT:   bsgprt_callsite
+// CHECK:       call @pass
+// CHECK-NOT:   bsgprt_callsite
+// CHECK:       llvm.call @bsgprt_launch
+module {
+  bsgp.kernel @k(%v: i32) {
+    bsgp.return
+  }
+  func.func @user(%n: i32) {
+    call @sort(%n) : (i32) -> () loc("find.bsgp":7:5)
+    call @helper(%n) : (i32) -> ()
+    return
+  }
+  func.func private @helper(%n: i32) {
+    return
+  }
+  func.func private @sort(%n: i32) attributes {bsgp.library = #bsgp.library<function>} {
+    call @pass(%n) : (i32) -> ()
+    return
+  }
+  func.func private @pass(%n: i32) attributes {bsgp.library = #bsgp.library<function>} {
+    bsgp.launch @k(%n) args(%n : i32)
+    return
+  }
+}

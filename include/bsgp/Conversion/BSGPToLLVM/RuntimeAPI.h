@@ -41,6 +41,12 @@ enum class RuntimeFn {
   /// void *bsgprt_temp_alloc_elements(i64 count, u64 elt_bytes, const char *):
   /// dtempnew, checked the same way.
   TempAllocElements,
+  /// void bsgprt_callsite_push(const char *srcloc) and
+  /// void bsgprt_callsite_pop(void): around a call of the program into the
+  /// collective library, so that the profile and the trace attribute the
+  /// library's kernels to the program's line.
+  CallSitePush,
+  CallSitePop,
 };
 
 /// Declares `fn` in `module` if needed and returns the declaration.
