@@ -845,6 +845,14 @@ LogicalResult Splitter::emitWhile(scf::WhileOp op, Env &env,
     if (!c)
       return op.emitError("internal error: the condition of a loop that "
                           "holds a barrier has no host value");
+    // A loop whose threads are all gone (killed, or a spawn of none) stops:
+    // a value that only the threads compute (a counter stepped under a
+    // branch) has no thread left to compute it.
+    Value none = arith::ConstantIntOp::create(hb, loc, 0, 32);
+    c = arith::AndIOp::create(hb, loc, c,
+                              arith::CmpIOp::create(hb, loc,
+                                                    arith::CmpIPredicate::sgt,
+                                                    b.count, none));
     auto state = yieldState(b, SmallVector<Value>(cond.getArgs()), afterList,
                             carried, loc);
     if (failed(state))

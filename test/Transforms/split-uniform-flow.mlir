@@ -205,12 +205,15 @@ func.func @vec3_loop(%n: i32, %k: i32, %out: !bsgp.ptr<vector<3xf32>>) {
 // possibly every thread): the host computes the condition in the require
 // that reads the new count, since no thread may be left to compute it; no
 // rank-0 store, no read back. So does the loop condition with its break
-// flag (an scf.if of host values), before the segment.
+// flag (an scf.if of host values), before the segment, and the loop stops
+// once no thread is left (the condition and thread.size > 0).
 // CHECK-LABEL: func.func @size_after_kill(
 // CHECK-SAME: %[[N:[^:]*]]: i32, %[[M:[^:]*]]: i32
 // CHECK: scf.while
 // CHECK: scf.if
 // CHECK: arith.cmpi slt
+// CHECK: %[[SOME:.*]] = arith.cmpi sgt, %{{.*}}, %c0
+// CHECK: arith.andi %{{.*}}, %[[SOME]]
 // CHECK-NOT: bsgprt_memcpy_dtoh
 // CHECK: %[[R:.*]]:2 = bsgp.spawn %{{.*}} -> (i32, i1) {
 // CHECK: bsgp.set_size %[[M]]
