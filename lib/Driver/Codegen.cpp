@@ -235,8 +235,10 @@ static int runPipelines(mlir::ModuleOp Module, const CodegenOptions &Opts,
     buildCodegenPipeline(PM, Targets);
     // Line tables from the ops' BSGP source locations: a debugger steps
     // through kernels and host code line by line.
-    if (Opts.DebugInfo)
+    if (Opts.DebugInfo) {
+      PM.addPass(bsgp::createBSGPLegalizeDebugLocationsPass());
       PM.addPass(mlir::LLVM::createDIScopeForLLVMFuncOpPass());
+    }
   }
   if (mlir::failed(PM.run(Module)))
     return 1;

@@ -58,4 +58,20 @@ def BSGPSerializeSPIRVPass
   ];
 }
 
+def BSGPLegalizeDebugLocationsPass
+    : Pass<"bsgp-legalize-debug-locations", "::mlir::ModuleOp"> {
+  let summary = "Keep inlining call sites only on ops inside functions";
+  let description = [{
+    Runs before MLIR's `ensure-debug-info-scope-on-llvm-func` (`-g`, and
+    CUDA line information). That pass turns a call-site location (the
+    location an op takes when the collective library is inlined into the
+    program, or when an op is made from such an op) into an inlined
+    scope of the LLVM function around it, and assumes that there is one:
+    an op outside every `llvm.func` with a call-site location (a global
+    that an inlined op made: a format string, a constant list) crashed it.
+    Such ops get the outermost caller's location instead: the line of the
+    program that called into the library.
+  }];
+}
+
 #endif // BSGP_TARGET_PASSES_TD

@@ -7,6 +7,7 @@
 #include "bsgp/Target/CUDA/PTX.h"
 
 #include "UnrollPrivateArrays.h"
+#include "bsgp/Target/Passes.h"
 
 #include "mlir/Dialect/LLVMIR/Transforms/Passes.h"
 #include "mlir/IR/BuiltinOps.h"
@@ -87,6 +88,7 @@ LogicalResult bsgp::compileToPTX(ModuleOp device, const PTXOptions &options,
     // -lineinfo: line tables make NVPTX declare a debug target, which
     // ptxas compiles less tightly (more registers).
     PassManager pm(device.getContext());
+    pm.addPass(bsgp::createBSGPLegalizeDebugLocationsPass());
     pm.addPass(LLVM::createDIScopeForLLVMFuncOpPass(
         {LLVM::DIEmissionKind::DebugDirectivesOnly}));
     if (failed(pm.run(device))) {
