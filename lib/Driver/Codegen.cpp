@@ -19,6 +19,7 @@
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/Pass/PassManager.h"
+#include "mlir/Support/Timing.h"
 
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Regex.h"
@@ -194,7 +195,8 @@ static HostOutputKind hostOutputKind(const CodegenOptions &Opts) {
 /// Runs the pipelines for `Opts.Action` on `Module` and writes the result
 /// to `Out`; 0 on success.
 static int runPipelines(mlir::ModuleOp Module, const CodegenOptions &Opts,
-                        DiagnosticEngine &Diags, llvm::raw_pwrite_stream &OS) {
+                        DiagnosticEngine &Diags, llvm::raw_pwrite_stream &OS,
+                        mlir::TimingScope &Timing) {
   mlir::MLIRContext &Context = *Module.getContext();
   HostCodegenOptions Host;
   Host.optLevel = Opts.OptLevel;
@@ -211,6 +213,8 @@ static int runPipelines(mlir::ModuleOp Module, const CodegenOptions &Opts,
   mlir::PassManager PM(&Context);
   if (Opts.PrintIRAfterAll)
     printAfterEveryPass(PM, Context, OS);
+  mlir::TimingScope PipelineTiming = Timing.nest("MLIR passes");
+  PM.enableTiming(PipelineTiming);
   buildBSGPPipeline(PM, pipelineTargets(Opts));
   CodegenTargets Targets = codegenTargets(Opts);
   // `--target=cuda -S` writes the kernels' PTX.
@@ -242,6 +246,7 @@ static int runPipelines(mlir::ModuleOp Module, const CodegenOptions &Opts,
   }
   if (mlir::failed(PM.run(Module)))
     return 1;
+  PipelineTiming.stop();
   if (Opts.Action == CodegenOptions::EmitMLIR)
     return 0;
   if (Opts.Action == CodegenOptions::EmitLowered) {
@@ -250,6 +255,8 @@ static int runPipelines(mlir::ModuleOp Module, const CodegenOptions &Opts,
     return 0;
   }
   Host.kind = hostOutputKind(Opts);
+  mlir::TimingScope HostTiming =
+      Timing.nest("LLVM: host code and CPU kernels to machine code");
   if (mlir::failed(emitHostCode(Module, Host, OS, Error))) {
     Diags.report(diag::err_codegen) << Error;
     return 1;
@@ -274,8 +281,15 @@ int bsgp::runCodegen(ASTContext &Ctx, DiagnosticEngine &Diags,
     return mlir::success();
   });
 
+  // -ftime-report: printed to standard error when the manager goes out of
+  // scope, after every step below.
+  mlir::DefaultTimingManager TimingManager;
+  TimingManager.setEnabled(Opts.TimeReport);
+  mlir::TimingScope Timing = TimingManager.getRootScope();
+  mlir::TimingScope GenTiming = Timing.nest("MLIRGen: AST to the bsgp dialect");
   mlir::OwningOpRef<mlir::ModuleOp> Module =
       emitMLIR(Context, Ctx, Diags.getSourceManager());
+  GenTiming.stop();
   if (!Module || Diags.hasErrors())
     return 1;
 
@@ -297,7 +311,7 @@ int bsgp::runCodegen(ASTContext &Ctx, DiagnosticEngine &Diags,
     Out.keep();
     return 0;
   }
-  if (int RC = runPipelines(*Module, Opts, Diags, Out.os()))
+  if (int RC = runPipelines(*Module, Opts, Diags, Out.os(), Timing))
     return RC;
   Out.keep();
   return 0;

@@ -134,6 +134,7 @@ static bool parseCodegenArgs(const llvm::opt::InputArgList &Args,
     CG.Action = CodegenOptions::EmitObject;
   CG.PrintIRAfterAll = Args.hasArg(OPT_mlir_print_ir_after_all);
   CG.DebugInfo = Args.hasArg(OPT_g);
+  CG.TimeReport = Args.hasArg(OPT_ftime_report);
   if (const llvm::opt::Arg *A = Args.getLastArg(OPT_O)) {
     llvm::StringRef V = A->getValue();
     unsigned Level = 2;
@@ -209,8 +210,8 @@ static bool isBSGPInput(llvm::StringRef Path) {
 static void forwardClangArgs(const llvm::opt::InputArgList &Args, bool Compile,
                              std::vector<std::string> &Out) {
   llvm::SmallVector<llvm::opt::OptSpecifier> IDs = {
-      OPT_I, OPT_D,      OPT_U,        OPT_O,
-      OPT_g, OPT_std_EQ, OPT_W_Joined, OPT_f_Joined};
+      OPT_I,      OPT_D,        OPT_U,        OPT_O,           OPT_g,
+      OPT_std_EQ, OPT_W_Joined, OPT_f_Joined, OPT_ftime_report};
   if (Compile)
     IDs.append({OPT_MD, OPT_MF, OPT_MT});
   else

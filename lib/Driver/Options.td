@@ -107,5 +107,7 @@ def MT : JoinedOrSeparate<["-"], "MT">, MetaVarName<"<target>">,
   HelpText<"Name the target of the dependency rule <target>">;
 def emit_header : Separate<["-"], "emit-header">, MetaVarName<"<file.h>">,
   HelpText<"Also write a C/C++ header declaring the file's host-callable functions">;
+def ftime_report : Flag<["-"], "ftime-report">,
+  HelpText<"Print the time each compilation step took to standard error: MLIRGen, every MLIR pass (PTX and SPIR-V included), LLVM's host code generation">;
 def g : Flag<["-"], "g">,
   HelpText<"Generate line information: DWARF line tables for host code and CPU kernels, .loc directives in CUDA kernels' PTX">;

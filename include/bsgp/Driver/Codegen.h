@@ -46,6 +46,8 @@ struct CodegenOptions {
   bool PrintIRAfterAll = false;
   /// -g: line tables for host code and CPU kernels.
   bool DebugInfo = false;
+  /// -ftime-report: the steps' times on standard error.
+  bool TimeReport = false;
   /// --print-supersteps[=dot]: "" (off), "table" or "dot".
   std::string PrintSupersteps;
 };
