@@ -31,7 +31,7 @@ build() { # targets name sources...
   programs+=("$name:$targets")
 }
 ALL=cpu,cuda,spirv
-for e in saxpy sgemv stencil mandelbrot poly3 find-faces memory-test par-sort \
+for e in saxpy sgemv sgemv-subgroup stencil mandelbrot poly3 find-faces memory-test par-sort \
     jacobi kmeans; do
   build $ALL "$e" "$ROOT/examples/$e.bsgp"
 done

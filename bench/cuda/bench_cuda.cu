@@ -7,7 +7,8 @@
 // The BSGP kernels of bench/cpu/kernels.bsgp, compiled by bsgpc for the
 // cuda target and launched by libbsgprt, against the same algorithms written
 // by hand in CUDA C++ (nvcc -O3), on the same device buffers in the same
-// run. Prints the median time of each, the ratio cuda_time / bsgp_time
+// run; the SGEMV with one subgroup per row against cuBLAS's cublasSgemv
+// too. Prints the median time of each, the ratio cuda_time / bsgp_time
 // (above 1: BSGP is faster), the achieved bandwidth, whether the results
 // agree, and the device memory each side needs beyond the inputs and
 // outputs (BSGP: the runtime's peak, from bsgprt_memory_stats; CUDA: what
@@ -21,6 +22,7 @@
 #include "bsgp/runtime.h"
 
 #include <cub/device/device_radix_sort.cuh>
+#include <cublas_v2.h>
 
 #include <algorithm>
 #include <chrono>
@@ -33,6 +35,7 @@
 extern "C" {
 void saxpy(int n, float a, float *x, float *y);
 void sgemv(int m, int n, float *a, float *x, float *y);
+void sgemvSubgroup(int m, int n, float *a, float *x, float *y);
 void stencil(int w, int h, float *src, float *dst);
 void findFaces(int *pf, int *hd, int *ib, int n);
 }
@@ -162,13 +165,16 @@ static double bsgpExtraMiB(const std::function<void()> &f) {
   return double(after.peak_device_bytes - before.device_bytes) / (1 << 20);
 }
 
+/// `other` names the competitor: hand-written CUDA, or a library.
 static void report(const char *name, double bsgp, double cuda, double bytes,
-                   bool same, double bsgpMiB, double cudaMiB) {
-  std::printf("%-8s bsgp %8.3f ms (%6.0f GB/s)   cuda %8.3f ms (%6.0f GB/s)   "
-              "ratio %.2f   %s   extra memory: bsgp %.1f MiB, cuda %.1f MiB\n",
-              name, bsgp * 1e3, bytes / bsgp / 1e9, cuda * 1e3,
+                   bool same, double bsgpMiB, double cudaMiB,
+                   const char *other = "cuda") {
+  std::printf("%-8s bsgp %8.3f ms (%6.0f GB/s)   %-6s %8.3f ms (%6.0f GB/s)   "
+              "ratio %.2f   %s   extra memory: bsgp %.1f MiB, %s %.1f MiB\n",
+              name, bsgp * 1e3, bytes / bsgp / 1e9, other, cuda * 1e3,
               bytes / cuda / 1e9, cuda / bsgp,
-              same ? "results agree" : "RESULTS DIFFER", bsgpMiB, cudaMiB);
+              same ? "results agree" : "RESULTS DIFFER", bsgpMiB, other,
+              cudaMiB);
 }
 
 int main(int argc, char **argv) {
@@ -245,6 +251,32 @@ int main(int argc, char **argv) {
     ok &= same;
     double mem = bsgpExtraMiB([&] { sgemv(m, n, da, dx, dyb); });
     report("sgemv", tb, tc, 4.0 * m * n, same, mem, 0);
+
+    // One subgroup per row against cuBLAS. cuBLAS is column-major: the
+    // row-major m x n matrix is its n x m matrix with leading dimension n,
+    // transposed.
+    cublasHandle_t handle;
+    cublasCreate(&handle);
+    float one = 1.0f, zero = 0.0f;
+    double tl = medianSeconds(
+        [&] {
+          cublasSgemv(handle, CUBLAS_OP_T, n, m, &one, da, n, dx, 1, &zero, dyc,
+                      1);
+          cudaDeviceSynchronize();
+        },
+        reps);
+    double ts = medianSeconds(
+        [&] {
+          sgemvSubgroup(m, n, da, dx, dyb);
+          bsgprt_synchronize();
+        },
+        reps);
+    same = close(download(dyb, m), download(dyc, m));
+    ok &= same;
+    mem = bsgpExtraMiB([&] { sgemvSubgroup(m, n, da, dx, dyb); });
+    // cuBLAS's own workspace (made by cublasCreate) is not counted.
+    report("sgemv-sg", ts, tl, 4.0 * m * n, same, mem, 0, "cublas");
+    cublasDestroy(handle);
   }
   {
     int w = 8192, h = int(8192 * scale);

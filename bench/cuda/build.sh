@@ -6,6 +6,8 @@
 # bench_cuda.cu with nvcc -O3, and puts the program, libbsgprt and libomp in
 # <outdir>, which can be copied to a machine with an NVIDIA GPU and no LLVM.
 # Run it there as: LD_LIBRARY_PATH=<outdir> <outdir>/bench_cuda [scale]
+# bench_cuda links cuBLAS from the toolkit (too large to copy): its rpath
+# names the toolkit's lib64, which the GPU machine must have at the same path.
 #
 #===----------------------------------------------------------------------===#
 set -euo pipefail
@@ -13,6 +15,7 @@ ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 BUILD=${BSGP_BUILD_DIR:-$ROOT/build}
 OUT=${1:?usage: build.sh <outdir>}
 NVCC=${NVCC:-/usr/local/cuda/bin/nvcc}
+CUDA_LIB=$(cd "$(dirname "$NVCC")/.." && pwd)/lib64
 mkdir -p "$OUT"
 "$ROOT/scripts/build.sh" bsgpc bsgprt_shared >/dev/null
 "$BUILD/bin/bsgpc" -O3 --target=cpu,cuda -c "$ROOT/bench/cpu/kernels.bsgp" \
@@ -20,7 +23,8 @@ mkdir -p "$OUT"
 "$NVCC" -O3 -arch=sm_90 -I"$BUILD/include" -c "$ROOT/bench/cuda/bench_cuda.cu" \
   -o "$OUT/bench_cuda.o"
 "$NVCC" -arch=sm_90 "$OUT/bench_cuda.o" "$OUT/kernels.o" -L"$BUILD/lib" \
-  -lbsgprt -Xlinker -rpath,'$ORIGIN' -o "$OUT/bench_cuda"
+  -lbsgprt -lcublas -Xlinker -rpath,'$ORIGIN' -Xlinker -rpath,"$CUDA_LIB" \
+  -o "$OUT/bench_cuda"
 # The collectives against CUB.
 "$BUILD/bin/bsgpc" -O3 --target=cpu,cuda -c "$ROOT/bench/cuda/collectives.bsgp" \
   -o "$OUT/collectives.o"
