@@ -70,3 +70,25 @@ bsgp.kernel @grid(%w: i32, %h: i32, %p: !bsgp.ptr<i32>) {
   bsgp.ptr.store %o, %p[%r] : !bsgp.ptr<i32>, i32
   bsgp.return
 }
+
+// A chunk accumulation's value is carried through the rows and the rank
+// loops of each row; the original loop carries it on the other path.
+// CHECK-LABEL: llvm.func internal @acc__cpu(
+// CHECK:         %[[IF:.*]] = scf.if %{{.*}} -> (i32) {
+// CHECK:           %[[ROWS:.*]]:4 = scf.while (%{{.*}} = %{{.*}}, %{{.*}} = %{{.*}}, %{{.*}} = %{{.*}}, %[[A0:.*]] = %{{.*}}) : (i32, i32, i32, i32) -> (i32, i32, i32, i32) {
+// CHECK:           ^bb0(%[[RK:.*]]: i32, %[[Q:.*]]: i32, %{{.*}}: i32, %[[A:.*]]: i32):
+// CHECK:             %[[ROW:.*]] = scf.for %{{.*}} = %[[RK]] to %{{.*}} step %{{.*}} iter_args(%[[ACC:.*]] = %[[A]]) -> (i32) : i32 {
+// CHECK:               %[[SUM:.*]] = arith.addi %[[ACC]], %[[Q]] : i32
+// CHECK:             scf.yield %{{.*}}, %{{.*}}, %{{.*}}, %[[ROW]] : i32, i32, i32, i32
+// CHECK:           scf.yield %[[ROWS]]#3 : i32
+// CHECK:         } else {
+// CHECK:           %[[ORIG:.*]] = scf.for %{{.*}} iter_args(%{{.*}} = %{{.*}}) -> (i32) : i32 {
+// CHECK:             arith.divsi
+// CHECK:           scf.yield %[[ORIG]] : i32
+// CHECK:         bsgp.ptr.store %[[IF]], %{{.*}}[%{{.*}}] : !bsgp.ptr<i32>, i64
+bsgp.kernel @acc(%w: i32, %part: !bsgp.ptr<i32>) {
+  %r = bsgp.thread_rank : i32
+  %y = arith.divsi %r, %w : i32
+  bsgp.chunk_reduce "add" %y, %part : !bsgp.ptr<i32>
+  bsgp.return
+}
