@@ -50,8 +50,10 @@ void bsgp::buildDeviceCodegenPipeline(mlir::OpPassManager &pm,
   queries.cuda = targets.cuda;
   queries.spirv = targets.spirv;
   pm.addPass(createBSGPResolveTargetQueriesPass(queries));
-  if (targets.cpu)
+  if (targets.cpu) {
     pm.addPass(createBSGPLowerKernelsToCPUPass());
+    pm.addPass(createBSGPSplitRankLoopRowsPass());
+  }
 }
 
 void bsgp::buildCodegenPipeline(mlir::OpPassManager &pm,

@@ -240,55 +240,76 @@ template <typename K, typename U> U toOrdered(K k) {
     return u;
 }
 
-template <typename K, typename U> K fromOrdered(U u) {
-  constexpr U Sign = U(1) << (sizeof(U) * 8 - 1);
-  if constexpr (std::is_floating_point_v<K>)
-    u = (u & Sign) ? U(u & ~Sign) : U(~u);
-  else if constexpr (std::is_signed_v<K>)
-    u ^= Sign;
-  K k;
-  std::memcpy(&k, &u, sizeof(U));
-  return k;
+/// The widest digit a pass sorts by: the scatter of a pass writes to one
+/// place per bucket at a time, and beyond 2^8 of them (two lists each) the
+/// TLB and the L1 cache miss: on a 2-core AMD EPYC, 20-bit keys sorted
+/// slower in two passes of 10 bits than in three of at most 8.
+constexpr unsigned MaxDigitBits = 8;
+
+/// The bits in which the keys' ordered forms differ (their other bits are
+/// those of every key), in one parallel read.
+template <typename K, typename U> U varyingBits(const K *keys, uint64_t n) {
+  uint64_t chunks = chunkCount(n);
+  std::vector<U> masks(chunks, 0);
+  U first = toOrdered<K, U>(keys[0]);
+  forChunks(n, chunks, [&](uint64_t c, uint64_t b, uint64_t e) {
+    U m = 0;
+    for (uint64_t i = b; i < e; ++i)
+      m |= toOrdered<K, U>(keys[i]) ^ first;
+    masks[c] = m;
+  });
+  U all = 0;
+  for (U m : masks)
+    all |= m;
+  return all;
 }
 
-constexpr unsigned RadixBits = 8;
-constexpr unsigned Buckets = 1u << RadixBits;
-
-/// Stable LSD radix sort of (key, value) pairs, 8 bits per pass. A pass in
-/// which every key has the same digit is skipped.
-template <typename U> void radixSort(U *keys, uint32_t *values, uint64_t n) {
-  std::unique_ptr<U[]> keys2(new U[n]);
+/// Stable LSD radix sort of (key, value) pairs, by the digits of the keys'
+/// ordered forms (computed where a digit is read; the lists hold the keys
+/// themselves). Only the bits in which the keys differ are sorted by, in as
+/// few passes of at most MaxDigitBits bits as they need, of equal widths;
+/// after an odd number of passes the pairs are copied back.
+template <typename K, typename U>
+void radixSort(K *keys, uint32_t *values, uint64_t n) {
+  U varying = varyingBits<K, U>(keys, n);
+  if (varying == 0)
+    return;
+  unsigned lo = 0, hi = sizeof(U) * 8;
+  while (!((varying >> lo) & 1))
+    ++lo;
+  while (!((varying >> (hi - 1)) & 1))
+    --hi;
+  unsigned bits = hi - lo;
+  unsigned passes = (bits + MaxDigitBits - 1) / MaxDigitBits;
+  unsigned width = (bits + passes - 1) / passes;
+  uint64_t buckets = uint64_t(1) << width;
+  std::unique_ptr<K[]> keys2(new K[n]);
   std::unique_ptr<uint32_t[]> values2(new uint32_t[n]);
-  U *srcK = keys, *dstK = keys2.get();
+  K *srcK = keys, *dstK = keys2.get();
   uint32_t *srcV = values, *dstV = values2.get();
   uint64_t chunks = chunkCount(n);
-  std::vector<uint64_t> hist(chunks * Buckets);
-  for (unsigned shift = 0; shift < sizeof(U) * 8; shift += RadixBits) {
+  std::vector<uint64_t> hist(chunks * buckets);
+  U digitMask = static_cast<U>(buckets - 1);
+  for (unsigned shift = lo; shift < hi; shift += width) {
+    static_cast<U>((uint64_t(1) << std::min(width, hi - shift)) - 1);
     std::fill(hist.begin(), hist.end(), 0);
     forChunks(n, chunks, [&](uint64_t c, uint64_t b, uint64_t e) {
-      uint64_t *h = &hist[c * Buckets];
+      uint64_t *h = &hist[c * buckets];
       for (uint64_t i = b; i < e; ++i)
-        ++h[(srcK[i] >> shift) & (Buckets - 1)];
+        ++h[(toOrdered<K, U>(srcK[i]) >> shift) & digitMask];
     });
     // Offsets: digit-major, then chunk order, which keeps the pass stable.
     uint64_t sum = 0;
-    bool trivial = false;
-    for (unsigned d = 0; d < Buckets; ++d) {
-      uint64_t digitTotal = 0;
+    for (uint64_t d = 0; d < buckets; ++d)
       for (uint64_t c = 0; c < chunks; ++c) {
-        uint64_t count = hist[c * Buckets + d];
-        hist[c * Buckets + d] = sum;
+        uint64_t count = hist[c * buckets + d];
+        hist[c * buckets + d] = sum;
         sum += count;
-        digitTotal += count;
       }
-      trivial |= digitTotal == n;
-    }
-    if (trivial)
-      continue;
     forChunks(n, chunks, [&](uint64_t c, uint64_t b, uint64_t e) {
-      uint64_t *h = &hist[c * Buckets];
+      uint64_t *h = &hist[c * buckets];
       for (uint64_t i = b; i < e; ++i) {
-        uint64_t pos = h[(srcK[i] >> shift) & (Buckets - 1)]++;
+        uint64_t pos = h[(toOrdered<K, U>(srcK[i]) >> shift) & digitMask]++;
         dstK[pos] = srcK[i];
         dstV[pos] = srcV[i];
       }
@@ -297,32 +318,17 @@ template <typename U> void radixSort(U *keys, uint32_t *values, uint64_t n) {
     std::swap(srcV, dstV);
   }
   if (srcK != keys) {
-    std::memcpy(keys, srcK, n * sizeof(U));
-    std::memcpy(values, srcV, n * sizeof(uint32_t));
+    forChunks(n, chunks, [&](uint64_t, uint64_t b, uint64_t e) {
+      std::memcpy(keys + b, srcK + b, (e - b) * sizeof(K));
+      std::memcpy(values + b, srcV + b, (e - b) * sizeof(uint32_t));
+    });
   }
 }
 
 template <typename K, typename U>
-Status sortPairs(void *keysV, uint32_t *values, uint64_t n) {
-  K *keys = static_cast<K *>(keysV);
-  if (n < 2)
-    return Status::ok();
-  // Ordered keys are computed in place (same width) and mapped back after.
-  U *ordered = reinterpret_cast<U *>(keys);
-  forChunks(n, chunkCount(n), [&](uint64_t, uint64_t b, uint64_t e) {
-    for (uint64_t i = b; i < e; ++i) {
-      K k;
-      std::memcpy(&k, &ordered[i], sizeof(K));
-      ordered[i] = toOrdered<K, U>(k);
-    }
-  });
-  radixSort<U>(ordered, values, n);
-  forChunks(n, chunkCount(n), [&](uint64_t, uint64_t b, uint64_t e) {
-    for (uint64_t i = b; i < e; ++i) {
-      K k = fromOrdered<K, U>(ordered[i]);
-      std::memcpy(&ordered[i], &k, sizeof(K));
-    }
-  });
+Status sortPairs(void *keys, uint32_t *values, uint64_t n) {
+  if (n >= 2)
+    radixSort<K, U>(static_cast<K *>(keys), values, n);
   return Status::ok();
 }
 

@@ -108,6 +108,35 @@ TEST_F(ListPrimitivesTest, SortPairsIsStableForEveryType) {
   EXPECT_TRUE(errors.empty());
 }
 
+// The cpu backend sorts by the bits in which the keys differ only, in one
+// pass of up to 8 bits or an even number of passes of up to 11: key ranges
+// of every such shape, starting at bit 0 and above it, sorted stably.
+TEST_F(ListPrimitivesTest, SortPairsByTheBitsThatDiffer) {
+  std::mt19937 rng(5);
+  uint64_t n = 70001;
+  for (unsigned bits : {1u, 8u, 9u, 16u, 20u, 22u, 23u, 32u})
+    for (unsigned lo : {0u, 5u}) {
+      if (lo + bits > 32)
+        continue;
+      uint32_t mask = uint32_t((uint64_t(1) << bits) - 1) << lo;
+      std::vector<int32_t> keys(n);
+      for (int32_t &k : keys)
+        k = int32_t((rng() & mask) | 0x40000000u);
+      std::vector<uint32_t> ids(n), ref(n);
+      std::iota(ids.begin(), ids.end(), 0u);
+      std::iota(ref.begin(), ref.end(), 0u);
+      std::stable_sort(ref.begin(), ref.end(), [&](uint32_t a, uint32_t b) {
+        return keys[a] < keys[b];
+      });
+      std::vector<int32_t> sorted = keys;
+      bsgprt_list_sort_pairs_i32(sorted.data(), ids.data(), n);
+      ASSERT_EQ(ids, ref) << bits << " bits from bit " << lo;
+      for (uint64_t i = 0; i < n; ++i)
+        ASSERT_EQ(sorted[i], keys[ref[i]]);
+    }
+  EXPECT_TRUE(errors.empty());
+}
+
 TEST_F(ListPrimitivesTest, PartitionCompactExpand) {
   std::mt19937 rng(4);
   uint64_t n = 50001;

@@ -71,6 +71,24 @@ def BSGPLowerKernelsToCPUPass
                            "mlir::arith::ArithDialect"];
 }
 
+def BSGPSplitRankLoopRowsPass
+    : Pass<"bsgp-split-rank-loop-rows", "::mlir::ModuleOp"> {
+  let summary = "Split a CPU rank loop that divides the rank by a parameter into rows";
+  let description = [{
+    Where the rank loop of a CPU entry point (bsgp-lower-kernels-cpu)
+    divides the rank by a value `u` defined outside it that is not a
+    constant (`rank / u`, `rank % u`, signed or unsigned), the loop becomes
+    a loop over rows of `u` ranks around the original body: `rank / u` is
+    the row, computed once per chunk and then incremented, and `rank % u`
+    is `rank` minus the row's first rank, so no division is left per rank
+    and the inner loop is the one a 2-D OpenMP loop nest writes. The split
+    loop runs under `u >= 16 && begin >= 0`; otherwise (short rows, a zero
+    or negative divisor) the original loop does, so results and a division
+    by zero are as before. Only the first such divisor is split on.
+  }];
+  let dependentDialects = ["mlir::scf::SCFDialect", "mlir::arith::ArithDialect"];
+}
+
 def BSGPLowerLaunchesPass : Pass<"bsgp-lower-launches", "::mlir::ModuleOp"> {
   let summary = "Lower bsgp.launch to runtime calls and emit the module descriptor";
   let description = [{
