@@ -1,5 +1,4 @@
-//===- bench_backends.cpp - one BSGP program on the cuda and vulkan backends
-//===//
+//===- bench_backends.cpp - one program on the cuda and vulkan backends ---===//
 //
 // Part of bsgpc, the BSGP compiler.
 //
