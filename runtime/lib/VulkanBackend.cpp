@@ -110,6 +110,7 @@ VulkanBackend::~VulkanBackend() {
   for (Buffer &b : retired)
     destroyBuffer(b);
   destroyBuffer(argsRing);
+  destroyBuffer(readback);
   for (auto &entry : modules) {
     for (VkPipeline p : entry.second.pipelines)
       if (p)
@@ -205,6 +206,18 @@ bool VulkanBackend::init(std::string &why, bool allowCPU,
     syncEachLaunch = std::atoi(env) != 0;
   if (const char *env = std::getenv("BSGP_VULKAN_STAGING"))
     forceStaging = std::atoi(env) != 0;
+  if (const char *env = std::getenv("BSGP_VULKAN_SPIN_US")) {
+    char *end = nullptr;
+    unsigned long long us = std::strtoull(env, &end, 10);
+    if (end != env && *end == 0)
+      spinMicroseconds = us;
+  }
+  if (const char *env = std::getenv("BSGP_VULKAN_GROUPS")) {
+    char *end = nullptr;
+    unsigned long long g = std::strtoull(env, &end, 10);
+    if (end != env && *end == 0)
+      strideGroups = g;
+  }
   chooseMemoryTypes();
   if (deviceMemoryType < 0 || hostMemoryType < 0) {
     why = "the device has no device-local or no host-visible coherent "
@@ -445,7 +458,12 @@ bool VulkanBackend::createCommandObjects(std::string &why) {
     why = "cannot create the command objects: " + resultString(r);
     return false;
   }
-  std::string e = createBuffer(InitialArgsRing, hostMemoryType, true, argsRing);
+  std::string e = createBuffer(InitialArgsRing, argsMemoryType, true, argsRing);
+  if (!e.empty() && argsMemoryType != hostMemoryType) {
+    // The device-local window may be small or taken: host memory works too.
+    argsMemoryType = hostMemoryType;
+    e = createBuffer(InitialArgsRing, argsMemoryType, true, argsRing);
+  }
   if (!e.empty()) {
     why = "cannot allocate the launch argument buffer: " + e;
     return false;

@@ -67,6 +67,16 @@ constexpr uint64_t AllocationAlignment = 256;
 constexpr uint64_t SmallCopy = 64 * 1024;
 /// Staging buffers waiting for a submission before one is forced.
 constexpr size_t MaxRetired = 64;
+/// Workgroups a launch of a grid-stride kernel gets at most, unless
+/// BSGP_VULKAN_GROUPS says otherwise (0: one invocation per rank). 32 waves
+/// of an H100's resident invocations (132 multiprocessors of 2048), as the
+/// cuda backend launches (docs/cuda.md).
+constexpr uint64_t DefaultStrideGroups = 32768;
+/// How long a wait for a submission polls its fence before it blocks,
+/// unless BSGP_VULKAN_SPIN_US says otherwise: a blocked thread wakes tens of
+/// microseconds after the GPU is done, which a short kernel feels (the
+/// cuda backend's waits spin too).
+constexpr uint64_t DefaultSpinMicroseconds = 5000;
 /// Timed launches (BSGP_PROFILE) whose timestamps the query pool holds at
 /// once: two queries each. More than the runtime lets pile up before it
 /// collects (1024), so the pool is full only when that many launches were
@@ -127,6 +137,7 @@ constexpr uint32_t TimedCapacity = 2048;
   X(vkDestroyFence)                                                            \
   X(vkResetFences)                                                             \
   X(vkWaitForFences)                                                           \
+  X(vkGetFenceStatus)                                                          \
   X(vkQueueSubmit)
 
 struct VulkanAPI {
@@ -217,6 +228,9 @@ public:
   bool init(std::string &why, bool allowCPU,
             const std::vector<std::string> &withoutFeatures);
   const char *deviceName() const override { return name.c_str(); }
+  /// The size of the heap device lists come from: the runtime's pool of
+  /// temporaries may keep a quarter of it.
+  uint64_t memoryBytes() const override;
 
   void *allocate(uint64_t bytes) override;
   void deallocate(void *p) override;
@@ -252,6 +266,9 @@ private:
   struct LoadedModule {
     VkShaderModule module = VK_NULL_HANDLE;
     std::vector<VkPipeline> pipelines;
+    /// Per kernel: its entry point is a grid-stride loop over the ranks
+    /// (docs/spirv.md), so a launch may have fewer workgroups than ranks.
+    std::vector<bool> strided;
   };
 
   /// Records kernel `kernel` of `m` on ranks [0, n) into the command buffer,
@@ -290,6 +307,8 @@ private:
   /// the staging buffers of recorded copies are free again.
   Status flush();
   Status submitAndWait();
+  /// Waits for the fence: polls it for spinMicroseconds, then blocks.
+  VkResult waitForFence();
   void releaseRetired();
   Status failure(VkResult r, const char *what);
 
@@ -325,8 +344,13 @@ private:
   /// Names the first capability of \p m that the device cannot run, or
   /// returns an empty string.
   std::string missingCapability(const bsgprt_module_desc &m) const;
+  /// Marks the kernels of \p m whose entry points loop over the ranks with
+  /// the grid's stride: those whose interface lists GlobalInvocationId.
+  static void findStridedKernels(const bsgprt_module_desc &m, LoadedModule &lm);
+  /// The pipeline of \p kernel, created on first use; \p strided tells
+  /// whether it is a grid-stride loop.
   Status getPipeline(const bsgprt_module_desc &m, uint32_t kernel,
-                     VkPipeline &out);
+                     VkPipeline &out, bool &strided);
 
   /// $BSGP_CACHE_DIR, else $XDG_CACHE_HOME/bsgp, else $HOME/.cache/bsgp.
   static std::string cacheDirectory();
@@ -347,11 +371,19 @@ private:
 
   int deviceMemoryType = -1;
   int hostMemoryType = -1;
+  /// The argument ring's memory: device-local and host-visible where the
+  /// device has such memory (every thread of a launch reads the
+  /// arguments; from host memory they cross the bus), else hostMemoryType.
+  int argsMemoryType = -1;
   /// Allocations are mapped and copies are plain memcpy (the memory is
   /// device-local and host-visible, and BSGP_VULKAN_STAGING is not set).
   bool directAccess = false;
   bool forceStaging = false;
   bool syncEachLaunch = false;
+  /// Most workgroups of a strided kernel's launch; 0: one invocation per
+  /// rank.
+  uint64_t strideGroups = DefaultStrideGroups;
+  uint64_t spinMicroseconds = DefaultSpinMicroseconds;
 
   VkPipelineLayout layout = VK_NULL_HANDLE;
   VkPipelineCache pipelineCache = VK_NULL_HANDLE;
@@ -368,6 +400,9 @@ private:
 
   Buffer argsRing;
   uint64_t argsUsed = 0;
+  /// Host memory that small copies to the host go through (made at the
+  /// first), instead of a staging buffer allocated for each.
+  Buffer readback;
   /// Staging buffers of recorded copies, freed after the submission.
   std::vector<Buffer> retired;
   /// A failed submission of deallocate(), reported by the next flush().

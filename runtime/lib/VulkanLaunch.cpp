@@ -14,6 +14,7 @@
 #include "VulkanBackend.h"
 
 #include <algorithm>
+#include <chrono>
 #include <cstdio>
 #include <cstring>
 
@@ -67,10 +68,16 @@ Status VulkanBackend::dispatch(const bsgprt_module_desc &m, uint32_t kernel,
                                uint64_t n, const void *args, bool timed) {
   const bsgprt_kernel_desc &k = m.kernels[kernel];
   VkPipeline pipeline = VK_NULL_HANDLE;
-  if (Status s = getPipeline(m, kernel, pipeline); s.failed())
+  bool strided = false;
+  if (Status s = getPipeline(m, kernel, pipeline, strided); s.failed())
     return s;
 
   uint64_t groups = (n + WorkgroupSize - 1) / WorkgroupSize;
+  // A grid-stride kernel covers every rank with any number of workgroups:
+  // a few waves of resident ones do, and a launch of many cheap ranks
+  // does not pay a workgroup start for each 256 of them.
+  if (strided && strideGroups > 0 && groups > strideGroups)
+    groups = strideGroups;
   uint64_t gx = groups, gy = 1;
   if (groups > maxGroups[0]) {
     gx = maxGroups[0];
@@ -190,7 +197,7 @@ Status VulkanBackend::submitAndWait() {
   VkResult r = api.vkQueueSubmit(queue, 1, &si, fence);
   if (r)
     return failure(r, "vkQueueSubmit");
-  r = api.vkWaitForFences(device, 1, &fence, VK_TRUE, UINT64_MAX);
+  r = waitForFence();
   api.vkResetFences(device, 1, &fence);
   api.vkResetCommandBuffer(commandBuffer, 0);
   releaseRetired();
@@ -199,6 +206,18 @@ Status VulkanBackend::submitAndWait() {
   // The timestamps of every timed launch are written now.
   unsubmittedTimed = 0;
   return Status::ok();
+}
+
+VkResult VulkanBackend::waitForFence() {
+  using Clock = std::chrono::steady_clock;
+  Clock::time_point until =
+      Clock::now() + std::chrono::microseconds(spinMicroseconds);
+  VkResult r = api.vkGetFenceStatus(device, fence);
+  while (r == VK_NOT_READY && Clock::now() < until)
+    r = api.vkGetFenceStatus(device, fence);
+  if (r == VK_NOT_READY)
+    r = api.vkWaitForFences(device, 1, &fence, VK_TRUE, UINT64_MAX);
+  return r;
 }
 
 Status VulkanBackend::failure(VkResult r, const char *what) {

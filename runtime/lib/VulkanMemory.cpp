@@ -15,6 +15,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 
 namespace bsgprt {
@@ -130,9 +131,18 @@ Status VulkanBackend::copyDeviceToHost(void *dst, const void *src,
     std::memcpy(dst, static_cast<const char *>(b->mapped) + offset, bytes);
     return Status::ok();
   }
+  // Small copies (a scan's total, a count) go through one buffer kept for
+  // them: allocating device memory costs more than such a copy.
+  bool small = bytes <= SmallCopy;
+  if (small && !readback.buffer)
+    if (std::string e = createBuffer(SmallCopy, hostMemoryType, true, readback);
+        !e.empty())
+      return outOfMemory(e, SmallCopy);
   Buffer staging;
-  if (std::string e = createBuffer(bytes, hostMemoryType, true, staging);
-      !e.empty())
+  if (small)
+    staging = readback;
+  else if (std::string e = createBuffer(bytes, hostMemoryType, true, staging);
+           !e.empty())
     return outOfMemory(e, bytes);
   Status s = begin();
   if (!s.failed()) {
@@ -142,7 +152,8 @@ Status VulkanBackend::copyDeviceToHost(void *dst, const void *src,
   }
   if (!s.failed())
     std::memcpy(dst, staging.mapped, bytes);
-  destroyBuffer(staging);
+  if (!small)
+    destroyBuffer(staging);
   return s;
 }
 
@@ -219,10 +230,27 @@ void VulkanBackend::chooseMemoryTypes() {
   hostMemoryType = first(host | VK_MEMORY_PROPERTY_HOST_CACHED_BIT, 0);
   if (hostMemoryType < 0)
     hostMemoryType = first(host, 0);
+  // The launch arguments: every invocation reads them, so on a discrete
+  // GPU they go to device-local memory the host can write (the BAR window)
+  // where there is some; BSGP_VULKAN_HOST_ARGS=1 keeps them in host memory.
+  argsMemoryType = -1;
+  const char *hostArgs = std::getenv("BSGP_VULKAN_HOST_ARGS");
+  if (discrete && !(hostArgs && std::atoi(hostArgs) != 0))
+    argsMemoryType = first(local | host, 0);
+  if (argsMemoryType < 0)
+    argsMemoryType = hostMemoryType;
   VkMemoryPropertyFlags df =
       deviceMemoryType >= 0 ? mp.memoryTypes[deviceMemoryType].propertyFlags
                             : 0;
   directAccess = !forceStaging && (df & host) == host;
+}
+
+uint64_t VulkanBackend::memoryBytes() const {
+  if (deviceMemoryType < 0 ||
+      uint32_t(deviceMemoryType) >= memoryProperties.memoryTypeCount)
+    return 0;
+  uint32_t heap = memoryProperties.memoryTypes[deviceMemoryType].heapIndex;
+  return memoryProperties.memoryHeaps[heap].size;
 }
 
 std::string VulkanBackend::createBuffer(uint64_t size, int type, bool map,
@@ -337,8 +365,10 @@ Status VulkanBackend::placeArgs(const void *args, uint64_t size,
       while (grown < size)
         grown *= 2;
       Buffer b;
-      if (std::string e = createBuffer(grown, hostMemoryType, true, b);
-          !e.empty())
+      std::string e = createBuffer(grown, argsMemoryType, true, b);
+      if (!e.empty() && argsMemoryType != hostMemoryType)
+        e = createBuffer(grown, hostMemoryType, true, b);
+      if (!e.empty())
         return outOfMemory(e, grown);
       destroyBuffer(argsRing);
       argsRing = b;

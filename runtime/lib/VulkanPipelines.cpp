@@ -77,8 +77,56 @@ VulkanBackend::missingCapability(const bsgprt_module_desc &m) const {
   return "";
 }
 
+void VulkanBackend::findStridedKernels(const bsgprt_module_desc &m,
+                                       LoadedModule &lm) {
+  enum : uint32_t {
+    OpEntryPoint = 15,
+    OpDecorate = 71,
+    DecorationBuiltIn = 11,
+    BuiltInGlobalInvocationId = 28,
+  };
+  const uint32_t *w = m.spirv;
+  uint64_t words = m.spirv_size / 4;
+  // Decorations follow the entry points in a module's layout: first the
+  // variable, then the entry points that list it.
+  std::vector<uint32_t> gid;
+  for (uint64_t i = 5; i < words;) {
+    uint32_t count = w[i] >> 16, opcode = w[i] & 0xffff;
+    if (!count || i + count > words)
+      break;
+    if (opcode == OpDecorate && count >= 4 && w[i + 2] == DecorationBuiltIn &&
+        w[i + 3] == BuiltInGlobalInvocationId)
+      gid.push_back(w[i + 1]);
+    i += count;
+  }
+  lm.strided.assign(m.num_kernels, false);
+  if (gid.empty())
+    return;
+  for (uint64_t i = 5; i < words;) {
+    uint32_t count = w[i] >> 16, opcode = w[i] & 0xffff;
+    if (!count || i + count > words)
+      break;
+    if (opcode == OpEntryPoint && count >= 4) {
+      // The name: a NUL-terminated literal string from the third word.
+      const char *name = reinterpret_cast<const char *>(&w[i + 3]);
+      size_t limit = (count - 3) * 4;
+      size_t len = strnlen(name, limit);
+      uint64_t iface = i + 3 + len / 4 + 1;
+      bool lists = false;
+      for (uint64_t j = iface; j < i + count && !lists; ++j)
+        lists = std::find(gid.begin(), gid.end(), w[j]) != gid.end();
+      if (lists && len < limit)
+        for (uint32_t k = 0; k < m.num_kernels; ++k)
+          if (m.kernels[k].name && std::strlen(m.kernels[k].name) == len &&
+              std::memcmp(m.kernels[k].name, name, len) == 0)
+            lm.strided[k] = true;
+    }
+    i += count;
+  }
+}
+
 Status VulkanBackend::getPipeline(const bsgprt_module_desc &m, uint32_t kernel,
-                                  VkPipeline &out) {
+                                  VkPipeline &out, bool &strided) {
   LoadedModule &lm = modules[&m];
   if (!lm.module) {
     if (!m.spirv || m.spirv_size < 20)
@@ -103,6 +151,7 @@ Status VulkanBackend::getPipeline(const bsgprt_module_desc &m, uint32_t kernel,
                                resultString(r));
     }
     lm.pipelines.assign(m.num_kernels, VK_NULL_HANDLE);
+    findStridedKernels(m, lm);
   }
   VkPipeline &p = lm.pipelines[kernel];
   if (!p) {
@@ -135,6 +184,7 @@ Status VulkanBackend::getPipeline(const bsgprt_module_desc &m, uint32_t kernel,
     pipelinesCreated = true;
   }
   out = p;
+  strided = lm.strided[kernel];
   return Status::ok();
 }
 

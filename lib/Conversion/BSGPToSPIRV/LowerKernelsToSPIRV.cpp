@@ -81,6 +81,10 @@ struct LowerKernelsToSPIRVPass
 private:
   ModuleOp createDeviceModule();
   LogicalResult buildKernel(bsgp::KernelOp kernel, OpBuilder &db);
+  Block *emitGridStrideLoop(OpBuilder &b, Location loc, Value size,
+                            Value &rank64, Value &rank);
+  Block *emitGroupGuard(OpBuilder &b, Location loc, Value size, Value &rank64,
+                        Value &rank, Value &inRange);
 
   ModuleOp device;
   std::optional<bsgp::SPIRVBuiltins> builtins;
@@ -118,11 +122,77 @@ ModuleOp LowerKernelsToSPIRVPass::createDeviceModule() {
   return module;
 }
 
-/// Kernels without work-group operations guard their body with the bounds
-/// check and return at once past the thread count. Kernels with them run
-/// every invocation to the end (predicateMissingRanks), and number the
-/// invocations of a workgroup so that subgroups are consecutive ranks
-/// (emitGroupRank).
+/// Kernels without work-group operations are grid-stride loops: ranks
+/// GlobalInvocationId.x + GlobalInvocationId.y * (NumWorkgroups.x * 256),
+/// then that plus the grid's invocations, and so on while below the size,
+/// in 64 bits (a launch past maxComputeWorkGroupCount[0] is a 2D grid).
+/// The runtime may then dispatch fewer workgroups than ranks / 256; it
+/// knows these kernels by GlobalInvocationId in their interface, which
+/// kernels with group operations never read. Returns the loop's body, with
+/// `b` before its terminator and `rank64` the loop's rank (`rank` in 32
+/// bits).
+Block *LowerKernelsToSPIRVPass::emitGridStrideLoop(OpBuilder &b, Location loc,
+                                                   Value size, Value &rank64,
+                                                   Value &rank) {
+  Type i64 = b.getI64Type();
+  Value gid = builtins->load(b, loc, spirv::BuiltIn::GlobalInvocationId);
+  Value groups = builtins->load(b, loc, spirv::BuiltIn::NumWorkgroups);
+  auto component = [&](Value v, int32_t i) -> Value {
+    return arith::ExtUIOp::create(
+        b, loc, i64, spirv::CompositeExtractOp::create(b, loc, v, {i}));
+  };
+  Value rowWidth = arith::MulIOp::create(
+      b, loc, component(groups, 0),
+      arith::ConstantIntOp::create(b, loc, i64, bsgp::kSPIRVWorkgroupSize));
+  Value start = arith::AddIOp::create(
+      b, loc, component(gid, 0),
+      arith::MulIOp::create(b, loc, component(gid, 1), rowWidth));
+  Value stride = arith::MulIOp::create(b, loc, rowWidth, component(groups, 1));
+  // The loop compares unsigned (docs/spirv.md: 64-bit signed relations are
+  // avoided).
+  auto loop = scf::ForOp::create(b, loc, start, size, stride, ValueRange{},
+                                 nullptr, /*unsignedCmp=*/true);
+  rank64 = loop.getInductionVar();
+  b.setInsertionPoint(loop.getBody()->getTerminator());
+  rank = arith::TruncIOp::create(b, loc, b.getI32Type(), rank64);
+  return loop.getBody();
+}
+
+/// Kernels with work-group operations run one rank an invocation, the
+/// invocations of a workgroup numbered by subgroup (emitGroupRank). Whole
+/// workgroups past the thread count return at once (a 2D launch has some),
+/// which keeps every invocation of a workgroup that runs the body alive.
+/// Returns the guard's body, with `b` at its start; `inRange` is the
+/// invocation's own bounds check, made before the guard with the rank.
+Block *LowerKernelsToSPIRVPass::emitGroupGuard(OpBuilder &b, Location loc,
+                                               Value size, Value &rank64,
+                                               Value &rank, Value &inRange) {
+  Type i64 = b.getI64Type();
+  Value group =
+      arith::ExtUIOp::create(b, loc, i64, bsgp::emitGroupId(b, loc, *builtins));
+  Value local = arith::ExtUIOp::create(b, loc, i64,
+                                       bsgp::emitGroupRank(b, loc, *builtins));
+  Value groupStart = arith::MulIOp::create(
+      b, loc, group,
+      arith::ConstantIntOp::create(b, loc, i64, bsgp::kSPIRVWorkgroupSize));
+  rank64 = arith::AddIOp::create(b, loc, groupStart, local);
+  inRange =
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, rank64, size);
+  rank = arith::TruncIOp::create(b, loc, b.getI32Type(), rank64);
+  Value guardCond = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult,
+                                          groupStart, size);
+  auto guard = scf::IfOp::create(b, loc, TypeRange{}, guardCond,
+                                 /*addThenBlock=*/true,
+                                 /*addElseBlock=*/false);
+  Block *body = &guard.getThenRegion().front();
+  b.setInsertionPointToStart(body);
+  return body;
+}
+
+/// Kernels without work-group operations run their body in a grid-stride
+/// loop (emitGridStrideLoop). Kernels with them run every invocation to
+/// the end (predicateMissingRanks), and number the invocations of a
+/// workgroup so that subgroups are consecutive ranks (emitGroupGuard).
 LogicalResult LowerKernelsToSPIRVPass::buildKernel(bsgp::KernelOp kernel,
                                                    OpBuilder &db) {
   if (kernel.getBody().empty())
@@ -173,51 +243,16 @@ LogicalResult LowerKernelsToSPIRVPass::buildKernel(bsgp::KernelOp kernel,
     offset += info->size;
   }
 
-  // rank = GlobalInvocationId.x + GlobalInvocationId.y * (NumWorkgroups.x *
-  // 256), in 64 bits: a launch of more than 65535 workgroups is dispatched
-  // as a 2D grid. With group operations, the same with the workgroup's
-  // invocations numbered by subgroup.
-  Value rank64, groupStart;
-  if (grouped) {
-    Value group = arith::ExtUIOp::create(b, loc, i64,
-                                         bsgp::emitGroupId(b, loc, *builtins));
-    Value local = arith::ExtUIOp::create(
-        b, loc, i64, bsgp::emitGroupRank(b, loc, *builtins));
-    groupStart = arith::MulIOp::create(
-        b, loc, group,
-        arith::ConstantIntOp::create(b, loc, i64, bsgp::kSPIRVWorkgroupSize));
-    rank64 = arith::AddIOp::create(b, loc, groupStart, local);
-  } else {
-    Value gid = builtins->load(b, loc, spirv::BuiltIn::GlobalInvocationId);
-    Value groups = builtins->load(b, loc, spirv::BuiltIn::NumWorkgroups);
-    auto component = [&](Value v, int32_t i) -> Value {
-      return arith::ExtUIOp::create(
-          b, loc, i64, spirv::CompositeExtractOp::create(b, loc, v, {i}));
-    };
-    Value rowWidth = arith::MulIOp::create(
-        b, loc, component(groups, 0),
-        arith::ConstantIntOp::create(b, loc, i64, bsgp::kSPIRVWorkgroupSize));
-    rank64 = arith::AddIOp::create(
-        b, loc, component(gid, 0),
-        arith::MulIOp::create(b, loc, component(gid, 1), rowWidth));
+  Value rank64, rank, inRange;
+  Block *body = grouped ? emitGroupGuard(b, loc, size, rank64, rank, inRange)
+                        : emitGridStrideLoop(b, loc, size, rank64, rank);
+  Value size32;
+  {
+    OpBuilder::InsertionGuard atEntry(b);
+    b.setInsertionPointAfterValue(size);
+    size32 = arith::TruncIOp::create(b, loc, i32, size);
   }
-  Value inRange =
-      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, rank64, size);
-  Value rank = arith::TruncIOp::create(b, loc, i32, rank64);
-  Value size32 = arith::TruncIOp::create(b, loc, i32, size);
 
-  // Without group operations, ranks past the thread count return at once;
-  // with them, whole workgroups past it do (a 2D launch has some), which
-  // keeps every invocation of a workgroup that runs the body alive.
-  Value guardCond = inRange;
-  if (grouped)
-    guardCond = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult,
-                                      groupStart, size);
-  auto guard = scf::IfOp::create(b, loc, TypeRange{}, guardCond,
-                                 /*addThenBlock=*/true,
-                                 /*addElseBlock=*/false);
-  Block *body = &guard.getThenRegion().front();
-  b.setInsertionPointToStart(body);
   auto region = scf::ExecuteRegionOp::create(b, loc, TypeRange{});
   b.cloneRegionBefore(folded->getBody(), region.getRegion(),
                       region.getRegion().end(), mapping);

@@ -6,8 +6,12 @@
 // target environment, the rank's built-ins and the push constants
 // {args_address, size}; each kernel becomes a func.func that loads its
 // parameters from the argument struct at args_address (natural C layout)
-// and runs its body where the linear invocation index is below `size`.
-// The body keeps its bsgp ops; the kernel stays for other targets.
+// and runs its body for the ranks of a grid-stride loop: from the linear
+// invocation index (GlobalInvocationId.x + GlobalInvocationId.y *
+// NumWorkgroups.x * 256) below `size`, by the grid's invocations
+// (NumWorkgroups.x * 256 * NumWorkgroups.y), so that the runtime may
+// dispatch fewer workgroups than size / 256. The body keeps its bsgp ops;
+// the kernel stays for other targets.
 
 // CHECK-LABEL: bsgp.kernel @store_rank(
 // CHECK: bsgp.return
@@ -28,10 +32,22 @@ bsgp.kernel @store_rank(%p: !bsgp.ptr<i32>) {
 // CHECK: %[[PTR:.*]] = spirv.ConvertUToPtr %[[ADDR]] : i64 to !spirv.ptr<i64, PhysicalStorageBuffer>
 // CHECK: %[[RAW:.*]] = spirv.Load "PhysicalStorageBuffer" %[[PTR]] ["Aligned", 8] : i64
 // CHECK: %[[P:.*]] = builtin.unrealized_conversion_cast %[[RAW]] : i64 to !bsgp.ptr<i32>
-// CHECK: spirv.mlir.addressof @bsgp_global_invocation_id
-// CHECK: %[[IN:.*]] = arith.cmpi ult, %[[RANK64:.*]], %[[SIZE]] : i64
-// CHECK: %[[RANK:.*]] = arith.trunci %[[RANK64]] : i64 to i32
-// CHECK: scf.if %[[IN]] {
+// CHECK: %[[GID:.*]] = spirv.Load "Input" %{{.*}} : vector<3xi32>
+// CHECK: %[[NWG:.*]] = spirv.Load "Input" %{{.*}} : vector<3xi32>
+// CHECK: %[[NX:.*]] = spirv.CompositeExtract %[[NWG]][0 : i32]
+// CHECK: %[[NX64:.*]] = arith.extui %[[NX]] : i32 to i64
+// CHECK: %[[ROW:.*]] = arith.muli %[[NX64]], %c256_i64 : i64
+// CHECK: %[[GX:.*]] = spirv.CompositeExtract %[[GID]][0 : i32]
+// CHECK: %[[GX64:.*]] = arith.extui %[[GX]] : i32 to i64
+// CHECK: %[[GY:.*]] = spirv.CompositeExtract %[[GID]][1 : i32]
+// CHECK: %[[GY64:.*]] = arith.extui %[[GY]] : i32 to i64
+// CHECK: %[[OFF:.*]] = arith.muli %[[GY64]], %[[ROW]] : i64
+// CHECK: %[[START:.*]] = arith.addi %[[GX64]], %[[OFF]] : i64
+// CHECK: %[[NY:.*]] = spirv.CompositeExtract %[[NWG]][1 : i32]
+// CHECK: %[[NY64:.*]] = arith.extui %[[NY]] : i32 to i64
+// CHECK: %[[STRIDE:.*]] = arith.muli %[[ROW]], %[[NY64]] : i64
+// CHECK: scf.for unsigned %[[R64:.*]] = %[[START]] to %[[SIZE]] step %[[STRIDE]] : i64 {
+// CHECK-NEXT: %[[RANK:.*]] = arith.trunci %[[R64]] : i64 to i32
 // CHECK-NEXT: bsgp.ptr.store %[[RANK]], %[[P]][%[[RANK]]]
 // CHECK-NEXT: }
 // CHECK-NEXT: return
