@@ -16,13 +16,22 @@
 // they are in its own lists, the stores go, and the superstep's other
 // reads of the sorted lists read the caller's.
 //
-// Right when the lists are apart: the caller's two lists from each other
-// and from the sort's input if that is a list from before the spawn
+// Either list may be forwarded alone (`idx[thread.rank] = sort_idx(k)`
+// stores only the old ranks): the other spare list stays the sort's own,
+// `keys + n` or `ids + n`. That list exists wherever the sort can answer
+// that the pairs are in its spare lists: the library allocates n spare
+// elements whenever its radix sort may run (__bsgp_sort_spare_count), and
+// the native sort leaves the pairs in its own lists, where the host copies
+// the forwarded one out.
+//
+// Right when the lists are apart: the caller's lists from each other and
+// from the sort's input if that is a list from before the spawn
 // (bsgp-forward-sort-keys); the host asks the runtime whether they are
 // distinct allocations and runs a copy of the spawn that forwards if so,
-// the original otherwise. The superstep must read no other list from
-// before the spawn (it would see the caller's lists already written) and
-// touch the caller's lists only through the two stores.
+// the original otherwise (with nothing to test, the spawn itself
+// forwards). The superstep must read no other list from before the spawn
+// (it would see the caller's lists already written) and touch the
+// caller's lists only through the forwarded stores.
 //
 //===----------------------------------------------------------------------===//
 
@@ -74,10 +83,8 @@ Value findSortedList(RequireOp require, Value base) {
   return {};
 }
 
-/// Finds the store that writes `out.sorted[rank]`, loaded at the top level
-/// of `step`, at the rank of a list from before the spawn; false if the
-/// sorted list has another use.
-bool findStore(SpawnOp spawn, SuperstepOp step, Output &out) {
+/// findStore's search, which may leave a target behind when it fails.
+bool findStoreIn(SpawnOp spawn, SuperstepOp step, Output &out) {
   for (Operation *user : out.sorted.getUsers()) {
     auto load = dyn_cast<PtrLoadOp>(user);
     if (!load || load->getParentOp() != step.getOperation() ||
@@ -98,9 +105,27 @@ bool findStore(SpawnOp spawn, SuperstepOp step, Output &out) {
   return true;
 }
 
+/// Finds the store that writes `out.sorted[rank]`, loaded at the top level
+/// of `step`, at the rank of a list from before the spawn; none if the
+/// sorted list has another use.
+void findStore(SpawnOp spawn, SuperstepOp step, Output &out) {
+  if (!findStoreIn(spawn, step, out)) {
+    out.target = {};
+    out.store = {};
+  }
+}
+
 /// True if `step` reads no list from before the spawn and touches the
-/// targets only through their stores.
-bool stepAllows(SpawnOp spawn, SuperstepOp step, ArrayRef<Output> outs) {
+/// targets only through their stores. `others` gets the lists from before
+/// the spawn that the step writes otherwise (or takes apart): they must be
+/// apart from the targets, which the sort writes before those writes where
+/// the original wrote the targets in program order among them.
+bool stepAllows(SpawnOp spawn, SuperstepOp step, ArrayRef<Output> outs,
+                SmallVectorImpl<Value> &others) {
+  auto isSorted = [&](Value ptr) {
+    return llvm::any_of(outs,
+                        [&](const Output &out) { return ptr == out.sorted; });
+  };
   WalkResult walk = step.getBody().walk([&](Operation *op) {
     for (Output out : outs)
       if (op == out.store.getOperation())
@@ -111,9 +136,22 @@ bool stepAllows(SpawnOp spawn, SuperstepOp step, ArrayRef<Output> outs) {
           return WalkResult::interrupt();
     if (auto load = dyn_cast<PtrLoadOp>(op)) {
       Value ptr = load.getPtr();
-      bool sortedList = llvm::any_of(
-          outs, [&](const Output &out) { return ptr == out.sorted; });
-      if (!sortedList && !getFreshRoot(spawn, ptr))
+      if (!isSorted(ptr) && !getFreshRoot(spawn, ptr))
+        return WalkResult::interrupt();
+      return WalkResult::advance();
+    }
+    for (Value operand : op->getOperands()) {
+      if (!isPointer(operand.getType()) || isSorted(operand) ||
+          getFreshRoot(spawn, operand))
+        continue;
+      if (!isDefinedIn(spawn, operand)) {
+        if (!llvm::is_contained(others, operand))
+          others.push_back(operand);
+        continue;
+      }
+      // A pointer made in the step is followed to its operands there; one
+      // made elsewhere in the spawn cannot be told apart from the targets.
+      if (!step->isAncestor(operand.getParentBlock()->getParentOp()))
         return WalkResult::interrupt();
     }
     return WalkResult::advance();
@@ -147,6 +185,8 @@ void rewrite(func::CallOp call, ArrayRef<Output> outs, IRMapping &mapping) {
   b.setInsertionPointToStart(branch.thenBlock());
   for (auto [i, constOut] : llvm::enumerate(outs)) {
     Output out = constOut;
+    if (!out.target)
+      continue;
     buildCopy(b, loc, out.target, mapped.getOperand(kSortKeys + i),
               mapped.getOperand(kSortCount));
     mapped->setOperand(kSortSpareKeys + i, out.target);
@@ -163,24 +203,35 @@ void forward(SpawnOp spawn, RequireOp require, func::CallOp call) {
   Output outs[2];
   outs[0].sorted = findSortedList(require, call.getOperand(kSortKeys));
   outs[1].sorted = findSortedList(require, call.getOperand(kSortIds));
+  // A sorted list with another use stays in the sort's lists, unchanged.
   for (Output &out : outs)
-    if (!out.sorted || !findStore(spawn, next, out))
-      return;
-  // Both: a spare list that stays the sort's own is `keys + n` only where
-  // the sort needs one (__bsgp_sort_spare_count), and the sorted pairs
-  // must end in the spare lists.
-  if (!outs[0].target || !outs[1].target)
+    if (out.sorted)
+      findStore(spawn, next, out);
+  if (!outs[0].target && !outs[1].target)
     return;
-  if (!stepAllows(spawn, next, outs))
+  SmallVector<Value, 4> others;
+  if (!stepAllows(spawn, next, outs, others))
     return;
-  // The lists the sort reads or writes while it writes the targets.
-  SmallVector<std::pair<Value, Value>, 3> pairs;
-  pairs.push_back({outs[0].target, outs[1].target});
+  // The lists the sort reads or writes while it writes the targets, and
+  // those the step writes after the sort.
   Value input = call.getOperand(kSortInput);
-  if (!isDefinedIn(spawn, input))
+  if (!isDefinedIn(spawn, input) && !llvm::is_contained(others, input))
+    others.push_back(input);
+  SmallVector<std::pair<Value, Value>, 4> pairs;
+  if (outs[0].target && outs[1].target)
+    pairs.push_back({outs[0].target, outs[1].target});
+  for (Value other : others)
     for (Output &out : outs)
-      pairs.push_back({input, out.target});
+      if (out.target)
+        pairs.push_back({other, out.target});
+  // One list on both sides (`key[r] = sort_idx(key[r])`) is never apart.
+  if (llvm::any_of(pairs, [](auto pair) { return pair.first == pair.second; }))
+    return;
   IRMapping mapping;
+  if (pairs.empty()) {
+    rewrite(call, outs, mapping);
+    return;
+  }
   OpBuilder b(spawn);
   Location loc = spawn.getLoc();
   Value test;

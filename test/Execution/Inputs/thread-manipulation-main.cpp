@@ -21,6 +21,8 @@ extern "C" {
 void sortby_int(int *, int *, int);
 void sortby_float(float *, int *, int);
 void sort_idx_uint(uint32_t *, int *, int);
+void sort_idx_in_place(int *, int);
+void sortby_two_stores(int *, int *, int *, int);
 void split_threads(int *, int *, int);
 void fork_threads(int *, int *, int *, int *, int);
 void kill_threads(int *, int *, int *, int);
@@ -76,10 +78,9 @@ void testSortby(int n) {
 }
 
 void testSortbyFloat() {
-  std::vector<float> key = {3,    -1,  2.5f, -1, 0,  7,   -8.25f, 3,   3,
-                            0.5f, 100, -100, 2,  2,  1,   1,      -1,  0,
-                            9,    9,   -9,   4,  4,  4,   -4,     1e9, -1e9,
-                            0.25, 8,   8,    8,  -2, -2};
+  std::vector<float> key = {
+      3, -1, 2.5f, -1, 0, 7, -8.25f, 3,  3,   0.5f, 100,  -100, 2, 2, 1,  1, -1,
+      0, 9,  9,    -9, 4, 4, 4,      -4, 1e9, -1e9, 0.25, 8,    8, 8, -2, -2};
   int n = int(key.size());
   int *dOut = toDevice(std::vector<int>(n));
   float *dKey = toDevice(key);
@@ -149,19 +150,50 @@ void testKill(const char *what, const std::vector<int> &flag) {
   out.resize(expect.size());
   int size = fromDevice(dSize, 1)[0];
   // With no survivor nothing runs, so the size slot keeps its -1.
-  bool ok = out == expect &&
-            size == (expect.empty() ? -1 : int(expect.size()));
+  bool ok = out == expect && size == (expect.empty() ? -1 : int(expect.size()));
   bsgprt_dfree(dFlag);
   report(what, ok);
 }
 
 } // namespace
 
+void testSortIdxInPlace(int n) {
+  std::vector<int> key(n);
+  for (int &k : key)
+    k = int(next() % 5000) - 2500;
+  int *dKey = toDevice(key);
+  sort_idx_in_place(dKey, n);
+  report("sort_idx in place n=100000", fromDevice(dKey, n) == stableOrder(key));
+}
+
+/// sortby_two_stores with two lists, and with one list for both stores.
+void testSortbyTwoStores(int n) {
+  std::vector<int> key(n);
+  for (int &k : key)
+    k = int(next() % 5000) - 2500;
+  std::vector<int> order = stableOrder(key);
+  std::vector<int> doubled(n);
+  for (int i = 0; i < n; ++i)
+    doubled[i] = key[order[i]] * 2;
+  int *dKey = toDevice(key);
+  int *dA = toDevice(std::vector<int>(n));
+  int *dB = toDevice(std::vector<int>(n));
+  sortby_two_stores(dKey, dA, dB, n);
+  bool ok = fromDevice(dA, n) == doubled;
+  report("sortby two lists n=100000", ok && fromDevice(dB, n) == order);
+  int *dOne = toDevice(std::vector<int>(n));
+  sortby_two_stores(dKey, dOne, dOne, n);
+  report("sortby one list n=100000", fromDevice(dOne, n) == order);
+  bsgprt_dfree(dKey);
+}
+
 int main() {
   testSortby(1000);
   testSortby((1 << 20) + 7);
   testSortbyFloat();
   testSortIdx(100000);
+  testSortIdxInPlace(100000);
+  testSortbyTwoStores(100000);
   testSplit(1025);
   testFork("fork none", {});
   testFork("fork zero counts", std::vector<int>(100, 0));
