@@ -4,11 +4,12 @@
 //
 //===----------------------------------------------------------------------===//
 //
-// The multi-device backend (docs/multi-device.md). Each device has a worker
-// thread of its own, which runs the device's part of every launch and list
-// primitive, so that devices work at once; with CPU devices the worker is
-// also the master of the device's own OpenMP team (its share of the
-// threads). Launches and primitives return when every device is done.
+// The multi-device backend (docs/multi-device.md). Each device but the
+// first has a worker thread of its own, which runs the device's part of
+// every launch and list primitive, so that devices work at once; device 0
+// runs its part on the calling thread. With CPU devices that thread is also
+// the master of the device's own OpenMP team (its share of the threads).
+// Launches and primitives return when every device is done.
 //
 // CPU devices share the host's memory, so every device can read every
 // slice; the runtime still keeps the placement of each list (rank-aligned
@@ -213,7 +214,8 @@ public:
         numDevices(static_cast<unsigned>(devices.size())),
         stats(devices.size()) {
     int threads = omp_get_max_threads();
-    for (unsigned d = 0; d < numDevices; ++d)
+    firstShare = threadShare(threads, numDevices, 0);
+    for (unsigned d = 1; d < numDevices; ++d)
       workers.push_back(
           std::make_unique<Worker>(threadShare(threads, numDevices, d)));
   }
@@ -369,10 +371,16 @@ private:
       for (unsigned d = 0; d < numDevices; ++d)
         results[d] = fn(d);
     } else {
-      for (unsigned d = 0; d < numDevices; ++d)
-        workers[d]->post([&, d] { results[d] = fn(d); });
-      for (unsigned d = 0; d < numDevices; ++d)
-        workers[d]->wait();
+      // Device 0 runs on the calling thread, with its share of the OpenMP
+      // threads: one hand-off fewer per launch.
+      for (unsigned d = 1; d < numDevices; ++d)
+        workers[d - 1]->post([&, d] { results[d] = fn(d); });
+      int callerThreads = omp_get_max_threads();
+      omp_set_num_threads(firstShare);
+      results[0] = fn(0);
+      omp_set_num_threads(callerThreads);
+      for (unsigned d = 1; d < numDevices; ++d)
+        workers[d - 1]->wait();
     }
     for (Status &s : results)
       if (s.failed())
@@ -460,7 +468,10 @@ private:
   Status sortMerge(int type, char *keys, uint32_t *values, uint64_t n);
 
   std::vector<std::unique_ptr<Backend>> devices;
+  /// The workers of devices 1, 2, ...; device 0 runs on the calling thread
+  /// with firstShare OpenMP threads.
   std::vector<std::unique_ptr<Worker>> workers;
+  int firstShare = 1;
   std::string name;
   unsigned numDevices;
   mutable std::mutex mutex;
