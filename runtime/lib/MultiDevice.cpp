@@ -765,10 +765,11 @@ Status MultiDeviceBackend::listCompactIndex(const uint32_t *flags,
 Status MultiDeviceBackend::listExpandIndex(const uint32_t *offsets,
                                            const uint32_t *counts,
                                            uint32_t *parent, uint64_t n) {
-  // offsets is the exclusive scan of counts, so device d's parents write
-  // the contiguous run [offsets[b], offsets[e-1] + counts[e-1]) of parent.
-  // The device expands its slice with local indices and adds its first
-  // rank.
+  // The device expands its slice with local indices, then adds its first
+  // rank to every entry it wrote. offsets is the exclusive scan of counts,
+  // so those entries are the contiguous run [offsets[b], offsets[e-1] +
+  // counts[e-1]) of parent, which is what the remote count assumes; the
+  // fix-up itself visits each parent's entries, whatever the offsets.
   return forDevices([&](unsigned d) {
     uint64_t b = begin(n, d), e = begin(n, d + 1);
     if (b == e)
@@ -780,9 +781,11 @@ Status MultiDeviceBackend::listExpandIndex(const uint32_t *offsets,
         s.failed())
       return s;
     uint64_t lo = offsets[b], hi = uint64_t(offsets[e - 1]) + counts[e - 1];
-    countAccess(d, parent + lo, (hi - lo) * 4, true);
-    for (uint64_t i = lo; i < hi; ++i)
-      parent[i] += static_cast<uint32_t>(b);
+    if (hi > lo)
+      countAccess(d, parent + lo, (hi - lo) * 4, true);
+    for (uint64_t i = b; i < e; ++i)
+      for (uint32_t j = 0; j < counts[i]; ++j)
+        parent[uint64_t(offsets[i]) + j] += static_cast<uint32_t>(b);
     return Status::ok();
   });
 }

@@ -293,6 +293,19 @@ TEST_F(MultiDeviceTest, PartitionCompactAndExpandMatchSequentialLoops) {
       std::vector<uint32_t> parent(parentRef.size(), 0xdeadbeef);
       bsgprt_list_expand_index(offsets.data(), flags.data(), parent.data(), n);
       EXPECT_EQ(parent, parentRef) << device << " n=" << n;
+      // Offsets that are not ascending (the children of the last parent
+      // first): each parent's children still name it.
+      std::vector<uint32_t> reversed(n);
+      uint32_t at = 0;
+      for (uint64_t i = n; i-- > 0;) {
+        reversed[i] = at;
+        at += flags[i];
+      }
+      std::fill(parent.begin(), parent.end(), 0xdeadbeef);
+      bsgprt_list_expand_index(reversed.data(), flags.data(), parent.data(), n);
+      for (uint32_t i = 0; i < n; ++i)
+        for (uint32_t j = 0; j < flags[i]; ++j)
+          ASSERT_EQ(parent[reversed[i] + j], i) << device << " n=" << n;
     }
   }
   EXPECT_TRUE(errors.empty());
