@@ -9,7 +9,7 @@
 # under --out with the seed, the program and every output; --reduce then
 # shrinks the program with C-Reduce, keeping the same kind of failure.
 #
-# Usage: scripts/difftest.sh [--seeds A-B] [--size S] [--backends cpu,cuda,vulkan]
+# Usage: scripts/difftest.sh [--seeds A-B] [--size S] [--backends cpu,cuda,vulkan,cpu:N]
 #          [--jobs N] [--timeout SEC] [--out DIR] [--reduce]
 #          [--smith-args "ARGS"] [--build DIR] [--bsgpi PATH] [--no-bsgpi]
 # Prints one line per failure and `difftest: N passed, M failed`; exits 1
@@ -121,6 +121,12 @@ test_seed() {
   for g in $gpus; do
     BSGP_DEVICE=$g run o2-$g ./p2
     variants="$variants o2-$g"
+  done
+  # cpu:N: the -O2 program on N cpu devices (docs/multi-device.md).
+  local m
+  for m in $(echo "$BACKENDS" | tr ',' '\n' | grep -x 'cpu:[0-9]*'); do
+    BSGP_DEVICE=$m run "o2-cpu${m#cpu:}dev" ./p2
+    variants="$variants o2-cpu${m#cpu:}dev"
   done
   if [ -n "$BSGPI" ]; then
     run bsgpi "$BSGPI" prog.bsgp

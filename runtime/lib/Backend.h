@@ -15,6 +15,7 @@
 
 #include "bsgp/runtime.h"
 
+#include <cstdio>
 #include <memory>
 #include <string>
 #include <vector>
@@ -70,6 +71,59 @@ public:
                         uint64_t n, const void *args) = 0;
   virtual Status synchronize() = 0;
 
+  /// \name Devices of a multi-device backend (MultiDevice.h)
+  /// @{
+  /// Ranks [begin, end) of a launch of n ranks, run as `chunks` contiguous
+  /// chunks numbered chunkBase, chunkBase + 1, ... (bsgprt_cpu_chunk_index):
+  /// the part of a spawn one device of several runs.
+  struct Slice {
+    uint64_t begin = 0, end = 0, n = 0;
+    uint64_t chunks = 1, chunkBase = 0;
+  };
+  /// Runs one slice of a launch and waits for it. Backends that cannot run
+  /// a slice (their kernels take no first rank yet) report so.
+  virtual Status launchSlice(const bsgprt_module_desc &m, uint32_t kernel,
+                             const Slice &slice, const void *args);
+  /// How many chunks a slice of `ranks` ranks launched from the calling
+  /// thread runs in (0 for none). The cpu backend's rule; see CPUBackend.cpp.
+  virtual uint64_t sliceChunkCount(uint64_t ranks) const;
+  /// bsgprt_cpu_chunk_count: the chunks of a whole launch of n ranks. A
+  /// multi-device backend adds up its devices' chunks.
+  virtual uint64_t cpuChunkCount(uint64_t n) const {
+    return sliceChunkCount(n);
+  }
+  /// A dnew or dtempnew list of `count` elements of `elementBytes` bytes
+  /// was just allocated at `p` (or freed, with count 0): a multi-device
+  /// backend places it in rank-aligned slices.
+  virtual void placeList(void *p, uint64_t count, uint64_t elementBytes) {
+    (void)p;
+    (void)count;
+    (void)elementBytes;
+  }
+  /// bsgprt_list_set_placement; a single device accepts every placement.
+  virtual Status setPlacement(const void *p, int placement) {
+    (void)p;
+    (void)placement;
+    return Status::ok();
+  }
+  /// How many devices the backend runs on (bsgprt_device_count).
+  virtual unsigned deviceCount() const { return 1; }
+  /// The device holding the byte at `p` of a placed list; -1 when it is
+  /// replicated or not a list of the runtime; 0 on a single device.
+  virtual int ownerDevice(const void *p) {
+    (void)p;
+    return 0;
+  }
+  /// Bytes the runtime saw a device read or write in another device's
+  /// slice since start or resetProfile (bsgprt_remote_bytes).
+  virtual uint64_t remoteBytes() const { return 0; }
+  /// Appends the backend's own lines to the BSGP_PROFILE report (a
+  /// multi-device backend: per-device times and remote accesses), and
+  /// forgets them (bsgprt_profile_reset).
+  virtual void printProfile(FILE *out) { (void)out; }
+  virtual void resetProfile() {}
+  /// @}
+
   /// Prepares the device code of a module registered at start-up
   /// (bsgprt_register_module) before its first launch: the cuda backend
   /// JIT-compiles its PTX. Best effort: a failure here is reported by the
@@ -118,6 +172,12 @@ public:
   /// out[i] = op-reduction of in[0, i); *total = of in[0, n). in may be out.
   virtual Status listScanExclusive(int op, int type, const void *in, void *out,
                                    uint64_t n, void *total);
+  /// As listScanExclusive, starting from *init instead of the identity:
+  /// out[i] = init op in[0] op ... op in[i-1]; *total includes init. One
+  /// device's part of a scan across devices.
+  virtual Status listScanExclusiveFrom(int op, int type, const void *in,
+                                       void *out, uint64_t n, const void *init,
+                                       void *total);
   /// Stable ascending sort of keys[0, n), permuting values alike.
   virtual Status listSortPairs(int type, void *keys, uint32_t *values,
                                uint64_t n);
@@ -147,7 +207,7 @@ void reportStatus(const Status &s, const char *what);
 namespace cpu {
 Status listReduce(int op, int type, const void *in, uint64_t n, void *result);
 Status listScanExclusive(int op, int type, const void *in, void *out,
-                         uint64_t n, void *total);
+                         uint64_t n, void *total, const void *init = nullptr);
 Status listSortPairs(int type, void *keys, uint32_t *values, uint64_t n);
 Status listPartitionIndex(const uint32_t *flags, uint32_t *index, uint64_t n,
                           uint64_t *zeros);
@@ -158,7 +218,9 @@ Status listExpandIndex(const uint32_t *offsets, const uint32_t *counts,
 } // namespace cpu
 
 /// Each factory returns null and sets `why` when its device is unusable.
-std::unique_ptr<Backend> createCPUBackend();
+/// \p threads > 0 gives the device that many OpenMP threads (a cpu device
+/// of several); 0 lets OpenMP choose.
+std::unique_ptr<Backend> createCPUBackend(int threads = 0);
 std::unique_ptr<Backend> createCUDABackend(std::string &why);
 /// With \p allowCPUDevice false, a Vulkan implementation on the CPU
 /// (lavapipe) does not count as a device: the default order prefers the cpu

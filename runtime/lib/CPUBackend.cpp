@@ -40,24 +40,58 @@ thread_local uint64_t CurrentChunk = 0;
 
 /// The number of chunks a launch of `n` ranks made here and now runs in:
 /// none for no ranks; one, on the calling thread, inside an OpenMP parallel
-/// region; otherwise one per thread of the team, but no more than
-/// ceil(n / MinRanksPerChunk) (so a launch of at most MinRanksPerChunk
-/// ranks runs on the calling thread). Never more than n, so that no chunk
-/// is empty.
-uint64_t chunkCount(uint64_t n) {
+/// region; otherwise one per thread of the team (`threads`, or OpenMP's
+/// choice when 0), but no more than ceil(n / MinRanksPerChunk) (so a launch
+/// of at most MinRanksPerChunk ranks runs on the calling thread). Never
+/// more than n, so that no chunk is empty.
+uint64_t chunkCount(uint64_t n, int threads = 0) {
   if (n == 0)
     return 0;
   if (omp_in_parallel())
     return 1;
-  uint64_t maxThreads = static_cast<uint64_t>(omp_get_max_threads());
+  uint64_t maxThreads =
+      static_cast<uint64_t>(threads > 0 ? threads : omp_get_max_threads());
   uint64_t chunks = (n + MinRanksPerChunk - 1) / MinRanksPerChunk;
   if (chunks > maxThreads)
     chunks = maxThreads;
   return chunks ? chunks : 1;
 }
 
+/// Runs chunks [0, s.chunks) of slice `s`, chunk c covering ranks
+/// [begin + len*c/chunks, begin + len*(c+1)/chunks) of the slice's len:
+/// contiguous, disjoint, and sizes differ by at most one.
+void runChunks(bsgprt_cpu_kernel_fn fn, const void *args,
+               const Backend::Slice &s) {
+  uint64_t len = s.end - s.begin;
+  if (s.chunks == 0 || len == 0)
+    return;
+  if (s.chunks == 1) {
+    CurrentChunk = s.chunkBase;
+    fn(args, s.begin, s.end, s.n);
+    return;
+  }
+  int64_t numChunks = static_cast<int64_t>(s.chunks);
+#pragma omp parallel for schedule(static, 1) num_threads(numChunks)
+  for (int64_t c = 0; c < numChunks; ++c) {
+    // 128-bit products avoid overflow for any n.
+    uint64_t uc = static_cast<uint64_t>(c);
+    uint64_t begin =
+        s.begin + static_cast<uint64_t>(
+                      (static_cast<unsigned __int128>(len) * uc) / s.chunks);
+    uint64_t end =
+        s.begin +
+        static_cast<uint64_t>((static_cast<unsigned __int128>(len) * (uc + 1)) /
+                              s.chunks);
+    // The chunk, not the OpenMP thread: a team smaller than asked for
+    // runs several chunks on one thread.
+    CurrentChunk = s.chunkBase + uc;
+    fn(args, begin, end, s.n);
+  }
+}
+
 class CPUBackend final : public Backend {
 public:
+  explicit CPUBackend(int threads) : threads(threads) {}
   const char *deviceName() const override { return "cpu"; }
   bool nativeListPrimitives() const override { return true; }
 
@@ -89,37 +123,25 @@ public:
 
   Status launch(const bsgprt_module_desc &m, uint32_t kernel, uint64_t n,
                 const void *args) override {
+    Slice all;
+    all.end = all.n = n;
+    all.chunks = sliceChunkCount(n);
+    return launchSlice(m, kernel, all, args);
+  }
+
+  Status launchSlice(const bsgprt_module_desc &m, uint32_t kernel,
+                     const Slice &slice, const void *args) override {
     const bsgprt_kernel_desc &k = m.kernels[kernel];
     if (!k.cpu)
       return Status::error(BSGPRT_ERROR_LAUNCH_FAILED,
                            std::string("kernel '") + (k.name ? k.name : "?") +
                                "' has no native version for the cpu backend");
-    bsgprt_cpu_kernel_fn fn = k.cpu;
-    uint64_t chunks = chunkCount(n);
-    if (chunks == 0)
-      return Status::ok();
-    if (chunks == 1) {
-      CurrentChunk = 0;
-      fn(args, 0, n, n);
-      return Status::ok();
-    }
-    // Chunk c covers [n*c/chunks, n*(c+1)/chunks): contiguous, disjoint, and
-    // sizes differ by at most one. 128-bit products avoid overflow for any n.
-    int64_t numChunks = static_cast<int64_t>(chunks);
-#pragma omp parallel for schedule(static, 1) num_threads(numChunks)
-    for (int64_t c = 0; c < numChunks; ++c) {
-      uint64_t begin = static_cast<uint64_t>(
-          (static_cast<unsigned __int128>(n) * static_cast<uint64_t>(c)) /
-          chunks);
-      uint64_t end = static_cast<uint64_t>(
-          (static_cast<unsigned __int128>(n) * static_cast<uint64_t>(c + 1)) /
-          chunks);
-      // The chunk, not the OpenMP thread: a team smaller than asked for
-      // runs several chunks on one thread.
-      CurrentChunk = static_cast<uint64_t>(c);
-      fn(args, begin, end, n);
-    }
+    runChunks(k.cpu, args, slice);
     return Status::ok();
+  }
+
+  uint64_t sliceChunkCount(uint64_t ranks) const override {
+    return chunkCount(ranks, threads);
   }
 
   Status synchronize() override { return Status::ok(); }
@@ -131,6 +153,11 @@ public:
   Status listScanExclusive(int op, int type, const void *in, void *out,
                            uint64_t n, void *total) override {
     return cpu::listScanExclusive(op, type, in, out, n, total);
+  }
+  Status listScanExclusiveFrom(int op, int type, const void *in, void *out,
+                               uint64_t n, const void *init,
+                               void *total) override {
+    return cpu::listScanExclusive(op, type, in, out, n, total, init);
   }
   Status listSortPairs(int type, void *keys, uint32_t *values,
                        uint64_t n) override {
@@ -150,6 +177,9 @@ public:
   }
 
 private:
+  /// OpenMP threads of this device; 0 for OpenMP's choice.
+  int threads;
+
   static Status copy(void *dst, const void *src, uint64_t bytes) {
     // memmove: a dtod copy inside one list may overlap.
     if (bytes)
@@ -160,8 +190,23 @@ private:
 
 } // namespace
 
-std::unique_ptr<Backend> createCPUBackend() {
-  return std::make_unique<CPUBackend>();
+Status Backend::launchSlice(const bsgprt_module_desc &m, uint32_t kernel,
+                            const Slice &slice, const void *args) {
+  (void)slice;
+  (void)args;
+  const bsgprt_kernel_desc &k = m.kernels[kernel];
+  return Status::error(BSGPRT_ERROR_LAUNCH_FAILED,
+                       std::string("kernel '") + (k.name ? k.name : "?") +
+                           "': the " + deviceName() +
+                           " backend cannot run a slice of a launch");
+}
+
+uint64_t Backend::sliceChunkCount(uint64_t ranks) const {
+  return chunkCount(ranks);
+}
+
+std::unique_ptr<Backend> createCPUBackend(int threads) {
+  return std::make_unique<CPUBackend>(threads);
 }
 
 } // namespace bsgprt
@@ -169,7 +214,9 @@ std::unique_ptr<Backend> createCPUBackend() {
 extern "C" {
 
 uint64_t bsgprt_cpu_chunk_count(uint64_t nthreads) {
-  return bsgprt::chunkCount(nthreads);
+  // The backend's rule: a multi-device backend runs more chunks, one set
+  // per device.
+  return bsgprt::currentBackend().cpuChunkCount(nthreads);
 }
 
 uint64_t bsgprt_cpu_chunk_index(void) { return bsgprt::CurrentChunk; }

@@ -129,10 +129,13 @@ void reduce(const T *in, uint64_t n, T *result) {
   *result = acc;
 }
 
+/// Starts from *init when given (one device's slice of a scan across
+/// devices), else from the identity.
 template <typename T, typename Op>
-void scanExclusive(const T *in, T *out, uint64_t n, T *total) {
+void scanExclusive(const T *in, T *out, uint64_t n, T *total, const T *init) {
   uint64_t chunks = chunkCount(n);
-  std::vector<T> offset(chunks, Op::identity());
+  const T start = init ? *init : Op::identity();
+  std::vector<T> offset(chunks, start);
   if (chunks > 1) {
     forChunks(n, chunks, [&](uint64_t c, uint64_t b, uint64_t e) {
       T acc = Op::identity();
@@ -141,7 +144,7 @@ void scanExclusive(const T *in, T *out, uint64_t n, T *total) {
       offset[c] = acc;
     });
   }
-  T acc = Op::identity();
+  T acc = start;
   for (T &o : offset) {
     T sum = o;
     o = acc;
@@ -163,10 +166,11 @@ void scanExclusive(const T *in, T *out, uint64_t n, T *total) {
 
 template <typename T, template <typename> class Op>
 Status dispatchOp(bool scan, const void *in, void *out, uint64_t n,
-                  void *result) {
+                  void *result, const void *init) {
   if (scan)
     scanExclusive<T, Op<T>>(static_cast<const T *>(in), static_cast<T *>(out),
-                            n, static_cast<T *>(result));
+                            n, static_cast<T *>(result),
+                            static_cast<const T *>(init));
   else
     reduce<T, Op<T>>(static_cast<const T *>(in), n, static_cast<T *>(result));
   return Status::ok();
@@ -174,49 +178,49 @@ Status dispatchOp(bool scan, const void *in, void *out, uint64_t n,
 
 template <typename T>
 Status dispatchArith(int op, bool scan, const void *in, void *out, uint64_t n,
-                     void *result) {
+                     void *result, const void *init) {
   switch (op) {
   case BSGPRT_LIST_ADD:
-    return dispatchOp<T, Add>(scan, in, out, n, result);
+    return dispatchOp<T, Add>(scan, in, out, n, result, init);
   case BSGPRT_LIST_MUL:
-    return dispatchOp<T, Mul>(scan, in, out, n, result);
+    return dispatchOp<T, Mul>(scan, in, out, n, result, init);
   case BSGPRT_LIST_MIN:
-    return dispatchOp<T, Min>(scan, in, out, n, result);
+    return dispatchOp<T, Min>(scan, in, out, n, result, init);
   case BSGPRT_LIST_MAX:
-    return dispatchOp<T, Max>(scan, in, out, n, result);
+    return dispatchOp<T, Max>(scan, in, out, n, result, init);
   }
   return Status::error(BSGPRT_ERROR_INVALID_VALUE, "bad operator");
 }
 
 template <typename T>
 Status dispatchInt(int op, bool scan, const void *in, void *out, uint64_t n,
-                   void *result) {
+                   void *result, const void *init) {
   switch (op) {
   case BSGPRT_LIST_AND:
-    return dispatchOp<T, And>(scan, in, out, n, result);
+    return dispatchOp<T, And>(scan, in, out, n, result, init);
   case BSGPRT_LIST_OR:
-    return dispatchOp<T, Or>(scan, in, out, n, result);
+    return dispatchOp<T, Or>(scan, in, out, n, result, init);
   case BSGPRT_LIST_XOR:
-    return dispatchOp<T, Xor>(scan, in, out, n, result);
+    return dispatchOp<T, Xor>(scan, in, out, n, result, init);
   }
-  return dispatchArith<T>(op, scan, in, out, n, result);
+  return dispatchArith<T>(op, scan, in, out, n, result, init);
 }
 
 Status dispatch(int op, int type, bool scan, const void *in, void *out,
-                uint64_t n, void *result) {
+                uint64_t n, void *result, const void *init) {
   switch (type) {
   case BSGPRT_LIST_I32:
-    return dispatchInt<int32_t>(op, scan, in, out, n, result);
+    return dispatchInt<int32_t>(op, scan, in, out, n, result, init);
   case BSGPRT_LIST_U32:
-    return dispatchInt<uint32_t>(op, scan, in, out, n, result);
+    return dispatchInt<uint32_t>(op, scan, in, out, n, result, init);
   case BSGPRT_LIST_I64:
-    return dispatchInt<int64_t>(op, scan, in, out, n, result);
+    return dispatchInt<int64_t>(op, scan, in, out, n, result, init);
   case BSGPRT_LIST_U64:
-    return dispatchInt<uint64_t>(op, scan, in, out, n, result);
+    return dispatchInt<uint64_t>(op, scan, in, out, n, result, init);
   case BSGPRT_LIST_F32:
-    return dispatchArith<float>(op, scan, in, out, n, result);
+    return dispatchArith<float>(op, scan, in, out, n, result, init);
   case BSGPRT_LIST_F64:
-    return dispatchArith<double>(op, scan, in, out, n, result);
+    return dispatchArith<double>(op, scan, in, out, n, result, init);
   }
   return Status::error(BSGPRT_ERROR_INVALID_VALUE, "bad element type");
 }
@@ -335,12 +339,12 @@ Status sortPairs(void *keys, uint32_t *values, uint64_t n) {
 } // namespace
 
 Status listReduce(int op, int type, const void *in, uint64_t n, void *result) {
-  return dispatch(op, type, /*scan=*/false, in, nullptr, n, result);
+  return dispatch(op, type, /*scan=*/false, in, nullptr, n, result, nullptr);
 }
 
 Status listScanExclusive(int op, int type, const void *in, void *out,
-                         uint64_t n, void *total) {
-  return dispatch(op, type, /*scan=*/true, in, out, n, total);
+                         uint64_t n, void *total, const void *init) {
+  return dispatch(op, type, /*scan=*/true, in, out, n, total, init);
 }
 
 Status listSortPairs(int type, void *keys, uint32_t *values, uint64_t n) {

@@ -53,6 +53,19 @@ Status Backend::listScanExclusive(int op, int type, const void *in, void *out,
     return s;
   return n ? copyHostToDevice(out, h.data(), h.size()) : Status::ok();
 }
+Status Backend::listScanExclusiveFrom(int op, int type, const void *in,
+                                      void *out, uint64_t n, const void *init,
+                                      void *total) {
+  std::vector<char> h(n * elementSize(type));
+  if (n)
+    if (Status s = copyDeviceToHost(h.data(), in, h.size()); s.failed())
+      return s;
+  if (Status s =
+          cpu::listScanExclusive(op, type, h.data(), h.data(), n, total, init);
+      s.failed())
+    return s;
+  return n ? copyHostToDevice(out, h.data(), h.size()) : Status::ok();
+}
 Status Backend::listSortPairs(int type, void *keys, uint32_t *values,
                               uint64_t n) {
   if (!n)

@@ -16,6 +16,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Backend.h"
+#include "MultiDevice.h"
 #include "Trace.h"
 
 #include <algorithm>
@@ -262,11 +263,15 @@ Pending chooseBackendLocked(State &st, const std::string &request,
                      std::string(origin) + request + ": no " + request +
                          " device (" + why + "); using the cpu backend");
   }
+  if ((st.backend = createMultiDeviceBackend(request, why)))
+    return {};
   st.backend = createCPUBackend();
   return makeError(BSGPRT_ERROR_INVALID_VALUE, nullptr,
-                   std::string(origin) + request +
-                       ": unknown device (expected cpu, cuda or vulkan); "
-                       "using the cpu backend");
+                   std::string(origin) + request + ": " +
+                       (why.empty() ? "unknown device (expected cpu, cuda, "
+                                      "vulkan or cpu:N)"
+                                    : why) +
+                       "; using the cpu backend");
 }
 
 /// Unless the user chose one, the pool may keep a quarter of a GPU's
@@ -393,6 +398,7 @@ void *allocate(uint64_t bytes, const char *srcloc, AllocKind kind) {
     if (p) {
       st.allocations[reinterpret_cast<uintptr_t>(p)] = {bytes, capacity, kind,
                                                         srcloc ? srcloc : ""};
+      st.backend->placeList(p, bytes, 1);
       st.liveBytes += bytes;
       st.peakLiveBytes = std::max(st.peakLiveBytes, st.liveBytes);
       traceMemory(st.deviceBytes, st.liveBytes);
@@ -427,7 +433,10 @@ void *allocateElements(int64_t count, uint64_t elementBytes, const char *srcloc,
                          " bytes: the size does not fit in 64 bits"));
     return nullptr;
   }
-  return allocate(bytes, srcloc, kind);
+  void *p = allocate(bytes, srcloc, kind);
+  if (p && count)
+    backend().placeList(p, static_cast<uint64_t>(count), elementBytes);
+  return p;
 }
 
 /// Describes a pointer passed to a free that the runtime cannot free.
@@ -474,6 +483,7 @@ void release(void *p, AllocKind kind, const char *srcloc = nullptr) {
       uint64_t capacity = it->second.capacity;
       st.liveBytes -= std::min(st.liveBytes, it->second.size);
       st.allocations.erase(it);
+      st.backend->placeList(p, 0, 0);
       traceMemory(st.deviceBytes, st.liveBytes);
       if (kind == AllocKind::Temp && capacity <= st.poolLimit) {
         st.pool.emplace(capacity, p);
@@ -603,6 +613,8 @@ void printProfile(FILE *out) {
         r.srcloc.c_str(), nw, r.name.c_str(), r.launches, r.totalMs,
         r.launches ? r.totalMs / r.launches : 0.0, r.elements);
   printHostTimings(out);
+  if (Backend *b = st.backend.get())
+    b->printProfile(out);
   std::fprintf(out,
                "peak device memory: %" PRIu64 " bytes held (%" PRIu64
                " bytes in live lists and temporaries)\n",
@@ -898,6 +910,8 @@ void bsgprt_profile_reset(void) {
   std::lock_guard<std::mutex> lock(st.mutex);
   st.stats.clear();
   resetHostTimings();
+  if (st.backend)
+    st.backend->resetProfile();
 }
 
 void bsgprt_memory_stats(bsgprt_memory_stats_t *out) {

@@ -45,6 +45,11 @@ class PerBackendShTest(lit.formats.ShTest):
                             ("env BSGP_DEVICE=cpu " + self.valgrind).strip())
         vulkan = with_backend(localConfig, "vulkan", "--target=cpu,spirv",
                                "env BSGP_DEVICE=vulkan", "vulkan-run")
+        # Four cpu devices (docs/multi-device.md): every spawn is split into
+        # four slices and every collective combines the devices' parts, and
+        # the program must still compute what its checks expect.
+        multi = with_backend(localConfig, "cpu:4", "--target=cpu",
+                              "env BSGP_DEVICE=cpu:4", "multi-device-run")
         for test in super().getTestsForPath(testSuite, path_in_suite,
                                             litConfig, localConfig):
             test.config = cpu
@@ -57,5 +62,9 @@ class PerBackendShTest(lit.formats.ShTest):
                                path_in_suite[:-1] +
                                (path_in_suite[-1] + ".vulkan",),
                                vulkan, source, ["vulkan"])
+            yield BackendCopy(testSuite,
+                               path_in_suite[:-1] +
+                               (path_in_suite[-1] + ".cpu4",),
+                               multi, source, [])
 
 

@@ -146,8 +146,32 @@ BSGPRT_API void bsgprt_memcpy_dtod(void *dst, const void *src, uint64_t bytes);
 BSGPRT_API void bsgprt_memset_d(void *dst, int value, uint64_t bytes);
 BSGPRT_API void bsgprt_synchronize(void);
 
-/** "cpu", "cuda: <name>" or "vulkan: <name>". */
+/** "cpu", "cuda: <name>" or "vulkan: <name>"; "cpu:N" for N cpu devices
+ *  (BSGP_DEVICE=cpu:N, docs/multi-device.md). */
 BSGPRT_API const char *bsgprt_device_name(void);
+
+/*===-- Several devices (docs/multi-device.md) ----------------------------===*/
+
+/** How many devices a spawn's ranks are split over: N for BSGP_DEVICE=cpu:N,
+ *  else 1. */
+BSGPRT_API int bsgprt_device_count(void);
+/** Where a dnew list lives on several devices: in rank-aligned slices
+ *  (element i with the device that runs rank i of a spawn as long as the
+ *  list; the default), or a copy on every device. */
+enum { BSGPRT_PLACEMENT_DISTRIBUTED = 0, BSGPRT_PLACEMENT_REPLICATED = 1 };
+/** Sets the placement of the list starting at `list` (a live dnew or
+ *  dtempnew list). Returns BSGPRT_SUCCESS, or reports and returns
+ *  INVALID_POINTER (not the start of a list) or INVALID_VALUE (an unknown
+ *  placement). On one device every placement is accepted and changes
+ *  nothing. */
+BSGPRT_API int bsgprt_list_set_placement(const void *list, int placement);
+/** The device holding the byte at `p`: -1 for a replicated list or memory
+ *  that is no list of the runtime (0 on one device). */
+BSGPRT_API int bsgprt_list_device(const void *p);
+/** Bytes the runtime saw a device read or write in another device's slice
+ *  (copies and list primitives; not kernels' own loads and stores) since
+ *  start or bsgprt_profile_reset; 0 on one device. */
+BSGPRT_API uint64_t bsgprt_remote_bytes(void);
 
 /** The backend that runs kernels, as one of the constants below. Host code
  *  of an object compiled for several targets reads `target.cpu`,

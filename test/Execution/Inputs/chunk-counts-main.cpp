@@ -150,13 +150,28 @@ void runCompact(uint64_t n) {
 }
 
 /// The rule of bsgprt_cpu_chunk_count: none for no ranks, one per OpenMP
-/// thread but no more than ceil(n / 256), one inside a parallel region.
-bool checkChunkCounts() {
+/// thread but no more than ceil(n / 256), one inside a parallel region. On
+/// D cpu devices (BSGP_DEVICE=cpu:D) the rule holds for each device's slice
+/// of floor(n(d+1)/D) - floor(nd/D) ranks with its share of the threads
+/// (t/D, one more for the first t % D devices, at least one), and the
+/// counts add up.
+uint64_t expectedChunks(uint64_t n, bool inParallel) {
   uint64_t t = uint64_t(omp_get_max_threads());
+  uint64_t devices = uint64_t(bsgprt_device_count()), want = 0;
+  for (uint64_t d = 0; d < devices; ++d) {
+    uint64_t len = n * (d + 1) / devices - n * d / devices;
+    uint64_t share = std::max<uint64_t>(1, t / devices + (d < t % devices));
+    if (len)
+      want += inParallel ? 1 : std::min(share, (len + 255) / 256);
+  }
+  return want;
+}
+
+bool checkChunkCounts() {
   bool ok = bsgprt_cpu_chunk_count(0) == 0;
   for (uint64_t n : {1ull, 2ull, 255ull, 256ull, 257ull, 513ull, 769ull,
                      2049ull, 1000000ull, 2147483647ull}) {
-    uint64_t want = std::min(t, (n + 255) / 256);
+    uint64_t want = expectedChunks(n, false);
     if (bsgprt_cpu_chunk_count(n) != want) {
       std::printf("FAIL chunk count of %llu: %llu, expected %llu\n",
                   (unsigned long long)n,
@@ -171,7 +186,7 @@ bool checkChunkCounts() {
   inside = bsgprt_cpu_chunk_count(1000000);
   // num_threads(2) asks for a team of two whatever OMP_NUM_THREADS says,
   // so the region is active.
-  if (inside != 1) {
+  if (inside != expectedChunks(1000000, true)) {
     std::printf("FAIL chunk count in a parallel region: %llu\n",
                 (unsigned long long)inside);
     ok = false;
@@ -185,8 +200,8 @@ int main() {
   std::printf("chunk counts: %s\n", checkChunkCounts() ? "ok" : "wrong");
   // Around one chunk (256), two, three and eight chunks of 256 ranks, and
   // sizes that split unevenly.
-  const uint64_t sizes[] = {1,    2,    3,    255,  256,  257,   511,
-                            512,  513,  769,  2049, 4099, 100003};
+  const uint64_t sizes[] = {1,   2,   3,   255,  256,  257,   511,
+                            512, 513, 769, 2049, 4099, 100003};
   for (uint64_t n : sizes) {
     run<int32_t>("int", cc_int, n, false);
     run<int64_t>("int64", cc_int64, n, false);
