@@ -204,6 +204,8 @@ std::string Generator::leaf(Ty T, double &Bound) {
       return "thread.oldrank";
     if (Opts.has(Feature::InlineRank) && R.chance(25))
       return "sm_rk(" + std::to_string(R.range(1, 7)) + ")";
+    if (Opts.has(Feature::RankDiv) && R.chance(25))
+      return R.chance(50) ? "(thread.rank / gw)" : "(thread.rank % gw)";
     return R.chance(70) ? "thread.rank" : "thread.size";
   }
   if (Where == Ctx::Device && HasRec && R.chance(6)) {

@@ -78,6 +78,7 @@ enum class Feature : unsigned {
   InlineRank,    ///< an inline function reading thread.rank and thread.size
   StructValues,  ///< struct locals, struct parameters and results, copies
   UniformLoop,   ///< barriers and collectives in loops with uniform bounds
+  RankDiv,       ///< rank / gw and rank % gw by a host value (grid coordinates)
   NumFeatures
 };
 

@@ -47,6 +47,7 @@ static const FeatureInfo Features[] = {
     {"constants", true},     {"struct-lists", true},
     {"device-printf", true}, {"inline-rank", true},
     {"struct-values", true}, {"uniform-loop", true},
+    {"rank-div", true},
 };
 static_assert(sizeof(Features) / sizeof(Features[0]) ==
                   static_cast<unsigned>(Feature::NumFeatures),

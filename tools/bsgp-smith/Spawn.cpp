@@ -419,6 +419,12 @@ void Generator::spawnFunction(unsigned K) {
     line("bsgprt_memset_d(szl, 0, 4);");
     line("uint64 *res = dnew[" + std::to_string(MaxThreads + 1) + "]uint64;");
   }
+  if (Opts.has(Feature::RankDiv))
+    // A row length the host computes (a kernel parameter, not a constant):
+    // grid coordinates of the rank, `rank / gw` and `rank % gw`, with rows
+    // shorter and longer than the CPU's split rank loop takes.
+    line("int gw = (n & 15) + " +
+         std::to_string(R.chance(50) ? R.range(1, 15) : R.range(16, 40)) + ";");
   open("spawn (n)");
   Out += Body;
   close();
