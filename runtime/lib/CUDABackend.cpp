@@ -9,8 +9,10 @@
 // backend simply reports that there is no device. Only the handful of driver
 // entry points used are declared here, with their documented C signatures.
 //
-// A module's PTX is JIT-loaded once, on its first launch. Kernels take two
-// parameters, (.param .align 8 .b8 args[args_size], .param .u64 size).
+// A module's PTX is JIT-loaded once, on its first launch. Kernels take four
+// parameters, (.param .align 8 .b8 args[args_size], .param .u64 size,
+// .param .u64 first, .param .u64 end): ranks [first, end) of a launch of
+// size, [0, size) on one device.
 //
 //===----------------------------------------------------------------------===//
 
@@ -256,7 +258,29 @@ public:
 
   Status launch(const bsgprt_module_desc &m, uint32_t kernel, uint64_t n,
                 const void *args) override {
+    return launchRange(m, kernel, n, 0, n, args);
+  }
+
+  /// A device's slice of a launch across several (MultiDevice.cpp): the
+  /// kernel runs ranks [begin, end) of n, and the launch waits for it.
+  Status launchSlice(const bsgprt_module_desc &m, uint32_t kernel,
+                     const Slice &slice, const void *args) override {
+    if (slice.begin >= slice.end)
+      return Status::ok();
+    if (Status s =
+            launchRange(m, kernel, slice.n, slice.begin, slice.end, args);
+        s.failed())
+      return s;
+    return synchronize();
+  }
+
+  /// Kernels take (args, size, first, end) (ABI version 5) and run ranks
+  /// [first, end) of a launch of `size`; the grid covers end - first ranks.
+  Status launchRange(const bsgprt_module_desc &m, uint32_t kernel,
+                     uint64_t size, uint64_t first, uint64_t last,
+                     const void *args) {
     makeCurrent();
+    uint64_t n = last - first;
     const bsgprt_kernel_desc &k = m.kernels[kernel];
     LoadedKernel *lk = nullptr;
     if (Status s = getKernel(m, kernel, lk); s.failed())
@@ -290,13 +314,12 @@ public:
       return Status::error(BSGPRT_ERROR_INVALID_VALUE,
                            "launch of " + std::to_string(n) +
                                " ranks exceeds the CUDA grid limit");
-    uint64_t size = n;
     // A kernel that captures nothing declares a one-byte argument struct;
     // the driver copies it from here.
     static const uint64_t kNoArgs = 0;
     if (!args)
       args = &kNoArgs;
-    void *params[] = {const_cast<void *>(args), &size};
+    void *params[] = {const_cast<void *>(args), &size, &first, &last};
     // Launches are asynchronous: the default stream keeps supersteps in
     // order, and the host waits only where it needs results (copies,
     // frees, bsgprt_synchronize). The argument struct is copied at launch.
