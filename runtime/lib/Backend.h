@@ -217,11 +217,33 @@ Status listExpandIndex(const uint32_t *offsets, const uint32_t *counts,
                        uint32_t *parent, uint64_t n);
 } // namespace cpu
 
+/// Memory laid over the devices of a multi-device backend whose devices
+/// have memories of their own (cuda:all): one range of addresses per
+/// allocation, whose parts live on different devices and which every
+/// device's kernels can read and write.
+class SpanMemory {
+public:
+  virtual ~SpanMemory();
+  /// Null when out of memory.
+  virtual void *allocate(uint64_t bytes) = 0;
+  virtual void deallocate(void *p) = 0;
+  /// False when large allocations cannot be spread (the driver lacks the
+  /// virtual memory API): everything then lives on the first device.
+  virtual bool spansDevices() const = 0;
+};
+
 /// Each factory returns null and sets `why` when its device is unusable.
 /// \p threads > 0 gives the device that many OpenMP threads (a cpu device
 /// of several); 0 lets OpenMP choose.
 std::unique_ptr<Backend> createCPUBackend(int threads = 0);
 std::unique_ptr<Backend> createCUDABackend(std::string &why);
+/// cuda:0,1 (the ordinals) or cuda:all: one backend per device, each with
+/// its device's primary context, peer access between every pair, and
+/// `memory` over all of them. False with `why` set when a device is
+/// missing.
+bool createCUDABackends(const std::vector<int> &ordinals, bool all,
+                        std::vector<std::unique_ptr<Backend>> &devices,
+                        std::unique_ptr<SpanMemory> &memory, std::string &why);
 /// With \p allowCPUDevice false, a Vulkan implementation on the CPU
 /// (lavapipe) does not count as a device: the default order prefers the cpu
 /// backend to it. \p withoutFeatures names optional device features

@@ -9,8 +9,10 @@
 // backend simply reports that there is no device. Only the handful of driver
 // entry points used are declared here, with their documented C signatures.
 //
-// A module's PTX is JIT-loaded once, on its first launch. Kernels take two
-// parameters, (.param .align 8 .b8 args[args_size], .param .u64 size).
+// A module's PTX is JIT-loaded once, on its first launch. Kernels take four
+// parameters, (.param .align 8 .b8 args[args_size], .param .u64 size,
+// .param .u64 first, .param .u64 end): ranks [first, end) of a launch of
+// size, [0, size) on one device.
 //
 //===----------------------------------------------------------------------===//
 
@@ -18,6 +20,7 @@
 
 #include <dlfcn.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <cstring>
 #include <deque>
@@ -93,6 +96,21 @@ struct DriverAPI {
   /// Optional: the allocation a device pointer lies in, for
   /// bsgprt_distinct_allocations on memory the runtime did not allocate.
   CUresult (*cuPointerGetAttribute)(void *, int, CUdeviceptr);
+  /// Optional, for several devices (cuda:all): peer access and the virtual
+  /// memory API that lays a list over them (CUDASpanMemory).
+  CUresult (*cuDeviceCanAccessPeer)(int *, CUdevice, CUdevice);
+  CUresult (*cuCtxEnablePeerAccess)(CUcontext, unsigned);
+  CUresult (*cuMemGetAllocationGranularity)(size_t *, const void *, int);
+  CUresult (*cuMemAddressReserve)(CUdeviceptr *, size_t, size_t, CUdeviceptr,
+                                  unsigned long long);
+  CUresult (*cuMemAddressFree)(CUdeviceptr, size_t);
+  CUresult (*cuMemCreate)(unsigned long long *, size_t, const void *,
+                          unsigned long long);
+  CUresult (*cuMemRelease)(unsigned long long);
+  CUresult (*cuMemMap)(CUdeviceptr, size_t, size_t, unsigned long long,
+                       unsigned long long);
+  CUresult (*cuMemUnmap)(CUdeviceptr, size_t);
+  CUresult (*cuMemSetAccess)(CUdeviceptr, size_t, const void *, size_t);
 };
 
 template <class Fn> bool lookup(void *lib, const char *name, Fn &fn) {
@@ -102,9 +120,9 @@ template <class Fn> bool lookup(void *lib, const char *name, Fn &fn) {
 
 class CUDABackend final : public Backend {
 public:
-  /// Opens the driver and the first device; returns false with `why` set
+  /// Opens the driver and device `ordinal`; returns false with `why` set
   /// when either is missing.
-  bool init(std::string &why) {
+  bool init(std::string &why, int ordinal = 0) {
     lib = dlopen("libcuda.so.1", RTLD_NOW | RTLD_LOCAL);
     if (!lib) {
       why = "libcuda.so.1 could not be loaded";
@@ -139,6 +157,17 @@ public:
     lookup(lib, "cuFuncGetAttribute", d.cuFuncGetAttribute);
     lookup(lib, "cuPointerGetAttribute", d.cuPointerGetAttribute);
     lookup(lib, "cuDeviceTotalMem_v2", d.cuDeviceTotalMem);
+    lookup(lib, "cuDeviceCanAccessPeer", d.cuDeviceCanAccessPeer);
+    lookup(lib, "cuCtxEnablePeerAccess", d.cuCtxEnablePeerAccess);
+    lookup(lib, "cuMemGetAllocationGranularity",
+           d.cuMemGetAllocationGranularity);
+    lookup(lib, "cuMemAddressReserve", d.cuMemAddressReserve);
+    lookup(lib, "cuMemAddressFree", d.cuMemAddressFree);
+    lookup(lib, "cuMemCreate", d.cuMemCreate);
+    lookup(lib, "cuMemRelease", d.cuMemRelease);
+    lookup(lib, "cuMemMap", d.cuMemMap);
+    lookup(lib, "cuMemUnmap", d.cuMemUnmap);
+    lookup(lib, "cuMemSetAccess", d.cuMemSetAccess);
     hasEvents = lookup(lib, "cuEventCreate", d.cuEventCreate) &&
                 lookup(lib, "cuEventRecord", d.cuEventRecord) &&
                 lookup(lib, "cuEventQuery", d.cuEventQuery) &&
@@ -154,7 +183,12 @@ public:
       why = "no CUDA device";
       return false;
     }
-    if (CUresult r = d.cuDeviceGet(&device, 0)) {
+    if (ordinal < 0 || ordinal >= count) {
+      why = "no CUDA device " + std::to_string(ordinal) + " (there are " +
+            std::to_string(count) + ")";
+      return false;
+    }
+    if (CUresult r = d.cuDeviceGet(&device, ordinal)) {
       why = "cuDeviceGet failed: " + errorString(r);
       return false;
     }
@@ -256,7 +290,29 @@ public:
 
   Status launch(const bsgprt_module_desc &m, uint32_t kernel, uint64_t n,
                 const void *args) override {
+    return launchRange(m, kernel, n, 0, n, args);
+  }
+
+  /// A device's slice of a launch across several (MultiDevice.cpp): the
+  /// kernel runs ranks [begin, end) of n, and the launch waits for it.
+  Status launchSlice(const bsgprt_module_desc &m, uint32_t kernel,
+                     const Slice &slice, const void *args) override {
+    if (slice.begin >= slice.end)
+      return Status::ok();
+    if (Status s =
+            launchRange(m, kernel, slice.n, slice.begin, slice.end, args);
+        s.failed())
+      return s;
+    return synchronize();
+  }
+
+  /// Kernels take (args, size, first, end) (ABI version 5) and run ranks
+  /// [first, end) of a launch of `size`; the grid covers end - first ranks.
+  Status launchRange(const bsgprt_module_desc &m, uint32_t kernel,
+                     uint64_t size, uint64_t first, uint64_t last,
+                     const void *args) {
     makeCurrent();
+    uint64_t n = last - first;
     const bsgprt_kernel_desc &k = m.kernels[kernel];
     LoadedKernel *lk = nullptr;
     if (Status s = getKernel(m, kernel, lk); s.failed())
@@ -290,13 +346,12 @@ public:
       return Status::error(BSGPRT_ERROR_INVALID_VALUE,
                            "launch of " + std::to_string(n) +
                                " ranks exceeds the CUDA grid limit");
-    uint64_t size = n;
     // A kernel that captures nothing declares a one-byte argument struct;
     // the driver copies it from here.
     static const uint64_t kNoArgs = 0;
     if (!args)
       args = &kNoArgs;
-    void *params[] = {const_cast<void *>(args), &size};
+    void *params[] = {const_cast<void *>(args), &size, &first, &last};
     // Launches are asynchronous: the default stream keeps supersteps in
     // order, and the host waits only where it needs results (copies,
     // frees, bsgprt_synchronize). The argument struct is copied at launch.
@@ -381,6 +436,26 @@ public:
     }
     return result;
   }
+
+  /// \name For CUDASpanMemory and createCUDABackends
+  /// @{
+  const DriverAPI &driver() const { return api; }
+  CUdevice cuDevice() const { return device; }
+  CUcontext cuContext() const { return context; }
+  void makeCurrent() { api.cuCtxSetCurrent(context); }
+  /// Lets this device's kernels read and write memory of `peer` allocated
+  /// with cuMemAlloc (cuda:all places small lists there).
+  void enablePeerAccess(const CUDABackend &peer) {
+    int can = 0;
+    if (!api.cuDeviceCanAccessPeer || !api.cuCtxEnablePeerAccess ||
+        api.cuDeviceCanAccessPeer(&can, device, peer.device) != CUDA_SUCCESS ||
+        !can)
+      return;
+    makeCurrent();
+    // CUDA_ERROR_PEER_ACCESS_ALREADY_ENABLED (704) is fine.
+    (void)api.cuCtxEnablePeerAccess(peer.context, 0);
+  }
+  /// @}
 
 private:
   struct EventPair {
@@ -497,8 +572,6 @@ private:
     return Status::ok();
   }
 
-  void makeCurrent() { api.cuCtxSetCurrent(context); }
-
   static CUdeviceptr ptr(const void *p) {
     return static_cast<CUdeviceptr>(reinterpret_cast<uintptr_t>(p));
   }
@@ -552,13 +625,197 @@ private:
   std::map<const bsgprt_module_desc *, LoadedModule> modules;
 };
 
+/// The CUDA virtual memory API's structures, as the driver's cuda.h
+/// declares them (CUmemLocation, CUmemAllocationProp, CUmemAccessDesc).
+struct MemLocation {
+  int type; ///< CU_MEM_LOCATION_TYPE_DEVICE = 1
+  int id;
+};
+struct MemAllocationProp {
+  int type;                 ///< CU_MEM_ALLOCATION_TYPE_PINNED = 1
+  int requestedHandleTypes; ///< 0: none
+  MemLocation location;
+  void *win32HandleMetaData;
+  struct {
+    unsigned char compressionType, gpuDirectRDMACapable;
+    unsigned short usage;
+    unsigned char reserved[4];
+  } allocFlags;
+};
+struct MemAccessDesc {
+  MemLocation location;
+  int flags; ///< CU_MEM_ACCESS_FLAGS_PROT_READWRITE = 3
+};
+
+/// Lists over several CUDA devices (docs/multi-device.md): one reserved
+/// range of addresses per list, device d's part of it backed by memory
+/// created on device d and mapped readable and writable by every device,
+/// so that any device's kernel reads any element through P2P. Parts are
+/// whole granules of the driver (2 MiB on current GPUs): device d gets
+/// granules [floor(g d / D), floor(g (d+1) / D)) of g. Allocations smaller
+/// than D granules go to device 0 with cuMemAlloc, which the other devices
+/// reach through peer access.
+class CUDASpanMemory final : public SpanMemory {
+public:
+  explicit CUDASpanMemory(std::vector<CUDABackend *> devices)
+      : devices(std::move(devices)) {
+    const DriverAPI &d = this->devices[0]->driver();
+    usable = d.cuMemGetAllocationGranularity && d.cuMemAddressReserve &&
+             d.cuMemAddressFree && d.cuMemCreate && d.cuMemRelease &&
+             d.cuMemMap && d.cuMemUnmap && d.cuMemSetAccess;
+    for (CUDABackend *b : this->devices) {
+      size_t g = 0;
+      MemAllocationProp prop = propFor(b);
+      if (!usable || d.cuMemGetAllocationGranularity(&g, &prop, 0) || g == 0) {
+        usable = false;
+        break;
+      }
+      granule = std::max<uint64_t>(granule, g);
+    }
+  }
+
+  void *allocate(uint64_t bytes) override {
+    unsigned D = static_cast<unsigned>(devices.size());
+    if (!usable || bytes < uint64_t(D) * granule)
+      return devices[0]->allocate(bytes);
+    const DriverAPI &api = devices[0]->driver();
+    uint64_t g = (bytes + granule - 1) / granule, total = g * granule;
+    devices[0]->makeCurrent();
+    Span span;
+    span.bytes = total;
+    if (api.cuMemAddressReserve(&span.base, total, granule, 0, 0))
+      return nullptr;
+    std::vector<MemAccessDesc> access;
+    for (CUDABackend *b : devices)
+      access.push_back({{1, b->cuDevice()}, 3});
+    for (unsigned d = 0; d < D; ++d) {
+      uint64_t lo = g * d / D * granule, hi = g * (d + 1) / D * granule;
+      if (lo == hi)
+        continue;
+      MemAllocationProp prop = propFor(devices[d]);
+      unsigned long long handle = 0;
+      if (api.cuMemCreate(&handle, hi - lo, &prop, 0)) {
+        release(span);
+        return nullptr;
+      }
+      span.handles.push_back(handle);
+      span.parts.push_back({lo, hi});
+      if (api.cuMemMap(span.base + lo, hi - lo, 0, handle, 0) ||
+          api.cuMemSetAccess(span.base + lo, hi - lo, access.data(),
+                             access.size())) {
+        release(span);
+        return nullptr;
+      }
+    }
+    void *p = reinterpret_cast<void *>(static_cast<uintptr_t>(span.base));
+    std::lock_guard<std::mutex> lock(mutex);
+    spans[span.base] = std::move(span);
+    return p;
+  }
+
+  void deallocate(void *p) override {
+    CUdeviceptr key = static_cast<CUdeviceptr>(reinterpret_cast<uintptr_t>(p));
+    Span span;
+    {
+      std::lock_guard<std::mutex> lock(mutex);
+      auto it = spans.find(key);
+      if (it == spans.end()) {
+        devices[0]->deallocate(p);
+        return;
+      }
+      span = std::move(it->second);
+      spans.erase(it);
+    }
+    // Kernels of any device may still use the memory.
+    for (CUDABackend *b : devices)
+      (void)b->synchronize();
+    release(span);
+  }
+
+  bool spansDevices() const override { return usable; }
+
+private:
+  struct Span {
+    CUdeviceptr base = 0;
+    uint64_t bytes = 0;
+    std::vector<unsigned long long> handles;
+    std::vector<std::pair<uint64_t, uint64_t>> parts;
+  };
+
+  static MemAllocationProp propFor(CUDABackend *b) {
+    MemAllocationProp prop = {};
+    prop.type = 1;
+    prop.location = {1, b->cuDevice()};
+    return prop;
+  }
+
+  void release(const Span &span) {
+    const DriverAPI &api = devices[0]->driver();
+    devices[0]->makeCurrent();
+    for (auto [lo, hi] : span.parts)
+      (void)api.cuMemUnmap(span.base + lo, hi - lo);
+    for (unsigned long long h : span.handles)
+      (void)api.cuMemRelease(h);
+    (void)api.cuMemAddressFree(span.base, span.bytes);
+  }
+
+  std::vector<CUDABackend *> devices;
+  bool usable = false;
+  uint64_t granule = 0;
+  std::mutex mutex;
+  std::map<CUdeviceptr, Span> spans;
+};
+
 } // namespace
+
+SpanMemory::~SpanMemory() = default;
 
 std::unique_ptr<Backend> createCUDABackend(std::string &why) {
   auto b = std::make_unique<CUDABackend>();
   if (!b->init(why))
     return nullptr;
   return b;
+}
+
+bool createCUDABackends(const std::vector<int> &ordinals, bool all,
+                        std::vector<std::unique_ptr<Backend>> &devices,
+                        std::unique_ptr<SpanMemory> &memory, std::string &why) {
+  std::vector<int> list = ordinals;
+  if (all) {
+    // The device count, from a backend on device 0.
+    auto first = std::make_unique<CUDABackend>();
+    if (!first->init(why))
+      return false;
+    int count = 0;
+    if (first->driver().cuDeviceGetCount(&count) != CUDA_SUCCESS || count < 1)
+      count = 1;
+    for (int d = 0; d < count; ++d)
+      list.push_back(d);
+  }
+  if (list.empty()) {
+    why = "no CUDA device named";
+    return false;
+  }
+  for (size_t i = 0; i < list.size(); ++i)
+    for (size_t j = 0; j < i; ++j)
+      if (list[j] == list[i]) {
+        why = "CUDA device " + std::to_string(list[i]) + " is named twice";
+        return false;
+      }
+  std::vector<CUDABackend *> raw;
+  for (size_t i = 0; i < list.size(); ++i) {
+    auto b = std::make_unique<CUDABackend>();
+    if (!b->init(why, list[i]))
+      return false;
+    raw.push_back(b.get());
+    devices.push_back(std::move(b));
+  }
+  for (CUDABackend *a : raw)
+    for (CUDABackend *b : raw)
+      if (a != b)
+        a->enablePeerAccess(*b);
+  memory = std::make_unique<CUDASpanMemory>(raw);
+  return true;
 }
 
 } // namespace bsgprt

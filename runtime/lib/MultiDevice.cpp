@@ -46,6 +46,14 @@ uint64_t sliceBegin(uint64_t n, unsigned devices, unsigned d) {
                                devices);
 }
 
+uint64_t sliceBegin(uint64_t n, unsigned devices, unsigned d,
+                    uint64_t granule) {
+  if (granule <= 1)
+    return sliceBegin(n, devices, d);
+  uint64_t units = n / granule + (n % granule != 0);
+  return std::min(n, sliceBegin(units, devices, d) * granule);
+}
+
 unsigned sliceOwner(uint64_t n, unsigned devices, uint64_t i) {
   unsigned d = static_cast<unsigned>(
       (static_cast<unsigned __int128>(i) * devices) / (n ? n : 1));
@@ -209,8 +217,9 @@ uint64_t orderedKey(int type, const char *p) {
 class MultiDeviceBackend final : public Backend {
 public:
   MultiDeviceBackend(std::vector<std::unique_ptr<Backend>> children,
-                     std::string name)
-      : devices(std::move(children)), name(std::move(name)),
+                     std::string name, std::unique_ptr<SpanMemory> memory)
+      : devices(std::move(children)), memory(std::move(memory)),
+        name(std::move(name)),
         numDevices(static_cast<unsigned>(devices.size())),
         stats(devices.size()) {
     int threads = omp_get_max_threads();
@@ -230,17 +239,27 @@ public:
   uintptr_t allocationBase(const void *p) override {
     return devices[0]->allocationBase(p);
   }
+  /// On GPUs the library's own list primitives would run their look-backs
+  /// and radix passes across devices; the runtime's (host round trips for
+  /// now) do not.
   bool nativeListPrimitives() const override {
-    return devices[0]->nativeListPrimitives();
+    return memory || devices[0]->nativeListPrimitives();
   }
   unsigned deviceCount() const override { return numDevices; }
 
   // CPU devices share the host's memory: the first device allocates for
-  // all, and the placement table says which device owns which bytes.
+  // all, and the placement table says which device owns which bytes. GPUs
+  // allocate in the memory spread over them; copies and memsets go
+  // through the first device, which reaches all of it.
   void *allocate(uint64_t bytes) override {
-    return devices[0]->allocate(bytes);
+    return memory ? memory->allocate(bytes) : devices[0]->allocate(bytes);
   }
-  void deallocate(void *p) override { devices[0]->deallocate(p); }
+  void deallocate(void *p) override {
+    if (memory)
+      memory->deallocate(p);
+    else
+      devices[0]->deallocate(p);
+  }
   Status copyHostToDevice(void *dst, const void *src, uint64_t bytes) override {
     return devices[0]->copyHostToDevice(dst, src, bytes);
   }
@@ -264,8 +283,13 @@ public:
 
   Status launch(const bsgprt_module_desc &m, uint32_t kernel, uint64_t n,
                 const void *args) override {
-    std::vector<Slice> slices = plan(n);
-    return forDevices([&](unsigned d) -> Status {
+    const bsgprt_kernel_desc &k = m.kernels[kernel];
+    std::vector<Slice> slices = plan(n, launchGranule(k));
+    // A kernel of work groups may hold a decoupled look-back, whose blocks
+    // wait for the blocks before them: on GPUs its slices run one device
+    // after another, so that no block waits for another device.
+    bool inOrder = memory && k.group_size != 0;
+    return forDevices(inOrder, [&](unsigned d) -> Status {
       const Slice &s = slices[d];
       if (s.begin == s.end)
         return Status::ok();
@@ -293,7 +317,7 @@ public:
   }
 
   uint64_t cpuChunkCount(uint64_t n) const override {
-    std::vector<Slice> slices = plan(n);
+    std::vector<Slice> slices = plan(n, 1);
     return slices.back().chunkBase + slices.back().chunks;
   }
 
@@ -343,16 +367,28 @@ public:
                          uint32_t *parent, uint64_t n) override;
 
 private:
-  /// Each device's slice of a launch of n ranks, with its chunks numbered
-  /// after those of the devices before it, so that chunk order is rank
-  /// order across devices (the collective library's chunk partials).
-  std::vector<Slice> plan(uint64_t n) const {
+  /// The ranks a GPU slice is a multiple of: the kernel's thread block
+  /// when it is fixed (work groups, numbered as on one device, and the
+  /// blocks of a coarsened kernel), else a work group of 256; 1 on CPUs.
+  uint64_t launchGranule(const bsgprt_kernel_desc &k) const {
+    if (!memory)
+      return 1;
+    if (!k.group_size)
+      return 256;
+    return uint64_t(k.group_size) * std::max<uint32_t>(1, k.groups_per_block);
+  }
+
+  /// Each device's slice of a launch of n ranks, whole granules but for
+  /// the last, with its chunks numbered after those of the devices before
+  /// it, so that chunk order is rank order across devices (the collective
+  /// library's chunk partials).
+  std::vector<Slice> plan(uint64_t n, uint64_t granule) const {
     std::vector<Slice> slices(numDevices);
     uint64_t base = 0;
     for (unsigned d = 0; d < numDevices; ++d) {
       Slice &s = slices[d];
-      s.begin = sliceBegin(n, numDevices, d);
-      s.end = sliceBegin(n, numDevices, d + 1);
+      s.begin = sliceBegin(n, numDevices, d, granule);
+      s.end = sliceBegin(n, numDevices, d + 1, granule);
       s.n = n;
       s.chunks = devices[d]->sliceChunkCount(s.end - s.begin);
       s.chunkBase = base;
@@ -364,10 +400,14 @@ private:
   /// Runs fn(d) for every device, each on its worker, and waits for all:
   /// the barrier across devices. Inside an OpenMP parallel region (a
   /// launch from a program's own parallel code) the devices run one after
-  /// another on the calling thread, as one device would.
+  /// another on the calling thread, as one device would, and so they do
+  /// `inOrder`.
   Status forDevices(const std::function<Status(unsigned)> &fn) {
+    return forDevices(false, fn);
+  }
+  Status forDevices(bool inOrder, const std::function<Status(unsigned)> &fn) {
     std::vector<Status> results(numDevices);
-    if (numDevices == 1 || omp_in_parallel()) {
+    if (numDevices == 1 || inOrder || omp_in_parallel()) {
       for (unsigned d = 0; d < numDevices; ++d)
         results[d] = fn(d);
     } else {
@@ -468,6 +508,9 @@ private:
   Status sortMerge(int type, char *keys, uint32_t *values, uint64_t n);
 
   std::vector<std::unique_ptr<Backend>> devices;
+  /// The memory over GPU devices; null for CPU devices. After `devices`,
+  /// so that it is released before them.
+  std::unique_ptr<SpanMemory> memory;
   /// The workers of devices 1, 2, ...; device 0 runs on the calling thread
   /// with firstShare OpenMP threads.
   std::vector<std::unique_ptr<Worker>> workers;
@@ -528,6 +571,8 @@ void MultiDeviceBackend::printProfile(FILE *out) {
 
 Status MultiDeviceBackend::listReduce(int op, int type, const void *in,
                                       uint64_t n, void *result) {
+  if (memory)
+    return Backend::listReduce(op, type, in, n, result);
   size_t es = elementSize(type);
   const char *bytes = static_cast<const char *>(in);
   std::vector<char> partials(numDevices * es);
@@ -547,6 +592,8 @@ Status MultiDeviceBackend::listScanExclusiveFrom(int op, int type,
                                                  const void *in, void *out,
                                                  uint64_t n, const void *init,
                                                  void *total) {
+  if (memory)
+    return Backend::listScanExclusiveFrom(op, type, in, out, n, init, total);
   size_t es = elementSize(type);
   const char *src = static_cast<const char *>(in);
   char *dst = static_cast<char *>(out);
@@ -578,6 +625,8 @@ Status MultiDeviceBackend::listScanExclusiveFrom(int op, int type,
 
 Status MultiDeviceBackend::listSortPairs(int type, void *keys, uint32_t *values,
                                          uint64_t n) {
+  if (memory)
+    return Backend::listSortPairs(type, keys, values, n);
   if (n < 2)
     return Status::ok();
   size_t ks = elementSize(type);
@@ -694,6 +743,8 @@ Status MultiDeviceBackend::sortMerge(int type, char *keys, uint32_t *values,
 Status MultiDeviceBackend::listPartitionIndex(const uint32_t *flags,
                                               uint32_t *index, uint64_t n,
                                               uint64_t *zeros) {
+  if (memory)
+    return Backend::listPartitionIndex(flags, index, n, zeros);
   // Each device partitions its slice; a scan of the devices' counts of
   // zeros and ones places each device's two runs.
   std::vector<std::vector<uint32_t>> local(numDevices);
@@ -735,6 +786,8 @@ Status MultiDeviceBackend::listPartitionIndex(const uint32_t *flags,
 Status MultiDeviceBackend::listCompactIndex(const uint32_t *flags,
                                             uint32_t *index, uint64_t n,
                                             uint64_t *kept) {
+  if (memory)
+    return Backend::listCompactIndex(flags, index, n, kept);
   std::vector<std::vector<uint32_t>> local(numDevices);
   std::vector<uint64_t> k(numDevices);
   if (Status s = forDevices([&](unsigned d) {
@@ -765,6 +818,8 @@ Status MultiDeviceBackend::listCompactIndex(const uint32_t *flags,
 Status MultiDeviceBackend::listExpandIndex(const uint32_t *offsets,
                                            const uint32_t *counts,
                                            uint32_t *parent, uint64_t n) {
+  if (memory)
+    return Backend::listExpandIndex(offsets, counts, parent, n);
   // The device expands its slice with local indices, then adds its first
   // rank to every entry it wrote. offsets is the exclusive scan of counts,
   // so those entries are the contiguous run [offsets[b], offsets[e-1] +
@@ -794,18 +849,34 @@ Status MultiDeviceBackend::listExpandIndex(const uint32_t *offsets,
 
 std::unique_ptr<Backend>
 createMultiDeviceBackend(std::vector<std::unique_ptr<Backend>> children,
-                         std::string name) {
-  return std::make_unique<MultiDeviceBackend>(std::move(children),
-                                              std::move(name));
+                         std::string name, std::unique_ptr<SpanMemory> memory) {
+  return std::make_unique<MultiDeviceBackend>(
+      std::move(children), std::move(name), std::move(memory));
 }
 
 std::unique_ptr<Backend>
 createMultiDeviceBackend(const MultiDeviceRequest &request, std::string &why) {
+  if (request.kind == "cuda") {
+    std::vector<std::unique_ptr<Backend>> children;
+    std::unique_ptr<SpanMemory> memory;
+    if (!createCUDABackends(request.ordinals, request.all, children, memory,
+                            why)) {
+      why = "no such cuda devices (" + why + ")";
+      return nullptr;
+    }
+    std::string name = "cuda:";
+    for (size_t i = 0; i < request.ordinals.size(); ++i)
+      name += (i ? "," : "") + std::to_string(request.ordinals[i]);
+    if (request.all)
+      name += "all";
+    return createMultiDeviceBackend(std::move(children), name,
+                                    std::move(memory));
+  }
   if (request.kind != "cpu") {
-    // vulkan:N needs a first rank in the SPIR-V kernels' launch and
-    // cuda:all the same in the PTX kernels' (docs/multi-device.md).
+    // vulkan:N needs a first rank in the SPIR-V kernels' launch
+    // (docs/multi-device.md).
     why = "several " + request.kind +
-          " devices are not supported yet (only cpu:N is)";
+          " devices are not supported yet (only cpu:N and cuda are)";
     return nullptr;
   }
   if (request.all || request.count < 1 || request.count > 1024) {

@@ -32,6 +32,11 @@ namespace bsgprt {
 /// Element i of a distributed list of n elements lives on the device whose
 /// slice of a spawn of n threads holds rank i.
 uint64_t sliceBegin(uint64_t n, unsigned devices, unsigned d);
+/// The first rank of device d's slice of [0, n) when slices are whole
+/// granules of `granule` ranks (GPU work groups), but for the last, which
+/// ends at n: floor(ceil(n / granule) d / devices) granules, at most n.
+/// granule 1 is sliceBegin above.
+uint64_t sliceBegin(uint64_t n, unsigned devices, unsigned d, uint64_t granule);
 /// The device whose slice of [0, n) holds rank i (i < n).
 unsigned sliceOwner(uint64_t n, unsigned devices, uint64_t i);
 
@@ -62,9 +67,13 @@ std::unique_ptr<Backend> createMultiDeviceBackend(const std::string &request,
                                                   std::string &why);
 
 /// Makes a multi-device backend of the given children directly (tests).
+/// With `memory`, the children have memories of their own (GPUs): lists
+/// are allocated in it, launches run slices of whole work groups, and the
+/// list primitives bring lists to the host.
 std::unique_ptr<Backend>
 createMultiDeviceBackend(std::vector<std::unique_ptr<Backend>> children,
-                         std::string name);
+                         std::string name,
+                         std::unique_ptr<SpanMemory> memory = nullptr);
 
 } // namespace bsgprt
 

@@ -431,7 +431,8 @@ bool VulkanBackend::createDevice(std::string &why) {
 }
 
 bool VulkanBackend::createCommandObjects(std::string &why) {
-  VkPushConstantRange range = {VK_SHADER_STAGE_COMPUTE_BIT, 0, 16};
+  // {args address, size, first, end}: 32 of the at least 128 bytes.
+  VkPushConstantRange range = {VK_SHADER_STAGE_COMPUTE_BIT, 0, 32};
   auto lci = vkStruct<VkPipelineLayoutCreateInfo>(
       VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO);
   lci.pushConstantRangeCount = 1;

@@ -239,6 +239,8 @@ public:
   Status copyDeviceToDevice(void *dst, const void *src,
                             uint64_t bytes) override;
   Status memset(void *dst, int value, uint64_t bytes) override;
+  Status launchSlice(const bsgprt_module_desc &m, uint32_t kernel,
+                     const Slice &slice, const void *args) override;
   Status launch(const bsgprt_module_desc &m, uint32_t kernel, uint64_t n,
                 const void *args) override;
   Status synchronize() override;
@@ -271,10 +273,13 @@ private:
     std::vector<bool> strided;
   };
 
-  /// Records kernel `kernel` of `m` on ranks [0, n) into the command buffer,
-  /// between two timestamps when \p timed.
+  /// Records kernel `kernel` of `m` on ranks [first, end) of a launch of
+  /// n ([0, n) unless a device of several runs a slice) into the command
+  /// buffer, between two timestamps when \p timed. The push constants are
+  /// {args address, n, first, end} (ABI version 5).
   Status dispatch(const bsgprt_module_desc &m, uint32_t kernel, uint64_t n,
-                  const void *args, bool timed);
+                  const void *args, bool timed, uint64_t first = 0,
+                  uint64_t end = UINT64_MAX);
 
   static uint64_t address(const void *p) {
     return static_cast<uint64_t>(reinterpret_cast<uintptr_t>(p));

@@ -27,6 +27,18 @@ Status VulkanBackend::launch(const bsgprt_module_desc &m, uint32_t kernel,
   return dispatch(m, kernel, n, args, /*timed=*/false);
 }
 
+Status VulkanBackend::launchSlice(const bsgprt_module_desc &m, uint32_t kernel,
+                                  const Slice &slice, const void *args) {
+  std::lock_guard<std::recursive_mutex> lock(mutex);
+  if (slice.begin >= slice.end)
+    return Status::ok();
+  if (Status s = dispatch(m, kernel, slice.n, args, /*timed=*/false,
+                          slice.begin, slice.end);
+      s.failed())
+    return s;
+  return flush();
+}
+
 Status VulkanBackend::synchronize() {
   std::lock_guard<std::recursive_mutex> lock(mutex);
   return flush();
@@ -65,8 +77,12 @@ Status VulkanBackend::collectTimes(bool wait, std::vector<double> &ms) {
 }
 
 Status VulkanBackend::dispatch(const bsgprt_module_desc &m, uint32_t kernel,
-                               uint64_t n, const void *args, bool timed) {
+                               uint64_t n, const void *args, bool timed,
+                               uint64_t first, uint64_t end) {
   const bsgprt_kernel_desc &k = m.kernels[kernel];
+  end = std::min(end, n);
+  uint64_t size = n;
+  n = end - first;
   VkPipeline pipeline = VK_NULL_HANDLE;
   bool strided = false;
   if (Status s = getPipeline(m, kernel, pipeline, strided); s.failed())
@@ -113,9 +129,8 @@ Status VulkanBackend::dispatch(const bsgprt_module_desc &m, uint32_t kernel,
                             queryPool, query);
   }
   struct {
-    uint64_t argsAddress;
-    uint64_t size;
-  } push = {argsAddress, n};
+    uint64_t argsAddress, size, first, end;
+  } push = {argsAddress, size, first, end};
   api.vkCmdBindPipeline(commandBuffer, VK_PIPELINE_BIND_POINT_COMPUTE,
                         pipeline);
   api.vkCmdPushConstants(commandBuffer, layout, VK_SHADER_STAGE_COMPUTE_BIT, 0,

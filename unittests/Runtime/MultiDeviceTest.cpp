@@ -90,10 +90,46 @@ TEST(MultiDevicePartition, ParsesDeviceLists) {
   }
 }
 
+TEST_F(MultiDeviceTest, GPUSlicesAreWholeWorkGroups) {
+  // Every slice but the last is whole granules; the slices tile [0, n) in
+  // device order and differ by at most one granule.
+  for (uint64_t g : {1u, 256u, 1024u})
+    for (unsigned D : {1u, 2u, 3u, 4u, 8u})
+      for (uint64_t n :
+           {0u, 1u, 255u, 256u, 257u, 1000u, 4096u, 100000u, (1u << 28) + 7u}) {
+        EXPECT_EQ(bsgprt::sliceBegin(n, D, 0, g), 0u);
+        EXPECT_EQ(bsgprt::sliceBegin(n, D, D, g), n);
+        uint64_t lo = UINT64_MAX, hi = 0;
+        for (unsigned d = 0; d < D; ++d) {
+          uint64_t b = bsgprt::sliceBegin(n, D, d, g),
+                   e = bsgprt::sliceBegin(n, D, d + 1, g);
+          ASSERT_LE(b, e) << n << " " << D << " " << d << " " << g;
+          if (e < n)
+            EXPECT_EQ(e % g, 0u) << n << " " << D << " " << d << " " << g;
+          uint64_t units = (e - b + g - 1) / g;
+          lo = std::min(lo, units);
+          hi = std::max(hi, units);
+        }
+        EXPECT_LE(hi - lo, 1u) << n << " " << D << " " << g;
+      }
+  EXPECT_EQ(bsgprt::sliceBegin(1000, 2, 1, 256), 512u);
+  EXPECT_EQ(bsgprt::sliceBegin(100, 4, 3, 256), 0u);
+  EXPECT_EQ(bsgprt::sliceBegin(1u << 28, 2, 1, 256), 1u << 27);
+  // Granule 1 is the cpu devices' partition.
+  EXPECT_EQ(bsgprt::sliceBegin(10, 3, 1, 1), bsgprt::sliceBegin(10, 3, 1));
+}
+
 TEST_F(MultiDeviceTest, UnsupportedKindsFallBackWithAnError) {
-  EXPECT_EQ(bsgprt_select_device("cuda:all"), BSGPRT_ERROR_INVALID_VALUE);
+  EXPECT_EQ(bsgprt_select_device("vulkan:2"), BSGPRT_ERROR_INVALID_VALUE);
   ASSERT_EQ(errors.size(), 1u);
   EXPECT_NE(errors[0].message.find("not supported yet"), std::string::npos)
+      << errors[0].message;
+  EXPECT_STREQ(bsgprt_device_name(), "cpu");
+  errors.clear();
+  // A device named twice is refused before any driver is asked.
+  EXPECT_EQ(bsgprt_select_device("cuda:0,0"), BSGPRT_ERROR_INVALID_VALUE);
+  ASSERT_EQ(errors.size(), 1u);
+  EXPECT_NE(errors[0].message.find("named twice"), std::string::npos)
       << errors[0].message;
   EXPECT_STREQ(bsgprt_device_name(), "cpu");
   EXPECT_EQ(bsgprt_select_device("cpu:0"), BSGPRT_ERROR_INVALID_VALUE);

@@ -146,11 +146,12 @@ static Value queryValue(Operation *op, const GroupCopy &copy, Value size32,
 
 /// Clones the body of `kernel` for each of `copies` at `b`, op by op across
 /// the copies, with the thread and group queries of each copy answered by
-/// its values.
+/// its values. A look-back numbers blocks of `ranksPerBlock` ranks.
 static void cloneInterleaved(bsgp::KernelOp kernel, OpBuilder &b,
                              const IRMapping &params,
                              ArrayRef<GroupCopy> copies, Value size32,
-                             Value groupCount, Block *entry) {
+                             Value groupCount, Block *entry,
+                             int64_t ranksPerBlock) {
   Block &body = kernel.getBody().front();
   SmallVector<IRMapping> maps(copies.size(), params);
   for (Operation &op : body.without_terminator()) {
@@ -174,7 +175,7 @@ static void cloneInterleaved(bsgp::KernelOp kernel, OpBuilder &b,
           aggregates.push_back(m.lookup(lookback.getValue()));
         SmallVector<Value> prefixes = bsgp::emitBlockLookback(
             b, op.getLoc(), maps.front().lookup(lookback.getStatus()),
-            aggregates);
+            aggregates, ranksPerBlock);
         for (auto [m, prefix] : llvm::zip(maps, prefixes))
           m.map(lookback.getResult(), prefix);
         continue;
@@ -196,9 +197,19 @@ static void cloneInterleaved(bsgp::KernelOp kernel, OpBuilder &b,
   }
 }
 
+Value bsgp::emitFirstBlock(OpBuilder &b, Location loc, int64_t ranksPerBlock) {
+  auto fn =
+      b.getInsertionBlock()->getParent()->getParentOfType<LLVM::LLVMFuncOp>();
+  Value first = fn.getArgument(kCUDAFirstArg);
+  return LLVM::UDivOp::create(
+      b, loc, first,
+      LLVM::ConstantOp::create(b, loc, b.getI64Type(), ranksPerBlock));
+}
+
 void bsgp::emitCoarsenedGroupKernel(KernelOp kernel, OpBuilder &b,
                                     const IRMapping &params, Value size,
-                                    Block *entry, unsigned groupsPerBlock) {
+                                    Value first, Value end, Block *entry,
+                                    unsigned groupsPerBlock) {
   Location loc = kernel.getLoc();
   Type i32 = b.getI32Type(), i64 = b.getI64Type();
   auto c64 = [&](int64_t v) {
@@ -214,41 +225,53 @@ void bsgp::emitCoarsenedGroupKernel(KernelOp kernel, OpBuilder &b,
   Value size32 = trunc(size);
   Value groupCount = trunc(LLVM::UDivOp::create(
       b, loc, LLVM::AddOp::create(b, loc, size, c64(group - 1)), c64(group)));
+  // The slice's first work group: `first` is a multiple of the block's
+  // ranks on every slice but the last, and a multiple of a work group on
+  // all.
+  Value firstGroup = LLVM::UDivOp::create(b, loc, first, c64(group));
   Value fullBlocks =
-      LLVM::UDivOp::create(b, loc, size, c64(group * groupsPerBlock));
+      LLVM::UDivOp::create(b, loc, LLVM::SubOp::create(b, loc, end, first),
+                           c64(group * groupsPerBlock));
   Value isFull =
       LLVM::ICmpOp::create(b, loc, LLVM::ICmpPredicate::ult, block, fullBlocks);
   auto split = scf::IfOp::create(b, loc, TypeRange{}, isFull,
                                  /*withElseRegion=*/true);
 
-  // Full blocks: work groups block * groupsPerBlock + i, all in range.
+  // Full blocks: work groups firstGroup + block * groupsPerBlock + i, all
+  // in range.
   b.setInsertionPointToStart(&split.getThenRegion().front());
   SmallVector<GroupCopy> copies;
-  Value first = LLVM::MulOp::create(b, loc, block, c64(groupsPerBlock));
+  Value blockFirst = LLVM::AddOp::create(
+      b, loc, firstGroup,
+      LLVM::MulOp::create(b, loc, block, c64(groupsPerBlock)));
   for (unsigned i = 0; i < groupsPerBlock; ++i) {
-    Value id = LLVM::AddOp::create(b, loc, first, c64(i));
+    Value id = LLVM::AddOp::create(b, loc, blockFirst, c64(i));
     Value rank = LLVM::AddOp::create(
         b, loc, LLVM::MulOp::create(b, loc, id, c64(group)), tid);
     copies.push_back({trunc(rank), trunc(id)});
   }
-  cloneInterleaved(kernel, b, params, copies, size32, groupCount, entry);
+  cloneInterleaved(kernel, b, params, copies, size32, groupCount, entry,
+                   group * groupsPerBlock);
 
-  // The rest: one work group per block, threads past `size` leave at once
+  // The rest: one work group per block, threads past `end` leave at once
   // (bar.sync and the .sync warp operations wait only for threads that have
   // not exited).
   b.setInsertionPointToStart(&split.getElseRegion().front());
   Value id = LLVM::AddOp::create(
-      b, loc, LLVM::MulOp::create(b, loc, fullBlocks, c64(groupsPerBlock)),
-      LLVM::SubOp::create(b, loc, block, fullBlocks));
+      b, loc, firstGroup,
+      LLVM::AddOp::create(
+          b, loc, LLVM::MulOp::create(b, loc, fullBlocks, c64(groupsPerBlock)),
+          LLVM::SubOp::create(b, loc, block, fullBlocks)));
   Value rank = LLVM::AddOp::create(
       b, loc, LLVM::MulOp::create(b, loc, id, c64(group)), tid);
   Value inRange =
-      LLVM::ICmpOp::create(b, loc, LLVM::ICmpPredicate::ult, rank, size);
+      LLVM::ICmpOp::create(b, loc, LLVM::ICmpPredicate::ult, rank, end);
   auto guard = scf::IfOp::create(b, loc, TypeRange{}, inRange,
                                  /*withElseRegion=*/false);
   b.setInsertionPointToStart(&guard.getThenRegion().front());
   GroupCopy last{trunc(rank), trunc(id)};
-  cloneInterleaved(kernel, b, params, last, size32, groupCount, entry);
+  cloneInterleaved(kernel, b, params, last, size32, groupCount, entry,
+                   group * groupsPerBlock);
   b.setInsertionPointAfter(split);
 }
 

@@ -13,11 +13,25 @@
 namespace mlir {
 class Block;
 class IRMapping;
+class Location;
 class OpBuilder;
 } // namespace mlir
 
 namespace bsgp {
 class KernelOp;
+
+/// The PTX entry of a kernel takes (args, size, first, end) (ABI version
+/// 5): it runs ranks [first, end) of a launch of `size` ranks, a slice of
+/// the launch when several devices share it, [0, size) on one device.
+constexpr unsigned kCUDAFirstArg = 2, kCUDAEndArg = 3;
+
+/// first / ranksPerBlock (i64) of the kernel `b` inserts into: the
+/// thread blocks of the devices before this slice, which %ctaid.x adds to
+/// where a block or work group is numbered as on one device (group.id, a
+/// look-back's status word). The runtime starts every slice but the last
+/// at a multiple of the kernel's ranks per block.
+mlir::Value emitFirstBlock(mlir::OpBuilder &b, mlir::Location loc,
+                           int64_t ranksPerBlock);
 
 /// How many work groups one thread block of a kernel with work-group
 /// operations runs, at most `asked`: 1 where the kernel's body cannot be
@@ -29,10 +43,10 @@ unsigned chooseGroupsPerBlock(KernelOp kernel, unsigned asked);
 
 /// Emits at `b` the body of a CUDA kernel with work-group operations that
 /// runs `groupsPerBlock` (> 1) work groups of kCUDAGroupSize ranks in each
-/// thread block. The grid is `size / (groupsPerBlock * kCUDAGroupSize)`
-/// full blocks followed by one block per remaining work group, which is
-/// what the runtime launches for a descriptor whose ranks_per_thread is
-/// `groupsPerBlock`.
+/// thread block, over ranks [first, end). The grid is `(end - first) /
+/// (groupsPerBlock * kCUDAGroupSize)` full blocks followed by one block per
+/// remaining work group, which is what the runtime launches for a
+/// descriptor whose groups_per_block is `groupsPerBlock`.
 ///
 /// In a full block each thread runs one rank of each of its work groups,
 /// and every top-level op of the body is emitted once per work group
@@ -45,6 +59,7 @@ unsigned chooseGroupsPerBlock(KernelOp kernel, unsigned asked);
 /// block, with the usual bounds check.
 void emitCoarsenedGroupKernel(KernelOp kernel, mlir::OpBuilder &b,
                               const mlir::IRMapping &params, mlir::Value size,
+                              mlir::Value first, mlir::Value end,
                               mlir::Block *entry, unsigned groupsPerBlock);
 
 } // namespace bsgp

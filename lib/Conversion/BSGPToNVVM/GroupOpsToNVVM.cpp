@@ -12,6 +12,8 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "CoarsenGroups.h"
+
 #include "bsgp/Conversion/Common/KernelBody.h"
 #include "bsgp/Conversion/Passes.h"
 #include "bsgp/Target/SymbolNames.h"
@@ -130,9 +132,23 @@ static void lowerGroupOpsForNVVM(LLVM::LLVMFuncOp fn, OpBuilder &moduleBuilder,
       // counts that LLVM unrolls, which puts their loads in flight together.
       v = LLVM::ConstantOp::create(b, loc, i32, bsgp::kCUDAGroupSize);
     } else if (isa<bsgp::GroupIdOp>(op)) {
-      v = NVVM::BlockIdXOp::create(b, loc, i32);
+      // Numbered as on one device: the blocks of the slices before this
+      // one come first.
+      v = LLVM::AddOp::create(
+          b, loc, NVVM::BlockIdXOp::create(b, loc, i32),
+          LLVM::TruncOp::create(
+              b, loc, i32, bsgp::emitFirstBlock(b, loc, bsgp::kCUDAGroupSize)));
     } else if (isa<bsgp::GroupCountOp>(op)) {
-      v = NVVM::GridDimXOp::create(b, loc, i32);
+      // The spawn's work groups, not the slice's grid.
+      Value size = fn.getArgument(1);
+      v = LLVM::TruncOp::create(
+          b, loc, i32,
+          LLVM::UDivOp::create(
+              b, loc,
+              LLVM::AddOp::create(b, loc, size,
+                                  LLVM::ConstantOp::create(
+                                      b, loc, i64, bsgp::kCUDAGroupSize - 1)),
+              LLVM::ConstantOp::create(b, loc, i64, bsgp::kCUDAGroupSize)));
     } else if (isa<bsgp::SubgroupRankOp>(op)) {
       v = NVVM::LaneIdOp::create(b, loc, i32);
     } else if (isa<bsgp::SubgroupSizeOp>(op)) {

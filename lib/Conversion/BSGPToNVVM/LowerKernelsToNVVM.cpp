@@ -5,11 +5,12 @@
 //===----------------------------------------------------------------------===//
 //
 // A superstep kernel runs as one CUDA thread per BSGP thread. The runtime
-// launches it with the packed argument struct as one `.param` aggregate and
-// the thread count as a second parameter; the block size is the runtime's
-// choice, so every kernel checks its rank against the count. The kernels
-// are built in a device module nested in the host module, which the passes
-// after this one lower to NVVM and bsgp-serialize-ptx compiles.
+// launches it with the packed argument struct as one `.param` aggregate,
+// the thread count, and the first and end ranks of the slice it runs
+// ([0, count) on one device; a device's slice with several); the block size
+// is the runtime's choice, so every kernel checks its rank against the end. The
+// kernels are built in a device module nested in the host module, which the
+// passes after this one lower to NVVM and bsgp-serialize-ptx compiles.
 //
 //===----------------------------------------------------------------------===//
 
@@ -77,8 +78,9 @@ LogicalResult LowerKernelsToNVVMPass::buildKernel(bsgp::KernelOp kernel,
       LLVM::LLVMPointerType::get(ctx, bsgp::kNVVMGlobalAddressSpace);
   LLVM::LLVMStructType argsTy = bsgp::getKernelArgsStructType(kernel);
 
-  auto fnType =
-      LLVM::LLVMFunctionType::get(LLVM::LLVMVoidType::get(ctx), {ptrTy, i64});
+  // (args, size, first, end): kCUDAFirstArg and kCUDAEndArg.
+  auto fnType = LLVM::LLVMFunctionType::get(LLVM::LLVMVoidType::get(ctx),
+                                            {ptrTy, i64, i64, i64});
   auto fn = LLVM::LLVMFuncOp::create(db, loc, kernel.getSymName(), fnType);
   fn->setAttr(NVVM::NVVMDialect::getKernelFuncAttrName(), db.getUnitAttr());
   fn->setAttr(bsgp::BSGPDialect::getDeviceAttrName(), db.getUnitAttr());
@@ -98,6 +100,8 @@ LogicalResult LowerKernelsToNVVMPass::buildKernel(bsgp::KernelOp kernel,
   Block *entry = fn.addEntryBlock(b);
   b.setInsertionPointToStart(entry);
   Value args = entry->getArgument(0), size = entry->getArgument(1);
+  Value first = entry->getArgument(bsgp::kCUDAFirstArg),
+        end = entry->getArgument(bsgp::kCUDAEndArg);
 
   IRMapping mapping;
   Block &kernelEntry = kernel.getBody().front();
@@ -132,11 +136,11 @@ LogicalResult LowerKernelsToNVVMPass::buildKernel(bsgp::KernelOp kernel,
     for (auto [param, copy] :
          llvm::zip(kernelEntry.getArguments(), folded.getBody().getArguments()))
       mapping.map(copy, mapping.lookup(param));
-    bsgp::emitCoarsenedGroupKernel(folded, b, mapping, size, entry,
+    bsgp::emitCoarsenedGroupKernel(folded, b, mapping, size, first, end, entry,
                                    groupsPerBlock);
   } else {
-    // rank = ctaid.x * ntid.x + tid.x, in 64 bits so that the bounds check
-    // holds for any grid the runtime launches.
+    // rank = first + ctaid.x * ntid.x + tid.x, in 64 bits so that the
+    // bounds check holds for any grid the runtime launches.
     Value ctaid = LLVM::ZExtOp::create(b, loc, i64,
                                        NVVM::BlockIdXOp::create(b, loc, i32));
     Value ntid = LLVM::ZExtOp::create(b, loc, i64,
@@ -144,7 +148,9 @@ LogicalResult LowerKernelsToNVVMPass::buildKernel(bsgp::KernelOp kernel,
     Value tid = LLVM::ZExtOp::create(b, loc, i64,
                                      NVVM::ThreadIdXOp::create(b, loc, i32));
     Value rank64 = LLVM::AddOp::create(
-        b, loc, LLVM::MulOp::create(b, loc, ctaid, ntid), tid);
+        b, loc, first,
+        LLVM::AddOp::create(b, loc, LLVM::MulOp::create(b, loc, ctaid, ntid),
+                            tid));
     Value rank = LLVM::TruncOp::create(b, loc, i32, rank64);
     Value size32 = LLVM::TruncOp::create(b, loc, i32, size);
 
@@ -152,13 +158,13 @@ LogicalResult LowerKernelsToNVVMPass::buildKernel(bsgp::KernelOp kernel,
       Value grid = LLVM::ZExtOp::create(b, loc, i64,
                                         NVVM::GridDimXOp::create(b, loc, i32));
       Value stride = LLVM::MulOp::create(b, loc, grid, ntid);
-      auto loop = scf::ForOp::create(b, loc, rank64, size, stride);
+      auto loop = scf::ForOp::create(b, loc, rank64, end, stride);
       b.setInsertionPointToStart(loop.getBody());
       Value r = LLVM::TruncOp::create(b, loc, i32, loop.getInductionVar());
       bsgp::cloneKernelBody(kernel, b, mapping, r, size32, entry);
     } else {
       Value inRange =
-          LLVM::ICmpOp::create(b, loc, LLVM::ICmpPredicate::ult, rank64, size);
+          LLVM::ICmpOp::create(b, loc, LLVM::ICmpPredicate::ult, rank64, end);
       auto guard = scf::IfOp::create(b, loc, TypeRange{}, inRange,
                                      /*addThenBlock=*/true,
                                      /*addElseBlock=*/false);

@@ -19,6 +19,9 @@
 //===----------------------------------------------------------------------===//
 
 #include "LowerLookback.h"
+#include "CoarsenGroups.h"
+
+#include "bsgp/Conversion/Common/KernelBody.h"
 
 #include "bsgp/Conversion/Passes.h"
 
@@ -39,7 +42,8 @@ using namespace mlir;
 
 SmallVector<Value> bsgp::emitBlockLookback(OpBuilder &b, Location loc,
                                            Value status,
-                                           ArrayRef<Value> aggregates) {
+                                           ArrayRef<Value> aggregates,
+                                           int64_t ranksPerBlock) {
   Type i1 = b.getI1Type(), i32 = b.getI32Type(), i64 = b.getI64Type();
   auto c32 = [&](int64_t v) -> Value {
     return arith::ConstantIntOp::create(b, loc, i32, v);
@@ -60,8 +64,11 @@ SmallVector<Value> bsgp::emitBlockLookback(OpBuilder &b, Location loc,
   Value total = aggregates.front();
   for (Value a : aggregates.drop_front())
     total = arith::AddIOp::create(b, loc, total, a);
-  Value block = arith::ExtUIOp::create(b, loc, i64,
-                                       NVVM::BlockIdXOp::create(b, loc, i32));
+  Value block = arith::AddIOp::create(
+      b, loc,
+      arith::ExtUIOp::create(b, loc, i64,
+                             NVVM::BlockIdXOp::create(b, loc, i32)),
+      emitFirstBlock(b, loc, ranksPerBlock));
   auto ptrI32 = PtrType::get(b.getContext(), i32);
   Value shared = GroupLocalOp::create(b, loc, ptrI32, 1);
   Value tid = GroupRankOp::create(b, loc, i32);
@@ -192,9 +199,9 @@ void bsgp::expandGroupLookbacks(Operation *root) {
   root->walk([&](GroupLookbackOp op) { ops.push_back(op); });
   for (GroupLookbackOp op : ops) {
     OpBuilder b(op);
-    Value prefix =
-        emitBlockLookback(b, op.getLoc(), op.getStatus(), {op.getValue()})
-            .front();
+    Value prefix = emitBlockLookback(b, op.getLoc(), op.getStatus(),
+                                     {op.getValue()}, kCUDAGroupSize)
+                       .front();
     op.getResult().replaceAllUsesWith(prefix);
     op.erase();
   }

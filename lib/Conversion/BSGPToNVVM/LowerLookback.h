@@ -20,12 +20,14 @@ namespace bsgp {
 /// Emits at `b` the decoupled look-back of a CUDA thread block that runs
 /// the work groups whose aggregates are `aggregates`, in group order, over
 /// the status words `status` (one per thread block, indexed by the block
-/// index). Every thread of the block must run it. Returns each work
-/// group's exclusive prefix: the sum over the blocks before, plus the
-/// block's groups before it.
+/// index as on one device: %ctaid.x plus the blocks of the slices before,
+/// of `ranksPerBlock` ranks each). Every thread of the block must run it.
+/// Returns each work group's exclusive prefix: the sum over the blocks before,
+/// plus the block's groups before it.
 llvm::SmallVector<mlir::Value>
 emitBlockLookback(mlir::OpBuilder &b, mlir::Location loc, mlir::Value status,
-                  mlir::ArrayRef<mlir::Value> aggregates);
+                  mlir::ArrayRef<mlir::Value> aggregates,
+                  int64_t ranksPerBlock);
 
 /// Replaces each bsgp.group_lookback below `root` by the look-back of its
 /// thread block, for kernels that run one work group per block.

@@ -98,8 +98,20 @@ Value bsgp::emitGroupId(OpBuilder &b, Location loc, SPIRVBuiltins &builtins) {
   Value x = builtins.load(b, loc, spirv::BuiltIn::WorkgroupId, 0);
   Value y = builtins.load(b, loc, spirv::BuiltIn::WorkgroupId, 1);
   Value row = builtins.load(b, loc, spirv::BuiltIn::NumWorkgroups, 0);
-  return arith::AddIOp::create(b, loc, x,
-                               arith::MulIOp::create(b, loc, y, row));
+  Value local =
+      arith::AddIOp::create(b, loc, x, arith::MulIOp::create(b, loc, y, row));
+  // Plus the workgroups of the slices before: first (push constant 2) /
+  // 256, a whole number on every slice.
+  auto device =
+      b.getInsertionBlock()->getParentOp()->getParentOfType<ModuleOp>();
+  Value first = bsgp::spv::loadPushConstant(b, loc, device, 2);
+  Value firstGroup =
+      arith::DivUIOp::create(b, loc, first,
+                             arith::ConstantIntOp::create(
+                                 b, loc, b.getI64Type(), kSPIRVWorkgroupSize));
+  return arith::AddIOp::create(
+      b, loc, local,
+      arith::TruncIOp::create(b, loc, b.getI32Type(), firstGroup));
 }
 
 //===----------------------------------------------------------------------===//

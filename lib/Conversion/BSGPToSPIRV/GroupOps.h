@@ -51,7 +51,9 @@ mlir::Value emitGroupRank(mlir::OpBuilder &b, mlir::Location loc,
                           SPIRVBuiltins &builtins);
 
 /// group.id on SPIR-V, as i32: WorkgroupId.x + WorkgroupId.y *
-/// NumWorkgroups.x (launches past maxComputeWorkGroupCount[0] are 2D).
+/// NumWorkgroups.x (launches past maxComputeWorkGroupCount[0] are 2D),
+/// plus first / 256 (the push constants' first rank): numbered as on one
+/// device when the launch is one device's slice.
 mlir::Value emitGroupId(mlir::OpBuilder &b, mlir::Location loc,
                         SPIRVBuiltins &builtins);
 

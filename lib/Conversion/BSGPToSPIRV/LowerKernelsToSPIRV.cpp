@@ -5,8 +5,10 @@
 //===----------------------------------------------------------------------===//
 //
 // Every bsgp.kernel becomes a GLCompute entry point of one SPIR-V module.
-// The kernel reads its packed argument struct and thread count from a push
-// constant block {uint64 args_address; uint64 size}; the struct lives in a
+// The kernel reads its packed argument struct, its thread count and the
+// slice of ranks it runs from a push constant block {uint64 args_address;
+// uint64 size; uint64 first; uint64 end} ([0, size) on one device, a
+// device's slice with several; ABI version 5); the struct lives in a
 // PhysicalStorageBuffer at args_address, laid out as on every other target
 // (KernelABI.h). The module is built nested in the host module, its
 // functions still in bsgp, arith and scf ops; the passes after this one
@@ -81,9 +83,9 @@ struct LowerKernelsToSPIRVPass
 private:
   ModuleOp createDeviceModule();
   LogicalResult buildKernel(bsgp::KernelOp kernel, OpBuilder &db);
-  Block *emitGridStrideLoop(OpBuilder &b, Location loc, Value size,
+  Block *emitGridStrideLoop(OpBuilder &b, Location loc, Value first, Value end,
                             Value &rank64, Value &rank);
-  Block *emitGroupGuard(OpBuilder &b, Location loc, Value size, Value &rank64,
+  Block *emitGroupGuard(OpBuilder &b, Location loc, Value end, Value &rank64,
                         Value &rank, Value &inRange);
 
   ModuleOp device;
@@ -112,7 +114,7 @@ ModuleOp LowerKernelsToSPIRVPass::createDeviceModule() {
   builtins->get(spirv::BuiltIn::GlobalInvocationId);
   builtins->get(spirv::BuiltIn::NumWorkgroups);
   auto pcStruct = spirv::StructType::get(
-      {i64, i64}, {0, 8}, {},
+      {i64, i64, i64, i64}, {0, 8, 16, 24}, {},
       {spirv::StructType::StructDecorationInfo(spirv::Decoration::Block,
                                                UnitAttr::get(ctx))});
   spirv::GlobalVariableOp::create(
@@ -123,8 +125,8 @@ ModuleOp LowerKernelsToSPIRVPass::createDeviceModule() {
 }
 
 /// Kernels without work-group operations are grid-stride loops: ranks
-/// GlobalInvocationId.x + GlobalInvocationId.y * (NumWorkgroups.x * 256),
-/// then that plus the grid's invocations, and so on while below the size,
+/// first + GlobalInvocationId.x + GlobalInvocationId.y * (NumWorkgroups.x *
+/// 256), then that plus the grid's invocations, and so on while below end,
 /// in 64 bits (a launch past maxComputeWorkGroupCount[0] is a 2D grid).
 /// The runtime may then dispatch fewer workgroups than ranks / 256; it
 /// knows these kernels by GlobalInvocationId in their interface, which
@@ -132,8 +134,8 @@ ModuleOp LowerKernelsToSPIRVPass::createDeviceModule() {
 /// `b` before its terminator and `rank64` the loop's rank (`rank` in 32
 /// bits).
 Block *LowerKernelsToSPIRVPass::emitGridStrideLoop(OpBuilder &b, Location loc,
-                                                   Value size, Value &rank64,
-                                                   Value &rank) {
+                                                   Value first, Value end,
+                                                   Value &rank64, Value &rank) {
   Type i64 = b.getI64Type();
   Value gid = builtins->load(b, loc, spirv::BuiltIn::GlobalInvocationId);
   Value groups = builtins->load(b, loc, spirv::BuiltIn::NumWorkgroups);
@@ -145,12 +147,14 @@ Block *LowerKernelsToSPIRVPass::emitGridStrideLoop(OpBuilder &b, Location loc,
       b, loc, component(groups, 0),
       arith::ConstantIntOp::create(b, loc, i64, bsgp::kSPIRVWorkgroupSize));
   Value start = arith::AddIOp::create(
-      b, loc, component(gid, 0),
-      arith::MulIOp::create(b, loc, component(gid, 1), rowWidth));
+      b, loc, first,
+      arith::AddIOp::create(
+          b, loc, component(gid, 0),
+          arith::MulIOp::create(b, loc, component(gid, 1), rowWidth)));
   Value stride = arith::MulIOp::create(b, loc, rowWidth, component(groups, 1));
   // The loop compares unsigned (docs/spirv.md: 64-bit signed relations are
   // avoided).
-  auto loop = scf::ForOp::create(b, loc, start, size, stride, ValueRange{},
+  auto loop = scf::ForOp::create(b, loc, start, end, stride, ValueRange{},
                                  nullptr, /*unsignedCmp=*/true);
   rank64 = loop.getInductionVar();
   b.setInsertionPoint(loop.getBody()->getTerminator());
@@ -164,8 +168,10 @@ Block *LowerKernelsToSPIRVPass::emitGridStrideLoop(OpBuilder &b, Location loc,
 /// which keeps every invocation of a workgroup that runs the body alive.
 /// Returns the guard's body, with `b` at its start; `inRange` is the
 /// invocation's own bounds check, made before the guard with the rank.
+/// group.id (emitGroupId) counts the workgroups of the slices before, so
+/// the rank is the spawn's and is checked against the slice's end.
 Block *LowerKernelsToSPIRVPass::emitGroupGuard(OpBuilder &b, Location loc,
-                                               Value size, Value &rank64,
+                                               Value end, Value &rank64,
                                                Value &rank, Value &inRange) {
   Type i64 = b.getI64Type();
   Value group =
@@ -177,10 +183,10 @@ Block *LowerKernelsToSPIRVPass::emitGroupGuard(OpBuilder &b, Location loc,
       arith::ConstantIntOp::create(b, loc, i64, bsgp::kSPIRVWorkgroupSize));
   rank64 = arith::AddIOp::create(b, loc, groupStart, local);
   inRange =
-      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, rank64, size);
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, rank64, end);
   rank = arith::TruncIOp::create(b, loc, b.getI32Type(), rank64);
-  Value guardCond = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult,
-                                          groupStart, size);
+  Value guardCond =
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, groupStart, end);
   auto guard = scf::IfOp::create(b, loc, TypeRange{}, guardCond,
                                  /*addThenBlock=*/true,
                                  /*addElseBlock=*/false);
@@ -213,7 +219,8 @@ LogicalResult LowerKernelsToSPIRVPass::buildKernel(bsgp::KernelOp kernel,
   Block *entry = fn.addEntryBlock();
   b.setInsertionPointToStart(entry);
 
-  // Push constants: {uint64 args_address; uint64 size}.
+  // Push constants: {uint64 args_address; uint64 size; uint64 first;
+  // uint64 end}.
   Value args = loadPushConstant(b, loc, device, 0),
         size = loadPushConstant(b, loc, device, 1);
 
@@ -244,8 +251,11 @@ LogicalResult LowerKernelsToSPIRVPass::buildKernel(bsgp::KernelOp kernel,
   }
 
   Value rank64, rank, inRange;
-  Block *body = grouped ? emitGroupGuard(b, loc, size, rank64, rank, inRange)
-                        : emitGridStrideLoop(b, loc, size, rank64, rank);
+  Value end = loadPushConstant(b, loc, device, 3);
+  Block *body =
+      grouped ? emitGroupGuard(b, loc, end, rank64, rank, inRange)
+              : emitGridStrideLoop(b, loc, loadPushConstant(b, loc, device, 2),
+                                   end, rank64, rank);
   Value size32;
   {
     OpBuilder::InsertionGuard atEntry(b);

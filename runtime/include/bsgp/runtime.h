@@ -28,7 +28,7 @@
 extern "C" {
 #endif
 
-#define BSGPRT_ABI_VERSION 4
+#define BSGPRT_ABI_VERSION 5
 
 /*===-- Modules and launch ------------------------------------------------===*/
 

@@ -17,7 +17,11 @@
 // CHECK: scf.execute_region {
 // CHECK-NEXT: %[[TID:.*]] = nvvm.read.ptx.sreg.tid.x : i32
 // CHECK: llvm.mlir.constant(256 : i32) : i32
+// group.id is %ctaid.x plus the slice's first work group, first / 256.
 // CHECK: %[[CTAID:.*]] = nvvm.read.ptx.sreg.ctaid.x : i32
+// CHECK: %[[FIRSTG:.*]] = llvm.udiv %arg2, %{{.*}} : i64
+// CHECK: %[[FIRSTG32:.*]] = llvm.trunc %[[FIRSTG]] : i64 to i32
+// CHECK: %[[GID:.*]] = llvm.add %[[CTAID]], %[[FIRSTG32]] : i32
 // CHECK: %[[LANE:.*]] = nvvm.read.ptx.sreg.laneid : i32
 // CHECK: %[[SHARED:.*]] = llvm.mlir.addressof @__bsgp_local_groups_0 : !llvm.ptr<3>
 // CHECK: %[[GENERIC:.*]] = llvm.addrspacecast %[[SHARED]] : !llvm.ptr<3> to !llvm.ptr
@@ -30,7 +34,7 @@
 // CHECK: %[[MASK:.*]] = llvm.call_intrinsic "llvm.nvvm.activemask"()
 // CHECK: %[[SUM:.*]] = nvvm.redux.sync  add %{{.*}}, %[[MASK]] : i32 -> i32
 // CHECK: nvvm.match.sync  any %{{.*}}, %[[SUM]] : i32 -> i32
-// CHECK: bsgp.ptr.store %[[SUM]], %{{.*}}[%[[CTAID]]]
+// CHECK: bsgp.ptr.store %[[SUM]], %{{.*}}[%[[GID]]]
 
 // SM60-LABEL: llvm.func @groups(
 // SM60-NOT: nvvm.redux.sync
@@ -45,7 +49,7 @@
 // The host module holds the device module.
 module {
   module @bsgp_cuda attributes {bsgp.target = "cuda"} {
-    llvm.func @groups(%arg0: !llvm.ptr {llvm.align = 8 : i64, llvm.byval = !llvm.struct<(ptr, ptr)>, llvm.noalias}, %arg1: i64) attributes {bsgp.device, nvvm.kernel} {
+    llvm.func @groups(%arg0: !llvm.ptr {llvm.align = 8 : i64, llvm.byval = !llvm.struct<(ptr, ptr)>, llvm.noalias}, %arg1: i64, %arg2: i64, %arg3: i64) attributes {bsgp.device, nvvm.kernel} {
       %0 = llvm.getelementptr %arg0[0, 0] : (!llvm.ptr) -> !llvm.ptr, !llvm.struct<(ptr, ptr)>
       %1 = llvm.load %0 : !llvm.ptr -> !llvm.ptr
       %2 = llvm.addrspacecast %1 : !llvm.ptr to !llvm.ptr<1>

@@ -37,14 +37,18 @@ bsgp.kernel @cpu_groups(%p: !bsgp.ptr<i32>) {
 
 // CHECK-LABEL: module @bsgp_cuda attributes {bsgp.target = "cuda"}
 // A kernel with work-group operations runs one rank per thread, guarded.
-// CHECK-LABEL: llvm.func @cuda_groups(%arg0: !llvm.ptr {llvm.align = 8 : i64, llvm.byval = !llvm.struct<(ptr)>, llvm.noalias}, %arg1: i64)
+// CHECK-LABEL: llvm.func @cuda_groups(%arg0: !llvm.ptr {llvm.align = 8 : i64, llvm.byval = !llvm.struct<(ptr)>, llvm.noalias}, %arg1: i64, %arg2: i64, %arg3: i64)
 // CHECK-SAME: attributes {bsgp.device, nvvm.kernel}
 // CHECK: %[[ARG:.*]] = builtin.unrealized_conversion_cast %{{.*}} : !llvm.ptr to !bsgp.ptr<i32>
 // CHECK: nvvm.read.ptx.sreg.ctaid.x
 // CHECK: nvvm.read.ptx.sreg.ntid.x
 // CHECK: nvvm.read.ptx.sreg.tid.x
-// CHECK: %[[RANK:.*]] = llvm.trunc %{{.*}} : i64 to i32
-// CHECK: %[[IN:.*]] = llvm.icmp "ult" %{{.*}}, %arg1 : i64
+// The rank is first (%arg2) plus the thread's index, checked against end
+// (%arg3): the slice [first, end) of a launch of %arg1 ranks.
+// CHECK: %[[LOCAL:.*]] = llvm.add %{{.*}}, %{{.*}} : i64
+// CHECK: %[[R64:.*]] = llvm.add %arg2, %[[LOCAL]] : i64
+// CHECK: %[[RANK:.*]] = llvm.trunc %[[R64]] : i64 to i32
+// CHECK: %[[IN:.*]] = llvm.icmp "ult" %[[R64]], %arg3 : i64
 // CHECK: scf.if %[[IN]] {
 // CHECK-NEXT: bsgp.group_barrier
 // CHECK-NEXT: bsgp.ptr.store %[[RANK]], %[[ARG]][%[[RANK]]]
@@ -53,7 +57,7 @@ bsgp.kernel @cpu_groups(%p: !bsgp.ptr<i32>) {
 // CPU-only barrier is gone.
 // CHECK-LABEL: llvm.func @cpu_groups(
 // CHECK: nvvm.read.ptx.sreg.nctaid.x
-// CHECK: scf.for %[[R:.*]] = %{{.*}} to %arg1 step %{{.*}} : i64 {
+// CHECK: scf.for %[[R:.*]] = %{{.*}} to %arg3 step %{{.*}} : i64 {
 // CHECK-NOT: bsgp.group_barrier
 // CHECK: bsgp.ptr.store
 // CHECK: llvm.return

@@ -19,7 +19,11 @@ bsgp.kernel @host_kernel(%v: i32, %st: !bsgp.ptr<i64>) {
 module @bsgp_cuda attributes {bsgp.target = "cuda"} {
   // CHECK-LABEL: llvm.func @k(
   // CHECK-NOT: bsgp.group_lookback
+  // The status word of the block is numbered as on one device: %ctaid.x
+  // plus the blocks of the slices before, first / 256.
   // CHECK: nvvm.read.ptx.sreg.ctaid.x
+  // CHECK: llvm.udiv %{{.*}}, %{{.*}} : i64
+  // CHECK: arith.addi
   // CHECK: bsgp.group_local 1
   // CHECK: bsgp.group_rank
   // CHECK: bsgp.atomic_rmw assign
@@ -27,7 +31,7 @@ module @bsgp_cuda attributes {bsgp.target = "cuda"} {
   // CHECK: bsgp.group_barrier
   // CHECK: bsgp.ptr.store
   // CHECK: llvm.return
-  llvm.func @k(%args: !llvm.ptr, %size: i64) attributes {bsgp.device, nvvm.kernel} {
+  llvm.func @k(%args: !llvm.ptr, %size: i64, %first: i64, %end: i64) attributes {bsgp.device, nvvm.kernel} {
     %v = llvm.mlir.constant(1 : i32) : i32
     %st = builtin.unrealized_conversion_cast %args : !llvm.ptr to !bsgp.ptr<i64>
     %out = builtin.unrealized_conversion_cast %args : !llvm.ptr to !bsgp.ptr<i32>

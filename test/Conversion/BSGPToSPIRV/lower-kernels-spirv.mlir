@@ -24,7 +24,7 @@ bsgp.kernel @store_rank(%p: !bsgp.ptr<i32>) {
 // CHECK-LABEL: module @bsgp_spirv attributes {bsgp.target = "spirv", spirv.target_env = #spirv.target_env<#spirv.vce<v1.6,
 // CHECK: spirv.GlobalVariable @bsgp_global_invocation_id built_in("GlobalInvocationId")
 // CHECK: spirv.GlobalVariable @bsgp_num_workgroups built_in("NumWorkgroups")
-// CHECK: spirv.GlobalVariable @bsgp_push_constants : !spirv.ptr<!spirv.struct<(i64 [0], i64 [8]), Block>, PushConstant>
+// CHECK: spirv.GlobalVariable @bsgp_push_constants : !spirv.ptr<!spirv.struct<(i64 [0], i64 [8], i64 [16], i64 [24]), Block>, PushConstant>
 // CHECK-LABEL: func.func @store_rank() attributes {bsgp.device}
 // CHECK: %[[ARGS:.*]] = spirv.Load "PushConstant" %{{.*}} : i64
 // CHECK: %[[SIZE:.*]] = spirv.Load "PushConstant" %{{.*}} : i64
@@ -32,6 +32,9 @@ bsgp.kernel @store_rank(%p: !bsgp.ptr<i32>) {
 // CHECK: %[[PTR:.*]] = spirv.ConvertUToPtr %[[ADDR]] : i64 to !spirv.ptr<i64, PhysicalStorageBuffer>
 // CHECK: %[[RAW:.*]] = spirv.Load "PhysicalStorageBuffer" %[[PTR]] ["Aligned", 8] : i64
 // CHECK: %[[P:.*]] = builtin.unrealized_conversion_cast %[[RAW]] : i64 to !bsgp.ptr<i32>
+// The slice [first, end) the dispatch runs: push constants 3 and 2.
+// CHECK: %[[END:.*]] = spirv.Load "PushConstant" %{{.*}} : i64
+// CHECK: %[[FIRST:.*]] = spirv.Load "PushConstant" %{{.*}} : i64
 // CHECK: %[[GID:.*]] = spirv.Load "Input" %{{.*}} : vector<3xi32>
 // CHECK: %[[NWG:.*]] = spirv.Load "Input" %{{.*}} : vector<3xi32>
 // CHECK: %[[NX:.*]] = spirv.CompositeExtract %[[NWG]][0 : i32]
@@ -42,11 +45,12 @@ bsgp.kernel @store_rank(%p: !bsgp.ptr<i32>) {
 // CHECK: %[[GY:.*]] = spirv.CompositeExtract %[[GID]][1 : i32]
 // CHECK: %[[GY64:.*]] = arith.extui %[[GY]] : i32 to i64
 // CHECK: %[[OFF:.*]] = arith.muli %[[GY64]], %[[ROW]] : i64
-// CHECK: %[[START:.*]] = arith.addi %[[GX64]], %[[OFF]] : i64
+// CHECK: %[[LOCAL:.*]] = arith.addi %[[GX64]], %[[OFF]] : i64
+// CHECK: %[[START:.*]] = arith.addi %[[FIRST]], %[[LOCAL]] : i64
 // CHECK: %[[NY:.*]] = spirv.CompositeExtract %[[NWG]][1 : i32]
 // CHECK: %[[NY64:.*]] = arith.extui %[[NY]] : i32 to i64
 // CHECK: %[[STRIDE:.*]] = arith.muli %[[ROW]], %[[NY64]] : i64
-// CHECK: scf.for unsigned %[[R64:.*]] = %[[START]] to %[[SIZE]] step %[[STRIDE]] : i64 {
+// CHECK: scf.for unsigned %[[R64:.*]] = %[[START]] to %[[END]] step %[[STRIDE]] : i64 {
 // CHECK-NEXT: %[[RANK:.*]] = arith.trunci %[[R64]] : i64 to i32
 // CHECK-NEXT: bsgp.ptr.store %[[RANK]], %[[P]][%[[RANK]]]
 // CHECK-NEXT: }

@@ -8,7 +8,7 @@
 //   run-kernel <module.spv> <entry> <n> <buffers>
 // allocates <buffers> zeroed device buffers of n 32-bit words, passes their
 // device addresses as the packed argument struct (8 bytes each), dispatches
-// ceil(n / 256) workgroups with the push constants {args_address, n} and
+// ceil(n / 256) workgroups with the push constants {args_address, n, 0, n} and
 // prints every word as "b<k>[<i>] = <int> <float>".
 //
 //===----------------------------------------------------------------------===//
@@ -108,8 +108,7 @@ int main(int argc, char **argv) {
   std::vector<VkQueueFamilyProperties> fp(families);
   vkGetPhysicalDeviceQueueFamilyProperties(phys, &families, fp.data());
   uint32_t family = 0;
-  while (family < families &&
-         !(fp[family].queueFlags & VK_QUEUE_COMPUTE_BIT))
+  while (family < families && !(fp[family].queueFlags & VK_QUEUE_COMPUTE_BIT))
     ++family;
 
   // Every feature the device has (buffer device addresses, Int64, 8-bit
@@ -141,15 +140,14 @@ int main(int argc, char **argv) {
     buffers.push_back(makeBuffer(phys, dev, n * 4));
   Buffer args = makeBuffer(phys, dev, 8 * (numBuffers ? numBuffers : 1));
   for (int i = 0; i < numBuffers; ++i)
-    std::memcpy(static_cast<char *>(args.data) + 8 * i, &buffers[i].address,
-                8);
+    std::memcpy(static_cast<char *>(args.data) + 8 * i, &buffers[i].address, 8);
 
   VkShaderModuleCreateInfo smci{VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO};
   smci.codeSize = bytes.size();
   smci.pCode = reinterpret_cast<const uint32_t *>(bytes.data());
   VkShaderModule shader;
   CHECK_VK(vkCreateShaderModule(dev, &smci, nullptr, &shader));
-  VkPushConstantRange range{VK_SHADER_STAGE_COMPUTE_BIT, 0, 16};
+  VkPushConstantRange range{VK_SHADER_STAGE_COMPUTE_BIT, 0, 32};
   VkPipelineLayoutCreateInfo plci{
       VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO};
   plci.pushConstantRangeCount = 1;
@@ -181,8 +179,8 @@ int main(int argc, char **argv) {
   VkCommandBufferBeginInfo begin{VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO};
   CHECK_VK(vkBeginCommandBuffer(cmd, &begin));
   vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, pipeline);
-  uint64_t push[2] = {args.address, n};
-  vkCmdPushConstants(cmd, layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, 16, push);
+  uint64_t push[4] = {args.address, n, 0, n};
+  vkCmdPushConstants(cmd, layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, 32, push);
   vkCmdDispatch(cmd, static_cast<uint32_t>((n + 255) / 256), 1, 1);
   CHECK_VK(vkEndCommandBuffer(cmd));
   VkSubmitInfo submit{VK_STRUCTURE_TYPE_SUBMIT_INFO};
