@@ -367,6 +367,10 @@ public:
                          uint32_t *parent, uint64_t n) override;
 
 private:
+  template <typename Primitive>
+  Status localIndexRuns(const uint32_t *flags, uint64_t n,
+                        std::vector<std::vector<uint32_t>> &local,
+                        std::vector<uint64_t> &counts, Primitive primitive);
   /// The ranks a GPU slice is a multiple of: the kernel's thread block
   /// when it is fixed (work groups, numbered as on one device, and the
   /// blocks of a coarsened kernel), else a work group of 256; 1 on CPUs.
@@ -740,6 +744,24 @@ Status MultiDeviceBackend::sortMerge(int type, char *keys, uint32_t *values,
   });
 }
 
+/// Runs an index primitive (partition or compact) of each device on its
+/// slice of `flags`, into `local[d]` with local ranks, its count in
+/// `counts[d]`.
+template <typename Primitive>
+Status
+MultiDeviceBackend::localIndexRuns(const uint32_t *flags, uint64_t n,
+                                   std::vector<std::vector<uint32_t>> &local,
+                                   std::vector<uint64_t> &counts,
+                                   Primitive primitive) {
+  return forDevices([&](unsigned d) {
+    uint64_t b = begin(n, d), e = begin(n, d + 1);
+    local[d].resize(e - b);
+    countAccess(d, flags + b, (e - b) * 4, false);
+    return primitive(*devices[d], flags + b, local[d].data(), e - b,
+                     &counts[d]);
+  });
+}
+
 Status MultiDeviceBackend::listPartitionIndex(const uint32_t *flags,
                                               uint32_t *index, uint64_t n,
                                               uint64_t *zeros) {
@@ -749,13 +771,10 @@ Status MultiDeviceBackend::listPartitionIndex(const uint32_t *flags,
   // zeros and ones places each device's two runs.
   std::vector<std::vector<uint32_t>> local(numDevices);
   std::vector<uint64_t> z(numDevices);
-  if (Status s = forDevices([&](unsigned d) {
-        uint64_t b = begin(n, d), e = begin(n, d + 1);
-        local[d].resize(e - b);
-        countAccess(d, flags + b, (e - b) * 4, false);
-        return devices[d]->listPartitionIndex(flags + b, local[d].data(), e - b,
-                                              &z[d]);
-      });
+  if (Status s = localIndexRuns(
+          flags, n, local, z,
+          [](Backend &dev, const uint32_t *f, uint32_t *i, uint64_t m,
+             uint64_t *c) { return dev.listPartitionIndex(f, i, m, c); });
       s.failed())
     return s;
   uint64_t totalZeros = 0;
@@ -790,13 +809,10 @@ Status MultiDeviceBackend::listCompactIndex(const uint32_t *flags,
     return Backend::listCompactIndex(flags, index, n, kept);
   std::vector<std::vector<uint32_t>> local(numDevices);
   std::vector<uint64_t> k(numDevices);
-  if (Status s = forDevices([&](unsigned d) {
-        uint64_t b = begin(n, d), e = begin(n, d + 1);
-        local[d].resize(e - b);
-        countAccess(d, flags + b, (e - b) * 4, false);
-        return devices[d]->listCompactIndex(flags + b, local[d].data(), e - b,
-                                            &k[d]);
-      });
+  if (Status s = localIndexRuns(
+          flags, n, local, k,
+          [](Backend &dev, const uint32_t *f, uint32_t *i, uint64_t m,
+             uint64_t *c) { return dev.listCompactIndex(f, i, m, c); });
       s.failed())
     return s;
   std::vector<uint64_t> at(numDevices);
