@@ -9,9 +9,11 @@
 #include <algorithm>
 #include <cstdint>
 #include <cstdlib>
-#include <mutex>
 #include <thread>
 
+using bsgp::test::Chunk;
+using bsgp::test::chunks;
+using bsgp::test::recordKernel;
 using bsgp::test::RuntimeTest;
 
 namespace {
@@ -29,20 +31,6 @@ void saxpyKernel(const void *args, uint64_t begin, uint64_t end,
   const auto *a = static_cast<const SaxpyArgs *>(args);
   for (uint64_t i = begin; i < end && i < size; ++i)
     a->y[i] = a->a * a->x[i] + a->y[i];
-}
-
-/// Records every chunk a launch is split into, with the index the runtime
-/// gives it.
-struct Chunk {
-  uint64_t begin, end, size, index;
-};
-std::mutex chunkMutex;
-std::vector<Chunk> chunks;
-
-void recordKernel(const void *, uint64_t begin, uint64_t end, uint64_t size) {
-  uint64_t index = bsgprt_cpu_chunk_index();
-  std::lock_guard<std::mutex> lock(chunkMutex);
-  chunks.push_back({begin, end, size, index});
 }
 
 const bsgprt_kernel_desc kernels[] = {
@@ -91,24 +79,24 @@ TEST_F(RuntimeTest, ChunksPartitionTheRanks) {
   ASSERT_EQ(bsgprt_select_device("cpu"), BSGPRT_SUCCESS);
   size_t maxChunks = 0;
   for (uint64_t n : sizes) {
-    chunks.clear();
+    chunks().clear();
     bsgprt_launch(&module, 1, n, nullptr);
-    std::sort(chunks.begin(), chunks.end(),
+    std::sort(chunks().begin(), chunks().end(),
               [](const Chunk &a, const Chunk &b) { return a.begin < b.begin; });
     if (n == 0) {
-      EXPECT_TRUE(chunks.empty());
+      EXPECT_TRUE(chunks().empty());
       continue;
     }
-    ASSERT_FALSE(chunks.empty()) << "n = " << n;
+    ASSERT_FALSE(chunks().empty()) << "n = " << n;
     uint64_t next = 0;
-    for (const Chunk &c : chunks) {
+    for (const Chunk &c : chunks()) {
       EXPECT_EQ(c.size, n);
       EXPECT_EQ(c.begin, next) << "gap or overlap at n = " << n;
       EXPECT_LT(c.begin, c.end) << "empty chunk at n = " << n;
       next = c.end;
     }
     EXPECT_EQ(next, n);
-    maxChunks = std::max(maxChunks, chunks.size());
+    maxChunks = std::max(maxChunks, chunks().size());
   }
   // With several hardware threads, a launch of 100003 ranks is split.
   if (std::thread::hardware_concurrency() > 1 &&
@@ -123,15 +111,15 @@ TEST_F(RuntimeTest, ChunksPartitionTheRanks) {
 TEST_F(RuntimeTest, ChunkCountAndIndexAreTheLaunchs) {
   ASSERT_EQ(bsgprt_select_device("cpu"), BSGPRT_SUCCESS);
   for (uint64_t n : sizes) {
-    chunks.clear();
+    chunks().clear();
     uint64_t count = bsgprt_cpu_chunk_count(n);
     bsgprt_launch(&module, 1, n, nullptr);
-    ASSERT_EQ(chunks.size(), count) << "n = " << n;
-    std::sort(chunks.begin(), chunks.end(),
+    ASSERT_EQ(chunks().size(), count) << "n = " << n;
+    std::sort(chunks().begin(), chunks().end(),
               [](const Chunk &a, const Chunk &b) { return a.begin < b.begin; });
     for (uint64_t c = 0; c < count; ++c) {
-      EXPECT_EQ(chunks[c].index, c) << "n = " << n;
-      EXPECT_EQ(chunks[c].begin, n * c / count) << "n = " << n;
+      EXPECT_EQ(chunks()[c].index, c) << "n = " << n;
+      EXPECT_EQ(chunks()[c].begin, n * c / count) << "n = " << n;
     }
   }
   EXPECT_EQ(bsgprt_cpu_chunk_count(0), 0u);
@@ -144,7 +132,7 @@ TEST_F(RuntimeTest, ChunkCountAndIndexAreTheLaunchs) {
 // one chunk, and the count says so.
 TEST_F(RuntimeTest, OneChunkInsideAParallelRegion) {
   ASSERT_EQ(bsgprt_select_device("cpu"), BSGPRT_SUCCESS);
-  chunks.clear();
+  chunks().clear();
   uint64_t count = 0;
 #pragma omp parallel num_threads(2)
   {
@@ -155,10 +143,10 @@ TEST_F(RuntimeTest, OneChunkInsideAParallelRegion) {
     }
   }
   EXPECT_EQ(count, 1u);
-  ASSERT_EQ(chunks.size(), 1u);
-  EXPECT_EQ(chunks[0].index, 0u);
-  EXPECT_EQ(chunks[0].begin, 0u);
-  EXPECT_EQ(chunks[0].end, 100003u);
+  ASSERT_EQ(chunks().size(), 1u);
+  EXPECT_EQ(chunks()[0].index, 0u);
+  EXPECT_EQ(chunks()[0].begin, 0u);
+  EXPECT_EQ(chunks()[0].end, 100003u);
   EXPECT_TRUE(errors.empty());
 }
 
@@ -180,16 +168,16 @@ TEST_F(RuntimeTest, KernelWithoutNativeVersionFailsToLaunch) {
 // start, and the error names the superstep.
 TEST_F(RuntimeTest, ThreadCountAboveInt32MaxIsRejected) {
   ASSERT_EQ(bsgprt_select_device("cpu"), BSGPRT_SUCCESS);
-  chunks.clear();
+  chunks().clear();
   const uint64_t max = INT32_MAX;
   bsgprt_launch(&module, 1, max, nullptr);
   uint64_t ranks = 0;
-  for (const Chunk &c : chunks)
+  for (const Chunk &c : chunks())
     ranks += c.end - c.begin;
   EXPECT_EQ(ranks, max);
   EXPECT_TRUE(errors.empty());
 
-  chunks.clear();
+  chunks().clear();
   bsgprt_profile_reset();
   bsgprt_profile_enable(1);
   bsgprt_launch(&module, 1, max + 1, nullptr);
@@ -197,7 +185,7 @@ TEST_F(RuntimeTest, ThreadCountAboveInt32MaxIsRejected) {
   bsgprt_profile_enable(0);
   std::string text = bsgp::test::profileReportText();
   bsgprt_profile_reset();
-  EXPECT_TRUE(chunks.empty());
+  EXPECT_TRUE(chunks().empty());
   // Launches that did not start are not in the profile.
   EXPECT_EQ(text.find("record.bsgp"), std::string::npos) << text;
   ASSERT_EQ(errors.size(), 2u);

@@ -18,10 +18,12 @@
 #include <algorithm>
 #include <cstdint>
 #include <cstring>
-#include <mutex>
 #include <numeric>
 #include <random>
 
+using bsgp::test::Chunk;
+using bsgp::test::chunks;
+using bsgp::test::recordKernel;
 using bsgp::test::RuntimeTest;
 using bsgprt::sliceBegin;
 using bsgprt::sliceOwner;
@@ -136,18 +138,6 @@ TEST_F(MultiDeviceTest, UnsupportedKindsFallBackWithAnError) {
   EXPECT_EQ(bsgprt_device_count(), 1);
 }
 
-struct Chunk {
-  uint64_t begin, end, size, index;
-};
-std::mutex chunkMutex;
-std::vector<Chunk> chunks;
-
-void recordKernel(const void *, uint64_t begin, uint64_t end, uint64_t size) {
-  uint64_t index = bsgprt_cpu_chunk_index();
-  std::lock_guard<std::mutex> lock(chunkMutex);
-  chunks.push_back({begin, end, size, index});
-}
-
 const bsgprt_kernel_desc kernels[] = {
     {"record", recordKernel, "record.bsgp:1:1-2:1", 0, 0, 0},
 };
@@ -161,16 +151,16 @@ TEST_F(MultiDeviceTest, LaunchRunsOneSlicePerDeviceWithGlobalChunks) {
     unsigned devices = static_cast<unsigned>(bsgprt_device_count());
     EXPECT_EQ(devices, unsigned(device[4] - '0'));
     for (uint64_t n : Sizes) {
-      chunks.clear();
+      chunks().clear();
       uint64_t count = bsgprt_cpu_chunk_count(n);
       bsgprt_launch(&module, 0, n, nullptr);
       std::sort(
-          chunks.begin(), chunks.end(),
+          chunks().begin(), chunks().end(),
           [](const Chunk &a, const Chunk &b) { return a.begin < b.begin; });
-      ASSERT_EQ(chunks.size(), count) << device << " n=" << n;
+      ASSERT_EQ(chunks().size(), count) << device << " n=" << n;
       uint64_t next = 0;
-      for (uint64_t c = 0; c < chunks.size(); ++c) {
-        const Chunk &ch = chunks[c];
+      for (uint64_t c = 0; c < chunks().size(); ++c) {
+        const Chunk &ch = chunks()[c];
         EXPECT_EQ(ch.begin, next);
         EXPECT_LT(ch.begin, ch.end);
         EXPECT_EQ(ch.size, n);

@@ -17,7 +17,9 @@
 
 #include "gtest/gtest.h"
 
+#include <cstdint>
 #include <cstdio>
+#include <mutex>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -77,6 +79,24 @@ inline std::vector<std::string> profileRow(const std::string &text,
     return out;
   }
   return {};
+}
+
+/// A CPU kernel that records every chunk a launch is split into, with the
+/// index the runtime gives it (bsgprt_cpu_chunk_index); tests clear
+/// `chunks()` before a launch and read it after.
+struct Chunk {
+  uint64_t begin, end, size, index;
+};
+inline std::vector<Chunk> &chunks() {
+  static std::vector<Chunk> recorded;
+  return recorded;
+}
+inline void recordKernel(const void *, uint64_t begin, uint64_t end,
+                         uint64_t size) {
+  static std::mutex lock;
+  uint64_t index = bsgprt_cpu_chunk_index();
+  std::lock_guard<std::mutex> guard(lock);
+  chunks().push_back({begin, end, size, index});
 }
 
 } // namespace bsgp::test
