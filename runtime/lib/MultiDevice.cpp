@@ -239,11 +239,11 @@ public:
   uintptr_t allocationBase(const void *p) override {
     return devices[0]->allocationBase(p);
   }
-  /// On GPUs the library's own list primitives would run their look-backs
-  /// and radix passes across devices; the runtime's (host round trips for
-  /// now) do not.
+  /// On GPUs the collective library runs its own list primitives, whose
+  /// spawns split over the devices like any other and whose data stays on
+  /// the GPUs; the runtime's below are host round trips there.
   bool nativeListPrimitives() const override {
-    return memory || devices[0]->nativeListPrimitives();
+    return !memory && devices[0]->nativeListPrimitives();
   }
   unsigned deviceCount() const override { return numDevices; }
 
@@ -261,7 +261,7 @@ public:
       devices[0]->deallocate(p);
   }
   Status copyHostToDevice(void *dst, const void *src, uint64_t bytes) override {
-    return devices[0]->copyHostToDevice(dst, src, bytes);
+    return onFirstDevice(devices[0]->copyHostToDevice(dst, src, bytes));
   }
   Status copyDeviceToHost(void *dst, const void *src, uint64_t bytes) override {
     return devices[0]->copyDeviceToHost(dst, src, bytes);
@@ -275,20 +275,32 @@ public:
       if (lo < hi)
         countAccess(d, static_cast<const char *>(src) + lo, hi - lo, false);
     }
-    return devices[0]->copyDeviceToDevice(dst, src, bytes);
+    return onFirstDevice(devices[0]->copyDeviceToDevice(dst, src, bytes));
   }
   Status memset(void *dst, int value, uint64_t bytes) override {
-    return devices[0]->memset(dst, value, bytes);
+    return onFirstDevice(devices[0]->memset(dst, value, bytes));
+  }
+  /// A GPU's copies and memsets may still run when the call returns
+  /// (cuMemsetD8, cuMemcpyDtoD and cuMemcpyHtoD from pageable memory are
+  /// asynchronous to the host): ordered before the first device's next
+  /// kernel by its stream, but not before the other devices' kernels,
+  /// which would read the bytes early (a sort's ticket counters, reset by a
+  /// memset, did). So on GPUs the first device finishes them first.
+  Status onFirstDevice(Status s) {
+    if (s.failed() || !memory)
+      return s;
+    return devices[0]->synchronize();
   }
 
   Status launch(const bsgprt_module_desc &m, uint32_t kernel, uint64_t n,
                 const void *args) override {
     const bsgprt_kernel_desc &k = m.kernels[kernel];
     std::vector<Slice> slices = plan(n, launchGranule(k));
-    // A kernel of work groups may hold a decoupled look-back, whose blocks
-    // wait for the blocks before them: on GPUs its slices run one device
-    // after another, so that no block waits for another device.
-    bool inOrder = memory && k.group_size != 0;
+    // A decoupled look-back's blocks wait for the blocks before them by
+    // block number: on GPUs its slices run one device after another, so
+    // that no block waits for another device. Other kernels, those whose
+    // blocks take tickets in start order included, run on all at once.
+    bool inOrder = memory && (k.flags & BSGPRT_KERNEL_LOOKBACK);
     return forDevices(inOrder, [&](unsigned d) -> Status {
       const Slice &s = slices[d];
       if (s.begin == s.end)

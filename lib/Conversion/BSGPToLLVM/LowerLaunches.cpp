@@ -32,7 +32,7 @@ namespace bsgp {
 using namespace mlir;
 
 /// Must match BSGPRT_ABI_VERSION in runtime/include/bsgp/runtime.h.
-static constexpr unsigned kRuntimeABIVersion = 5;
+static constexpr unsigned kRuntimeABIVersion = 6;
 static constexpr llvm::StringLiteral kModuleDescName = bsgp::kModuleDescSymbol;
 static constexpr llvm::StringLiteral kRegisterName =
     bsgp::kRegisterModuleSymbol;
@@ -183,8 +183,8 @@ void LowerLaunchesPass::runOnOperation() {
     kernelIndex[k.getSymName()] = i;
 
   // The descriptor: an array of kernel descriptors and the module record.
-  auto kernelDescTy =
-      LLVM::LLVMStructType::getLiteral(ctx, {ptr, ptr, ptr, i32, i32, i32});
+  auto kernelDescTy = LLVM::LLVMStructType::getLiteral(
+      ctx, {ptr, ptr, ptr, i32, i32, i32, i32});
   auto kernelArrayTy = LLVM::LLVMArrayType::get(kernelDescTy, kernels.size());
   Location loc = module.getLoc();
   OpBuilder mb = OpBuilder::atBlockEnd(module.getBody());
@@ -226,7 +226,11 @@ void LowerLaunchesPass::runOnOperation() {
       if (auto g = k->getAttrOfType<IntegerAttr>(bsgp::kGroupsPerBlockAttrName))
         groups = static_cast<int32_t>(g.getInt());
       Value groupsPerBlock = LLVM::ConstantOp::create(b, loc, i32, groups);
-      Value fields[] = {name, cpu, srcloc, argsSize, groupSize, groupsPerBlock};
+      // BSGPRT_KERNEL_LOOKBACK: its blocks wait for the blocks before them.
+      Value flags = LLVM::ConstantOp::create(
+          b, loc, i32, k->hasAttr(bsgp::kLookbackAttrName) ? 1 : 0);
+      Value fields[] = {name,           cpu,  srcloc, argsSize, groupSize,
+                        groupsPerBlock, flags};
       for (auto [f, v] : llvm::enumerate(fields))
         desc = LLVM::InsertValueOp::create(b, loc, desc, v,
                                            ArrayRef<int64_t>{int64_t(f)});

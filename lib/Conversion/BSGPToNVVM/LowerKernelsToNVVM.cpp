@@ -228,6 +228,13 @@ LogicalResult LowerKernelsToNVVMPass::addKernel(bsgp::KernelOp kernel,
       if (!minBlocks || op.getMinBlocks() < minBlocks.getInt())
         minBlocks = op.getMinBlocksAttr();
     });
+  // The runtime runs the slices of a kernel with a look-back on several
+  // GPUs one device after another, so that no block waits for a block of
+  // another device.
+  if (folded
+          ->walk([](bsgp::GroupLookbackOp) { return WalkResult::interrupt(); })
+          .wasInterrupted())
+    kernel->setAttr(bsgp::kLookbackAttrName, UnitAttr::get(ctx));
   if (minBlocks && blockSize) {
     auto fn = device.lookupSymbol<LLVM::LLVMFuncOp>(kernel.getSymName());
     fn->setAttr(NVVM::NVVMDialect::getMaxntidAttrName(),

@@ -28,7 +28,7 @@
 extern "C" {
 #endif
 
-#define BSGPRT_ABI_VERSION 5
+#define BSGPRT_ABI_VERSION 6
 
 /*===-- Modules and launch ------------------------------------------------===*/
 
@@ -54,7 +54,13 @@ typedef struct bsgprt_kernel_desc {
                                 groups_per_block) such blocks, then one
                                 block per remaining work group. 0 or 1: one
                                 work group per block */
+  uint32_t flags;            /* BSGPRT_KERNEL_* bits (ABI version 6) */
 } bsgprt_kernel_desc;
+
+/** bsgprt_kernel_desc::flags: the kernel's CUDA blocks wait for the blocks
+ *  before them by block number (a decoupled look-back), so that on several
+ *  GPUs its slices run one device after another. */
+#define BSGPRT_KERNEL_LOOKBACK 1u
 
 typedef struct bsgprt_module_desc {
   uint32_t abi_version; /* BSGPRT_ABI_VERSION */

@@ -27,18 +27,28 @@
 // CHECK:         %[[K1:.*]] = llvm.mlir.constant(1 : i32)
 // CHECK:         llvm.call @bsgprt_launch(%{{.*}}, %[[K1]], %{{.*}}, %[[SLOT1]])
 // CHECK-NOT:   bsgp.kernel
-// CHECK:       llvm.mlir.global internal constant @__bsgp_kernel_table() {{.*}} : !llvm.array<2 x struct<(ptr, ptr, ptr, i32, i32, i32)>>
+// CHECK:       llvm.mlir.global internal constant @__bsgp_kernel_table() {{.*}} : !llvm.array<2 x struct<(ptr, ptr, ptr, i32, i32, i32, i32)>>
 // CHECK:         llvm.mlir.addressof @[[NAME0]]
 // CHECK:         llvm.mlir.addressof @first__cpu
 // CHECK:         llvm.mlir.addressof @[[LOC0]]
-// The packed struct {ptr, i32} is 16 bytes with C alignment, {i64} 8.
+// The packed struct {ptr, i32} is 16 bytes with C alignment, {i64} 8. Then
+// the group size, the groups a block and the flags: BSGPRT_KERNEL_LOOKBACK
+// for the kernel marked bsgp.lookback only.
 // CHECK:         llvm.mlir.constant(16 : i32)
+// CHECK-NEXT:    llvm.mlir.constant(0 : i32)
+// CHECK-NEXT:    llvm.mlir.constant(0 : i32)
+// CHECK-NEXT:    %[[FLAGS0:.*]] = llvm.mlir.constant(0 : i32)
+// CHECK:         llvm.insertvalue %[[FLAGS0]], %{{.*}}[6]
 // CHECK:         llvm.mlir.addressof @[[NAME1]]
 // CHECK:         llvm.mlir.addressof @second__cpu
 // CHECK:         llvm.mlir.constant(8 : i32)
+// CHECK-NEXT:    llvm.mlir.constant(0 : i32)
+// CHECK-NEXT:    llvm.mlir.constant(0 : i32)
+// CHECK-NEXT:    %[[FLAGS1:.*]] = llvm.mlir.constant(1 : i32)
+// CHECK:         llvm.insertvalue %[[FLAGS1]], %{{.*}}[6]
 // CHECK:       llvm.mlir.global internal constant @__bsgp_module_desc()
 // The ABI version and the kernel count come first.
-// CHECK:         %[[VER:.*]] = llvm.mlir.constant(5 : i32)
+// CHECK:         %[[VER:.*]] = llvm.mlir.constant(6 : i32)
 // CHECK:         %[[NK:.*]] = llvm.mlir.constant(2 : i32)
 // CHECK:         llvm.insertvalue %[[VER]], %{{.*}}[0]
 // CHECK:         llvm.insertvalue %[[NK]], %{{.*}}[1]
@@ -55,7 +65,7 @@ module {
     bsgp.ptr.store %n, %p[%r] : !bsgp.ptr<i32>, i32
     bsgp.return
   }
-  bsgp.kernel @second(%v: i64) {
+  bsgp.kernel @second(%v: i64) attributes {bsgp.lookback} {
     bsgp.return
   }
   func.func @host(%n: i32, %p: !bsgp.ptr<i32>, %v: i64) {

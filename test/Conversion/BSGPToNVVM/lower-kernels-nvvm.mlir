@@ -12,6 +12,8 @@
 // CHECK-NOT: bsgp.ptx
 // CHECK-LABEL: bsgp.kernel @cuda_groups(
 // CHECK-SAME: bsgp.group_size = 256 : i32
+// CHECK-NOT: bsgp.lookback
+// CHECK: bsgp.return
 bsgp.kernel @cuda_groups(%p: !bsgp.ptr<i32>) {
   %q = bsgp.target_is "cuda" : i1
   %r = bsgp.thread_rank : i32
@@ -32,6 +34,40 @@ bsgp.kernel @cpu_groups(%p: !bsgp.ptr<i32>) {
     bsgp.group_barrier
   }
   bsgp.ptr.store %r, %p[%r] : !bsgp.ptr<i32>, i32
+  bsgp.return
+}
+
+// A kernel whose CUDA form keeps a look-back is marked bsgp.lookback (the
+// descriptor's BSGPRT_KERNEL_LOOKBACK: on several GPUs its slices run one
+// device after another); a look-back of the CPU form only is not.
+// CHECK-LABEL: bsgp.kernel @cuda_lookback(
+// CHECK-SAME: bsgp.lookback
+bsgp.kernel @cuda_lookback(%v: i32, %st: !bsgp.ptr<i64>, %p: !bsgp.ptr<i32>) {
+  %q = bsgp.target_is "cuda" : i1
+  %r = bsgp.thread_rank : i32
+  %x = scf.if %q -> i32 {
+    %l = bsgp.group_lookback %v, %st min_blocks 8 : !bsgp.ptr<i64>
+    scf.yield %l : i32
+  } else {
+    scf.yield %v : i32
+  }
+  bsgp.ptr.store %x, %p[%r] : !bsgp.ptr<i32>, i32
+  bsgp.return
+}
+
+// CHECK-LABEL: bsgp.kernel @cpu_lookback(
+// CHECK-NOT: bsgp.lookback
+// CHECK: bsgp.return
+bsgp.kernel @cpu_lookback(%v: i32, %st: !bsgp.ptr<i64>, %p: !bsgp.ptr<i32>) {
+  %q = bsgp.target_is "cpu" : i1
+  %r = bsgp.thread_rank : i32
+  %x = scf.if %q -> i32 {
+    %l = bsgp.group_lookback %v, %st min_blocks 8 : !bsgp.ptr<i64>
+    scf.yield %l : i32
+  } else {
+    scf.yield %v : i32
+  }
+  bsgp.ptr.store %x, %p[%r] : !bsgp.ptr<i32>, i32
   bsgp.return
 }
 

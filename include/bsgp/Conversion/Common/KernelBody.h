@@ -125,6 +125,12 @@ constexpr llvm::StringLiteral kGroupSizeAttrName =
 constexpr llvm::StringLiteral kGroupsPerBlockAttrName =
     BSGPDialect::GroupsPerBlockAttrHelper::getNameStr();
 
+/// Unit attribute of a bsgp.kernel whose CUDA blocks wait for the blocks
+/// before them by block number (a bsgp.group_lookback; set by
+/// bsgp-lower-kernels-nvvm): BSGPRT_KERNEL_LOOKBACK in the descriptor.
+constexpr llvm::StringLiteral kLookbackAttrName =
+    BSGPDialect::LookbackAttrHelper::getNameStr();
+
 } // namespace bsgp
 
 #endif // BSGP_CONVERSION_COMMON_KERNELBODY_H

@@ -114,6 +114,12 @@ LogicalResult BSGPDialect::verifyOperationAttribute(Operation *op,
       return op->emitError() << "'" << name << "' must be an integer";
     return success();
   }
+  // A kernel whose CUDA blocks wait for the blocks before them.
+  if (name == LookbackAttrHelper::getNameStr()) {
+    if (!isa<UnitAttr>(attr.getValue()))
+      return op->emitError() << "'" << name << "' must be a unit attribute";
+    return success();
+  }
   // Which copy of a spawn versioned by bsgp-rematerialize-loads,
   // bsgp-single-pass or bsgp-forward-sort-results this is.
   if (name == LoadVersionAttrHelper::getNameStr() ||

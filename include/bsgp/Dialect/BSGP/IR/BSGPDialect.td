@@ -50,6 +50,7 @@ def BSGP_Dialect : Dialect {
     | `bsgp.target` | function, kernel | the one target that compiles it (string) |
     | `bsgp.ptx`, `bsgp.spirv` | module | the device code blobs (string) |
     | `bsgp.group_size`, `bsgp.groups_per_block` | kernel | CUDA block shape of a kernel with group ops (integer) |
+    | `bsgp.lookback` | kernel | its CUDA blocks wait for earlier blocks (unit) |
     | `bsgp.block_size`, `bsgp.min_blocks` | spawn, kernel | `[[block_size(N), min_blocks(M)]]` (integer) |
     | `bsgp.load_version`, `bsgp.pass_version`, `bsgp.result_version` | spawn | which copy of a versioned spawn it is (string) |
   }];
@@ -95,6 +96,12 @@ def BSGP_Dialect : Dialect {
     // thread block runs (set by bsgp-lower-kernels-nvvm where that is more
     // than one; the runtime's ranks_per_thread).
     "::mlir::IntegerAttr":$groups_per_block,
+    // Unit attribute of a bsgp.kernel whose CUDA blocks wait for the blocks
+    // before them by block number (it holds a bsgp.group_lookback; set by
+    // bsgp-lower-kernels-nvvm): the module descriptor's
+    // BSGPRT_KERNEL_LOOKBACK, by which the runtime runs the slices of such a
+    // kernel on several GPUs one device after another.
+    "::mlir::UnitAttr":$lookback,
     // Integer attribute of a `bsgp.spawn` (`[[block_size(N)]]`) and of the
     // kernels outlined from it: the CUDA thread-block size asked for.
     "::mlir::IntegerAttr":$block_size,
