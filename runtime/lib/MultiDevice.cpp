@@ -888,11 +888,15 @@ createMultiDeviceBackend(const MultiDeviceRequest &request, std::string &why) {
     return createMultiDeviceBackend(std::move(children), name,
                                     std::move(memory));
   }
-  if (request.kind != "cpu") {
-    // vulkan:N needs a first rank in the SPIR-V kernels' launch
-    // (docs/multi-device.md).
-    why = "several " + request.kind +
-          " devices are not supported yet (only cpu:N and cuda are)";
+  if (request.kind == "vulkan") {
+    std::vector<std::unique_ptr<Backend>> children;
+    std::unique_ptr<SpanMemory> memory;
+    if (request.all || request.count < 1 || request.count > 64)
+      why = "expected vulkan:N with 1 <= N <= 64";
+    else if (createVulkanBackends(request.count, children, memory, why))
+      return createMultiDeviceBackend(std::move(children),
+                                      "vulkan:" + std::to_string(request.count),
+                                      std::move(memory));
     return nullptr;
   }
   if (request.all || request.count < 1 || request.count > 1024) {
