@@ -43,8 +43,8 @@ Status VulkanBackend::importHost(void *host, uint64_t bytes, uint64_t &addr) {
     return fail("the device lacks VK_EXT_external_memory_host", b);
   auto hostProps = vkStruct<VkMemoryHostPointerPropertiesEXT>(
       VK_STRUCTURE_TYPE_MEMORY_HOST_POINTER_PROPERTIES_EXT);
-  if (VkResult r = api.vkGetMemoryHostPointerPropertiesEXT(device, handle,
-                                                           host, &hostProps))
+  if (VkResult r = api.vkGetMemoryHostPointerPropertiesEXT(device, handle, host,
+                                                           &hostProps))
     return fail("vkGetMemoryHostPointerPropertiesEXT: " + resultString(r), b);
   auto external = vkStruct<VkExternalMemoryBufferCreateInfo>(
       VK_STRUCTURE_TYPE_EXTERNAL_MEMORY_BUFFER_CREATE_INFO);
@@ -100,8 +100,8 @@ Status VulkanBackend::importHost(void *host, uint64_t bytes, uint64_t &addr) {
   // The memory is the host's: copies to and from it are plain memcpy.
   b.mapped = host;
   if (buffers.count(b.address))
-    return fail("its device address " + hexPointer(reinterpret_cast<void *>(
-                                            uintptr_t(b.address))) +
+    return fail("its device address " +
+                    hexPointer(reinterpret_cast<void *>(uintptr_t(b.address))) +
                     " is taken",
                 b);
   buffers[b.address] = b;
