@@ -227,8 +227,10 @@ public:
   /// Null when out of memory.
   virtual void *allocate(uint64_t bytes) = 0;
   virtual void deallocate(void *p) = 0;
-  /// False when large allocations cannot be spread (the driver lacks the
-  /// virtual memory API): everything then lives on the first device.
+  /// False when large allocations are not spread: the driver lacks the
+  /// virtual memory API and everything lives on the first device (cuda),
+  /// or every list is host memory all devices map (vulkan:N). The first
+  /// device's memory then bounds the lists.
   virtual bool spansDevices() const = 0;
 };
 

@@ -231,6 +231,10 @@ public:
 
   const char *deviceName() const override { return name.c_str(); }
   uint64_t memoryBytes() const override {
+    // Lists that do not spread over the devices (vulkan:N's host memory)
+    // are limited by the first device's memory.
+    if (memory && !memory->spansDevices())
+      return devices[0]->memoryBytes();
     uint64_t total = 0;
     for (const auto &d : devices)
       total += d->memoryBytes();
