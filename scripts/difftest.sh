@@ -9,7 +9,7 @@
 # under --out with the seed, the program and every output; --reduce then
 # shrinks the program with C-Reduce, keeping the same kind of failure.
 #
-# Usage: scripts/difftest.sh [--seeds A-B] [--size S] [--backends cpu,cuda,vulkan,cpu:N]
+# Usage: scripts/difftest.sh [--seeds A-B] [--size S] [--backends cpu,cuda,vulkan,cpu:N,vulkan:N]
 #          [--jobs N] [--timeout SEC] [--out DIR] [--reduce]
 #          [--smith-args "ARGS"] [--build DIR] [--bsgpi PATH] [--no-bsgpi]
 # Prints one line per failure and `difftest: N passed, M failed`; exits 1
@@ -101,6 +101,7 @@ test_seed() {
   local gpus="" t2=--target=cpu
   case ",$BACKENDS," in *,cuda,*) gpus="$gpus cuda"; t2=$t2,cuda ;; esac
   case ",$BACKENDS," in *,vulkan,*) gpus="$gpus vulkan"; t2=$t2,spirv ;; esac
+  case ",$BACKENDS," in *,vulkan,*) ;; *,vulkan:*) t2=$t2,spirv ;; esac
   run cc0 "$BSGPC" prog.bsgp -O0 -o p0
   run cc2 "$BSGPC" prog.bsgp -O2 "$t2" -o p2
   local v
@@ -122,11 +123,11 @@ test_seed() {
     BSGP_DEVICE=$g run o2-$g ./p2
     variants="$variants o2-$g"
   done
-  # cpu:N: the -O2 program on N cpu devices (docs/multi-device.md).
+  # cpu:N and vulkan:N: the -O2 program on N devices (docs/multi-device.md).
   local m
-  for m in $(echo "$BACKENDS" | tr ',' '\n' | grep -x 'cpu:[0-9]*'); do
-    BSGP_DEVICE=$m run "o2-cpu${m#cpu:}dev" ./p2
-    variants="$variants o2-cpu${m#cpu:}dev"
+  for m in $(echo "$BACKENDS" | tr ',' '\n' | grep -x '\(cpu\|vulkan\):[0-9]*'); do
+    BSGP_DEVICE=$m run "o2-${m%:*}${m#*:}dev" ./p2
+    variants="$variants o2-${m%:*}${m#*:}dev"
   done
   if [ -n "$BSGPI" ]; then
     run bsgpi "$BSGPI" prog.bsgp

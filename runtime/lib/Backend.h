@@ -227,8 +227,10 @@ public:
   /// Null when out of memory.
   virtual void *allocate(uint64_t bytes) = 0;
   virtual void deallocate(void *p) = 0;
-  /// False when large allocations cannot be spread (the driver lacks the
-  /// virtual memory API): everything then lives on the first device.
+  /// False when large allocations are not spread: the driver lacks the
+  /// virtual memory API and everything lives on the first device (cuda),
+  /// or every list is host memory all devices map (vulkan:N). The first
+  /// device's memory then bounds the lists.
   virtual bool spansDevices() const = 0;
 };
 
@@ -244,6 +246,19 @@ std::unique_ptr<Backend> createCUDABackend(std::string &why);
 bool createCUDABackends(const std::vector<int> &ordinals, bool all,
                         std::vector<std::unique_ptr<Backend>> &devices,
                         std::unique_ptr<SpanMemory> &memory, std::string &why);
+/// vulkan:N: \p count vulkan backends, each with its own instance, device
+/// and queue, and `memory` over them: every list is host memory imported
+/// into every device at one device address (VulkanShared.cpp). False with
+/// `why` set when a device is missing, cannot import host memory, or maps
+/// it at another address than the first device.
+bool createVulkanBackends(unsigned count,
+                          std::vector<std::unique_ptr<Backend>> &devices,
+                          std::unique_ptr<SpanMemory> &memory,
+                          std::string &why);
+/// Empty when every device imported a host allocation at the device
+/// address the first did (`addresses`, one per device); else why vulkan:N
+/// cannot run on them.
+std::string sharedAddressMismatch(const std::vector<uint64_t> &addresses);
 /// With \p allowCPUDevice false, a Vulkan implementation on the CPU
 /// (lavapipe) does not count as a device: the default order prefers the cpu
 /// backend to it. \p withoutFeatures names optional device features

@@ -231,6 +231,10 @@ public:
 
   const char *deviceName() const override { return name.c_str(); }
   uint64_t memoryBytes() const override {
+    // Lists that do not spread over the devices (vulkan:N's host memory)
+    // are limited by the first device's memory.
+    if (memory && !memory->spansDevices())
+      return devices[0]->memoryBytes();
     uint64_t total = 0;
     for (const auto &d : devices)
       total += d->memoryBytes();
@@ -900,11 +904,15 @@ createMultiDeviceBackend(const MultiDeviceRequest &request, std::string &why) {
     return createMultiDeviceBackend(std::move(children), name,
                                     std::move(memory));
   }
-  if (request.kind != "cpu") {
-    // vulkan:N needs a first rank in the SPIR-V kernels' launch
-    // (docs/multi-device.md).
-    why = "several " + request.kind +
-          " devices are not supported yet (only cpu:N and cuda are)";
+  if (request.kind == "vulkan") {
+    std::vector<std::unique_ptr<Backend>> children;
+    std::unique_ptr<SpanMemory> memory;
+    if (request.all || request.count < 1 || request.count > 64)
+      why = "expected vulkan:N with 1 <= N <= 64";
+    else if (createVulkanBackends(request.count, children, memory, why))
+      return createMultiDeviceBackend(std::move(children),
+                                      "vulkan:" + std::to_string(request.count),
+                                      std::move(memory));
     return nullptr;
   }
   if (request.all || request.count < 1 || request.count > 1024) {

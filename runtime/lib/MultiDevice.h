@@ -4,7 +4,7 @@
 //
 //===----------------------------------------------------------------------===//
 //
-// BSGP_DEVICE=cpu:N (and, later, vulkan:N, cuda:all, cuda:0,1) gives the
+// BSGP_DEVICE=cpu:N (and vulkan:N, cuda:all, cuda:0,1) gives the
 // runtime a MultiDeviceBackend: a Backend that owns N child backends and
 // presents them as one (docs/multi-device.md). A launch of n ranks runs one
 // contiguous slice of ranks per device, all at once, and returns when every
@@ -57,7 +57,7 @@ bool parseMultiDeviceRequest(const std::string &request,
                              MultiDeviceRequest &out, std::string &why);
 
 /// The backend for a parsed request, or null with `why` set when it cannot
-/// be had (only cpu:N is implemented so far).
+/// be had (a device missing, or vulkan devices that cannot share memory).
 std::unique_ptr<Backend>
 createMultiDeviceBackend(const MultiDeviceRequest &request, std::string &why);
 

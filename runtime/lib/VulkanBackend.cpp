@@ -361,6 +361,19 @@ int VulkanBackend::computeQueueFamily(VkPhysicalDevice pd) const {
   return -1;
 }
 
+bool VulkanBackend::hasExtension(const char *extension) const {
+  uint32_t count = 0;
+  api.vkEnumerateDeviceExtensionProperties(physicalDevice, nullptr, &count,
+                                           nullptr);
+  std::vector<VkExtensionProperties> all(count);
+  api.vkEnumerateDeviceExtensionProperties(physicalDevice, nullptr, &count,
+                                           all.data());
+  for (uint32_t i = 0; i < count; ++i)
+    if (std::strcmp(all[i].extensionName, extension) == 0)
+      return true;
+  return false;
+}
+
 bool VulkanBackend::createDevice(std::string &why) {
   queueFamily = static_cast<uint32_t>(computeQueueFamily(physicalDevice));
   float priority = 1.0f;
@@ -396,10 +409,16 @@ bool VulkanBackend::createDevice(std::string &why) {
   f2.features.shaderInt16 = features.shaderInt16;
   f2.pNext = &v11;
 
+  // Host memory imported into several devices is how vulkan:N shares its
+  // lists (VulkanShared.cpp); the extension costs nothing where unused.
+  const char *hostMemory = VK_EXT_EXTERNAL_MEMORY_HOST_EXTENSION_NAME;
+  bool canImport = hasExtension(hostMemory);
   auto dci = vkStruct<VkDeviceCreateInfo>(VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO);
   dci.pNext = &f2;
   dci.queueCreateInfoCount = 1;
   dci.pQueueCreateInfos = &qci;
+  dci.enabledExtensionCount = canImport ? 1 : 0;
+  dci.ppEnabledExtensionNames = &hostMemory;
   if (VkResult r = api.vkCreateDevice(physicalDevice, &dci, nullptr, &device)) {
     device = VK_NULL_HANDLE;
     why = std::string("vkCreateDevice failed on ") + properties.deviceName +
@@ -415,6 +434,19 @@ bool VulkanBackend::createDevice(std::string &why) {
   }
   BSGP_VK_DEVICE_FUNCTIONS(X)
 #undef X
+  if (canImport) {
+    api.vkGetMemoryHostPointerPropertiesEXT =
+        reinterpret_cast<PFN_vkGetMemoryHostPointerPropertiesEXT>(
+            getDeviceProcAddr(device, "vkGetMemoryHostPointerPropertiesEXT"));
+    auto host = vkStruct<VkPhysicalDeviceExternalMemoryHostPropertiesEXT>(
+        VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_EXTERNAL_MEMORY_HOST_PROPERTIES_EXT);
+    auto props2 = vkStruct<VkPhysicalDeviceProperties2>(
+        VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2);
+    props2.pNext = &host;
+    api.vkGetPhysicalDeviceProperties2(physicalDevice, &props2);
+    if (api.vkGetMemoryHostPointerPropertiesEXT)
+      importAlignment = host.minImportedHostPointerAlignment;
+  }
   api.vkGetDeviceQueue(device, queueFamily, 0, &queue);
   uint32_t familyCount = 0;
   api.vkGetPhysicalDeviceQueueFamilyProperties(physicalDevice, &familyCount,

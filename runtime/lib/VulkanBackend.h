@@ -7,8 +7,9 @@
 // The VulkanBackend class, private to the runtime and shared by its files:
 // VulkanBackend.cpp (the loader, instance, device and command objects),
 // VulkanMemory.cpp (allocations, copies, staging and the argument ring),
-// VulkanPipelines.cpp (shader modules, pipelines and the pipeline cache)
-// and VulkanLaunch.cpp (dispatches, submissions and timestamp queries).
+// VulkanPipelines.cpp (shader modules, pipelines and the pipeline cache),
+// VulkanLaunch.cpp (dispatches, submissions and timestamp queries) and
+// VulkanShared.cpp (host memory imported by the devices of vulkan:N).
 //
 // The loader is opened with dlopen("libvulkan.so.1") and every entry point is
 // fetched through vkGetInstanceProcAddr / vkGetDeviceProcAddr, so libbsgprt
@@ -93,6 +94,7 @@ constexpr uint32_t TimedCapacity = 2048;
   X(vkGetPhysicalDeviceQueueFamilyProperties)                                  \
   X(vkGetPhysicalDeviceMemoryProperties)                                       \
   X(vkCreateDevice)                                                            \
+  X(vkEnumerateDeviceExtensionProperties)                                      \
   X(vkGetDeviceProcAddr)
 
 #define BSGP_VK_DEVICE_FUNCTIONS(X)                                            \
@@ -148,6 +150,9 @@ struct VulkanAPI {
   BSGP_VK_INSTANCE_FUNCTIONS(X)
   BSGP_VK_DEVICE_FUNCTIONS(X)
 #undef X
+  /// VK_EXT_external_memory_host, null where the device lacks it.
+  PFN_vkGetMemoryHostPointerPropertiesEXT vkGetMemoryHostPointerPropertiesEXT =
+      nullptr;
 };
 
 /// The name of a VkResult (VK_ERROR_DEVICE_LOST), or null for one it does
@@ -254,6 +259,23 @@ public:
   /// failure (a missing cache only costs compile time).
   void savePipelineCache();
 
+  /// \name Host memory shared by the devices of vulkan:N (VulkanShared.cpp)
+  /// @{
+  /// The alignment of host memory the device can import
+  /// (VK_EXT_external_memory_host's minImportedHostPointerAlignment), or 0
+  /// when it cannot import host memory.
+  uint64_t hostImportAlignment() const { return importAlignment; }
+  /// Imports [host, host + bytes) (aligned to hostImportAlignment, bytes a
+  /// multiple of it) as an allocation of this device: a buffer with a
+  /// device address, returned in \p addr, mapped at \p host. deallocate
+  /// of that address forgets it and leaves the host memory alone.
+  Status importHost(void *host, uint64_t bytes, uint64_t &addr);
+  /// Submits every copy and fill as it is recorded, as BSGP_SYNC does: on
+  /// several devices a copy through device 0 must be done before another
+  /// device's next kernel reads its destination.
+  void submitEachCommand() { syncEachLaunch = true; }
+  /// @}
+
 private:
   struct Buffer {
     VkBuffer buffer = VK_NULL_HANDLE;
@@ -289,6 +311,8 @@ private:
   Features queryFeatures(VkPhysicalDevice pd, uint32_t apiVersion) const;
   int computeQueueFamily(VkPhysicalDevice pd) const;
   bool createDevice(std::string &why);
+  /// The physical device offers the device extension \p extension.
+  bool hasExtension(const char *extension) const;
   void chooseMemoryTypes();
   bool createCommandObjects(std::string &why);
 
@@ -385,6 +409,8 @@ private:
   bool directAccess = false;
   bool forceStaging = false;
   bool syncEachLaunch = false;
+  /// minImportedHostPointerAlignment; 0 without VK_EXT_external_memory_host.
+  uint64_t importAlignment = 0;
   /// Most workgroups of a strided kernel's launch; 0: one invocation per
   /// rank.
   uint64_t strideGroups = DefaultStrideGroups;

@@ -6,9 +6,29 @@
 #
 #===----------------------------------------------------------------------===#
 import copy
+import os
 
 import lit.formats
 import lit.Test
+
+# The tests that also run on two vulkan devices (BSGP_DEVICE=vulkan:2, two
+# lavapipe devices sharing host memory) as <test>.vulkan2: collectives,
+# rank movement, atomics and device printf across devices. Not all of
+# them, to keep CI time down (multi-device-vulkan.test runs reduce-scan
+# and sort-keys on vulkan:2 and vulkan:3); BSGP_VULKAN2_TESTS=all in the
+# environment of lit makes a copy of every test.
+VULKAN2_TESTS = {
+    "thread-manipulation.bsgp",
+    "find-faces.bsgp",
+    "par-scan.bsgp",
+    "thread-get-forms.bsgp",
+    "fork-double-save.bsgp",
+    "par-sort-idx.bsgp",
+    "large-lists.bsgp",
+    "language/atomics.test",
+    "language/device-printf.test",
+    "language/struct-values-barrier.test",
+}
 
 
 def with_backend(cfg, device, targets, run, extra_feature=None):
@@ -50,6 +70,12 @@ class PerBackendShTest(lit.formats.ShTest):
         # the program must still compute what its checks expect.
         multi = with_backend(localConfig, "cpu:4", "--target=cpu",
                               "env BSGP_DEVICE=cpu:4", "multi-device-run")
+        # Two vulkan devices: the features of both copies above, so that a
+        # test kept off either is kept off this one.
+        vulkan2 = with_backend(localConfig, "vulkan:2", "--target=cpu,spirv",
+                                "env BSGP_DEVICE=vulkan:2", "vulkan-run")
+        vulkan2.available_features.add("multi-device-run")
+        every = os.environ.get("BSGP_VULKAN2_TESTS") == "all"
         for test in super().getTestsForPath(testSuite, path_in_suite,
                                             litConfig, localConfig):
             test.config = cpu
@@ -66,5 +92,10 @@ class PerBackendShTest(lit.formats.ShTest):
                                path_in_suite[:-1] +
                                (path_in_suite[-1] + ".cpu4",),
                                multi, source, [])
+            if every or "/".join(path_in_suite[1:]) in VULKAN2_TESTS:
+                yield BackendCopy(testSuite,
+                                   path_in_suite[:-1] +
+                                   (path_in_suite[-1] + ".vulkan2",),
+                                   vulkan2, source, ["vulkan"])
 
 
