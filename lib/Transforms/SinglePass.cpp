@@ -19,6 +19,10 @@
 // Like bsgp-rematerialize-loads, the pass clears pairs of a read and a
 // write either statically (memory the spawn allocated, the same element at
 // thread.rank) or by a test on the host, and then versions the spawn.
+// Every spawn with a yes is versioned: the copy that runs in one pass is
+// taken where the host tests hold and the runtime says the single-pass
+// forms pay (bsgprt_single_pass_forms: not on several GPUs, where a
+// look-back kernel's slices run one device after another).
 //
 //===----------------------------------------------------------------------===//
 
@@ -263,8 +267,6 @@ void runOnSpawn(SpawnOp spawn) {
     Verdict v = decide(spawn, q, setsSize);
     if (failed(v)) {
       answer(q, false);
-    } else if (v->empty()) {
-      answer(q, true);
     } else {
       llvm::append_range(tests, *v);
       tested.push_back(q);
@@ -275,10 +277,17 @@ void runOnSpawn(SpawnOp spawn) {
     return;
   }
 
+  // Every yes also asks the runtime: on several GPUs a look-back kernel's
+  // slices run one device after another, and the two-level forms of the
+  // copy that keeps the barrier run on all of them at once.
   OpBuilder b(spawn);
   Location loc = spawn.getLoc();
-  Value n = ssutil::buildThreadCount64(b, spawn);
-  Value all;
+  Value forms = ssutil::buildRuntimeCall(b, loc, "bsgprt_single_pass_forms",
+                                         b.getI32Type(), {});
+  Value all =
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne, forms,
+                            arith::ConstantIntOp::create(b, loc, 0, 32));
+  Value n = tests.empty() ? Value() : ssutil::buildThreadCount64(b, spawn);
   for (const Test &t : tests)
     all = ssutil::andTest(
         b, loc, all,

@@ -159,6 +159,9 @@ public:
   /// them; otherwise it runs its own BSGP versions of those it has, which
   /// run on the device instead of the defaults' host round trips.
   virtual bool nativeListPrimitives() const { return false; }
+  /// bsgprt_single_pass_forms: whether a look-back inside a superstep pays
+  /// (not where its slices would run one device after another).
+  virtual bool singlePassForms() const { return true; }
 
   /// \name List primitives (docs/collectives.md)
   /// Device-wide operations on lists in device memory, called from the

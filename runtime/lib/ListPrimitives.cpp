@@ -228,6 +228,10 @@ int bsgprt_list_primitives_native(void) {
   return !forceBSGP && currentBackend().nativeListPrimitives();
 }
 
+int bsgprt_single_pass_forms(void) {
+  return currentBackend().singlePassForms();
+}
+
 // The typed forms. A failed call returns zero (after reporting).
 #define BSGPRT_LIST_DEFINE_OP(OP, ENUMOP, SUFFIX, ENUMTYPE, T)                 \
   T bsgprt_list_reduce_##OP##_##SUFFIX(const T *in, uint64_t n) {              \

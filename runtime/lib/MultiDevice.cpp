@@ -249,6 +249,9 @@ public:
   bool nativeListPrimitives() const override {
     return !memory && devices[0]->nativeListPrimitives();
   }
+  /// A look-back kernel's slices run one GPU after another: the
+  /// two-level forms run on all at once.
+  bool singlePassForms() const override { return !memory || numDevices == 1; }
   unsigned deviceCount() const override { return numDevices; }
 
   // CPU devices share the host's memory: the first device allocates for

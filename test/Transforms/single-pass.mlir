@@ -4,16 +4,20 @@
 // The versioned spawn's copies, named in the superstep table.
 // TABLE: spawn 0 in @scan_shape: 1 supersteps (versioned: the copy that runs in one pass)
 // TABLE: spawn 1 in @scan_shape: 2 supersteps (versioned: the copy that keeps the barrier)
-// TABLE: spawn 0 in @in_place: 1 supersteps{{$}}
+// TABLE: spawn 0 in @in_place: 1 supersteps (versioned: the copy that runs in one pass)
+// TABLE: spawn 1 in @in_place: 2 supersteps (versioned: the copy that keeps the barrier)
 // TABLE: spawn 0 in @write_before: 2 supersteps{{$}}
 
 // The library's scan as a statement: x = in[rank] read before the question,
 // the group's prefix looked back at in the single-pass form, out[rank]
 // written after it. Whether out's ranks meet in's other ranks is known
 // only at run time: the host tests that out and in are n elements apart
-// (or the same list), and runs the copy without the barrier if so.
+// (or the same list), and runs the copy without the barrier if so and if
+// the runtime says the single-pass forms pay (not on several GPUs).
 // CHECK-LABEL: func.func @scan_shape(
 // CHECK-SAME: %[[IN:[^:]*]]: !bsgp.ptr<i32>, %[[OUT:[^:]*]]: !bsgp.ptr<i32>, %[[N:[^:]*]]: i32
+// CHECK: %[[FORMS:.*]] = llvm.call @bsgprt_single_pass_forms() : () -> i32
+// CHECK: %[[PAYS:.*]] = arith.cmpi ne, %[[FORMS]], %{{.*}} : i32
 // CHECK: %[[N64:.*]] = arith.extsi %[[N]] : i32 to i64
 // CHECK: %[[D:.*]] = bsgp.ptr.diff %[[OUT]], %[[IN]]
 // CHECK: %[[GE:.*]] = arith.cmpi sge, %[[D]], %[[N64]]
@@ -21,7 +25,8 @@
 // CHECK: %[[APART:.*]] = arith.ori %[[GE]], %[[LE]]
 // CHECK: %[[SAME:.*]] = arith.cmpi eq, %[[D]], %{{.*}}
 // CHECK: %[[OK:.*]] = arith.ori %[[APART]], %[[SAME]]
-// CHECK: scf.if %[[OK]] {
+// CHECK: %[[BOTH:.*]] = arith.andi %[[PAYS]], %[[OK]]
+// CHECK: scf.if %[[BOTH]] {
 // CHECK: bsgp.spawn
 // CHECK-NOT: bsgp.barrier
 // CHECK: bsgp.group_lookback
@@ -59,14 +64,21 @@ func.func @scan_shape(%in: !bsgp.ptr<i32>, %out: !bsgp.ptr<i32>, %n: i32) {
 // -----
 
 // The in-place scan: each rank writes only the element it read. Nothing
-// to test: the question is answered yes, the barrier and the spawn's copy
-// are gone.
+// to test on the lists: the only test is the runtime's.
 // CHECK-LABEL: func.func @in_place(
-// CHECK-NOT: scf.if
+// CHECK: %[[FORMS:.*]] = llvm.call @bsgprt_single_pass_forms() : () -> i32
+// CHECK: %[[PAYS:.*]] = arith.cmpi ne, %[[FORMS]], %{{.*}} : i32
+// CHECK-NEXT: scf.if %[[PAYS]] {
 // CHECK: bsgp.spawn
 // CHECK-NOT: bsgp.barrier
 // CHECK: bsgp.group_lookback
 // CHECK-NOT: bsgp.barrier
+// CHECK: } {bsgp.pass_version = "runs in one pass"}
+// CHECK: } else {
+// CHECK: bsgp.spawn
+// CHECK-NOT: bsgp.group_lookback
+// CHECK: bsgp.barrier
+// CHECK: } {bsgp.pass_version = "keeps the barrier"}
 // CHECK: return
 func.func @in_place(%p: !bsgp.ptr<i32>, %st: !bsgp.ptr<i64>, %n: i32) {
   bsgp.spawn %n {
@@ -127,7 +139,8 @@ func.func @write_before(%a: !bsgp.ptr<i32>, %n: i32) {
 // CHECK: %[[B:.*]] = builtin.unrealized_conversion_cast %[[LIST]]
 // CHECK: %[[D:.*]] = llvm.call @bsgprt_distinct_allocations(%[[A]], %[[B]])
 // CHECK: %[[OK:.*]] = arith.cmpi ne, %[[D]]
-// CHECK: scf.if %[[OK]] {
+// CHECK: %[[BOTH:.*]] = arith.andi %{{.*}}, %[[OK]]
+// CHECK: scf.if %[[BOTH]] {
 // CHECK: bsgp.pass_version = "runs in one pass"
 // CHECK: bsgp.pass_version = "keeps the barrier"
 func.func @scatter_after(%in: !bsgp.ptr<i32>, %list: !bsgp.ptr<i32>,
@@ -151,11 +164,14 @@ func.func @scatter_after(%in: !bsgp.ptr<i32>, %list: !bsgp.ptr<i32>,
 // -----
 
 // Reads from a list the spawn allocated, which no host pointer reaches:
-// no test needed.
+// no test of the lists needed, only the runtime's.
 // CHECK-LABEL: func.func @fresh_read(
-// CHECK-NOT: scf.if
+// CHECK: %[[FORMS:.*]] = llvm.call @bsgprt_single_pass_forms()
+// CHECK: %[[PAYS:.*]] = arith.cmpi ne, %[[FORMS]]
+// CHECK-NEXT: scf.if %[[PAYS]] {
 // CHECK: bsgp.spawn
 // CHECK-NOT: bsgp.barrier
+// CHECK: } {bsgp.pass_version = "runs in one pass"}
 // CHECK: return
 func.func @fresh_read(%out: !bsgp.ptr<i32>, %n: i32) {
   bsgp.spawn %n {

@@ -141,6 +141,16 @@ TEST_F(MultiDeviceTest, RequestsThatCannotBeMetFallBackWithAnError) {
   EXPECT_EQ(bsgprt_device_count(), 1);
 }
 
+TEST_F(MultiDeviceTest, CPUDevicesKeepNativePrimitivesAndSinglePassForms) {
+  // cpu devices share the host's memory: the runtime's primitives run on
+  // them, and a single-pass form (CUDA only) would not be slowed.
+  for (const char *d : {"cpu", "cpu:3"}) {
+    ASSERT_EQ(bsgprt_select_device(d), BSGPRT_SUCCESS) << d;
+    EXPECT_EQ(bsgprt_list_primitives_native(), 1) << d;
+    EXPECT_EQ(bsgprt_single_pass_forms(), 1) << d;
+  }
+}
+
 const bsgprt_kernel_desc kernels[] = {
     {"record", recordKernel, "record.bsgp:1:1-2:1", 0, 0, 0},
 };

@@ -103,6 +103,10 @@ TEST_F(RuntimeTest, VulkanDevicesAsOne) {
   EXPECT_STREQ(bsgprt_device_name(), "vulkan:2");
   EXPECT_EQ(bsgprt_device_count(), 2);
   EXPECT_EQ(bsgprt_target(), BSGPRT_TARGET_VULKAN);
+  // Devices with memories of their own: the collective library runs its
+  // own list primitives and the two-level forms of scan and compact.
+  EXPECT_EQ(bsgprt_list_primitives_native(), 0);
+  EXPECT_EQ(bsgprt_single_pass_forms(), 0);
   const uint64_t n = 100003;
   std::vector<uint32_t> in(n), out(n, 0);
   std::iota(in.begin(), in.end(), 3u);

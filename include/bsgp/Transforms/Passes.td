@@ -150,10 +150,12 @@ def BSGPSinglePassPass : Pass<"bsgp-single-pass", "::mlir::ModuleOp"> {
     cleared statically (memory the spawn allocated, the same element
     `p[thread.rank]`) or by a test on the host before the spawn: element
     ranges `thread.size` long that do not meet or are the same, or another
-    allocation of the runtime (`bsgprt_distinct_allocations`). With tests,
-    the spawn is versioned: `scf.if tests { one pass } else { barrier }`,
-    marked by `bsgp.pass_version`. Without, the question becomes a
-    constant.
+    allocation of the runtime (`bsgprt_distinct_allocations`). A spawn
+    with a yes is versioned: `scf.if tests { one pass } else { barrier }`,
+    marked by `bsgp.pass_version`, where the tests always include
+    `bsgprt_single_pass_forms() != 0` (0 on several GPUs, whose look-back
+    kernels run one device after another, so that the two-level forms run
+    on all devices at once). A no makes the question a constant.
   }];
   let dependentDialects = ["::mlir::arith::ArithDialect",
                            "::mlir::LLVM::LLVMDialect",

@@ -276,6 +276,13 @@ BSGPRT_API int bsgprt_select_device(const char *name);
  *  own BSGP versions on the device in the second case. BSGP_LIST_PRIMITIVES=
  *  bsgp makes it 0 on every backend. */
 BSGPRT_API int bsgprt_list_primitives_native(void);
+/** 1 when a spawn may take the single-pass forms of scan and compact (a
+ *  decoupled look-back inside the caller's superstep), 0 when it should
+ *  take their two-level forms: on several GPUs, where a look-back kernel's
+ *  slices run one device after another and so gain nothing from the
+ *  others (docs/multi-device.md). Compiled spawns that have both forms
+ *  ask it before each launch (bsgp-single-pass). */
+BSGPRT_API int bsgprt_single_pass_forms(void);
 
 /** Operators of reduce and scan. Floats admit the first four only. */
 typedef enum bsgprt_list_op {
