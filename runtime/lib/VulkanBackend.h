@@ -57,6 +57,19 @@ template <class T> T vkStruct(VkStructureType type) {
   return s;
 }
 
+/// A buffer that holds a list: storage with a device address, copied to
+/// and from, owned by one queue family.
+inline VkBufferCreateInfo listBufferInfo(uint64_t bytes) {
+  auto bci = vkStruct<VkBufferCreateInfo>(VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO);
+  bci.size = bytes;
+  bci.usage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT |
+              VK_BUFFER_USAGE_SHADER_DEVICE_ADDRESS_BIT |
+              VK_BUFFER_USAGE_TRANSFER_SRC_BIT |
+              VK_BUFFER_USAGE_TRANSFER_DST_BIT;
+  bci.sharingMode = VK_SHARING_MODE_EXCLUSIVE;
+  return bci;
+}
+
 /// LocalSize of every entry point (bsgp::kSPIRVWorkgroupSize).
 constexpr uint64_t WorkgroupSize = 256;
 /// Launch arguments are placed at this alignment in the argument ring, enough

@@ -256,13 +256,7 @@ uint64_t VulkanBackend::memoryBytes() const {
 std::string VulkanBackend::createBuffer(uint64_t size, int type, bool map,
                                         Buffer &b) {
   b = Buffer();
-  auto bci = vkStruct<VkBufferCreateInfo>(VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO);
-  bci.size = size;
-  bci.usage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT |
-              VK_BUFFER_USAGE_SHADER_DEVICE_ADDRESS_BIT |
-              VK_BUFFER_USAGE_TRANSFER_SRC_BIT |
-              VK_BUFFER_USAGE_TRANSFER_DST_BIT;
-  bci.sharingMode = VK_SHARING_MODE_EXCLUSIVE;
+  VkBufferCreateInfo bci = listBufferInfo(size);
   if (VkResult r = api.vkCreateBuffer(device, &bci, nullptr, &b.buffer)) {
     b.buffer = VK_NULL_HANDLE;
     return "vkCreateBuffer: " + resultString(r);

@@ -49,14 +49,8 @@ Status VulkanBackend::importHost(void *host, uint64_t bytes, uint64_t &addr) {
   auto external = vkStruct<VkExternalMemoryBufferCreateInfo>(
       VK_STRUCTURE_TYPE_EXTERNAL_MEMORY_BUFFER_CREATE_INFO);
   external.handleTypes = handle;
-  auto bci = vkStruct<VkBufferCreateInfo>(VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO);
+  VkBufferCreateInfo bci = listBufferInfo(bytes);
   bci.pNext = &external;
-  bci.size = bytes;
-  bci.usage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT |
-              VK_BUFFER_USAGE_SHADER_DEVICE_ADDRESS_BIT |
-              VK_BUFFER_USAGE_TRANSFER_SRC_BIT |
-              VK_BUFFER_USAGE_TRANSFER_DST_BIT;
-  bci.sharingMode = VK_SHARING_MODE_EXCLUSIVE;
   if (VkResult r = api.vkCreateBuffer(device, &bci, nullptr, &b.buffer)) {
     b.buffer = VK_NULL_HANDLE;
     return fail("vkCreateBuffer: " + resultString(r), b);
