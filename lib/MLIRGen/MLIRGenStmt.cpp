@@ -482,13 +482,31 @@ void MLIRGen::emitSpawn(bsgp::SpawnStmt *s) {
   }
   bsgp::YieldOp::create(b, loc(s->getRange().End), vals);
   env = outer;
-  if (keys.empty())
-    return;
   b.setInsertionPoint(spawn);
-  auto withResults = bsgp::SpawnOp::create(b, l, types, n);
-  withResults.getBody().takeBody(spawn.getBody());
+  // A spawn of no threads runs nothing, not even its require blocks (the
+  // reference interpreter's rule): the host variables keep their values.
+  // Without threads, no thread would compute the uniform values its
+  // branches and loops test. A negative count still reaches the runtime,
+  // which reports it at the launch.
+  Value any = arith::CmpIOp::create(b, l, arith::CmpIPredicate::ne, n,
+                                    arith::ConstantIntOp::create(b, l, 0, 32));
+  auto guardIf = scf::IfOp::create(b, l, types, any, /*addThenBlock=*/true,
+                                   /*addElseBlock=*/true);
+  b.setInsertionPointToStart(guardIf.thenBlock());
+  auto run = bsgp::SpawnOp::create(b, l, types, n);
+  run->setAttrs(spawn->getAttrs());
+  run.getBody().takeBody(spawn.getBody());
   spawn.erase();
-  rebind(keys, withResults.getResults());
+  b.setInsertionPointToEnd(guardIf.thenBlock());
+  scf::YieldOp::create(b, l, run.getResults());
+  b.setInsertionPointToEnd(guardIf.elseBlock());
+  SmallVector<Value> old;
+  for (VarKey k : keys)
+    old.push_back(outer.lookup(k));
+  scf::YieldOp::create(b, l, old);
+  b.setInsertionPointAfter(guardIf);
+  if (!keys.empty())
+    rebind(keys, guardIf.getResults());
 }
 
 void MLIRGen::emitRequire(bsgp::RequireStmt *s) {

@@ -18,8 +18,10 @@
 
 #include "bsgp/Dialect/BSGP/IR/BSGPOps.h"
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/Location.h"
+#include "mlir/IR/Matchers.h"
 #include "llvm/Support/raw_ostream.h"
 
 using namespace mlir;
@@ -62,6 +64,24 @@ bool isVersionBranch(scf::IfOp op) {
                      [&](StringRef attr) { return spawn->hasAttr(attr); });
   });
   return versioned;
+}
+
+/// MLIRGen's `if (n != 0)` around a spawn of n threads, which runs
+/// nothing of a spawn without threads: not a branch of the user's, so the
+/// outline and the graph show its spawns as if it were not there.
+bool isThreadGuard(scf::IfOp op) {
+  auto cmp = op.getCondition().getDefiningOp<arith::CmpIOp>();
+  if (!cmp || cmp.getPredicate() != arith::CmpIPredicate::ne ||
+      !matchPattern(cmp.getRhs(), m_Zero()) ||
+      !(op.getElseRegion().empty() ||
+        llvm::hasSingleElement(op.getElseRegion().front())))
+    return false;
+  SpawnOp first;
+  op.getThenRegion().walk([&](SpawnOp s) {
+    if (!first)
+      first = s;
+  });
+  return first && first.getThreadCount() == cmp.getLhs();
 }
 
 unsigned stepCount(SpawnOp spawn) {
@@ -110,6 +130,8 @@ private:
       line(depth, "loop at " + where(op->getLoc()) + " {");
       region(op->getRegion(0), depth + 1);
       line(depth, "}");
+    } else if (auto i = dyn_cast<scf::IfOp>(op); i && isThreadGuard(i)) {
+      region(i.getThenRegion(), depth);
     } else if (auto i = dyn_cast<scf::IfOp>(op)) {
       bool versions = isVersionBranch(i);
       line(depth, versions ? "one of two versions, chosen at run time {"
@@ -202,6 +224,8 @@ private:
       edges(labelled(body, "back"), head);
       return exits;
     }
+    if (auto i = dyn_cast<scf::IfOp>(op); i && isThreadGuard(i))
+      return region(i.getThenRegion(), std::move(preds));
     if (auto i = dyn_cast<scf::IfOp>(op)) {
       Preds out = region(i.getThenRegion(), labelled(preds, "then"));
       Preds other = region(i.getElseRegion(), labelled(preds, "else"));
