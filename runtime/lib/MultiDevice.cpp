@@ -390,6 +390,15 @@ private:
   Status localIndexRuns(const uint32_t *flags, uint64_t n,
                         std::vector<std::vector<uint32_t>> &local,
                         std::vector<uint64_t> &counts, Primitive primitive);
+  /// Device d writes `count` ranks of its slice, numbered from 0 in
+  /// `from`, to index[at, at + count) as ranks of the whole list.
+  void writeRun(unsigned d, uint64_t n, uint32_t *index, uint64_t at,
+                const uint32_t *from, uint64_t count) {
+    uint32_t first = static_cast<uint32_t>(begin(n, d));
+    countAccess(d, index + at, count * 4, true);
+    for (uint64_t i = 0; i < count; ++i)
+      index[at + i] = from[i] + first;
+  }
   /// The ranks a GPU slice is a multiple of: the kernel's thread block
   /// when it is fixed (work groups, numbered as on one device, and the
   /// blocks of a coarsened kernel), else a work group of 256; 1 on CPUs.
@@ -809,14 +818,9 @@ Status MultiDeviceBackend::listPartitionIndex(const uint32_t *flags,
   }
   *zeros = totalZeros;
   return forDevices([&](unsigned d) {
-    uint32_t b = static_cast<uint32_t>(begin(n, d));
     const std::vector<uint32_t> &l = local[d];
-    countAccess(d, index + zeroAt[d], z[d] * 4, true);
-    countAccess(d, index + oneAt[d], (l.size() - z[d]) * 4, true);
-    for (uint64_t i = 0; i < z[d]; ++i)
-      index[zeroAt[d] + i] = l[i] + b;
-    for (uint64_t i = z[d]; i < l.size(); ++i)
-      index[oneAt[d] + (i - z[d])] = l[i] + b;
+    writeRun(d, n, index, zeroAt[d], l.data(), z[d]);
+    writeRun(d, n, index, oneAt[d], l.data() + z[d], l.size() - z[d]);
     return Status::ok();
   });
 }
@@ -842,10 +846,7 @@ Status MultiDeviceBackend::listCompactIndex(const uint32_t *flags,
   }
   *kept = pos;
   return forDevices([&](unsigned d) {
-    uint32_t b = static_cast<uint32_t>(begin(n, d));
-    countAccess(d, index + at[d], k[d] * 4, true);
-    for (uint64_t i = 0; i < k[d]; ++i)
-      index[at[d] + i] = local[d][i] + b;
+    writeRun(d, n, index, at[d], local[d].data(), k[d]);
     return Status::ok();
   });
 }
