@@ -126,7 +126,7 @@ test_seed() {
   # cpu:N and vulkan:N: the -O2 program on N devices (docs/multi-device.md).
   local m
   for m in $(echo "$BACKENDS" | tr ',' '\n' | grep -x '\(cpu\|vulkan\):[0-9]*'); do
-    BSGP_DEVICE=$m run "o2-${m%:*}${m#*:}dev" ./p2
+    BSGP_DEVICE=$m BSGP_SORT_ACROSS_MIN=2 run "o2-${m%:*}${m#*:}dev" ./p2
     variants="$variants o2-${m%:*}${m#*:}dev"
   done
   if [ -n "$BSGPI" ]; then

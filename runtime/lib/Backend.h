@@ -122,6 +122,30 @@ public:
   /// forgets them (bsgprt_profile_reset).
   virtual void printProfile(FILE *out) { (void)out; }
   virtual void resetProfile() {}
+  /// The device of the scope open now (bsgprt_device_scope_begin), or -1:
+  /// no scope, or a single device, whose scopes change nothing. The
+  /// runtime keeps a scope's temporaries in a pool of their own.
+  virtual int deviceScope() const { return -1; }
+  /// Until endDeviceScope, launches, copies, memsets and allocations go to
+  /// `device` alone, launches over all their ranks and without waiting for
+  /// the other devices (MultiDeviceSort.cpp). Device 0 of one is accepted.
+  virtual Status beginDeviceScope(int device);
+  /// Waits for every device that ran work in a scope since the last end.
+  virtual Status endDeviceScope() { return Status::ok(); }
+  /// bsgprt_sort_across_devices: whether the collective library sorts n
+  /// pairs as sorted runs per device exchanged by exchangeSortedRuns.
+  virtual bool sortAcrossDevices(uint64_t n) const {
+    (void)n;
+    return false;
+  }
+  /// Device d's slice [floor(n d / D), floor(n (d+1) / D)) of keys and
+  /// values is sorted (stably) for every device d: writes to each device's
+  /// slice of outKeys and outValues the pieces of every run that its part
+  /// of the stable order of the whole takes, run after run, so that a
+  /// stable sort of each slice then orders the whole list.
+  virtual Status exchangeSortedRuns(int type, const void *keys,
+                                    const uint32_t *values, void *outKeys,
+                                    uint32_t *outValues, uint64_t n);
   /// @}
 
   /// Prepares the device code of a module registered at start-up
@@ -199,6 +223,9 @@ public:
   /// @}
 };
 
+/// Parses "<digits>[K|M|G]" (binary multiples) as BSGP_POOL_LIMIT and
+/// BSGP_SORT_ACROSS_MIN take it; false on anything else (Env.cpp).
+bool parseByteCount(const char *s, uint64_t &out);
 /// The backend in use, chosen at first use (Runtime.cpp).
 Backend &currentBackend();
 /// Reports a failed \p s through the user's error handler, as "<what>:
@@ -235,7 +262,36 @@ public:
   /// or every list is host memory all devices map (vulkan:N). The first
   /// device's memory then bounds the lists.
   virtual bool spansDevices() const = 0;
+  /// A piece of an exchange between devices: `bytes` from `src` in device
+  /// `from`'s memory to `dst` in device `to`'s.
+  struct PeerCopy {
+    unsigned from = 0, to = 0;
+    const void *src = nullptr;
+    void *dst = nullptr;
+    uint64_t bytes = 0;
+  };
+  /// Moves every piece at once with a transport of its own (NCCL on
+  /// GPUs), and waits for them; `done` false when it has none, and the
+  /// backend then copies them itself.
+  virtual Status exchange(const std::vector<PeerCopy> &pieces, bool &done) {
+    (void)pieces;
+    done = false;
+    return Status::ok();
+  }
 };
+
+/// A transport that moves the pieces of an exchange between GPUs at once.
+class PeerExchange {
+public:
+  virtual ~PeerExchange();
+  /// Posts every piece between two different devices; the caller then
+  /// waits for the devices.
+  virtual Status run(const std::vector<SpanMemory::PeerCopy> &pieces) = 0;
+};
+/// NCCL's point-to-point calls over the CUDA devices of these ordinals
+/// (NCCLExchange.cpp), or null with `why` set where libnccl does not load.
+std::unique_ptr<PeerExchange>
+createNCCLExchange(const std::vector<int> &ordinals, std::string &why);
 
 /// Each factory returns null and sets `why` when its device is unusable.
 /// \p threads > 0 gives the device that many OpenMP threads (a cpu device

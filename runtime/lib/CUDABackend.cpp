@@ -734,6 +734,41 @@ public:
 
   bool spansDevices() const override { return usable; }
 
+  /// Through NCCL where it loads (BSGP_NCCL=0: never; =1: an error where it
+  /// does not); the pieces a device keeps are its own copies.
+  Status exchange(const std::vector<PeerCopy> &pieces, bool &done) override {
+    done = false;
+    const char *env = std::getenv("BSGP_NCCL");
+    std::string mode = env ? env : "";
+    if (mode == "0")
+      return Status::ok();
+    if (!ncclTried) {
+      ncclTried = true;
+      std::vector<int> ordinals;
+      for (CUDABackend *b : devices)
+        ordinals.push_back(static_cast<int>(b->cuDevice()));
+      nccl = createNCCLExchange(ordinals, ncclWhy);
+    }
+    if (!nccl)
+      return mode == "1" ? Status::error(BSGPRT_ERROR_BACKEND,
+                                         "BSGP_NCCL=1: " + ncclWhy)
+                         : Status::ok();
+    std::vector<PeerCopy> between;
+    for (const PeerCopy &c : pieces)
+      if (c.from != c.to)
+        between.push_back(c);
+      else if (Status s =
+                   devices[c.to]->copyDeviceToDevice(c.dst, c.src, c.bytes);
+               s.failed())
+        return s;
+    Status s = nccl->run(between);
+    for (CUDABackend *b : devices)
+      if (Status w = b->synchronize(); w.failed() && !s.failed())
+        s = w;
+    done = !s.failed();
+    return s;
+  }
+
 private:
   struct Span {
     CUdeviceptr base = 0;
@@ -764,6 +799,9 @@ private:
   uint64_t granule = 0;
   std::mutex mutex;
   std::map<CUdeviceptr, Span> spans;
+  bool ncclTried = false;
+  std::unique_ptr<PeerExchange> nccl;
+  std::string ncclWhy;
 };
 
 } // namespace

@@ -47,6 +47,7 @@ struct Allocation {
   uint64_t capacity; ///< Bytes actually allocated (a size class for Temp).
   AllocKind kind;
   std::string srcloc;
+  int scope; ///< The device scope it was made in (Backend::deviceScope).
 };
 
 struct KernelStats {
@@ -73,8 +74,9 @@ struct State {
   std::vector<const bsgprt_module_desc *> registered;
 
   std::map<uintptr_t, Allocation> allocations;
-  /// Freed temporaries by capacity; multimap so equal sizes coexist.
-  std::multimap<uint64_t, void *> pool;
+  /// Freed temporaries by device scope and capacity, so that a scope's
+  /// temporaries (on its device, maybe in use there) serve only it.
+  std::multimap<std::pair<int, uint64_t>, void *> pool;
   uint64_t poolCached = 0;
   uint64_t poolLimit = DefaultPoolLimit;
   /// BSGP_POOL_LIMIT or bsgprt_set_pool_limit chose poolLimit.
@@ -108,40 +110,6 @@ void printProfileAtExit();
 bool envFlag(const char *name) {
   const char *v = std::getenv(name);
   return v && *v && std::strcmp(v, "0") != 0;
-}
-
-/// Parses "<digits>[K|M|G]" (binary multiples); false on anything else.
-bool parseByteCount(const char *s, uint64_t &out) {
-  char *end = nullptr;
-  errno = 0;
-  unsigned long long v = std::strtoull(s, &end, 10);
-  if (end == s || errno != 0 || *s == '-')
-    return false;
-  unsigned shift = 0;
-  switch (*end) {
-  case '\0':
-    break;
-  case 'k':
-  case 'K':
-    shift = 10;
-    break;
-  case 'm':
-  case 'M':
-    shift = 20;
-    break;
-  case 'g':
-  case 'G':
-    shift = 30;
-    break;
-  default:
-    return false;
-  }
-  if (*end && end[1] != '\0')
-    return false;
-  if (shift && v > (UINT64_MAX >> shift))
-    return false;
-  out = static_cast<uint64_t>(v) << shift;
-  return true;
 }
 
 State::State() {
@@ -353,7 +321,7 @@ void backendDeallocateLocked(State &st, void *p, uint64_t capacity) {
 
 void trimPoolLocked(State &st) {
   for (auto &entry : st.pool)
-    backendDeallocateLocked(st, entry.second, entry.first);
+    backendDeallocateLocked(st, entry.second, entry.first.second);
   st.pool.clear();
   st.poolCached = 0;
 }
@@ -362,8 +330,8 @@ void shrinkPoolLocked(State &st) {
   // Largest buffers go first: they free the most memory per driver call.
   while (st.poolCached > st.poolLimit && !st.pool.empty()) {
     auto last = std::prev(st.pool.end());
-    backendDeallocateLocked(st, last->second, last->first);
-    st.poolCached -= last->first;
+    backendDeallocateLocked(st, last->second, last->first.second);
+    st.poolCached -= last->first.second;
     st.pool.erase(last);
   }
 }
@@ -377,13 +345,15 @@ void *allocate(uint64_t bytes, const char *srcloc, AllocKind kind) {
   {
     std::lock_guard<std::mutex> lock(st.mutex);
     uint64_t capacity = bytes;
+    int scope = st.backend->deviceScope();
     if (kind == AllocKind::Temp) {
       capacity = sizeClass(bytes);
-      auto it = st.pool.lower_bound(capacity);
+      auto it = st.pool.lower_bound({scope, capacity});
       // Best fit, but never hand out a buffer twice the class or more.
-      if (it != st.pool.end() && it->first / 2 < capacity) {
+      if (it != st.pool.end() && it->first.first == scope &&
+          it->first.second / 2 < capacity) {
         p = it->second;
-        capacity = it->first;
+        capacity = it->first.second;
         st.poolCached -= capacity;
         st.pool.erase(it);
       }
@@ -396,8 +366,8 @@ void *allocate(uint64_t bytes, const char *srcloc, AllocKind kind) {
       }
     }
     if (p) {
-      st.allocations[reinterpret_cast<uintptr_t>(p)] = {bytes, capacity, kind,
-                                                        srcloc ? srcloc : ""};
+      st.allocations[reinterpret_cast<uintptr_t>(p)] = {
+          bytes, capacity, kind, srcloc ? srcloc : "", scope};
       st.backend->placeList(p, bytes, 1);
       st.liveBytes += bytes;
       st.peakLiveBytes = std::max(st.peakLiveBytes, st.liveBytes);
@@ -481,12 +451,13 @@ void release(void *p, AllocKind kind, const char *srcloc = nullptr) {
                           " here");
     } else {
       uint64_t capacity = it->second.capacity;
+      int scope = it->second.scope;
       st.liveBytes -= std::min(st.liveBytes, it->second.size);
       st.allocations.erase(it);
       st.backend->placeList(p, 0, 0);
       traceMemory(st.deviceBytes, st.liveBytes);
       if (kind == AllocKind::Temp && capacity <= st.poolLimit) {
-        st.pool.emplace(capacity, p);
+        st.pool.emplace(std::make_pair(scope, capacity), p);
         st.poolCached += capacity;
         shrinkPoolLocked(st);
       } else {

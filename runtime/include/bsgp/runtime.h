@@ -178,6 +178,30 @@ BSGPRT_API int bsgprt_list_device(const void *p);
  *  (copies and list primitives; not kernels' own loads and stores) since
  *  start or bsgprt_profile_reset; 0 on one device. */
 BSGPRT_API uint64_t bsgprt_remote_bytes(void);
+/** A device scope: until bsgprt_device_scope_end, every launch runs all its
+ *  ranks on `device` alone, and copies, memsets and temporaries go to it,
+ *  without waiting for the other devices, so that work issued in scopes of
+ *  different devices runs at once (the collective library's sort across
+ *  devices). The work of different scopes must not touch the same bytes.
+ *  Returns BSGPRT_SUCCESS, or reports INVALID_VALUE for a device out of
+ *  range; on one device, device 0 is accepted and changes nothing. */
+BSGPRT_API int bsgprt_device_scope_begin(int device);
+/** Closes the scope and waits for every device that ran work in scopes. */
+BSGPRT_API int bsgprt_device_scope_end(void);
+/** 1 when the collective library sorts n pairs across devices: several
+ *  devices, the library's own list primitives, and n at least
+ *  BSGP_SORT_ACROSS_MIN (default 1M). */
+BSGPRT_API int bsgprt_sort_across_devices(uint64_t n);
+/** Device d's slice [floor(n d / D), floor(n (d+1) / D)) of (keys, values)
+ *  is sorted stably for every device d: writes to each device's slice of
+ *  (outKeys, outValues) the pieces of every slice that its part of the
+ *  stable order of the whole list takes, in device order (NCCL send and
+ *  receive on several GPUs where libnccl loads, else copies), so that a
+ *  stable sort of each slice then sorts the whole. `type` is a
+ *  bsgprt_list_type. Reports BSGPRT_ERROR_BACKEND on one device. */
+BSGPRT_API int bsgprt_list_exchange_runs(int type, const void *keys,
+                                         const uint32_t *values, void *outKeys,
+                                         uint32_t *outValues, uint64_t n);
 
 /** The backend that runs kernels, as one of the constants below. Host code
  *  of an object compiled for several targets reads `target.cpu`,
