@@ -146,6 +146,13 @@ public:
   virtual Status exchangeSortedRuns(int type, const void *keys,
                                     const uint32_t *values, void *outKeys,
                                     uint32_t *outValues, uint64_t n);
+  /// After exchangeSortedRuns: where run r's piece starts in device d's
+  /// output slice (r == D: the slice's length).
+  virtual uint64_t exchangedPiece(unsigned d, unsigned r) const {
+    (void)d;
+    (void)r;
+    return 0;
+  }
   /// @}
 
   /// Prepares the device code of a module registered at start-up

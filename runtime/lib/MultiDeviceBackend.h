@@ -338,6 +338,11 @@ public:
   Status exchangeSortedRuns(int type, const void *keys, const uint32_t *values,
                             void *outKeys, uint32_t *outValues,
                             uint64_t n) override;
+  uint64_t exchangedPiece(unsigned d, unsigned r) const override {
+    if (d >= pieceStarts.size() || r >= pieceStarts[d].size())
+      return 0;
+    return pieceStarts[d][r];
+  }
   /// @}
 
   Status listReduce(int op, int type, const void *in, uint64_t n,
@@ -521,6 +526,8 @@ private:
   /// scopes since the last endDeviceScope.
   int scope = -1;
   std::vector<char> scopeUsed;
+  /// The last exchange's pieces: where run r's starts in device d's slice.
+  std::vector<std::vector<uint64_t>> pieceStarts;
   /// Allocations made in a scope on GPUs: their device.
   std::map<uintptr_t, unsigned> scopedAllocations;
 

@@ -207,9 +207,11 @@ Status MultiDeviceBackend::exchangeSortedRuns(int type, const void *keys,
   // Device d's output slice takes split[d][r] .. split[d + 1][r] of every
   // run r, run after run.
   std::vector<SpanMemory::PeerCopy> pieces;
+  pieceStarts.assign(D, std::vector<uint64_t>(D + 1));
   for (unsigned d = 0; d < D; ++d) {
     uint64_t at = begin(n, d);
     for (unsigned r = 0; r < D; ++r) {
+      pieceStarts[d][r] = at - begin(n, d);
       uint64_t from = begin(n, r) + split[d][r];
       uint64_t count = split[d + 1][r] - split[d][r];
       if (!count)
@@ -221,6 +223,7 @@ Status MultiDeviceBackend::exchangeSortedRuns(int type, const void *keys,
         countAccess(d, k + from * ks, count * (ks + 4), false);
       at += count;
     }
+    pieceStarts[d][D] = at - begin(n, d);
   }
   bool done = false;
   if (memory && memory->spansDevices())
@@ -278,6 +281,13 @@ int bsgprt_list_exchange_runs(int type, const void *keys,
   }
   reportStatus(s, "bsgprt_list_exchange_runs");
   return s.code;
+}
+
+uint64_t bsgprt_list_exchange_piece(int device, int run) {
+  if (device < 0 || run < 0)
+    return 0;
+  return currentBackend().exchangedPiece(static_cast<unsigned>(device),
+                                         static_cast<unsigned>(run));
 }
 
 } // extern "C"

@@ -202,6 +202,10 @@ BSGPRT_API int bsgprt_sort_across_devices(uint64_t n);
 BSGPRT_API int bsgprt_list_exchange_runs(int type, const void *keys,
                                          const uint32_t *values, void *outKeys,
                                          uint32_t *outValues, uint64_t n);
+/** After bsgprt_list_exchange_runs: where the piece of device `run`'s
+ *  slice starts in device `device`'s slice of the output (run == D: the
+ *  slice's length); 0 for devices out of range. */
+BSGPRT_API uint64_t bsgprt_list_exchange_piece(int device, int run);
 
 /** The backend that runs kernels, as one of the constants below. Host code
  *  of an object compiled for several targets reads `target.cpu`,
