@@ -269,17 +269,25 @@ public:
       const Slice &s = slices[d];
       if (s.begin == s.end)
         return Status::ok();
-      auto start = std::chrono::steady_clock::now();
-      Status st = devices[d]->launchSlice(m, kernel, s, args);
-      double ms = std::chrono::duration<double, std::milli>(
-                      std::chrono::steady_clock::now() - start)
-                      .count();
-      std::lock_guard<std::mutex> lock(mutex);
-      ++stats[d].slices;
-      stats[d].ranks += s.end - s.begin;
-      stats[d].ms += ms;
-      return st;
+      return timedSlice(d, s.end - s.begin, [&] {
+        return devices[d]->launchSlice(m, kernel, s, args);
+      });
     });
+  }
+  /// Runs device d's part of a launch, of `ranks` ranks, and adds it to
+  /// the device's profile row.
+  template <typename Launch>
+  Status timedSlice(unsigned d, uint64_t ranks, Launch launch) {
+    auto start = std::chrono::steady_clock::now();
+    Status st = launch();
+    double ms = std::chrono::duration<double, std::milli>(
+                    std::chrono::steady_clock::now() - start)
+                    .count();
+    std::lock_guard<std::mutex> lock(mutex);
+    ++stats[d].slices;
+    stats[d].ranks += ranks;
+    stats[d].ms += ms;
+    return st;
   }
   Status synchronize() override {
     for (auto &d : devices)

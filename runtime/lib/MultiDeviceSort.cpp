@@ -158,16 +158,8 @@ Status MultiDeviceBackend::launchInScope(const bsgprt_module_desc &m,
                                          uint32_t kernel, uint64_t n,
                                          const void *args) {
   unsigned d = static_cast<unsigned>(scope);
-  auto start = std::chrono::steady_clock::now();
-  Status st = devices[d]->launch(m, kernel, n, args);
-  double ms = std::chrono::duration<double, std::milli>(
-                  std::chrono::steady_clock::now() - start)
-                  .count();
-  std::lock_guard<std::mutex> lock(mutex);
-  ++stats[d].slices;
-  stats[d].ranks += n;
-  stats[d].ms += ms;
-  return st;
+  return timedSlice(d, n,
+                    [&] { return devices[d]->launch(m, kernel, n, args); });
 }
 
 Status MultiDeviceBackend::exchangeSortedRuns(int type, const void *keys,
