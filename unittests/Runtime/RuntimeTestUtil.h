@@ -20,6 +20,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <mutex>
+#include <numeric>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -97,6 +98,24 @@ inline void recordKernel(const void *, uint64_t begin, uint64_t end,
   uint64_t index = bsgprt_cpu_chunk_index();
   std::lock_guard<std::mutex> guard(lock);
   chunks().push_back({begin, end, size, index});
+}
+
+/// Copies 100003 words first, first + 1, ... from the host to a dnew list,
+/// from it to a temporary and back to the host, and expects them back;
+/// returns the dnew list's address (freed by then) for checks of its own.
+inline uintptr_t expectCopiesRoundTrip(uint32_t first) {
+  const uint64_t n = 100003;
+  std::vector<uint32_t> in(n), out(n, 0);
+  std::iota(in.begin(), in.end(), first);
+  auto *a = static_cast<uint32_t *>(bsgprt_dnew(n * 4, "a"));
+  auto *b = static_cast<uint32_t *>(bsgprt_temp_alloc(n * 4, "b"));
+  bsgprt_memcpy_htod(a, in.data(), n * 4);
+  bsgprt_memcpy_dtod(b, a, n * 4);
+  bsgprt_memcpy_dtoh(out.data(), b, n * 4);
+  EXPECT_EQ(out, in);
+  bsgprt_dfree(a);
+  bsgprt_temp_free(b);
+  return reinterpret_cast<uintptr_t>(a);
 }
 
 } // namespace bsgp::test

@@ -107,18 +107,7 @@ TEST_F(RuntimeTest, VulkanDevicesAsOne) {
   // own list primitives and the two-level forms of scan and compact.
   EXPECT_EQ(bsgprt_list_primitives_native(), 0);
   EXPECT_EQ(bsgprt_single_pass_forms(), 0);
-  const uint64_t n = 100003;
-  std::vector<uint32_t> in(n), out(n, 0);
-  std::iota(in.begin(), in.end(), 3u);
-  auto *a = static_cast<uint32_t *>(bsgprt_dnew(n * 4, "a"));
-  auto *b = static_cast<uint32_t *>(bsgprt_temp_alloc(n * 4, "b"));
-  EXPECT_EQ(reinterpret_cast<uintptr_t>(a) % 256, 0u);
-  bsgprt_memcpy_htod(a, in.data(), n * 4);
-  bsgprt_memcpy_dtod(b, a, n * 4);
-  bsgprt_memcpy_dtoh(out.data(), b, n * 4);
-  EXPECT_EQ(out, in);
-  bsgprt_dfree(a);
-  bsgprt_temp_free(b);
+  EXPECT_EQ(bsgp::test::expectCopiesRoundTrip(3) % 256, 0u);
   bsgprt_pool_trim();
   EXPECT_TRUE(errors.empty()) << errors[0].message;
   EXPECT_EQ(bsgprt_select_device("cpu"), BSGPRT_SUCCESS);

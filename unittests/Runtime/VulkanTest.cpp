@@ -154,17 +154,7 @@ TEST_P(VulkanTest, AllocationsAreAlignedDeviceAddresses) {
 }
 
 TEST_P(VulkanTest, CopiesRoundTrip) {
-  const uint64_t n = 100003;
-  std::vector<uint32_t> in(n), out(n, 0);
-  std::iota(in.begin(), in.end(), 7u);
-  auto *a = static_cast<uint32_t *>(bsgprt_dnew(n * 4, "a"));
-  auto *b = static_cast<uint32_t *>(bsgprt_temp_alloc(n * 4, "b"));
-  bsgprt_memcpy_htod(a, in.data(), n * 4);
-  bsgprt_memcpy_dtod(b, a, n * 4);
-  bsgprt_memcpy_dtoh(out.data(), b, n * 4);
-  EXPECT_EQ(out, in);
-  bsgprt_dfree(a);
-  bsgprt_temp_free(b);
+  bsgp::test::expectCopiesRoundTrip(7);
   EXPECT_TRUE(errors.empty()) << errors[0].message;
 }
 
