@@ -200,3 +200,76 @@ void bsgp::rewriteNarrowSignedMinMax(Operation *root) {
     op->erase();
   }
 }
+
+/// The narrow integer `a` (at most 32 bits) when `v` is `sext(a)`, else null.
+static Value narrowSignExtended(Value v) {
+  auto ext = v.getDefiningOp<arith::ExtSIOp>();
+  if (!ext ||
+      getElementTypeOrSelf(ext.getIn().getType()).getIntOrFloatBitWidth() > 32)
+    return {};
+  return ext.getIn();
+}
+
+/// True when `c` is in [2^31, 2^32) read as an unsigned 64-bit value: a
+/// factor that NVIDIA's driver misreads as a signed 32-bit immediate.
+static bool isMisreadFactor(const APInt &c) {
+  return c.getBitWidth() == 64 && c.uge(APInt(64, 1ull << 31)) &&
+         c.ult(APInt(64, 1ull << 32));
+}
+
+void bsgp::rewriteSignExtendedWideMultiplies(Operation *root) {
+  struct Product {
+    Operation *op;
+    Value narrow;
+    APInt factor;
+  };
+  SmallVector<Product> products;
+  root->walk([&](Operation *op) {
+    if (!isa<arith::MulIOp, arith::ShLIOp>(op) ||
+        !getElementTypeOrSelf(op->getResult(0).getType()).isInteger(64))
+      return;
+    APInt c;
+    for (int i = 0; i < 2; ++i) {
+      Value a = narrowSignExtended(op->getOperand(i));
+      if (!a || !matchPattern(op->getOperand(1 - i), m_ConstantInt(&c)))
+        continue;
+      if (isa<arith::ShLIOp>(op)) {
+        // Only the shifted value is sign-extended; shifts by 31 are the
+        // product by 2^31.
+        if (i != 0 || c != 31)
+          return;
+        c = APInt(64, 1ull << 31);
+      }
+      if (isMisreadFactor(c))
+        products.push_back({op, a, c});
+      return;
+    }
+  });
+  for (Product &p : products) {
+    OpBuilder b(p.op);
+    Location loc = p.op->getLoc();
+    Type type = p.op->getResult(0).getType();
+    Type narrowType = p.narrow.getType();
+    unsigned w = getElementTypeOrSelf(narrowType).getIntOrFloatBitWidth();
+    auto constant = [&](Type t, const APInt &v) -> Value {
+      TypedAttr attr = b.getIntegerAttr(getElementTypeOrSelf(t), v);
+      if (auto shaped = dyn_cast<ShapedType>(t))
+        attr = DenseElementsAttr::get(shaped, v);
+      return arith::ConstantOp::create(b, loc, t, attr);
+    };
+    // sext(a) = zext(a) - (a < 0 ? 2^w : 0), so
+    // sext(a) * C = zext(a) * C - (a < 0 ? C << w : 0) modulo 2^64.
+    Value wide = arith::ExtUIOp::create(b, loc, type, p.narrow);
+    Value product =
+        arith::MulIOp::create(b, loc, wide, constant(type, p.factor));
+    Value zero = constant(narrowType, APInt(w, 0));
+    Value negative = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt,
+                                           p.narrow, zero);
+    Value correction = arith::SelectOp::create(
+        b, loc, negative, constant(type, p.factor.shl(w)),
+        constant(type, APInt(64, 0)));
+    Value r = arith::SubIOp::create(b, loc, product, correction);
+    p.op->getResult(0).replaceAllUsesWith(r);
+    p.op->erase();
+  }
+}

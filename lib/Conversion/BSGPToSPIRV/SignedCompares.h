@@ -58,6 +58,17 @@ void rewriteNarrowSignedToFloat(mlir::Operation *root);
 /// It folds OpSLessThan right.
 void rewriteNarrowSignedMinMax(mlir::Operation *root);
 
+/// Rewrites every 64-bit `sext(a) * C` under `root`, `a` at most 32 bits
+/// wide and C a constant in [2^31, 2^32) (also `sext(a) << 31`, which is
+/// the product by 2^31), into `zext(a) * C - (a < 0 ? C << w : 0)` for `a`
+/// of w bits, which is exact. NVIDIA's Vulkan driver (580 on an H200)
+/// computes such a product as a 32 x 32 -> 64-bit signed multiply with C
+/// read as a signed 32-bit immediate: `(uint64)(int)x << 31` came out as
+/// `-(x << 31)` (bsgp-smith seed 7000133;
+/// test/Execution/language/wide-multiply.test). The zero-extended product
+/// and the sign correction are computed right there.
+void rewriteSignExtendedWideMultiplies(mlir::Operation *root);
+
 } // namespace bsgp
 
 #endif // BSGP_LIB_CONVERSION_BSGPTOSPIRV_SIGNEDCOMPARES_H

@@ -77,6 +77,7 @@ void StructurizeForSPIRVPass::runOnOperation() {
     bsgp::rewriteSignedRemainders(device);
     bsgp::rewriteSignBitTests(device);
     bsgp::rewriteNarrowSignedMinMax(device);
+    bsgp::rewriteSignExtendedWideMultiplies(device);
     bsgp::rewriteSigned64Compares(device);
     bsgp::rewriteNarrowSignedToFloat(device);
   }

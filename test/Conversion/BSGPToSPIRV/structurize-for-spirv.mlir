@@ -111,5 +111,41 @@ module {
       %b = arith.maxsi %x, %y : i32
       return %a, %b : i32, i32
     }
+    // Products of a sign-extended narrow value by a constant in [2^31, 2^32),
+    // and its shift by 31, become the zero-extended product less the
+    // constant shifted by the narrow width where the value is negative
+    // (NVIDIA's Vulkan driver reads such a constant as a signed 32-bit one).
+    // A factor below 2^31, a shift by 32 and a zero-extended value stay.
+    // CHECK-LABEL: func.func @wide_products(
+    // CHECK: arith.constant 2147483647 : i64
+    // CHECK: %[[Z:.*]] = arith.extui %arg0 : i32 to i64
+    // CHECK: %[[P:.*]] = arith.muli %[[Z]], %c2147483648_i64 : i64
+    // CHECK: %[[N:.*]] = arith.cmpi slt, %arg0, %c0_i32 : i32
+    // CHECK: %[[C:.*]] = arith.select %[[N]], %c-9223372036854775808_i64, %c0_i64 : i64
+    // CHECK: %[[S:.*]] = arith.subi %[[P]], %[[C]] : i64
+    // CHECK: %[[Z8:.*]] = arith.extui %arg1 : i8 to i64
+    // CHECK: %[[P8:.*]] = arith.muli %[[Z8]], %c3000000000_i64{{.*}} : i64
+    // CHECK: %[[N8:.*]] = arith.cmpi slt, %arg1, %c0_i8 : i8
+    // CHECK: %[[C8:.*]] = arith.select %[[N8]], %c768000000000_i64, %c0_i64{{.*}} : i64
+    // CHECK: %[[M:.*]] = arith.subi %[[P8]], %[[C8]] : i64
+    // CHECK: %[[SMALL:.*]] = arith.muli %{{.*}}, %c2147483647_i64 : i64
+    // CHECK: %[[BY32:.*]] = arith.shli %{{.*}}, %c32_i64 : i64
+    // CHECK: %[[UNS:.*]] = arith.shli %{{.*}}, %c31_i64 : i64
+    // CHECK: return %[[S]], %[[M]], %[[SMALL]], %[[BY32]], %[[UNS]]
+    func.func @wide_products(%x: i32, %y: i8) -> (i64, i64, i64, i64, i64) attributes {bsgp.device} {
+      %s = arith.extsi %x : i32 to i64
+      %s8 = arith.extsi %y : i8 to i64
+      %u = arith.extui %x : i32 to i64
+      %c31 = arith.constant 31 : i64
+      %c32 = arith.constant 32 : i64
+      %k = arith.constant 3000000000 : i64
+      %small = arith.constant 2147483647 : i64
+      %a = arith.shli %s, %c31 : i64
+      %b = arith.muli %k, %s8 : i64
+      %c = arith.muli %s, %small : i64
+      %d = arith.shli %s, %c32 : i64
+      %e = arith.shli %u, %c31 : i64
+      return %a, %b, %c, %d, %e : i64, i64, i64, i64, i64
+    }
   }
 }
