@@ -265,9 +265,9 @@ void bsgp::rewriteSignExtendedWideMultiplies(Operation *root) {
     Value zero = constant(narrowType, APInt(w, 0));
     Value negative = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt,
                                            p.narrow, zero);
-    Value correction = arith::SelectOp::create(
-        b, loc, negative, constant(type, p.factor.shl(w)),
-        constant(type, APInt(64, 0)));
+    Value correction = arith::SelectOp::create(b, loc, negative,
+                                               constant(type, p.factor.shl(w)),
+                                               constant(type, APInt(64, 0)));
     Value r = arith::SubIOp::create(b, loc, product, correction);
     p.op->getResult(0).replaceAllUsesWith(r);
     p.op->erase();
