@@ -13,6 +13,7 @@
 
 #include "DivisionByZero.h"
 #include "SemaImpl.h"
+#include "bsgp/AST/ConstantEval.h"
 
 using namespace bsgp;
 using namespace bsgp::sema;
@@ -136,26 +137,6 @@ Expr *Sema::checkExpr(Expr *E) {
   if (!R->getType())
     R->setType(Ctx.getErrorType());
   return R;
-}
-
-/// An integer literal is an int, or an int64 when it does not fit or has a
-/// long suffix, or a uint64 when that does not fit either; with a `u`
-/// suffix, a uint or (long or too large) a uint64.
-Expr *Sema::checkIntegerLiteral(IntegerLiteral *L) {
-  uint64_t V = L->getValue();
-  const Type *T;
-  if (L->hasUnsignedSuffix())
-    T = (!L->hasLongSuffix() && V <= UINT32_MAX)
-            ? Ctx.getUIntType()
-            : Ctx.getBuiltinType(BuiltinType::UInt64);
-  else if (!L->hasLongSuffix() && V <= INT32_MAX)
-    T = Ctx.getIntType();
-  else if (V <= INT64_MAX)
-    T = Ctx.getBuiltinType(BuiltinType::Int64);
-  else
-    T = Ctx.getBuiltinType(BuiltinType::UInt64);
-  L->setType(T);
-  return L;
 }
 
 Expr *Sema::checkDeclRef(DeclRefExpr *R) {
@@ -337,8 +318,9 @@ Expr *Sema::checkNew(NewExpr *N) {
 /// of checking has its own function.
 Expr *Sema::checkExprImpl(Expr *E) {
   switch (E->getKind()) {
-  case Stmt::SK_IntegerLiteral:
-    return checkIntegerLiteral(cast<IntegerLiteral>(E));
+  case Stmt::SK_IntegerLiteral: // The type C gives it.
+    E->setType(Ctx.getBuiltinType(integerLiteralKind(cast<IntegerLiteral>(E))));
+    return E;
   case Stmt::SK_FloatingLiteral:
     E->setType(cast<FloatingLiteral>(E)->hasFloatSuffix()
                    ? Ctx.getFloatType()
