@@ -167,6 +167,22 @@ Expr *Sema::checkDeclRef(DeclRefExpr *R) {
   return error(R);
 }
 
+/// `c ? p : q` of pointers, as C types it: a pointer to their common
+/// pointee (void where one is a `void *`) with the qualifiers of both
+/// (`char *` and `const char *` give `const char *`); null for pointers to
+/// different types.
+static const Type *commonPointer(ASTContext &Ctx, const Type *A,
+                                 const Type *B) {
+  const Type *PA = cast<PointerType>(A)->getPointee();
+  const Type *PB = cast<PointerType>(B)->getPointee();
+  const Type *UA = PA->getUnqualified(), *UB = PB->getUnqualified();
+  if (UA != UB && !UA->isVoid() && !UB->isVoid())
+    return nullptr;
+  const Type *P = UA->isVoid() ? UA : UB;
+  return Ctx.getPointerType(PA->isConst() || PB->isConst() ? Ctx.getConstType(P)
+                                                           : P);
+}
+
 Expr *Sema::checkConditional(ConditionalOperator *C) {
   C->setCond(toBool(rvalue(checkExpr(C->getCond()))));
   bool Dep = inDevice() && isThreadDependent(C->getCond());
@@ -190,6 +206,8 @@ Expr *Sema::checkConditional(ConditionalOperator *C) {
     R = TT;
   else if (TT->isArithmetic() && FT->isArithmetic())
     R = commonArith(TT, FT);
+  else if (TT->isPointer() && FT->isPointer())
+    R = commonPointer(Ctx, TT, FT);
   else if (TT->isPointer() && isa<NullType>(FT))
     R = TT;
   else if (FT->isPointer() && isa<NullType>(TT))
