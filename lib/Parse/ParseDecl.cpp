@@ -194,18 +194,23 @@ const Type *Parser::parseArraySuffix(const Type *T) {
     if (!Size)
       return nullptr;
     bool Dependent = false;
-    std::optional<int64_t> N = evaluateConstant(Size, &Dependent);
+    ConstantEvaluator Eval = constantEvaluator(&Dependent);
+    std::optional<IntConstant> V = Eval.evaluate(Size);
+    uint64_t N = 1;
     // A size of the pattern's value parameters is known per instantiation.
-    if (Dependent)
-      N = 1;
-    if (!N || *N <= 0 || *N > (1 << 30)) {
-      // Go on with one element, so that the variable is still declared.
-      Diags.report(rangeFrom(SizeBegin), diag::err_array_size_not_const);
-      N = 1;
+    if (!Dependent) {
+      Eval.reportOverflow(Diags, /*AsError=*/false);
+      if (!V || V->isNegative() || V->isZero() || V->getBits() > (1u << 30)) {
+        // Go on with one element, so that the variable is still declared.
+        Diags.report(rangeFrom(SizeBegin), diag::err_array_size_not_const);
+        Eval.reportFailure(Diags);
+      } else {
+        N = V->getBits();
+      }
     }
     if (!expect(tok::r_square))
       return nullptr;
-    Dims.push_back(static_cast<uint64_t>(*N));
+    Dims.push_back(N);
     if (Dims.size() > 8) {
       Diags.report(Tok.getRange(), diag::err_array_size_not_const);
       return nullptr;
@@ -604,9 +609,11 @@ Expr *Parser::parseDeclInit(const Type *T, const Token &Name,
                             VarDecl::StorageKind S) {
   Expr *Init = Tok.is(tok::l_brace) ? parseInitList() : parseAssignment();
   auto *B = T ? llvm::dyn_cast<BuiltinType>(T->getUnqualified()) : nullptr;
+  // Sema reports what is wrong with the initializer.
   if (Init && B && S == VarDecl::Global && T->isConst() && B->isInteger())
-    if (std::optional<int64_t> V = evaluateConstant(Init))
-      Session.defineConstant(Ctx.copyString(Name.Text), *V);
+    if (std::optional<IntConstant> V = evaluateConstant(Init))
+      Session.defineConstant(Ctx.copyString(Name.Text),
+                             V->convert(B->getBuiltinKind()));
   return Init;
 }
 

@@ -56,11 +56,15 @@ private:
   const Type *parseTemplateArg();
   const Type *parseTemplateValueArg();
   Expr *parseValueParamRef(const ParseSession::ValueParam &P);
-  /// The value of \p E if it is an integer constant expression, where names
-  /// are global constants and bound value parameters; \p Dependent is set
-  /// if it names a value parameter of the pattern (which has no value).
-  std::optional<int64_t> evaluateConstant(const Expr *E,
-                                          bool *Dependent = nullptr);
+  /// An evaluator of integer constant expressions whose names are global
+  /// constants and bound value parameters; it sets \p Dependent (if given)
+  /// when one names a value parameter of the pattern (which has no value).
+  ConstantEvaluator constantEvaluator(bool *Dependent);
+  /// The value of \p E if it is an integer constant expression.
+  std::optional<IntConstant> evaluateConstant(const Expr *E,
+                                              bool *Dependent = nullptr) {
+    return constantEvaluator(Dependent).evaluate(E);
+  }
   std::optional<bool> decidedCondition(const Expr *C, unsigned UsesBefore);
   /// True if \p Name is a parameter or local variable declared so far in
   /// the enclosing blocks: it hides a template of that name (`g < n`).

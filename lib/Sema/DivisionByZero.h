@@ -12,20 +12,11 @@
 #ifndef BSGP_LIB_SEMA_DIVISIONBYZERO_H
 #define BSGP_LIB_SEMA_DIVISIONBYZERO_H
 
-#include <cstdint>
-#include <optional>
-
 namespace bsgp {
 
 class BinaryOperator;
 class DiagnosticEngine;
-class Expr;
 class Type;
-
-/// The value of `E` when it is an integer constant expression built from
-/// literals, casts and the arithmetic, bitwise, logical and conditional
-/// operators (as a 64-bit pattern, truncated and extended as C's casts do).
-std::optional<uint64_t> evaluateIntegerConstant(const Expr *E);
 
 /// Warns when `B` (a checked `/`, `%`, `/=` or `%=`, whose arithmetic is
 /// done in `ComputationType`) divides integers by a constant zero.

@@ -26,15 +26,23 @@ using llvm::isa;
 //===----------------------------------------------------------------------===//
 
 /// A global's initializer (or an element of its initializer list) is a
-/// literal, possibly negated, or an integer constant expression.
-bool Sema::isConstantInit(Expr *I) {
+/// literal, possibly negated, or an integer constant expression. Reports
+/// an overflow in it, and why it is not constant.
+bool Sema::isConstantInit(Expr *I, VarDecl *V) {
+  ConstantEvaluator Eval(lookupGlobalConstant);
+  bool IsConstant = Eval.evaluate(I).has_value();
+  Eval.reportOverflow(Diags, /*AsError=*/false);
+  if (IsConstant)
+    return true;
   Expr *E = I->ignoreParenImpCasts();
   while (auto *U = dyn_cast<UnaryOperator>(E))
     E = U->getSubExpr()->ignoreParenImpCasts();
   if (isa<IntegerLiteral, FloatingLiteral, BoolLiteral, CharLiteral,
           StringLiteral, NullLiteral>(E))
     return true;
-  return evaluateCheckedIntConstant(I).has_value();
+  Diags.report(I->getRange(), diag::err_global_init_not_const) << V->getName();
+  Eval.reportFailure(Diags);
+  return false;
 }
 
 void Sema::checkGlobal(VarDecl *V) {
@@ -54,11 +62,8 @@ void Sema::checkGlobal(VarDecl *V) {
   else
     Parts.push_back(I);
   for (Expr *P : Parts)
-    if (P && !isConstantInit(P)) {
-      Diags.report(P->getRange(), diag::err_global_init_not_const)
-          << V->getName();
+    if (P && !isConstantInit(P, V))
       return;
-    }
 }
 
 /// Fills \p Flat[Base, Base + size of \p AT) from \p IL as C does: an

@@ -13,6 +13,7 @@
 
 #include "DivisionByZero.h"
 #include "SemaImpl.h"
+#include "bsgp/AST/ConstantEval.h"
 
 using namespace bsgp;
 using namespace bsgp::sema;
@@ -138,26 +139,6 @@ Expr *Sema::checkExpr(Expr *E) {
   return R;
 }
 
-/// An integer literal is an int, or an int64 when it does not fit or has a
-/// long suffix, or a uint64 when that does not fit either; with a `u`
-/// suffix, a uint or (long or too large) a uint64.
-Expr *Sema::checkIntegerLiteral(IntegerLiteral *L) {
-  uint64_t V = L->getValue();
-  const Type *T;
-  if (L->hasUnsignedSuffix())
-    T = (!L->hasLongSuffix() && V <= UINT32_MAX)
-            ? Ctx.getUIntType()
-            : Ctx.getBuiltinType(BuiltinType::UInt64);
-  else if (!L->hasLongSuffix() && V <= INT32_MAX)
-    T = Ctx.getIntType();
-  else if (V <= INT64_MAX)
-    T = Ctx.getBuiltinType(BuiltinType::Int64);
-  else
-    T = Ctx.getBuiltinType(BuiltinType::UInt64);
-  L->setType(T);
-  return L;
-}
-
 Expr *Sema::checkDeclRef(DeclRefExpr *R) {
   if (VarDecl *V = lookup(R->getName())) {
     R->setDecl(V);
@@ -186,6 +167,22 @@ Expr *Sema::checkDeclRef(DeclRefExpr *R) {
   return error(R);
 }
 
+/// `c ? p : q` of pointers, as C types it: a pointer to their common
+/// pointee (void where one is a `void *`) with the qualifiers of both
+/// (`char *` and `const char *` give `const char *`); null for pointers to
+/// different types.
+static const Type *commonPointer(ASTContext &Ctx, const Type *A,
+                                 const Type *B) {
+  const Type *PA = cast<PointerType>(A)->getPointee();
+  const Type *PB = cast<PointerType>(B)->getPointee();
+  const Type *UA = PA->getUnqualified(), *UB = PB->getUnqualified();
+  if (UA != UB && !UA->isVoid() && !UB->isVoid())
+    return nullptr;
+  const Type *P = UA->isVoid() ? UA : UB;
+  return Ctx.getPointerType(PA->isConst() || PB->isConst() ? Ctx.getConstType(P)
+                                                           : P);
+}
+
 Expr *Sema::checkConditional(ConditionalOperator *C) {
   C->setCond(toBool(rvalue(checkExpr(C->getCond()))));
   bool Dep = inDevice() && isThreadDependent(C->getCond());
@@ -209,6 +206,8 @@ Expr *Sema::checkConditional(ConditionalOperator *C) {
     R = TT;
   else if (TT->isArithmetic() && FT->isArithmetic())
     R = commonArith(TT, FT);
+  else if (TT->isPointer() && FT->isPointer())
+    R = commonPointer(Ctx, TT, FT);
   else if (TT->isPointer() && isa<NullType>(FT))
     R = TT;
   else if (FT->isPointer() && isa<NullType>(TT))
@@ -337,8 +336,9 @@ Expr *Sema::checkNew(NewExpr *N) {
 /// of checking has its own function.
 Expr *Sema::checkExprImpl(Expr *E) {
   switch (E->getKind()) {
-  case Stmt::SK_IntegerLiteral:
-    return checkIntegerLiteral(cast<IntegerLiteral>(E));
+  case Stmt::SK_IntegerLiteral: // The type C gives it.
+    E->setType(Ctx.getBuiltinType(integerLiteralKind(cast<IntegerLiteral>(E))));
+    return E;
   case Stmt::SK_FloatingLiteral:
     E->setType(cast<FloatingLiteral>(E)->hasFloatSuffix()
                    ? Ctx.getFloatType()

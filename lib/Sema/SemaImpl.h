@@ -94,7 +94,6 @@ private:
   Expr *checkCond(Expr *E);
   Expr *checkExpr(Expr *E);
   Expr *checkExprImpl(Expr *E);
-  Expr *checkIntegerLiteral(IntegerLiteral *L);
   Expr *checkDeclRef(DeclRefExpr *R);
   Expr *checkConditional(ConditionalOperator *C);
   Expr *checkThreadAttr(ThreadAttrExpr *T);
@@ -130,7 +129,7 @@ private:
   bool checkStructInitList(InitListExpr *IL, const StructType *ST, VarDecl *V);
   bool fillInitList(InitListExpr *IL, const ArrayType *AT, uint64_t Base,
                     llvm::MutableArrayRef<Expr *> Flat, VarDecl *V);
-  bool isConstantInit(Expr *I);
+  bool isConstantInit(Expr *I, VarDecl *V);
   /// The number of scalar elements of an array of arrays.
   static uint64_t flatCount(const ArrayType *AT) {
     uint64_t N = AT->getSize();

@@ -79,6 +79,7 @@ enum class Feature : unsigned {
   StructValues,  ///< struct locals, struct parameters and results, copies
   UniformLoop,   ///< barriers and collectives in loops with uniform bounds
   RankDiv,       ///< rank / gw and rank % gw by a host value (grid coordinates)
+  ConstExprs,    ///< unsigned and 64-bit integer constant expressions
   NumFeatures
 };
 
@@ -270,6 +271,9 @@ public:
   /// reduce gets a scan first.
   void noteReduce();
   unsigned Reduces = 0, Scans = 0;
+
+  // Integer constant expressions (ConstExprs.cpp): the function sm_consts.
+  void constExprs();
 
   // Host code (Program.cpp).
   void preamble();
