@@ -379,6 +379,14 @@ int bsgp::runDriver(llvm::ArrayRef<const char *> Argv) {
     else
       Diags.setErrorLimit(N);
   }
+  if (const llvm::opt::Arg *A =
+          Args.getLastArg(OPT_ftemplate_backtrace_limit_EQ)) {
+    unsigned N;
+    if (llvm::StringRef(A->getValue()).getAsInteger(10, N))
+      Diags.report(diag::err_drv_bad_template_backtrace_limit) << A->getValue();
+    else
+      Diags.setTemplateBacktraceLimit(N);
+  }
   if (Diags.hasErrors())
     return 1;
 

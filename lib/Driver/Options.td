@@ -40,6 +40,9 @@ def fno_color_diagnostics : Flag<["-"], "fno-color-diagnostics">,
   HelpText<"Do not use colours in diagnostics">;
 def ferror_limit_EQ : Joined<["-"], "ferror-limit=">, MetaVarName<"<n>">,
   HelpText<"Stop after <n> errors (0: no limit)">;
+def ftemplate_backtrace_limit_EQ : Joined<["-"], "ftemplate-backtrace-limit=">,
+  MetaVarName<"<n>">,
+  HelpText<"Show at most <n> 'in instantiation of' notes after a diagnostic in a generic function: the first and last halves of a longer chain (default 10, 0: no limit)">;
 
 // Code generation.
 def emit_mlir : Flag<["-"], "emit-mlir">,

@@ -722,6 +722,17 @@ Expr *Parser::parseIdentifierExpr(SourceLocation Begin) {
           ConstructExpr(rangeFrom(Begin), T, Ctx.copyArray<Expr *>(Args));
     }
   }
+  // `long(x)`, `size_t(x)`: a functional cast with C's spelling of a type,
+  // reported as one (parseUnknownTypeName) and read with BSGP's.
+  if (Next.is(tok::l_paren) && isCTypeWord(Name.Text) &&
+      !isValueName(Name.Text)) {
+    const Type *T = parseUnknownTypeName();
+    llvm::SmallVector<Expr *, 2> Args;
+    if (!parseArgs(Args))
+      return nullptr;
+    return new (Ctx)
+        ConstructExpr(rangeFrom(Begin), T, Ctx.copyArray<Expr *>(Args));
+  }
   if (Next.is(tok::l_paren) && !Functions.count(Name.Text)) {
     // Builtins called like functions: the atomics and min/max/clamp/abs.
     int A = llvm::StringSwitch<int>(Name.Text)

@@ -10,6 +10,7 @@
 ///
 //===----------------------------------------------------------------------===//
 
+#include "FallOffEnd.h"
 #include "SemaImpl.h"
 
 #include "bsgp/AST/ConstantEval.h"
@@ -209,14 +210,21 @@ void Sema::checkFunction(FunctionDecl *F) {
   checkCompound(F->getBody(), &Scopes.back());
   Scopes.pop_back();
   flushSyncPlacement();
-  // A cheap -Wreturn-type: the body of a non-void function must end in a
-  // return statement (main may fall off its end, as in C).
-  auto Body = F->getBody()->body();
-  if (!Ret->isVoid() && F->getName() != "main" &&
-      (Body.empty() || !isa<ReturnStmt>(Body.back())))
-    Diags.report(SourceRange(F->getBody()->getRange().End),
-                 diag::warn_return_missing)
-        << F->getName();
+  // -Wreturn-type: a non-void function whose end control can reach (main
+  // may fall off its end, as in C, and returns 0).
+  if (!Ret->isVoid() && !Ret->isError() && F->getName() != "main") {
+    FallOff How = analyzeFallOff(F->getBody());
+    // An instantiation is named as written (`f<0>`), not as mangled.
+    std::string Name = F->getName().str();
+    if (Templates.Current >= 0 && Templates.Instances[Templates.Current].F == F)
+      Name = Templates.Instances[Templates.Current].Display;
+    if (How != FallOff::Never)
+      Diags.report(SourceRange(F->getBody()->getRange().End),
+                   How == FallOff::Always
+                       ? diag::warn_return_missing
+                       : diag::warn_return_missing_some_paths)
+          << Name;
+  }
   CurFn = nullptr;
 }
 

@@ -288,8 +288,6 @@ FunctionDecl *Sema::instantiate(FunctionTemplateDecl *T,
   for (int J = Templates.Current; J >= 0; J = Templates.Instances[J].Parent)
     Notes.push_back(
         {Templates.Instances[J].At, Templates.Instances[J].Display});
-  if (Notes.size() > 10)
-    Notes.erase(Notes.begin() + 5, Notes.end() - 5);
   if (!T->getPattern()->isDefinition()) {
     auto Saved = Diags.getContextNotes();
     Diags.setContextNotes(Notes);
@@ -323,9 +321,7 @@ void Sema::checkInstantiations() {
     std::vector<std::pair<SourceRange, std::string>> Notes;
     for (int J = int(I); J >= 0; J = Instances[J].Parent)
       Notes.push_back({Instances[J].At, Instances[J].Display});
-    // A deep chain shows its 5 innermost and 5 outermost requests.
-    if (Notes.size() > 10)
-      Notes.erase(Notes.begin() + 5, Notes.end() - 5);
+    // The engine cuts a long chain (-ftemplate-backtrace-limit).
     Diags.setContextNotes(std::move(Notes));
     Templates.Current = int(I);
     FunctionDecl *F = Instances[I].F;

@@ -77,6 +77,11 @@ public:
                                       bool Varargs);
   /// The one StructType named \p Name, created on first use.
   StructType *getStructType(llvm::StringRef Name);
+  /// The StructType named \p Name if a struct of that name was declared or
+  /// used so far; null otherwise.
+  StructType *findStructType(llvm::StringRef Name) const {
+    return Structs.lookup(Name);
+  }
   /// The operator type of a reduce/scan operator as written (`+`, `min`,
   /// ...); null for anything else.
   const OperatorType *getOperatorType(llvm::StringRef Spelling);
