@@ -207,6 +207,9 @@ void Sema::checkFunction(FunctionDecl *F) {
     P->setHost(!F->isInline());
     declare(P);
   }
+  // Its barriers may sit under conditions on its uniform locals.
+  if (F->isInline())
+    computeUniformLocals(F->getBody(), F);
   checkCompound(F->getBody(), &Scopes.back());
   Scopes.pop_back();
   flushSyncPlacement();

@@ -145,9 +145,7 @@ Expr *Sema::checkDeclRef(DeclRefExpr *R) {
     R->setType(V->getType());
     R->setLValue(true);
     V->setRead();
-    if (InRequire && !V->isHost() && !isUniformLocal(V))
-      Diags.report(R->getRange(), diag::err_thread_device_var_in_require)
-          << R->getName();
+    checkRequireUse(R, V);
     if (Expr *Put = PendingPuts.lookup(V)) {
       Diags.report(R->getRange(), diag::err_put_value_used) << R->getName();
       Diags.report(Put->getRange(), diag::note_put_here) << R->getName();

@@ -37,6 +37,7 @@
 
 #include "CarryArraysThroughFlow.h"
 #include "HostTests.h"
+#include "PrivateArrays.h"
 #include "SegmentEndValues.h"
 #include "Uniformity.h"
 
@@ -254,6 +255,10 @@ LogicalResult Splitter::checkCarried(Value v, ArrayRef<Operation *> seg) {
   // means nothing in another kernel.
   Value base = v;
   while (Operation *def = base.getDefiningOp()) {
+    // An array too large to carry (carryArraysThroughFlow) is the error.
+    if (std::optional<PrivateArray> array = asPrivateArray(*def))
+      if (failed(checkCarriedArraySize(*array, "branch or loop")))
+        return failure();
     if (isa<LLVM::AllocaOp, GroupLocalOp>(def)) {
       InFlightDiagnostic diag = v.getDefiningOp()
                                     ? v.getDefiningOp()->emitError()

@@ -233,12 +233,18 @@ Column Interpreter::evalBuiltin(Frame &F, BuiltinCallExpr *B, Lanes &L) {
     Column X = eval(F, Args[0], L);
     syncPoint(F, L, R, Name);
     BK K0 = scalarKind(Args[0]->getType());
+    // The total first, named in the error as compiled code names it.
+    uint64_t Total = 0;
+    for (uint32_t K = 0; K < X.N; ++K)
+      Total += std::max<int64_t>(scalarToInt(K0, X.at(K)), 0);
+    if (Total > INT32_MAX)
+      fatal(R, "thread.fork makes " + std::to_string(Total) +
+                   " threads; BSGP ranks are 32-bit ints, so a spawn has at "
+                   "most 2147483647 threads");
     std::vector<uint32_t> Src;
     std::vector<int32_t> Child;
     for (uint32_t K = 0; K < X.N; ++K) {
       int64_t C = scalarToInt(K0, X.at(K));
-      if ((int64_t)Src.size() + std::max<int64_t>(C, 0) > INT32_MAX)
-        fatal(R, "thread.fork makes more than 2^31-1 threads");
       for (int64_t J = 0; J < C; ++J) {
         Src.push_back(K);
         Child.push_back(J);

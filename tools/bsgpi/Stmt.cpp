@@ -66,7 +66,8 @@ bool Interpreter::mayRemap(Stmt *S) {
   return R;
 }
 
-/// The thread-local variables (of the spawn) that require block \p S reads.
+/// The thread-local variables (of the spawn, or locals and parameters of
+/// the inline function it is in) that require block \p S reads.
 llvm::SmallVector<const VarDecl *, 2> Interpreter::deviceReads(Stmt *S) {
   llvm::SmallVector<const VarDecl *, 2> Out;
   std::function<void(Stmt *)> Walk = [&](Stmt *C) {
@@ -74,7 +75,7 @@ llvm::SmallVector<const VarDecl *, 2> Interpreter::deviceReads(Stmt *S) {
       return;
     if (auto *R = llvm::dyn_cast<DeclRefExpr>(C))
       if (auto *V = llvm::dyn_cast_or_null<VarDecl>(R->getDecl()))
-        if (!V->isHost() && V->getStorage() == VarDecl::Local &&
+        if (!V->isHost() && V->getStorage() != VarDecl::Global &&
             !llvm::is_contained(Out, V))
           Out.push_back(V);
     forEachChild(C, Walk);
