@@ -37,8 +37,8 @@ struct Exits {
 std::optional<bool> constantCondition(const Expr *Cond) {
   if (!Cond)
     return true;
-  if (std::optional<int64_t> V = evaluateCheckedIntConstant(Cond))
-    return *V != 0;
+  if (std::optional<IntConstant> V = evaluateCheckedIntConstant(Cond))
+    return !V->isZero();
   return std::nullopt;
 }
 
