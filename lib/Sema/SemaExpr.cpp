@@ -11,7 +11,7 @@
 ///
 //===----------------------------------------------------------------------===//
 
-#include "DivisionByZero.h"
+#include "ConstantWarnings.h"
 #include "SemaImpl.h"
 #include "bsgp/AST/ConstantEval.h"
 
@@ -631,6 +631,7 @@ Expr *Sema::checkBinary(BinaryOperator *B) {
     B->setRHS(convert(R, CT));
     B->setType(Compare ? Ctx.getBoolType() : CT);
     warnDivisionByZero(B, CT, Diags);
+    warnIntegerOverflow(B, Diags);
     return B;
   }
   if (LT->isVector() || RT->isVector()) {
@@ -701,6 +702,7 @@ Expr *Sema::checkUnary(UnaryOperator *U) {
     if (T->isArithmetic()) {
       U->setSubExpr(convert(S, promote(T)));
       U->setType(promote(T));
+      warnIntegerOverflow(U, Diags);
       return U;
     }
     if (T->isVector()) {
