@@ -28,12 +28,10 @@ using llvm::isa;
 
 /// A global's initializer (or an element of its initializer list) is a
 /// literal, possibly negated, or an integer constant expression. Reports
-/// an overflow in it, and why it is not constant.
+/// why it is not constant (an overflow in it was reported when checked).
 bool Sema::isConstantInit(Expr *I, VarDecl *V) {
   ConstantEvaluator Eval(lookupGlobalConstant);
-  bool IsConstant = Eval.evaluate(I).has_value();
-  Eval.reportOverflow(Diags, /*AsError=*/false);
-  if (IsConstant)
+  if (Eval.evaluate(I))
     return true;
   Expr *E = I->ignoreParenImpCasts();
   while (auto *U = dyn_cast<UnaryOperator>(E))

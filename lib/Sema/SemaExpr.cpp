@@ -11,7 +11,7 @@
 ///
 //===----------------------------------------------------------------------===//
 
-#include "DivisionByZero.h"
+#include "ConstantWarnings.h"
 #include "SemaImpl.h"
 #include "bsgp/AST/ConstantEval.h"
 
@@ -629,6 +629,7 @@ Expr *Sema::checkBinary(BinaryOperator *B) {
     B->setRHS(convert(R, CT));
     B->setType(Compare ? Ctx.getBoolType() : CT);
     warnDivisionByZero(B, CT, Diags);
+    warnIntegerOverflow(B, Diags);
     return B;
   }
   if (LT->isVector() || RT->isVector()) {
@@ -699,6 +700,7 @@ Expr *Sema::checkUnary(UnaryOperator *U) {
     if (T->isArithmetic()) {
       U->setSubExpr(convert(S, promote(T)));
       U->setType(promote(T));
+      warnIntegerOverflow(U, Diags);
       return U;
     }
     if (T->isVector()) {

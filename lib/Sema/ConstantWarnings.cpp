@@ -1,21 +1,26 @@
-//===- DivisionByZero.cpp - -Wdivision-by-zero ----------------------------===//
+//===- ConstantWarnings.cpp - warnings about constant operands ------------===//
 //
 // Part of bsgpc, the BSGP compiler.
 //
 //===----------------------------------------------------------------------===//
 //
-// An integer division or remainder by zero is undefined behaviour in C, and
-// in BSGP it is whatever the target's instruction does (a trap on the CPU,
-// an unspecified value on GPUs). When the divisor is a constant the mistake
-// is certain, so Sema warns at the operator, as clang does.
+// Operations on constants whose result C leaves undefined, which clang
+// warns about wherever they are:
+// - an integer division or remainder by zero (-Wdivision-by-zero); in BSGP
+//   it is whatever the target's instruction does (a trap on the CPU, an
+//   unspecified value on GPUs);
+// - signed overflow of `+ - *` or negation (-Winteger-overflow), which
+//   wraps on every target.
 //
 //===----------------------------------------------------------------------===//
 
-#include "DivisionByZero.h"
+#include "ConstantWarnings.h"
 
 #include "bsgp/AST/AST.h"
 #include "bsgp/AST/ConstantEval.h"
 #include "bsgp/Basic/Diagnostic.h"
+
+#include "llvm/ADT/SmallVector.h"
 
 using namespace bsgp;
 
@@ -45,4 +50,29 @@ void bsgp::warnDivisionByZero(const BinaryOperator *B,
   Diags.report(SourceRange(B->getOperatorLoc(), R->getRange().End),
                Op == BO::Div ? diag::warn_division_by_zero
                              : diag::warn_remainder_by_zero);
+}
+
+void bsgp::warnIntegerOverflow(const Expr *E, DiagnosticEngine &Diags) {
+  llvm::SmallVector<const Expr *, 2> Operands;
+  if (auto *B = llvm::dyn_cast<BinaryOperator>(E)) {
+    if (B->getOpcode() != BinaryOperator::Add &&
+        B->getOpcode() != BinaryOperator::Sub &&
+        B->getOpcode() != BinaryOperator::Mul)
+      return;
+    Operands = {B->getLHS(), B->getRHS()};
+  } else if (auto *U = llvm::dyn_cast<UnaryOperator>(E)) {
+    if (U->getOpcode() != UnaryOperator::Minus)
+      return;
+    Operands = {U->getSubExpr()};
+  }
+  if (Operands.empty() || !E->getType() || !E->getType()->isSignedInteger())
+    return;
+  // Only the operation that overflows: its operands are constants that
+  // did not (an overflow inside them was reported at their operator).
+  ConstantEvaluator Eval(lookupGlobalConstant);
+  for (const Expr *O : Operands)
+    if (!Eval.evaluate(O) || Eval.hasOverflow())
+      return;
+  Eval.evaluate(E);
+  Eval.reportOverflow(Diags, /*AsError=*/false);
 }
