@@ -74,10 +74,10 @@ def march_EQ : Joined<["-"], "march=">, MetaVarName<"<cpu>">,
 def mlir_print_ir_after_all : Flag<["-"], "mlir-print-ir-after-all">,
   HelpText<"With -emit-mlir, print the module after every pass">;
 def print_supersteps : Flag<["--"], "print-supersteps">,
-  HelpText<"Print each spawn's supersteps and saved values (paper Tables 1-2)">;
+  HelpText<"Print each spawn's supersteps and saved values (paper Tables 1-2) to standard output, or to the file -o names, instead of building anything">;
 def print_supersteps_EQ : Joined<["--"], "print-supersteps=">,
   MetaVarName<"<format>">,
-  HelpText<"table (default: the program's spawns), all (the table with the collective library's spawns too) or dot (the Fig. 4 graph as Graphviz)">;
+  HelpText<"As --print-supersteps, in <format>: table (default: the program's spawns), all (the table with the collective library's spawns too) or dot (the Fig. 4 graph as Graphviz)">;
 
 // Linking (passed to Clang's driver).
 def L : JoinedOrSeparate<["-"], "L">, MetaVarName<"<dir>">,
