@@ -79,7 +79,7 @@ const Row Rows[] = {
     // earlier ones with no rank change since.
     {Feature::Get, "yyyyyyyyyyyy"},
     // thread.get of a value from an earlier piece after a rank change and a
-    // barrier (issue 42, item 1).
+    // barrier: compiled code read it in the old rank order.
     {Feature::FlowGet, "-yyyyyyyyyyy"},
     // thread.put only outside control flow (docs/language.md).
     {Feature::Put, "yy--------yy"},
@@ -102,13 +102,15 @@ const Row Rows[] = {
     {Feature::Require, "yyyyyyyyyyyy"},
     // Allocated in a require, written and read in the same piece.
     {Feature::TempLists, "yyyyyyyyyyyy"},
-    // Used in a later piece than the one that allocated it (item 2).
+    // Used in a later piece than the one that allocated it: the list was
+    // freed when the first piece ended.
     {Feature::FlowLists, "-yyyyyyyyyyy"},
     {Feature::DevicePrintf, "yyyyyyyyyyyy"},
-    // A require's printf after a piece that printed on the device (item 5).
+    // A require's printf after a piece that printed on the device: the
+    // device's lines came out after later pieces' require output.
     {Feature::RequirePrintf, "ygggggggggyy", Feature::FlowPrintf},
     // The condition of a branch or loop written here passed to a collective
-    // first (item 12).
+    // first: Sema counted the value as per-thread from then on.
     {Feature::UniformArgs, "yyyyyyyyyyyy"},
 };
 
@@ -343,9 +345,6 @@ void Generator::flowBody(FlowLevel L, llvm::function_ref<void()> Body) {
   uint64_t Max = MaxThreads;
   bool Changed = RanksChanged, SavedIn = InUniformFlow;
   InUniformFlow = true;
-  // A piece begins a superstep: its requires run before any of its code.
-  if (R.chance(15))
-    requirePrintf();
   if (R.chance(15))
     tempListAlloc();
   Body();
@@ -578,7 +577,13 @@ void Generator::collectiveCall(bool Generic) {
     stmtList(R.range(1, 2), 2);
     if (R.chance(15))
       tempListAlloc();
-    if (!(R.chance(30) && flowConstruct()))
+    // The first segment ends with a barrier, so that the function is a
+    // collective one whatever else it holds (an inline function with a
+    // require but no barrier or collective stops bsgpc with an internal
+    // error).
+    if (Seg == 0 && Opts.has(Feature::Barrier))
+      superstepBreak();
+    else if (!(R.chance(30) && flowConstruct()))
       segmentEnd();
   }
   stmtList(1, 1);
