@@ -202,6 +202,9 @@ struct Options {
   uint32_t SubgroupSize = 1;
   uint64_t MaxSteps = 0; ///< 0: no limit.
   bool CheckRaces = true;
+  /// Report a thread.get of a rank outside the spawn (otherwise its value
+  /// is zero).
+  bool CheckGetRange = false;
 };
 
 /// The activation of a function, or of a spawn body.
