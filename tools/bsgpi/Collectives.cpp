@@ -83,6 +83,22 @@ template <typename T> T combine(RO Op, T A, T B) {
   return A < B ? B : A;
 }
 
+/// The sum of component \p C (at byte \p Off) of lanes [Lo, Hi) of \p X,
+/// pairwise: a tree, as the compiled forms combine (work groups on GPUs,
+/// blocks of ranks on the CPU), so that the rounding error of a float sum
+/// grows with log n rather than n.
+template <typename T>
+T pairwiseSum(const Column &X, uint32_t Off, uint32_t Lo, uint32_t Hi) {
+  if (Hi - Lo <= 8) {
+    T Acc = T(0);
+    for (uint32_t K = Lo; K < Hi; ++K)
+      Acc += ld<T>(X.at(K) + Off);
+    return Acc;
+  }
+  uint32_t Mid = Lo + (Hi - Lo) / 2;
+  return pairwiseSum<T>(X, Off, Lo, Mid) + pairwiseSum<T>(X, Off, Mid, Hi);
+}
+
 /// An unsigned key that orders like the value: the radix sort's order.
 uint64_t sortKey(BK K, const uint8_t *P) {
   switch (K) {
@@ -169,6 +185,13 @@ Column Interpreter::evalBuiltin(Frame &F, BuiltinCallExpr *B, Lanes &L) {
     dispatchKind(scalarKind(T), [&](auto Tag) {
       using V = decltype(Tag);
       for (unsigned C = 0; C < NC; ++C) {
+        // A float sum is a tree; the scan's values are rank order.
+        bool Tree = std::is_floating_point_v<V> && Op == RO::OpAdd;
+        V Sum = Tree ? pairwiseSum<V>(X, C * ES, 0, X.N) : V();
+        if (Tree && Kind == BuiltinCallExpr::Reduce) {
+          st<V>(Total.at(0) + C * ES, Sum);
+          continue;
+        }
         V Acc = identity<V>(Op);
         for (uint32_t K = 0; K < X.N; ++K) {
           uint8_t *P = X.at(K) + C * ES;
@@ -177,7 +200,7 @@ Column Interpreter::evalBuiltin(Frame &F, BuiltinCallExpr *B, Lanes &L) {
             st<V>(P, Acc);
           Acc = combine<V>(Op, Acc, Cur);
         }
-        st<V>(Total.at(0) + C * ES, Acc);
+        st<V>(Total.at(0) + C * ES, Tree ? Sum : Acc);
       }
     });
     if (Kind == BuiltinCallExpr::Scan)
