@@ -158,7 +158,8 @@ static void writeList(Interpreter &I, Frame &F, Lanes &L, const Column &List,
     std::memcpy(Vals.at(J), Src.at(Order[J]), Size);
     Who.push_back(L[Order[J]]);
   }
-  I.store(F, Addr, Vals, T, Who, R);
+  // Made between the supersteps, not by the threads: no race records.
+  I.store(F, Addr, Vals, T, Who, R, /*Untracked=*/true);
 }
 
 Column Interpreter::evalBuiltin(Frame &F, BuiltinCallExpr *B, Lanes &L) {
@@ -204,7 +205,7 @@ Column Interpreter::evalBuiltin(Frame &F, BuiltinCallExpr *B, Lanes &L) {
       }
     });
     if (Kind == BuiltinCallExpr::Scan)
-      store(F, address(F, Args[0], L), X, T, L, R);
+      store(F, address(F, Args[0], L), X, T, L, R, /*Untracked=*/true);
     return splat(Total.at(0), Total.Size, L.size());
   }
   case BuiltinCallExpr::SortIdx: {
@@ -309,6 +310,7 @@ Column Interpreter::evalGroup(Frame &F, GroupExpr *G, Lanes &L) {
   for (uint32_t K = 0; K < L.size(); ++K)
     Pos[rankOf(F, L[K])] = K;
   if (Op == GroupExpr::GroupBarrier) {
+    groupBarrierPhase();
     for (uint32_t K = 0; K < L.size(); ++K) {
       uint32_t T = rankOf(F, L[K]), First = T / GS * GS;
       for (uint32_t U = First; U < std::min(First + GS, N); ++U)

@@ -53,6 +53,7 @@ void Interpreter::execSpawn(Frame &F, SpawnStmt *S) {
   Spawn = &St;
   St.DeviceFrames.push_back(&D);
   ++Superstep;
+  GroupPhase = 0;
   (void)exec(D, S->getBody(), L);
   syncPoint(D, L, S->getRange(), nullptr);
   for (auto &[V, P] : D.Vars)
@@ -105,6 +106,7 @@ void Interpreter::syncPoint(Frame &F, Lanes &L, SourceRange R,
   std::fwrite(Spawn->Printed.data(), 1, Spawn->Printed.size(), stdout);
   Spawn->Printed.clear();
   ++Superstep;
+  GroupPhase = 0;
   // thread.get reads the values of the superstep before.
   Spawn->Snapshots.clear();
   Spawn->LastSync = Superstep;
