@@ -348,22 +348,17 @@ void Splitter::freeDead(Env &env, const llvm::SetVector<Value> &live,
 /// thread.get of a value from before the segment reads its list at the
 /// other rank (within the list, whatever the rank: the get of an invalid
 /// rank is undefined, not a fault). The list is in the ranks of the
-/// segment's start: a get after the segment reassigns ranks or changes the
-/// count names a thread by its new rank, so it stays a get of the value
-/// loaded at the start, which bsgp-save-restore carries through the
-/// reassignment like any value of the segment.
+/// segment's start: a get after the segment moves threads stays a get of the
+/// value loaded at the start, which bsgp-save-restore carries along.
 void Splitter::rewriteLiveInGets(Block *body,
                                  const llvm::SetVector<Value> &liveIn,
                                  IRMapping &map, Env &env) {
   DenseMap<Value, Value> listOfLoad;
   for (Value v : liveIn)
     listOfLoad[map.lookup(v)] = env.lists.lookup(v);
-  Operation *firstMove = nullptr;
-  for (Operation &op : *body)
-    if (movesThreads(&op)) {
-      firstMove = &op;
-      break;
-    }
+  auto move =
+      llvm::find_if(*body, [](Operation &op) { return movesThreads(&op); });
+  Operation *firstMove = move == body->end() ? nullptr : &*move;
   SmallVector<GetOp> gets;
   body->walk([&](GetOp get) {
     if (!listOfLoad.count(get.getValue()))
