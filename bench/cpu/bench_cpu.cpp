@@ -36,6 +36,7 @@ void stencil(int w, int h, float *src, float *dst);
 void findFaces(int *pf, int *hd, int *ib, int n);
 // bench/cuda/collectives.bsgp: the collectives as programs use them.
 void benchReduce(int *in, int *out, int n);
+void benchReduceFloat(float *in, float *out, int n);
 void benchScan(int *in, int *out, int n);
 void benchCompact(int *in, int *out, int n);
 void benchSortby(unsigned *keys, unsigned *sortedKeys, unsigned *ranks, int n);
@@ -121,6 +122,41 @@ static void collectives(double scale, int reps, bool &allSame) {
     bool same = got == int(total);
     allSame &= same;
     report("reduce", tb, to, same);
+  }
+  {
+    // Floats in [0.25, 1.25): OpenMP sums each thread's range in 8-wide
+    // partial sums (simd), BSGP as a tree of blocks. BSGP's sum must be
+    // within 1e-5 of the sum in double; OpenMP's error is printed (millions
+    // of values a partial sum lose digits).
+    std::vector<float> f(n);
+    double exact = 0;
+    for (int i = 0; i < n; ++i) {
+      f[i] = float(in[i]) / 1024.0f + 0.25f;
+      exact += f[i];
+    }
+    float *df = deviceCopy(f);
+    float *dfo = static_cast<float *>(bsgprt_dnew(4, "bench"));
+    float total = 0;
+    double tb = medianSeconds([&] { benchReduceFloat(df, dfo, n); }, reps);
+    double to = medianSeconds(
+        [&] {
+          float s = 0;
+#pragma omp parallel for simd reduction(+ : s) schedule(static)
+          for (int i = 0; i < n; ++i)
+            s += f[i];
+          total = s;
+        },
+        reps);
+    float got = 0;
+    bsgprt_memcpy_dtoh(&got, dfo, 4);
+    bool same = std::fabs(got - exact) < 1e-5 * exact;
+    allSame &= same;
+    report("reducef", tb, to, same);
+    std::printf("         relative error: bsgp %.2g openmp %.2g\n",
+                std::fabs(got - exact) / exact,
+                std::fabs(total - exact) / exact);
+    bsgprt_dfree(df);
+    bsgprt_dfree(dfo);
   }
   {
     std::vector<int> out(n);

@@ -86,10 +86,10 @@ const OperatorType *ASTContext::getOperatorType(llvm::StringRef Spelling) {
   return nullptr;
 }
 
-const ValueType *ASTContext::getValueType(int64_t V) {
-  auto &Slot = Values[V];
+const ValueType *ASTContext::getValueType(uint64_t Bits, bool Negative) {
+  auto &Slot = Values[{Bits, Negative}];
   if (!Slot)
-    Slot = make<ValueType>(*this, V);
+    Slot = make<ValueType>(*this, Bits, Negative);
   return Slot;
 }
 

@@ -144,7 +144,7 @@ std::string Type::str() const {
   case TK_Operator:
     return llvm::cast<OperatorType>(this)->getSpelling().str();
   case TK_Value:
-    return std::to_string(llvm::cast<ValueType>(this)->getValue());
+    return llvm::cast<ValueType>(this)->getDecimal();
   case TK_Null:
     return "null";
   case TK_Error:

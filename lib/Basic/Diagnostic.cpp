@@ -38,7 +38,7 @@ DiagnosticConsumer::~DiagnosticConsumer() = default;
 
 DiagnosticBuilder::~DiagnosticBuilder() {
   if (Engine)
-    Engine->emit(Kind, Range, Args);
+    Engine->emit(Kind, Range, Args, Fix ? &*Fix : nullptr);
 }
 
 static std::string formatMessage(llvm::StringRef Fmt,
@@ -73,7 +73,7 @@ static std::string sanitizeLine(llvm::StringRef Line) {
   return S;
 }
 
-void DiagnosticEngine::printSourceLine(SourceRange R) {
+void DiagnosticEngine::printSourceLine(SourceRange R, const FixItHint *Fix) {
   llvm::StringRef Line = SM.getLineText(R.Begin.File, R.Begin.Line);
   // Very long lines (minified or fuzzed input) are not worth echoing.
   if (Line.size() > 4096)
@@ -97,6 +97,17 @@ void DiagnosticEngine::printSourceLine(SourceRange R) {
   if (ShowColors)
     OS.changeColor(llvm::raw_ostream::GREEN, true);
   OS << M << '\n';
+  if (ShowColors)
+    OS.resetColor();
+  // The replacement text, under the text it replaces (one line only).
+  SourceRange F = Fix ? Fix->Range : SourceRange();
+  if (!F.isValid() || F.Begin.File != R.Begin.File ||
+      F.Begin.Line != R.Begin.Line || !F.Begin.Col ||
+      Fix->Code.find('\n') != std::string::npos)
+    return;
+  if (ShowColors)
+    OS.changeColor(llvm::raw_ostream::GREEN, false);
+  OS.indent(F.Begin.Col - 1) << sanitizeLine(Fix->Code) << '\n';
   if (ShowColors)
     OS.resetColor();
 }
@@ -131,7 +142,8 @@ void DiagnosticEngine::printMacroNotes(uint32_t Macro) {
 }
 
 void DiagnosticEngine::emit(diag::Kind K, SourceRange R,
-                            llvm::ArrayRef<std::string> Args) {
+                            llvm::ArrayRef<std::string> Args,
+                            const FixItHint *Fix) {
   Severity Sev = getSeverity(K);
   if (Sev == Severity::Note) {
     if (LastWasSuppressed)
@@ -168,13 +180,36 @@ void DiagnosticEngine::emit(diag::Kind K, SourceRange R,
   if (Consumer)
     Consumer->handleDiagnostic(Sev, R, Msg);
   else
-    print(Sev, R, Msg);
+    print(Sev, R, Msg, Fix);
   if (Sev == Severity::Error || Sev == Severity::Warning)
-    for (const auto &[NoteRange, Name] : ContextNotes)
-      emit(diag::note_template_instantiation, NoteRange, {Name});
+    emitContextNotes();
 }
 
-void DiagnosticEngine::print(Severity Sev, SourceRange R, llvm::StringRef Msg) {
+void DiagnosticEngine::emitContextNotes() {
+  // Where clang's PrintInstantiationStack cuts a long chain: the notes
+  // [SkipStart, SkipEnd) are replaced by one saying how many they were, at
+  // the first of them.
+  size_t N = ContextNotes.size();
+  size_t SkipStart = N, SkipEnd = N;
+  unsigned Limit = TemplateBacktraceLimit;
+  if (Limit && Limit < N) {
+    SkipStart = Limit / 2 + Limit % 2;
+    SkipEnd = N - Limit / 2;
+  }
+  for (size_t I = 0; I < N; ++I) {
+    const auto &[NoteRange, Name] = ContextNotes[I];
+    if (I < SkipStart || I >= SkipEnd) {
+      emit(diag::note_template_instantiation, NoteRange, {Name});
+    } else if (I == SkipStart) {
+      size_t Skipped = SkipEnd - SkipStart;
+      emit(diag::note_template_instantiations_skipped, NoteRange,
+           {std::to_string(Skipped), Skipped == 1 ? "context" : "contexts"});
+    }
+  }
+}
+
+void DiagnosticEngine::print(Severity Sev, SourceRange R, llvm::StringRef Msg,
+                             const FixItHint *Fix) {
   if (R.isValid() && Sev != Severity::Note)
     printIncludeStack(R.Begin.File);
   if (ShowColors)
@@ -210,7 +245,7 @@ void DiagnosticEngine::print(Severity Sev, SourceRange R, llvm::StringRef Msg) {
   if (ShowColors)
     OS.resetColor();
   if (R.isValid())
-    printSourceLine(R);
+    printSourceLine(R, Fix);
   if (R.isValid() && R.Begin.Macro)
     printMacroNotes(R.Begin.Macro);
   OS.flush();

@@ -195,7 +195,15 @@ static bool parseCodegenArgs(const llvm::opt::InputArgList &Args,
         return false;
       }
     }
-    // Printing is an action of its own, like -emit-mlir.
+    // Printing is an action of its own, like -emit-mlir: it writes the
+    // tables to -o or the standard output and builds nothing, so the
+    // options that ask for a build are unused (as clang says of -c with
+    // -E).
+    for (const llvm::opt::Arg *U :
+         Args.filtered(OPT_c, OPT_S, OPT_emit_llvm, OPT_emit_mlir,
+                       OPT_lower_mlir, OPT_emit_spirv))
+      Diags.report(diag::warn_drv_unused_with_print_supersteps)
+          << U->getAsString(Args);
     CG.Action = CodegenOptions::EmitMLIR;
   }
   return true;
@@ -378,6 +386,14 @@ int bsgp::runDriver(llvm::ArrayRef<const char *> Argv) {
       Diags.report(diag::err_drv_bad_error_limit) << A->getValue();
     else
       Diags.setErrorLimit(N);
+  }
+  if (const llvm::opt::Arg *A =
+          Args.getLastArg(OPT_ftemplate_backtrace_limit_EQ)) {
+    unsigned N;
+    if (llvm::StringRef(A->getValue()).getAsInteger(10, N))
+      Diags.report(diag::err_drv_bad_template_backtrace_limit) << A->getValue();
+    else
+      Diags.setTemplateBacktraceLimit(N);
   }
   if (Diags.hasErrors())
     return 1;

@@ -40,6 +40,9 @@ def fno_color_diagnostics : Flag<["-"], "fno-color-diagnostics">,
   HelpText<"Do not use colours in diagnostics">;
 def ferror_limit_EQ : Joined<["-"], "ferror-limit=">, MetaVarName<"<n>">,
   HelpText<"Stop after <n> errors (0: no limit)">;
+def ftemplate_backtrace_limit_EQ : Joined<["-"], "ftemplate-backtrace-limit=">,
+  MetaVarName<"<n>">,
+  HelpText<"Show at most <n> 'in instantiation of' notes after a diagnostic in a generic function: the first and last halves of a longer chain (default 10, 0: no limit)">;
 
 // Code generation.
 def emit_mlir : Flag<["-"], "emit-mlir">,
@@ -71,10 +74,10 @@ def march_EQ : Joined<["-"], "march=">, MetaVarName<"<cpu>">,
 def mlir_print_ir_after_all : Flag<["-"], "mlir-print-ir-after-all">,
   HelpText<"With -emit-mlir, print the module after every pass">;
 def print_supersteps : Flag<["--"], "print-supersteps">,
-  HelpText<"Print each spawn's supersteps and saved values (paper Tables 1-2)">;
+  HelpText<"Print each spawn's supersteps and saved values (paper Tables 1-2) to standard output, or to the file -o names, instead of building anything">;
 def print_supersteps_EQ : Joined<["--"], "print-supersteps=">,
   MetaVarName<"<format>">,
-  HelpText<"table (default: the program's spawns), all (the table with the collective library's spawns too) or dot (the Fig. 4 graph as Graphviz)">;
+  HelpText<"As --print-supersteps, in <format>: table (default: the program's spawns), all (the table with the collective library's spawns too) or dot (the Fig. 4 graph as Graphviz)">;
 
 // Linking (passed to Clang's driver).
 def L : JoinedOrSeparate<["-"], "L">, MetaVarName<"<dir>">,

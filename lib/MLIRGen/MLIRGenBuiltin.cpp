@@ -100,15 +100,34 @@ Value MLIRGen::emitMathCall(bsgp::MathFunction f, ArrayRef<Value> a,
 /// constants are the same in every thread.
 Value MLIRGen::emitThreadGet(bsgp::BuiltinCallExpr *e) {
   Location l = loc(e->getRange());
-  Value rank = emitExpr(e->args()[0]);
-  if (!rank)
+  Value valid, rank;
+  if (!emitGetRank(e, valid, rank))
     return {};
-  rank = toI32(rank, e->args()[0]->getType(), l);
   Value outer = getRank;
   getRank = rank;
   Value v = emitExpr(e->args()[1]);
   getRank = outer;
-  return v;
+  return v ? zeroUnless(valid, v, l) : Value();
+}
+
+/// A rank outside the spawn gets the zero of the value's type
+/// (docs/language.md): the saved values are read at rank 0 instead, which
+/// every running superstep has, so no thread reads past its lists.
+bool MLIRGen::emitGetRank(bsgp::BuiltinCallExpr *e, Value &valid, Value &rank) {
+  Location l = loc(e->getRange());
+  rank = emitExpr(e->args()[0]);
+  if (!rank)
+    return false;
+  rank = toI32(rank, e->args()[0]->getType(), l);
+  Value size = bsgp::ThreadSizeOp::create(b, l, b.getI32Type());
+  // Unsigned, so that a negative rank is outside too.
+  valid = arith::CmpIOp::create(b, l, arith::CmpIPredicate::ult, rank, size);
+  rank = arith::SelectOp::create(b, l, valid, rank, zeroOf(rank.getType(), l));
+  return true;
+}
+
+Value MLIRGen::zeroUnless(Value valid, Value v, Location l) {
+  return arith::SelectOp::create(b, l, valid, v, zeroOf(v.getType(), l));
 }
 
 /// The read of thread-local variable `vd` (current value `v`) inside the

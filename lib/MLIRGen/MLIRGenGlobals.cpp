@@ -31,6 +31,13 @@ static Attribute constantAttr(bsgp::Expr *e, Type t) {
   if (!e)
     return Builder(t.getContext()).getZeroAttr(t);
   if (auto ft = dyn_cast<FloatType>(t)) {
+    // An integer constant expression, converted as C converts (of its own
+    // type: `-5u` is 4294967291).
+    if (auto *c = dyn_cast<bsgp::ImplicitCastExpr>(e);
+        c && c->getCastKind() == bsgp::ImplicitCastExpr::IntegralToFloating)
+      if (std::optional<bsgp::IntConstant> i =
+              bsgp::evaluateCheckedIntConstant(c->getSubExpr()))
+        return FloatAttr::get(ft, i->toDouble());
     // A floating literal, possibly negated, under Sema's conversions.
     const bsgp::Expr *x = e;
     bool negate = false;
@@ -50,15 +57,18 @@ static Attribute constantAttr(bsgp::Expr *e, Type t) {
     double v;
     if (auto *f = dyn_cast<bsgp::FloatingLiteral>(x))
       v = f->getValue();
-    else if (std::optional<int64_t> i = bsgp::evaluateCheckedIntConstant(x))
-      v = static_cast<double>(*i);
+    else if (std::optional<bsgp::IntConstant> i =
+                 bsgp::evaluateCheckedIntConstant(x))
+      v = i->toDouble();
     else
       return {};
     return FloatAttr::get(ft, negate ? -v : v);
   }
   if (auto it = dyn_cast<IntegerType>(t))
-    if (std::optional<int64_t> i = bsgp::evaluateCheckedIntConstant(e))
-      return IntegerAttr::get(it, APInt(it.getWidth(), *i, /*isSigned=*/true,
+    if (std::optional<bsgp::IntConstant> i =
+            bsgp::evaluateCheckedIntConstant(e))
+      return IntegerAttr::get(it, APInt(it.getWidth(), i->getBits(),
+                                        /*isSigned=*/false,
                                         /*implicitTrunc=*/true));
   return {};
 }

@@ -155,6 +155,11 @@ private:
   Value emitChunkOp(bsgp::BuiltinCallExpr *e, ArrayRef<Value> args);
   Value emitCollectiveCall(bsgp::BuiltinCallExpr *e, ArrayRef<Value> args);
   Value emitThreadGet(bsgp::BuiltinCallExpr *e);
+  /// The rank of thread.get \p e, checked: whether it names a thread of the
+  /// spawn, and the rank to read (0 when it does not).
+  bool emitGetRank(bsgp::BuiltinCallExpr *e, Value &valid, Value &rank);
+  /// \p v where \p valid, the zero of its type elsewhere.
+  Value zeroUnless(Value valid, Value v, Location l);
   Value emitGetOfVariable(bsgp::VarDecl *vd, Value v, Location l);
   Value emitGroup(bsgp::GroupExpr *e);
   void emitGroupLocalDecl(bsgp::VarDecl *vd);

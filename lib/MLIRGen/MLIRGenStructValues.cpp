@@ -341,14 +341,17 @@ bool MLIRGen::emitStructValue(bsgp::Expr *e, SmallVectorImpl<Value> &out) {
     auto *bc = cast<bsgp::BuiltinCallExpr>(e);
     if (bc->getBuiltinKind() != bsgp::BuiltinCallExpr::ThreadGet)
       break;
-    Value rank = emitExpr(bc->args()[0]);
-    if (!rank)
+    Value valid, rank;
+    if (!emitGetRank(bc, valid, rank))
       return false;
-    rank = toI32(rank, bc->args()[0]->getType(), l);
     Value outer = getRank;
     getRank = rank;
+    size_t first = out.size();
     bool ok = emitStructValue(bc->args()[1], out);
     getRank = outer;
+    // Outside the spawn, every field is zero.
+    for (size_t i = first; ok && i < out.size(); ++i)
+      out[i] = zeroUnless(valid, out[i], l);
     return ok;
   }
   default:

@@ -27,7 +27,96 @@ using namespace bsgp;
 bool Parser::isTypeStart(const Token &T) const {
   if (isBuiltinTypeKw(T.Kind) || T.is(tok::kw_const) || T.is(tok::kw_struct))
     return true;
-  return T.is(tok::identifier) && Session.getTypedefs().count(T.Text);
+  if (T.isNot(tok::identifier))
+    return false;
+  // C's spellings (`(long)x`, `sizeof(size_t)`) are read as types, to be
+  // reported as such (parseUnknownTypeName).
+  return Session.getTypedefs().count(T.Text) ||
+         (isCTypeWord(T.Text) && !isValueName(T.Text));
+}
+
+bool Parser::startsUnknownType() const {
+  if (Tok.isNot(tok::identifier) || Session.getTypedefs().count(Tok.Text) ||
+      isValueName(Tok.Text))
+    return false;
+  if (isCTypeWord(Tok.Text) || Next.is(tok::identifier))
+    return true;
+  // `P *q;` with no variable P multiplies nothing.
+  return Next.is(tok::star) && Ctx.findStructType(Tok.Text);
+}
+
+/// The builtin type or typedef spelt most like \p Name, if one is close
+/// enough to be a typo of it (as clang's typo correction judges: at most
+/// a third of the letters differ).
+static std::optional<std::pair<llvm::StringRef, const Type *>>
+correctTypeTypo(llvm::StringRef Name, ASTContext &Ctx,
+                const llvm::StringMap<const Type *> &Typedefs) {
+  unsigned Best = (Name.size() + 2) / 3 + 1;
+  std::optional<std::pair<llvm::StringRef, const Type *>> Found;
+  auto Try = [&](llvm::StringRef Candidate, const Type *T) {
+    unsigned D = Name.edit_distance(Candidate, /*AllowReplacements=*/true,
+                                    /*MaxEditDistance=*/Best - 1);
+    if (D < Best && !llvm::isa<OperatorType>(T)) {
+      Best = D;
+      Found = {Candidate, T};
+    }
+  };
+  using BK = BuiltinType::BuiltinKind;
+  for (BK K : {BK::Void, BK::Bool, BK::Char, BK::Int, BK::UInt, BK::Int64,
+               BK::UInt64, BK::Float, BK::Double}) {
+    const BuiltinType *T = Ctx.getBuiltinType(K);
+    Try(Ctx.copyString(T->str()), T);
+    if (K == BK::Int || K == BK::UInt || K == BK::Float)
+      for (unsigned N = 2; N <= 4; ++N) {
+        const Type *V = Ctx.getVectorType(T, N);
+        Try(Ctx.copyString(V->str()), V);
+      }
+  }
+  for (const auto &Entry : Typedefs)
+    Try(Entry.getKey(), Entry.getValue());
+  return Found;
+}
+
+const Type *Parser::parseUnknownTypeName() {
+  SourceLocation Begin = Tok.Loc;
+  // C's type specifiers combine (`unsigned long long int`); any other name
+  // is one word.
+  bool Specifiers = continuesCTypeName(Tok.Text);
+  llvm::SmallVector<llvm::StringRef, 4> Words;
+  do {
+    Words.push_back(Tok.Text);
+    consume();
+  } while (Specifiers &&
+           (Tok.is(tok::identifier) || isBuiltinTypeKw(Tok.Kind)) &&
+           continuesCTypeName(Tok.Text) && !isValueName(Tok.Text));
+  SourceRange R = rangeFrom(Begin);
+  std::string Written = llvm::join(Words, " ");
+  if (const CTypeName *C = lookupCTypeName(Words)) {
+    const Type *T = Ctx.getBuiltinType(C->BSGP);
+    FixItHint Fix = FixItHint::replace(R, T->str());
+    if (C->Missing)
+      Diags.report(R, diag::err_unknown_type_name_nearest)
+          << Written << T->str() << C->Missing << Fix;
+    else
+      Diags.report(R, diag::err_unknown_type_name_suggest)
+          << Written << T->str() << Fix;
+    return T;
+  }
+  if (Words.size() == 1) {
+    if (StructType *ST = Ctx.findStructType(Written)) {
+      std::string Tagged = "struct " + Written;
+      Diags.report(R, diag::err_unknown_type_name_suggest)
+          << Written << Tagged << FixItHint::replace(R, Tagged);
+      return ST;
+    }
+    if (auto Typo = correctTypeTypo(Written, Ctx, Session.getTypedefs())) {
+      Diags.report(R, diag::err_unknown_type_name_suggest)
+          << Written << Typo->first << FixItHint::replace(R, Typo->first.str());
+      return Typo->second;
+    }
+  }
+  Diags.report(R, diag::err_unknown_type_name) << Written;
+  return Ctx.getErrorType();
 }
 
 const Type *Parser::parseBaseType() {
@@ -118,7 +207,10 @@ const Type *Parser::parseBaseType() {
       }
       break;
     }
-    [[fallthrough]];
+    T = parseUnknownTypeName();
+    while (tryConsume(tok::kw_const))
+      Const = true;
+    return Const && !T->isError() ? Ctx.getConstType(T) : T;
   }
   default:
     Diags.report(Tok.getRange(), diag::err_expected_type);
@@ -194,18 +286,23 @@ const Type *Parser::parseArraySuffix(const Type *T) {
     if (!Size)
       return nullptr;
     bool Dependent = false;
-    std::optional<int64_t> N = evaluateConstant(Size, &Dependent);
+    ConstantEvaluator Eval = constantEvaluator(&Dependent);
+    std::optional<IntConstant> V = Eval.evaluate(Size);
+    uint64_t N = 1;
     // A size of the pattern's value parameters is known per instantiation.
-    if (Dependent)
-      N = 1;
-    if (!N || *N <= 0 || *N > (1 << 30)) {
-      // Go on with one element, so that the variable is still declared.
-      Diags.report(rangeFrom(SizeBegin), diag::err_array_size_not_const);
-      N = 1;
+    if (!Dependent) {
+      Eval.reportOverflow(Diags, /*AsError=*/false);
+      if (!V || V->isNegative() || V->isZero() || V->getBits() > (1u << 30)) {
+        // Go on with one element, so that the variable is still declared.
+        Diags.report(rangeFrom(SizeBegin), diag::err_array_size_not_const);
+        Eval.reportFailure(Diags);
+      } else {
+        N = V->getBits();
+      }
     }
     if (!expect(tok::r_square))
       return nullptr;
-    Dims.push_back(static_cast<uint64_t>(*N));
+    Dims.push_back(N);
     if (Dims.size() > 8) {
       Diags.report(Tok.getRange(), diag::err_array_size_not_const);
       return nullptr;
@@ -456,7 +553,7 @@ void Parser::parseTopLevel(llvm::SmallVectorImpl<Decl *> &Out) {
       Out.push_back(D);
     return;
   }
-  if (!isTypeStart(Tok) && Tok.isNot(tok::kw_auto)) {
+  if (!isTypeStart(Tok) && Tok.isNot(tok::kw_auto) && !startsUnknownType()) {
     Diags.report(Tok.getRange(), diag::err_expected_decl);
     skipToStmtEnd();
     return;
@@ -604,9 +701,11 @@ Expr *Parser::parseDeclInit(const Type *T, const Token &Name,
                             VarDecl::StorageKind S) {
   Expr *Init = Tok.is(tok::l_brace) ? parseInitList() : parseAssignment();
   auto *B = T ? llvm::dyn_cast<BuiltinType>(T->getUnqualified()) : nullptr;
+  // Sema reports what is wrong with the initializer.
   if (Init && B && S == VarDecl::Global && T->isConst() && B->isInteger())
-    if (std::optional<int64_t> V = evaluateConstant(Init))
-      Session.defineConstant(Ctx.copyString(Name.Text), *V);
+    if (std::optional<IntConstant> V = evaluateConstant(Init))
+      Session.defineConstant(Ctx.copyString(Name.Text),
+                             V->convert(B->getBuiltinKind()));
   return Init;
 }
 

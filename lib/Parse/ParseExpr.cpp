@@ -112,11 +112,20 @@ Expr *Parser::parseConditional() {
   Expr *F = parseAssignment();
   if (!F)
     return nullptr;
+  auto *Cond = new (Ctx) ConditionalOperator(rangeFrom(Begin), C, T, F);
+  if (!Decided)
+    return Cond;
   // `Spirv ? target.spirv : target.cpu` in an instantiation is the target
-  // query itself, which Sema and the target folding know.
-  if (Decided)
-    return new (Ctx) ParenExpr(rangeFrom(Begin), *Decided ? T : F);
-  return new (Ctx) ConditionalOperator(rangeFrom(Begin), C, T, F);
+  // query itself, which Sema and the target folding know. Where both arms
+  // are integer constants, the arm taken keeps the type C gives the whole
+  // (`B ? -1 : 0u` is a uint).
+  Expr *Taken = *Decided ? T : F;
+  std::optional<IntConstant> Whole = evaluateConstant(Cond);
+  std::optional<IntConstant> Arm = evaluateConstant(Taken);
+  if (Whole && Arm && Whole->getKind() != Arm->getKind())
+    Taken = new (Ctx) CastExpr(Taken->getRange(),
+                               Ctx.getBuiltinType(Whole->getKind()), Taken);
+  return new (Ctx) ParenExpr(rangeFrom(Begin), Taken);
 }
 
 /// C binary precedence: 1 is ||, 10 is * / %.
@@ -367,7 +376,10 @@ Expr *Parser::parseIntLiteral() {
         << Text.take_front(64);
     return nullptr;
   }
-  return new (Ctx) IntegerLiteral(T.getRange(), V, Unsigned, Long);
+  // `0` is decimal; `0x1f`, `0b101` and `017` are not (C types them
+  // differently).
+  bool Decimal = Digits.size() == 1 || Digits[0] != '0';
+  return new (Ctx) IntegerLiteral(T.getRange(), V, Unsigned, Long, Decimal);
 }
 
 Expr *Parser::parseFloatLiteral() {
@@ -709,6 +721,17 @@ Expr *Parser::parseIdentifierExpr(SourceLocation Begin) {
       return new (Ctx)
           ConstructExpr(rangeFrom(Begin), T, Ctx.copyArray<Expr *>(Args));
     }
+  }
+  // `long(x)`, `size_t(x)`: a functional cast with C's spelling of a type,
+  // reported as one (parseUnknownTypeName) and read with BSGP's.
+  if (Next.is(tok::l_paren) && isCTypeWord(Name.Text) &&
+      !isValueName(Name.Text)) {
+    const Type *T = parseUnknownTypeName();
+    llvm::SmallVector<Expr *, 2> Args;
+    if (!parseArgs(Args))
+      return nullptr;
+    return new (Ctx)
+        ConstructExpr(rangeFrom(Begin), T, Ctx.copyArray<Expr *>(Args));
   }
   if (Next.is(tok::l_paren) && !Functions.count(Name.Text)) {
     // Builtins called like functions: the atomics and min/max/clamp/abs.

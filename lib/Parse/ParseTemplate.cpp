@@ -59,8 +59,10 @@ public:
         continue;
       }
       std::optional<int64_t> Value;
+      // Sema checked that the argument is a value of the parameter's type,
+      // so its pattern is that value's.
       if (auto *VT = llvm::dyn_cast<ValueType>(Args[I]))
-        Value = VT->getValue();
+        Value = static_cast<int64_t>(VT->getBits());
       Values[Names[I]] = {ValueTypes[I], Value};
     }
   }
@@ -251,27 +253,37 @@ const Type *Parser::parseTemplateValueArg() {
   if (!E)
     return nullptr;
   bool Dependent = false;
-  std::optional<int64_t> V = evaluateConstant(E, &Dependent);
+  ConstantEvaluator Eval = constantEvaluator(&Dependent);
+  std::optional<IntConstant> V = Eval.evaluate(E);
   // In the pattern, a value depending on the template's own value
   // parameters is not known; the pattern is never checked.
-  if (!V && Dependent)
-    V = 0;
-  if (!V) {
-    Diags.report(rangeFrom(Begin), diag::err_template_arg_not_constant);
+  if (Dependent)
+    return Ctx.getValueType(0, false);
+  // An argument must be exact: C++ rejects one that overflowed.
+  if (V && Eval.hasOverflow()) {
+    Eval.reportOverflow(Diags, /*AsError=*/true);
     return nullptr;
   }
-  return Ctx.getValueType(*V);
+  if (!V) {
+    Diags.report(rangeFrom(Begin), diag::err_template_arg_not_constant);
+    Eval.reportFailure(Diags);
+    return nullptr;
+  }
+  return Ctx.getValueType(V->getBits(), V->isNegative());
 }
 
-std::optional<int64_t> Parser::evaluateConstant(const Expr *E,
-                                                bool *Dependent) {
-  return evaluateIntConstant(
-      E, [&](const DeclRefExpr *R) -> std::optional<int64_t> {
+ConstantEvaluator Parser::constantEvaluator(bool *Dependent) {
+  return ConstantEvaluator(
+      [this, Dependent](const DeclRefExpr *R) -> std::optional<IntConstant> {
         if (const ParseSession::ValueParam *P =
                 Session.lookupValueParam(R->getName())) {
-          if (!P->Value && Dependent)
-            *Dependent = true;
-          return P->Value;
+          if (!P->Value) {
+            if (Dependent)
+              *Dependent = true;
+            return std::nullopt;
+          }
+          return IntConstant::get(*integerKind(P->Ty),
+                                  static_cast<uint64_t>(*P->Value));
         }
         return Session.lookupConstant(R->getName());
       });
@@ -303,10 +315,12 @@ std::optional<bool> Parser::decidedCondition(const Expr *C,
   if (ValueParamUses == UsesBefore)
     return std::nullopt;
   bool Dependent = false;
-  std::optional<int64_t> V = evaluateConstant(C, &Dependent);
+  ConstantEvaluator Eval = constantEvaluator(&Dependent);
+  std::optional<IntConstant> V = Eval.evaluate(C);
   if (!V || Dependent)
     return std::nullopt;
-  return *V != 0;
+  Eval.reportOverflow(Diags, /*AsError=*/false);
+  return !V->isZero();
 }
 
 FunctionDecl *Parser::parseFunctionOnly() {

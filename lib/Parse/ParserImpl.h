@@ -21,6 +21,8 @@
 #ifndef BSGP_LIB_PARSE_PARSERIMPL_H
 #define BSGP_LIB_PARSE_PARSERIMPL_H
 
+#include "CTypeNames.h"
+
 #include "bsgp/Lex/Lexer.h"
 #include "bsgp/Parse/Parser.h"
 
@@ -56,11 +58,15 @@ private:
   const Type *parseTemplateArg();
   const Type *parseTemplateValueArg();
   Expr *parseValueParamRef(const ParseSession::ValueParam &P);
-  /// The value of \p E if it is an integer constant expression, where names
-  /// are global constants and bound value parameters; \p Dependent is set
-  /// if it names a value parameter of the pattern (which has no value).
-  std::optional<int64_t> evaluateConstant(const Expr *E,
-                                          bool *Dependent = nullptr);
+  /// An evaluator of integer constant expressions whose names are global
+  /// constants and bound value parameters; it sets \p Dependent (if given)
+  /// when one names a value parameter of the pattern (which has no value).
+  ConstantEvaluator constantEvaluator(bool *Dependent);
+  /// The value of \p E if it is an integer constant expression.
+  std::optional<IntConstant> evaluateConstant(const Expr *E,
+                                              bool *Dependent = nullptr) {
+    return constantEvaluator(Dependent).evaluate(E);
+  }
   std::optional<bool> decidedCondition(const Expr *C, unsigned UsesBefore);
   /// True if \p Name is a parameter or local variable declared so far in
   /// the enclosing blocks: it hides a template of that name (`g < n`).
@@ -144,8 +150,27 @@ private:
   /// A declaration statement starts here; `float4(...)` and `int(x)` start
   /// expressions.
   bool startsDecl() const {
-    return isTypeStart(Tok) &&
-           !(isBuiltinTypeKw(Tok.Kind) && Next.is(tok::l_paren));
+    if (Next.is(tok::l_paren) &&
+        (isBuiltinTypeKw(Tok.Kind) ||
+         (Tok.is(tok::identifier) && isCTypeWord(Tok.Text))))
+      return false;
+    return isTypeStart(Tok) || startsUnknownType();
+  }
+  /// A name that is no type starts a declaration all the same: C's
+  /// spelling of a type (`long`, `size_t`; CTypeNames.h), a struct named
+  /// without `struct` (`P q;`, `P *q;`), or any name followed by a name
+  /// (`flaot x;`, which no expression is). Variables and functions of that
+  /// name are not types.
+  bool startsUnknownType() const;
+  /// Reports the unknown type name at Tok, with BSGP's spelling where it
+  /// has one (`unknown type name 'long'; did you mean 'int64'?`), reads it
+  /// and returns the type to go on with: the one suggested, or the error
+  /// type.
+  const Type *parseUnknownTypeName();
+  /// True if \p Name is a variable or function declared so far, which
+  /// hides a C spelling of a type (a variable named `size_t`).
+  bool isValueName(llvm::StringRef Name) const {
+    return isLocalName(Name) || Functions.count(Name);
   }
   bool isBuiltinTypeKw(tok::Kind K) const {
     return K >= tok::kw_void && K <= tok::kw_float4;

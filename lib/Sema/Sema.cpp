@@ -214,6 +214,7 @@ void Sema::classify() {
 
 void Sema::run() {
   collect();
+  computeUniformParams();
   for (TranslationUnit &TU : Ctx.getTranslationUnits()) {
     for (Decl *D : TU.Decls) {
       if (Diags.hasFatalError())

@@ -10,6 +10,7 @@
 ///
 //===----------------------------------------------------------------------===//
 
+#include "FallOffEnd.h"
 #include "SemaImpl.h"
 
 #include "bsgp/AST/ConstantEval.h"
@@ -26,15 +27,21 @@ using llvm::isa;
 //===----------------------------------------------------------------------===//
 
 /// A global's initializer (or an element of its initializer list) is a
-/// literal, possibly negated, or an integer constant expression.
-bool Sema::isConstantInit(Expr *I) {
+/// literal, possibly negated, or an integer constant expression. Reports
+/// why it is not constant (an overflow in it was reported when checked).
+bool Sema::isConstantInit(Expr *I, VarDecl *V) {
+  ConstantEvaluator Eval(lookupGlobalConstant);
+  if (Eval.evaluate(I))
+    return true;
   Expr *E = I->ignoreParenImpCasts();
   while (auto *U = dyn_cast<UnaryOperator>(E))
     E = U->getSubExpr()->ignoreParenImpCasts();
   if (isa<IntegerLiteral, FloatingLiteral, BoolLiteral, CharLiteral,
           StringLiteral, NullLiteral>(E))
     return true;
-  return evaluateCheckedIntConstant(I).has_value();
+  Diags.report(I->getRange(), diag::err_global_init_not_const) << V->getName();
+  Eval.reportFailure(Diags);
+  return false;
 }
 
 void Sema::checkGlobal(VarDecl *V) {
@@ -54,11 +61,8 @@ void Sema::checkGlobal(VarDecl *V) {
   else
     Parts.push_back(I);
   for (Expr *P : Parts)
-    if (P && !isConstantInit(P)) {
-      Diags.report(P->getRange(), diag::err_global_init_not_const)
-          << V->getName();
+    if (P && !isConstantInit(P, V))
       return;
-    }
 }
 
 /// Fills \p Flat[Base, Base + size of \p AT) from \p IL as C does: an
@@ -201,17 +205,27 @@ void Sema::checkFunction(FunctionDecl *F) {
     P->setHost(!F->isInline());
     declare(P);
   }
+  // Its barriers may sit under conditions on its uniform locals.
+  if (F->isInline())
+    computeUniformLocals(F->getBody(), F);
   checkCompound(F->getBody(), &Scopes.back());
   Scopes.pop_back();
   flushSyncPlacement();
-  // A cheap -Wreturn-type: the body of a non-void function must end in a
-  // return statement (main may fall off its end, as in C).
-  auto Body = F->getBody()->body();
-  if (!Ret->isVoid() && F->getName() != "main" &&
-      (Body.empty() || !isa<ReturnStmt>(Body.back())))
-    Diags.report(SourceRange(F->getBody()->getRange().End),
-                 diag::warn_return_missing)
-        << F->getName();
+  // -Wreturn-type: a non-void function whose end control can reach (main
+  // may fall off its end, as in C, and returns 0).
+  if (!Ret->isVoid() && !Ret->isError() && F->getName() != "main") {
+    FallOff How = analyzeFallOff(F->getBody());
+    // An instantiation is named as written (`f<0>`), not as mangled.
+    std::string Name = F->getName().str();
+    if (Templates.Current >= 0 && Templates.Instances[Templates.Current].F == F)
+      Name = Templates.Instances[Templates.Current].Display;
+    if (How != FallOff::Never)
+      Diags.report(SourceRange(F->getBody()->getRange().End),
+                   How == FallOff::Always
+                       ? diag::warn_return_missing
+                       : diag::warn_return_missing_some_paths)
+          << Name;
+  }
   CurFn = nullptr;
 }
 

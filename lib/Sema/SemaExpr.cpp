@@ -11,8 +11,9 @@
 ///
 //===----------------------------------------------------------------------===//
 
-#include "DivisionByZero.h"
+#include "ConstantWarnings.h"
 #include "SemaImpl.h"
+#include "bsgp/AST/ConstantEval.h"
 
 using namespace bsgp;
 using namespace bsgp::sema;
@@ -138,35 +139,13 @@ Expr *Sema::checkExpr(Expr *E) {
   return R;
 }
 
-/// An integer literal is an int, or an int64 when it does not fit or has a
-/// long suffix, or a uint64 when that does not fit either; with a `u`
-/// suffix, a uint or (long or too large) a uint64.
-Expr *Sema::checkIntegerLiteral(IntegerLiteral *L) {
-  uint64_t V = L->getValue();
-  const Type *T;
-  if (L->hasUnsignedSuffix())
-    T = (!L->hasLongSuffix() && V <= UINT32_MAX)
-            ? Ctx.getUIntType()
-            : Ctx.getBuiltinType(BuiltinType::UInt64);
-  else if (!L->hasLongSuffix() && V <= INT32_MAX)
-    T = Ctx.getIntType();
-  else if (V <= INT64_MAX)
-    T = Ctx.getBuiltinType(BuiltinType::Int64);
-  else
-    T = Ctx.getBuiltinType(BuiltinType::UInt64);
-  L->setType(T);
-  return L;
-}
-
 Expr *Sema::checkDeclRef(DeclRefExpr *R) {
   if (VarDecl *V = lookup(R->getName())) {
     R->setDecl(V);
     R->setType(V->getType());
     R->setLValue(true);
     V->setRead();
-    if (InRequire && !V->isHost() && !isUniformLocal(V))
-      Diags.report(R->getRange(), diag::err_thread_device_var_in_require)
-          << R->getName();
+    checkRequireUse(R, V);
     if (Expr *Put = PendingPuts.lookup(V)) {
       Diags.report(R->getRange(), diag::err_put_value_used) << R->getName();
       Diags.report(Put->getRange(), diag::note_put_here) << R->getName();
@@ -184,6 +163,22 @@ Expr *Sema::checkDeclRef(DeclRefExpr *R) {
     Diags.report(SourceRange(Ended->getLoc()), diag::note_out_of_scope)
         << R->getName();
   return error(R);
+}
+
+/// `c ? p : q` of pointers, as C types it: a pointer to their common
+/// pointee (void where one is a `void *`) with the qualifiers of both
+/// (`char *` and `const char *` give `const char *`); null for pointers to
+/// different types.
+static const Type *commonPointer(ASTContext &Ctx, const Type *A,
+                                 const Type *B) {
+  const Type *PA = cast<PointerType>(A)->getPointee();
+  const Type *PB = cast<PointerType>(B)->getPointee();
+  const Type *UA = PA->getUnqualified(), *UB = PB->getUnqualified();
+  if (UA != UB && !UA->isVoid() && !UB->isVoid())
+    return nullptr;
+  const Type *P = UA->isVoid() ? UA : UB;
+  return Ctx.getPointerType(PA->isConst() || PB->isConst() ? Ctx.getConstType(P)
+                                                           : P);
 }
 
 Expr *Sema::checkConditional(ConditionalOperator *C) {
@@ -209,6 +204,8 @@ Expr *Sema::checkConditional(ConditionalOperator *C) {
     R = TT;
   else if (TT->isArithmetic() && FT->isArithmetic())
     R = commonArith(TT, FT);
+  else if (TT->isPointer() && FT->isPointer())
+    R = commonPointer(Ctx, TT, FT);
   else if (TT->isPointer() && isa<NullType>(FT))
     R = TT;
   else if (FT->isPointer() && isa<NullType>(TT))
@@ -337,8 +334,9 @@ Expr *Sema::checkNew(NewExpr *N) {
 /// of checking has its own function.
 Expr *Sema::checkExprImpl(Expr *E) {
   switch (E->getKind()) {
-  case Stmt::SK_IntegerLiteral:
-    return checkIntegerLiteral(cast<IntegerLiteral>(E));
+  case Stmt::SK_IntegerLiteral: // The type C gives it.
+    E->setType(Ctx.getBuiltinType(integerLiteralKind(cast<IntegerLiteral>(E))));
+    return E;
   case Stmt::SK_FloatingLiteral:
     E->setType(cast<FloatingLiteral>(E)->hasFloatSuffix()
                    ? Ctx.getFloatType()
@@ -631,6 +629,7 @@ Expr *Sema::checkBinary(BinaryOperator *B) {
     B->setRHS(convert(R, CT));
     B->setType(Compare ? Ctx.getBoolType() : CT);
     warnDivisionByZero(B, CT, Diags);
+    warnIntegerOverflow(B, Diags);
     return B;
   }
   if (LT->isVector() || RT->isVector()) {
@@ -701,6 +700,7 @@ Expr *Sema::checkUnary(UnaryOperator *U) {
     if (T->isArithmetic()) {
       U->setSubExpr(convert(S, promote(T)));
       U->setType(promote(T));
+      warnIntegerOverflow(U, Diags);
       return U;
     }
     if (T->isVector()) {

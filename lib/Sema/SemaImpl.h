@@ -94,7 +94,6 @@ private:
   Expr *checkCond(Expr *E);
   Expr *checkExpr(Expr *E);
   Expr *checkExprImpl(Expr *E);
-  Expr *checkIntegerLiteral(IntegerLiteral *L);
   Expr *checkDeclRef(DeclRefExpr *R);
   Expr *checkConditional(ConditionalOperator *C);
   Expr *checkThreadAttr(ThreadAttrExpr *T);
@@ -130,7 +129,7 @@ private:
   bool checkStructInitList(InitListExpr *IL, const StructType *ST, VarDecl *V);
   bool fillInitList(InitListExpr *IL, const ArrayType *AT, uint64_t Base,
                     llvm::MutableArrayRef<Expr *> Flat, VarDecl *V);
-  bool isConstantInit(Expr *I);
+  bool isConstantInit(Expr *I, VarDecl *V);
   /// The number of scalar elements of an array of arrays.
   static uint64_t flatCount(const ArrayType *AT) {
     uint64_t N = AT->getSize();
@@ -163,9 +162,26 @@ private:
     return SpawnDepth > 0 || (CurFn && CurFn->isInline());
   }
   bool isThreadDependent(Expr *E);
-  /// The locals of the spawn body \p Body that every thread holds alike
-  /// (SemaUniformity.cpp), added to UniformVars.
-  void computeUniformLocals(Stmt *Body);
+  /// The locals of the spawn body or inline function body \p Body that
+  /// every thread holds alike (SemaUniformity.cpp), added to UniformKeys;
+  /// \p Owner is the inline function, whose parameters are locals too.
+  void computeUniformLocals(Stmt *Body, FunctionDecl *Owner = nullptr);
+  /// Before any body is checked: which parameters of each collective
+  /// function every call passes a uniform value (ParamUniformity).
+  void computeUniformParams();
+  /// For each parameter of \p F, whether every call passes it a uniform
+  /// value (false for all but collective functions').
+  llvm::SmallVector<bool, 4> uniformParams(const FunctionDecl *F) const;
+  struct ParamInfo {
+    bool Uniform;
+    /// The argument of a call that made it per-thread, for the notes.
+    Expr *Why;
+  };
+  /// By collective function (a generic one's template pattern).
+  llvm::DenseMap<const FunctionDecl *, llvm::SmallVector<ParamInfo, 4>>
+      ParamUniformity;
+  /// The per-thread arguments in ParamInfo::Why, to the function called.
+  llvm::DenseMap<const Expr *, FunctionDecl *> ParamCallReasons;
   /// Notes on the per-thread locals that make \p Cond thread-dependent,
   /// each at the assignment that made it so.
   void noteVaryingChain(Expr *Cond);
@@ -237,6 +253,14 @@ private:
   FunctionDecl *CurFn = nullptr;
   unsigned SpawnDepth = 0;
   bool InRequire = false;
+  /// In a require block, reports a use of thread-local variable \p V by
+  /// \p R (a read, or a write when R is in RequireWrites).
+  void checkRequireUse(DeclRefExpr *R, VarDecl *V);
+  /// Before a require block is checked: the names its assignments and
+  /// increments store to (true through an index, which writes the variable
+  /// only if it is an array).
+  void collectRequireWrites(Stmt *Body);
+  llvm::DenseMap<DeclRefExpr *, bool> RequireWrites;
   /// The call an expression statement discards the value of, if any.
   Expr *DiscardedCall = nullptr;
   unsigned LoopDepth = 0;
@@ -276,10 +300,11 @@ private:
   /// Scopes.size() when the current spawn body was entered: the variables
   /// of the scopes below it belong to the code around the spawn.
   size_t SpawnScopeBase = 0;
-  /// The pars and target-query branches around the current statement of a
-  /// spawn body. A spawn passes on only the values its top-level requires
-  /// assign, so a require under them may not assign outer variables.
-  unsigned RequireNesting = 0;
+  /// The pars, target-query branches and uniform branches and loops around
+  /// the current statement of a spawn body. A spawn passes on only the
+  /// values its top-level requires assign, so a require under them may not
+  /// assign outer variables.
+  llvm::SmallVector<Stmt *, 2> RequireNesting;
   /// Inferred locals of the scopes that ended, by name, for the note on a
   /// use after their block.
   llvm::StringMap<VarDecl *> EndedLocals;

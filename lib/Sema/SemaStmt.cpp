@@ -85,7 +85,8 @@ void Sema::checkIf(IfStmt *I) {
   bool Nests = Device && (isTargetQuestion(I->getCond()) || !Dep);
   if (Device)
     ControlFlow.push_back({I, Nests});
-  RequireNesting += Nests;
+  if (Nests)
+    RequireNesting.push_back(I);
   // Code under a thread-dependent condition is divergent.
   if (Dep)
     Divergent.push_back(I->getCond());
@@ -94,7 +95,8 @@ void Sema::checkIf(IfStmt *I) {
     checkSubStmt(I->getElse());
   if (Dep)
     Divergent.pop_back();
-  RequireNesting -= Nests;
+  if (Nests)
+    RequireNesting.pop_back();
   if (Device)
     ControlFlow.pop_back();
 }
@@ -149,6 +151,7 @@ void Sema::checkRequire(RequireStmt *R) {
     checkSyncPlacement(R, "'require'");
   bool Saved = InRequire;
   InRequire = true;
+  collectRequireWrites(R->getBody());
   // require opens no scope: its first-assignment locals belong to the
   // enclosing block (they are host variables read by later supersteps).
   if (auto *C = dyn_cast<CompoundStmt>(R->getBody()))
@@ -268,8 +271,8 @@ void Sema::checkSpawn(SpawnStmt *Sp) {
   ControlFlow.clear();
   size_t SavedScopeBase = SpawnScopeBase;
   SpawnScopeBase = Scopes.size();
-  unsigned SavedNesting = RequireNesting;
-  RequireNesting = 0;
+  auto SavedNesting = std::move(RequireNesting);
+  RequireNesting.clear();
   unsigned SavedLoop = LoopDepth;
   LoopDepth = 0;
   ExitInfo SavedLoopExit = LoopExit, SavedReturnExit = ReturnExit;
@@ -287,7 +290,7 @@ void Sema::checkSpawn(SpawnStmt *Sp) {
   Divergent = SavedDiv;
   ControlFlow = SavedFlow;
   SpawnScopeBase = SavedScopeBase;
-  RequireNesting = SavedNesting;
+  RequireNesting = std::move(SavedNesting);
   InRequire = SavedRequire;
   --SpawnDepth;
 }
@@ -311,11 +314,11 @@ void Sema::checkPar(ParStmt *P) {
   // level of its branches.
   auto SavedFlow = std::move(ControlFlow);
   ControlFlow.clear();
-  ++RequireNesting;
+  RequireNesting.push_back(P);
   // par opens no scope (Listing 8): what its statements declare or first
   // assign belongs to the enclosing block, read after the par.
   checkStmtsInCurrentScope(P->getBody());
-  --RequireNesting;
+  RequireNesting.pop_back();
   ControlFlow = std::move(SavedFlow);
   // A barrier of a par branch ends the superstep of every branch (a
   // collective call does not count: the put is checked before inlining).

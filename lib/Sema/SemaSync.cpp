@@ -113,6 +113,14 @@ void Sema::flushSyncPlacement() {
   for (MisplacedSync &M : MisplacedSyncs) {
     if (!ReportedSyncs.insert(M.Node).second)
       continue;
+    if (isa<ParStmt>(M.Node)) {
+      Diags.report(SourceRange(M.Node->getRange().Begin),
+                   diag::err_par_in_control_flow);
+      Diags.report(SourceRange(M.Flow->getRange().Begin),
+                   diag::note_control_flow_here)
+          << describeFlow(M.Flow);
+      continue;
+    }
     Diags.report(M.Node->getRange(), diag::err_sync_in_control_flow) << M.What;
     Diags.report(SourceRange(M.Flow->getRange().Begin),
                  diag::note_sync_control_flow)
@@ -189,9 +197,12 @@ void Sema::checkLoopBody(Stmt *Loop, Stmt *Body, Expr *Cond) {
   // body's barriers are reported as divergent then).
   if (inDevice())
     ControlFlow.push_back({Loop, !Dep});
-  RequireNesting += inDevice() && !Dep;
+  bool Nests = inDevice() && !Dep;
+  if (Nests)
+    RequireNesting.push_back(Loop);
   checkSubStmt(Body);
-  RequireNesting -= inDevice() && !Dep;
+  if (Nests)
+    RequireNesting.pop_back();
   if (inDevice())
     ControlFlow.pop_back();
   if (Dep)
@@ -206,19 +217,73 @@ void Sema::checkLoopBody(Stmt *Loop, Stmt *Body, Expr *Cond) {
   LoopDivBase = SavedBase;
 }
 
+void Sema::collectRequireWrites(Stmt *Body) {
+  RequireWrites.clear();
+  std::function<void(Stmt *)> Walk = [&](Stmt *S) {
+    Expr *Target = nullptr;
+    if (auto *B = dyn_cast<BinaryOperator>(S); B && B->isAssignmentOp())
+      Target = B->getLHS();
+    if (auto *U = dyn_cast<UnaryOperator>(S);
+        U && U->getOpcode() >= UnaryOperator::PreInc)
+      Target = U->getSubExpr();
+    // The variable stored to: it, a field of it or an element of it.
+    for (bool Indexed = false; Target;) {
+      if (auto *P = dyn_cast<ParenExpr>(Target)) {
+        Target = P->getSubExpr();
+      } else if (auto *M = dyn_cast<MemberExpr>(Target); M && !M->isArrow()) {
+        Target = M->getBase();
+      } else if (auto *I = dyn_cast<IndexExpr>(Target)) {
+        Target = I->getBase();
+        Indexed = true;
+      } else {
+        if (auto *R = dyn_cast<DeclRefExpr>(Target))
+          RequireWrites[R] = Indexed;
+        break;
+      }
+    }
+    forEachChild(S, [&](Stmt *C) {
+      if (C)
+        Walk(C);
+    });
+  };
+  Walk(Body);
+}
+
+void Sema::checkRequireUse(DeclRefExpr *R, VarDecl *V) {
+  if (!InRequire || V->isHost() || isUniformLocal(V))
+    return;
+  auto It = RequireWrites.find(R);
+  bool Writes = It != RequireWrites.end() &&
+                (!It->second || isa<ArrayType>(V->getType()->getUnqualified()));
+  Diags.report(R->getRange(),
+               Writes ? diag::err_thread_device_var_assigned_in_require
+                      : diag::err_thread_device_var_in_require)
+      << R->getName();
+}
+
 /// In device code, reports a write to storage of a host variable: the
 /// variable itself, a field of it, or an element of a host array. Writes
 /// through pointers are fine (the memory is global).
 bool Sema::reportHostWrite(Expr *Target) {
-  if (InRequire && SpawnDepth > 0 && RequireNesting > 0) {
+  if (InRequire && SpawnDepth > 0 && !RequireNesting.empty()) {
     auto *Ref = dyn_cast<DeclRefExpr>(Target->ignoreParenImpCasts());
     auto *V = Ref ? dyn_cast_or_null<VarDecl>(Ref->getDecl()) : nullptr;
     bool Outer = false;
     for (size_t I = 0; V && I < SpawnScopeBase && I < Scopes.size(); ++I)
       Outer |= Scopes[I].Vars.lookup(V->getName()) == V;
     if (Outer) {
+      Stmt *In = RequireNesting.back();
+      auto *If = dyn_cast<IfStmt>(In);
       Diags.report(Target->getRange(), diag::err_require_nested_host_write)
+          << (isa<ParStmt>(In) ? "'par'"
+              : If && isTargetQuestion(If->getCond())
+                  ? "a branch on a target query"
+                  : "a branch or loop with a uniform condition")
           << V->getName();
+      if (!isa<ParStmt>(In))
+        Diags.report(SourceRange(In->getRange().Begin),
+                     diag::note_control_flow_here)
+            << describeFlow(In);
       return true;
     }
   }

@@ -51,20 +51,24 @@ std::string mangleTemplateArg(const Type *T) {
     return O->getName().str();
   // `m` for minus: `f<-3>` is f_m3 (names have no '-').
   if (auto *V = dyn_cast<ValueType>(T))
-    return V->getValue() < 0 ? "m" + std::to_string(-uint64_t(V->getValue()))
-                             : std::to_string(V->getValue());
+    return V->isNegative() ? "m" + std::to_string(0 - V->getBits())
+                           : std::to_string(V->getBits());
   return T->str();
 }
 
-/// True if \p V is a value of the integer (or bool) type \p T.
-bool fitsValueParam(int64_t V, const Type *T) {
+/// True if \p V is a value of the integer (or bool) type \p T: the
+/// argument converts to the parameter without changing its value (C++
+/// forbids a narrowing conversion there).
+bool fitsValueParam(const ValueType *V, const Type *T) {
   auto *B = cast<BuiltinType>(T->getUnqualified());
   unsigned Bits = B->getBitWidth();
+  if (!B->isSignedInteger())
+    return !V->isNegative() && (Bits >= 64 || V->getBits() >> Bits == 0);
   if (Bits >= 64)
-    return B->isSignedInteger() || V >= 0;
-  if (B->isSignedInteger())
-    return V >= -(int64_t(1) << (Bits - 1)) && V < (int64_t(1) << (Bits - 1));
-  return V >= 0 && V < (int64_t(1) << Bits);
+    return V->isNegative() || V->getBits() >> 63 == 0;
+  int64_t X = static_cast<int64_t>(V->getBits());
+  return (V->isNegative() || X >= 0) && X >= -(int64_t(1) << (Bits - 1)) &&
+         X < (int64_t(1) << (Bits - 1));
 }
 
 bool isValidTemplateArg(const Type *T) {
@@ -222,7 +226,7 @@ bool Sema::checkValueArgs(FunctionTemplateDecl *T,
     else if (!VT && V)
       Diags.report(R->getRange(), diag::err_template_arg_kind_value)
           << T->getParamNames()[I] << T->getName() << A->str();
-    else if (VT && !fitsValueParam(V->getValue(), VT))
+    else if (VT && !fitsValueParam(V, VT))
       Diags.report(R->getRange(), diag::err_template_arg_range)
           << A->str() << T->getParamNames()[I] << VT->str() << T->getName();
     else
@@ -257,7 +261,7 @@ FunctionDecl *Sema::instantiate(FunctionTemplateDecl *T,
     const Type *VT = T->getValueTypes()[I];
     auto *V = dyn_cast<ValueType>(Args[I]);
     Display += (I ? ", " : "") + (VT && V && VT->isBool()
-                                      ? (V->getValue() ? "true" : "false")
+                                      ? (V->getBits() ? "true" : "false")
                                       : Args[I]->str());
   }
   Display += ">";
@@ -284,8 +288,6 @@ FunctionDecl *Sema::instantiate(FunctionTemplateDecl *T,
   for (int J = Templates.Current; J >= 0; J = Templates.Instances[J].Parent)
     Notes.push_back(
         {Templates.Instances[J].At, Templates.Instances[J].Display});
-  if (Notes.size() > 10)
-    Notes.erase(Notes.begin() + 5, Notes.end() - 5);
   if (!T->getPattern()->isDefinition()) {
     auto Saved = Diags.getContextNotes();
     Diags.setContextNotes(Notes);
@@ -319,9 +321,7 @@ void Sema::checkInstantiations() {
     std::vector<std::pair<SourceRange, std::string>> Notes;
     for (int J = int(I); J >= 0; J = Instances[J].Parent)
       Notes.push_back({Instances[J].At, Instances[J].Display});
-    // A deep chain shows its 5 innermost and 5 outermost requests.
-    if (Notes.size() > 10)
-      Notes.erase(Notes.begin() + 5, Notes.end() - 5);
+    // The engine cuts a long chain (-ftemplate-backtrace-limit).
     Diags.setContextNotes(std::move(Notes));
     Templates.Current = int(I);
     FunctionDecl *F = Instances[I].F;

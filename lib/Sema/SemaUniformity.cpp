@@ -54,6 +54,27 @@ public:
                 llvm::DenseMap<Key, Expr *> &Reasons)
       : Functions(Functions), Reasons(Reasons) {}
 
+  /// The parameters of the function whose body is solved, each with
+  /// whether every call passes a uniform value for it: they are locals
+  /// whose initializer is that value.
+  void setParams(llvm::ArrayRef<VarDecl *> Ps, llvm::ArrayRef<bool> Uniform) {
+    for (auto [P, U] : llvm::zip(Ps, Uniform))
+      Params.push_back({P, U});
+  }
+
+  /// What recordCalls reports: a call of a function of the program, one
+  /// argument, and whether that argument differs between threads.
+  using CallFn = llvm::function_ref<void(FunctionDecl *Callee, unsigned I,
+                                         Expr *Arg, bool PerThread)>;
+
+  /// Reports, after solve(), every argument of every call in \p Body of a
+  /// function of the program.
+  void recordCalls(Stmt *Body, CallFn F) {
+    OnCall = F;
+    walk(Body);
+    OnCall = nullptr;
+  }
+
   /// Solves the rules for \p Body; the result is the candidates left.
   llvm::DenseSet<Key> solve(Stmt *Body) {
     Collecting = true;
@@ -209,20 +230,44 @@ private:
       });
       return;
     }
-    // A primitive may write a variable given to it (scan's x, put's p,
-    // sortby's key, rebind's x).
+    // A primitive that writes a variable given to it (scan's x, put's p,
+    // sortby's key, rebind's x) makes it per-thread; the others only read
+    // their arguments.
     if (auto *B = dyn_cast<BuiltinCallExpr>(E))
-      for (Expr *A : B->args())
-        markVarying(localOf(A), A);
+      if (Expr *W = writtenArg(B))
+        markVarying(localOf(W), W);
     if (auto *C = dyn_cast<CallExpr>(E))
-      if (auto *R = dyn_cast<DeclRefExpr>(C->getCallee());
-          R && (R->getName() == "scan" || R->getName().starts_with("thread")))
-        for (Expr *A : C->args())
-          markVarying(localOf(A), A);
+      if (auto *R = dyn_cast<DeclRefExpr>(C->getCallee())) {
+        if (R->getName() == "scan" || R->getName().starts_with("thread"))
+          for (Expr *A : C->args())
+            markVarying(localOf(A), A);
+        if (FunctionDecl *F = OnCall && !lookup(R->getName())
+                                  ? Functions.lookup(R->getName())
+                                  : nullptr)
+          for (auto [I, A] : llvm::enumerate(C->args()))
+            OnCall(F, I, A, dependent(A));
+      }
     forEachChild(E, [&](Stmt *S) {
       if (S)
         expr(cast<Expr>(S), Div);
     });
+  }
+
+  /// The argument that primitive \p B assigns, if any. thread.sortby
+  /// rebinds its key to the sorted list (lib/Collectives/sort.bsgp), so
+  /// after it the key is a load, as after rebind.
+  static Expr *writtenArg(BuiltinCallExpr *B) {
+    auto Args = B->args();
+    switch (B->getBuiltinKind()) {
+    case BuiltinCallExpr::Scan:
+    case BuiltinCallExpr::ThreadSortBy:
+    case BuiltinCallExpr::ThreadRebind:
+      return Args.empty() ? nullptr : Args[0];
+    case BuiltinCallExpr::ThreadPut:
+      return Args.size() < 2 ? nullptr : Args[1];
+    default:
+      return nullptr;
+    }
   }
 
   /// Runs \p F with the divergence below condition \p Cond.
@@ -354,6 +399,13 @@ private:
 
   void walk(Stmt *Body) {
     Scopes.emplace_back();
+    for (auto [P, U] : Params) {
+      Scopes.back().Vars[P->getName()] = P;
+      const Type *T = P->getType();
+      if (Collecting && U &&
+          (!T || !isa<ArrayType, StructType>(T->getUnqualified())))
+        Uniform.insert(P);
+    }
     stmt(Body, false);
     Scopes.clear();
   }
@@ -366,6 +418,8 @@ private:
     bool TakesImplicit = false;
   };
   std::vector<Scope> Scopes;
+  llvm::SmallVector<std::pair<VarDecl *, bool>, 4> Params;
+  CallFn OnCall = nullptr;
   Expr *DivCond = nullptr;
   bool Collecting = false;
   bool AfterDivergentReturn = false;
@@ -373,9 +427,123 @@ private:
 
 } // namespace
 
-void Sema::computeUniformLocals(Stmt *Body) {
+/// The function whose parameters' uniformity \p F has: a generic
+/// function's template pattern, or \p F.
+static const FunctionDecl *paramOwner(const FunctionDecl *F) {
+  if (FunctionTemplateDecl *T = F->getInstantiatedFrom())
+    return T->getPattern();
+  return F;
+}
+
+/// The spawn bodies in \p S.
+static void findSpawns(Stmt *S, llvm::SmallVectorImpl<Stmt *> &Out) {
+  if (auto *Sp = dyn_cast<SpawnStmt>(S)) {
+    Out.push_back(Sp->getBody());
+    return;
+  }
+  forEachChild(S, [&](Stmt *C) {
+    if (C)
+      findSpawns(C, Out);
+  });
+}
+
+void Sema::computeUniformParams() {
+  // The code that runs in threads and may call collective functions: spawn
+  // bodies and inline functions (with their owner), the library's aside
+  // (MLIRGen calls its functions for primitives, with any values). What a
+  // device function passes is per-thread, as all its values.
+  llvm::SmallVector<std::pair<Stmt *, FunctionDecl *>, 16> Bodies;
+  llvm::SmallVector<CallExpr *, 4> DeviceCalls;
+  auto Add = [&](FunctionDecl *F) {
+    if (!F->isDefinition() || Ctx.isLibraryFile(F->getLoc().File))
+      return;
+    if (F->isInline()) {
+      Bodies.push_back({F->getBody(), F});
+    } else if (F->getFunctionKind() == FunctionDecl::FK_Device) {
+      for (auto &Call : Infos[F].Calls)
+        DeviceCalls.push_back(Call.second);
+    } else {
+      llvm::SmallVector<Stmt *, 4> Spawns;
+      findSpawns(F->getBody(), Spawns);
+      for (Stmt *S : Spawns)
+        Bodies.push_back({S, nullptr});
+    }
+  };
+  for (TranslationUnit &TU : Ctx.getTranslationUnits())
+    for (Decl *D : TU.Decls) {
+      auto *F = dyn_cast<FunctionDecl>(D);
+      if (auto *T = dyn_cast<FunctionTemplateDecl>(D))
+        F = T->getPattern();
+      if (F && Functions.lookup(F->getName()) == F)
+        Add(F);
+    }
+  // A collective function that nothing calls keeps per-thread parameters.
+  llvm::DenseSet<FunctionDecl *> Called;
+  for (auto &[F, Info] : Infos)
+    if (!Ctx.isLibraryFile(F->getLoc().File))
+      for (auto &Call : Info.Calls)
+        if (FunctionDecl *G = Functions.lookup(Call.first))
+          Called.insert(G);
+  for (auto &[Body, Owner] : Bodies)
+    if (Owner && Owner->getFunctionKind() == FunctionDecl::FK_Collective)
+      ParamUniformity[Owner].assign(Owner->getParams().size(),
+                                    {Called.count(Owner) != 0, nullptr});
+  auto MakePerThread = [&](FunctionDecl *G, unsigned I, Expr *Arg) {
+    auto It = ParamUniformity.find(G);
+    if (It == ParamUniformity.end() || I >= It->second.size() ||
+        !It->second[I].Uniform)
+      return false;
+    It->second[I] = {false, Arg};
+    ParamCallReasons[Arg] = G;
+    return true;
+  };
+  for (CallExpr *C : DeviceCalls)
+    if (auto *R = dyn_cast<DeclRefExpr>(C->getCallee()))
+      if (FunctionDecl *G = Functions.lookup(R->getName()))
+        for (auto [I, A] : llvm::enumerate(C->args()))
+          MakePerThread(G, I, A);
+  // Optimistic, as for locals: all uniform, then each argument that
+  // differs between threads makes its parameter per-thread, until nothing
+  // changes.
+  for (bool Changed = true; Changed;) {
+    Changed = false;
+    for (auto &[Body, Owner] : Bodies) {
+      llvm::DenseMap<Key, Expr *> Reasons;
+      UniformLocals U(Functions, Reasons);
+      if (Owner)
+        U.setParams(Owner->getParams(), uniformParams(Owner));
+      U.solve(Body);
+      U.recordCalls(
+          Body, [&](FunctionDecl *G, unsigned I, Expr *Arg, bool PerThread) {
+            if (PerThread && MakePerThread(G, I, Arg))
+              Changed = true;
+          });
+    }
+  }
+}
+
+llvm::SmallVector<bool, 4> Sema::uniformParams(const FunctionDecl *F) const {
+  llvm::SmallVector<bool, 4> Result(F->getParams().size(), false);
+  auto It = ParamUniformity.find(paramOwner(F));
+  if (It != ParamUniformity.end())
+    for (auto [I, P] : llvm::enumerate(It->second))
+      if (I < Result.size())
+        Result[I] = P.Uniform;
+  return Result;
+}
+
+void Sema::computeUniformLocals(Stmt *Body, FunctionDecl *Owner) {
   llvm::DenseMap<Key, Expr *> Reasons;
   UniformLocals U(Functions, Reasons);
+  if (Owner) {
+    U.setParams(Owner->getParams(), uniformParams(Owner));
+    // A parameter per-thread because of a call: the note names the call.
+    auto It = ParamUniformity.find(paramOwner(Owner));
+    if (It != ParamUniformity.end())
+      for (auto [P, Info] : llvm::zip(Owner->getParams(), It->second))
+        if (Info.Why)
+          Reasons[P] = Info.Why;
+  }
   for (Key K : U.solve(Body))
     UniformKeys.insert(K);
   for (auto &[K, Why] : Reasons)
@@ -394,7 +562,7 @@ void Sema::noteVaryingChain(Expr *Cond) {
   // following the chain a few steps.
   llvm::SmallPtrSet<VarDecl *, 4> Seen;
   Expr *E = Cond;
-  for (unsigned Step = 0; E && Step < 4; ++Step) {
+  for (unsigned Step = 0; E && Step < 6; ++Step) {
     VarDecl *Found = nullptr;
     std::function<void(Stmt *)> Find = [&](Stmt *S) {
       if (Found || !S)
@@ -412,12 +580,23 @@ void Sema::noteVaryingChain(Expr *Cond) {
       return;
     Seen.insert(Found);
     Expr *Why = VaryingKeyReasons.lookup(Found);
+    if (!Why && Found->getStorage() == VarDecl::Param && CurFn &&
+        ParamUniformity.count(paramOwner(CurFn))) {
+      Diags.report(SourceRange(Found->getLoc()), diag::note_uncalled_param)
+          << Found->getName() << paramOwner(CurFn)->getName();
+      continue;
+    }
     // A variable assigned under the very condition being explained (a
-    // loop's own counter) adds nothing.
+    // loop's own counter) adds nothing: the next one of the expression may
+    // (`i < k`).
     if (!Why || (Why->getRange().Begin == Cond->getRange().Begin &&
                  Why->getRange().End == Cond->getRange().End))
-      return;
-    Diags.report(Why->getRange(), diag::note_varying_var) << Found->getName();
+      continue;
+    if (FunctionDecl *Callee = ParamCallReasons.lookup(Why))
+      Diags.report(Why->getRange(), diag::note_varying_param)
+          << Found->getName() << Callee->getName();
+    else
+      Diags.report(Why->getRange(), diag::note_varying_var) << Found->getName();
     E = Why;
   }
 }

@@ -144,6 +144,17 @@ FailureOr<Value> valueInThread(OpBuilder &b, Value rank, Value v, GetOp get,
 /// over it (valueInThread). An argument with no value in another thread is
 /// an error.
 LogicalResult resolveInlinedGets(ModuleOp module) {
+  SmallVector<GetOp> gets;
+  module.walk([&](GetOp get) { gets.push_back(get); });
+  // Inlined into a host function: Sema lets host code call an inline
+  // function, which only becomes host code here. Checked first, as the get
+  // compares its rank with thread.size (below).
+  for (GetOp get : gets)
+    if (!isInDeviceCode(get))
+      return emitError(get.getLoc(),
+                       "'thread.get' reached host code through an inline "
+                       "function: a function that uses it must be called "
+                       "in a spawn");
   // thread.rank and thread.size of an inline function called from host
   // code (which Sema allows) are not anyone's.
   WalkResult attrs = module.walk([&](Operation *op) {
@@ -161,19 +172,9 @@ LogicalResult resolveInlinedGets(ModuleOp module) {
   });
   if (attrs.wasInterrupted())
     return failure();
-  SmallVector<GetOp> gets;
-  module.walk([&](GetOp get) { gets.push_back(get); });
   for (GetOp get : gets) {
     Value v = get.getValue();
     auto spawn = get->getParentOfType<SpawnOp>();
-    // Inlined into a host function: Sema lets host code call an inline
-    // function, which only becomes host code here.
-    if (!isInDeviceCode(get)) {
-      emitError(get.getLoc(),
-                "'thread.get' reached host code through an inline function: "
-                "a function that uses it must be called in a spawn");
-      return failure();
-    }
     if (!spawn || (spawn->isAncestor(v.getParentRegion()->getParentOp()) &&
                    isSeparatedByBarrier(v, get)))
       continue;

@@ -24,6 +24,21 @@ std::optional<bsgp::PrivateArray> bsgp::asPrivateArray(Operation &op) {
   return PrivateArray{slot, cast->getResult(0), count.getZExtValue()};
 }
 
+LogicalResult bsgp::checkCarriedArraySize(const PrivateArray &array,
+                                          StringRef flow) {
+  Type element = cast<PtrType>(array.ptr.getType()).getElementType();
+  uint64_t words = array.count * getStreamWordCount(element);
+  if (words <= kMaxCarriedArrayWords)
+    return success();
+  return emitError(array.slot->getLoc())
+         << "a thread-private array of " << array.count
+         << " elements lives through a " << flow
+         << " that holds a barrier: its " << words
+         << " words would each be carried in a list of their own (at most "
+         << kMaxCarriedArrayWords
+         << "); keep it within one superstep or store it to a list";
+}
+
 bsgp::PrivateArray bsgp::clonePrivateArray(OpBuilder &b,
                                            const PrivateArray &array) {
   LLVM::AllocaOp original = array.slot;

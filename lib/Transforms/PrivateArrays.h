@@ -37,6 +37,12 @@ struct PrivateArray {
 /// cast: of an llvm.alloca with a constant element count.
 std::optional<PrivateArray> asPrivateArray(mlir::Operation &op);
 
+/// Reports `array` at its declaration if its words are more than
+/// kMaxCarriedArrayWords, so that it cannot live through the `flow` (a
+/// "branch or loop") holding a barrier.
+mlir::LogicalResult checkCarriedArraySize(const PrivateArray &array,
+                                          llvm::StringRef flow);
+
 /// A fresh, uninitialized copy of `array` at `b`'s insertion point: its
 /// size, slot and cast cloned (the cast keeps the array's source name).
 PrivateArray clonePrivateArray(mlir::OpBuilder &b, const PrivateArray &array);

@@ -37,6 +37,7 @@
 
 #include "CarryArraysThroughFlow.h"
 #include "HostTests.h"
+#include "PrivateArrays.h"
 #include "SegmentEndValues.h"
 #include "Uniformity.h"
 
@@ -254,6 +255,10 @@ LogicalResult Splitter::checkCarried(Value v, ArrayRef<Operation *> seg) {
   // means nothing in another kernel.
   Value base = v;
   while (Operation *def = base.getDefiningOp()) {
+    // An array too large to carry (carryArraysThroughFlow) is the error.
+    if (std::optional<PrivateArray> array = asPrivateArray(*def))
+      if (failed(checkCarriedArraySize(*array, "branch or loop")))
+        return failure();
     if (isa<LLVM::AllocaOp, GroupLocalOp>(def)) {
       InFlightDiagnostic diag = v.getDefiningOp()
                                     ? v.getDefiningOp()->emitError()
@@ -342,17 +347,26 @@ void Splitter::freeDead(Env &env, const llvm::SetVector<Value> &live,
 
 /// thread.get of a value from before the segment reads its list at the
 /// other rank (within the list, whatever the rank: the get of an invalid
-/// rank is undefined, not a fault).
+/// rank is undefined, not a fault). The list is in the ranks of the
+/// segment's start: a get after the segment moves threads stays a get of the
+/// value loaded at the start, which bsgp-save-restore carries along.
 void Splitter::rewriteLiveInGets(Block *body,
                                  const llvm::SetVector<Value> &liveIn,
                                  IRMapping &map, Env &env) {
   DenseMap<Value, Value> listOfLoad;
   for (Value v : liveIn)
     listOfLoad[map.lookup(v)] = env.lists.lookup(v);
+  auto move =
+      llvm::find_if(*body, [](Operation &op) { return movesThreads(&op); });
+  Operation *firstMove = move == body->end() ? nullptr : &*move;
   SmallVector<GetOp> gets;
   body->walk([&](GetOp get) {
-    if (listOfLoad.count(get.getValue()))
-      gets.push_back(get);
+    if (!listOfLoad.count(get.getValue()))
+      return;
+    Operation *top = body->findAncestorOpInBlock(*get);
+    if (firstMove && !top->isBeforeInBlock(firstMove))
+      return;
+    gets.push_back(get);
   });
   for (GetOp get : gets) {
     OpBuilder gb(get);

@@ -770,6 +770,13 @@ void *bsgprt_temp_alloc_elements(int64_t count, uint64_t elementBytes,
   return allocateElements(count, elementBytes, srcloc, AllocKind::Temp);
 }
 
+void bsgprt_fork_size_error(uint64_t total) {
+  report(makeError(BSGPRT_ERROR_INVALID_VALUE, currentCallSite(),
+                   "thread.fork makes " + std::to_string(total) +
+                       " threads; BSGP ranks are 32-bit ints, so a spawn "
+                       "has at most 2147483647 threads"));
+}
+
 int bsgprt_distinct_allocations(const void *a, const void *b) {
   State &st = state();
   Backend &dev = backend();

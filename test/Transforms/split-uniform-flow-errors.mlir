@@ -41,6 +41,29 @@ func.func @varying_loop(%n: i32, %p: !bsgp.ptr<i32>) {
 
 // -----
 
+// An array of more than 256 words is not carried through the branch
+// element by element: the error names the array, not a pointer into it.
+func.func @private_array_too_large(%n: i32, %k: i32) {
+  bsgp.spawn %n {
+    %size = llvm.mlir.constant(300 : i64) : i64
+    // expected-error@+1 {{a thread-private array of 300 elements lives through a branch or loop that holds a barrier: its 300 words would each be carried in a list of their own (at most 256)}}
+    %a = llvm.alloca %size x i32 : (i64) -> !llvm.ptr
+    %p = builtin.unrealized_conversion_cast %a : !llvm.ptr to !bsgp.ptr<i32>
+    %c0 = arith.constant 0 : i32
+    %r = bsgp.thread_rank : i32
+    bsgp.ptr.store %r, %p[%c0] : !bsgp.ptr<i32>, i32
+    %c = arith.cmpi sgt, %k, %c0 : i32
+    scf.if %c {
+      bsgp.barrier
+    }
+    %v = bsgp.ptr.load %p[%c0] : !bsgp.ptr<i32>, i32
+    bsgp.ptr.store %v, %p[%r] : !bsgp.ptr<i32>, i32
+  }
+  return
+}
+
+// -----
+
 // A pointer into a thread's stack means nothing in the next kernel. The
 // array itself goes through the branch element by element, but not a
 // pointer into it made before the branch.

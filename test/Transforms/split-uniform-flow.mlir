@@ -260,3 +260,54 @@ func.func @size_after_kill(%n: i32, %m: i32, %out: !bsgp.ptr<i32>) {
   }
   return
 }
+
+// -----
+
+// A thread.get in a loop body of a value from before the loop: before the
+// body reassigns ranks, the get reads the value's list at the other rank;
+// after it, the list is still in the ranks of the segment's start, so the
+// get stays a get of the value loaded there, which bsgp-save-restore
+// carries through the reassignment to the new ranks.
+// CHECK-LABEL: func.func @get_after_reassign(
+// CHECK: scf.while
+// CHECK: ^bb0(%{{[^:]*}}: i32, %[[VL:[^:]*]]: !bsgp.ptr<i32>, %{{[^:]*}}: i32):
+// CHECK: bsgp.spawn
+// CHECK: %[[RK:.*]] = bsgp.thread_rank
+// CHECK: %[[V:.*]] = bsgp.ptr.load %[[VL]][%[[RK]]]
+// CHECK-NOT: bsgp.get
+// CHECK: %[[BEFORE:.*]] = bsgp.ptr.load %[[VL]][%{{.*}}]
+// CHECK: bsgp.barrier rank_reassigned
+// CHECK: bsgp.set_oldrank
+// CHECK: bsgp.barrier
+// CHECK-NOT: bsgp.ptr.load %[[VL]]
+// CHECK: %[[AFTER:.*]] = bsgp.get %{{.*}}, %[[V]] : i32
+// CHECK: arith.addi %[[BEFORE]], %[[AFTER]]
+func.func @get_after_reassign(%n: i32, %k: i32, %out: !bsgp.ptr<i32>) {
+  bsgp.spawn %n {
+    %c0 = arith.constant 0 : i32
+    %c1 = arith.constant 1 : i32
+    %r = bsgp.thread_rank : i32
+    %v = arith.muli %r, %r : i32
+    bsgp.barrier
+    %res = scf.while (%i = %c0) : (i32) -> i32 {
+      %c = arith.cmpi slt, %i, %k : i32
+      scf.condition(%c) %i : i32
+    } do {
+    ^bb0(%i2: i32):
+      %a = bsgp.get %c1, %v : i32
+      bsgp.barrier rank_reassigned
+      %rk = bsgp.thread_rank : i32
+      %s = bsgp.thread_size : i32
+      %last = arith.subi %s, %c1 : i32
+      %old = arith.subi %last, %rk : i32
+      bsgp.set_oldrank %old
+      bsgp.barrier
+      %b = bsgp.get %c1, %v : i32
+      %sum = arith.addi %a, %b : i32
+      bsgp.ptr.store %sum, %out[%rk] : !bsgp.ptr<i32>, i32
+      %i3 = arith.addi %i2, %c1 : i32
+      scf.yield %i3 : i32
+    }
+  }
+  return
+}

@@ -200,7 +200,7 @@ std::string Generator::leaf(Ty T, double &Bound) {
   std::vector<Var> Vars = S.all(T);
   if (Where == Ctx::Device && T == Ty::Int && R.chance(15)) {
     if (RanksChanged && !InUniformFlow && !OldRankAmbiguous &&
-        Opts.has(Feature::OldRank) && R.chance(40))
+        allows(Feature::OldRank) && R.chance(40))
       return "thread.oldrank";
     if (Opts.has(Feature::InlineRank) && R.chance(25))
       return "sm_rk(" + std::to_string(R.range(1, 7)) + ")";

@@ -79,6 +79,23 @@ enum class Feature : unsigned {
   StructValues,  ///< struct locals, struct parameters and results, copies
   UniformLoop,   ///< barriers and collectives in loops with uniform bounds
   RankDiv,       ///< rank / gw and rank % gw by a host value (grid coordinates)
+  ConstExprs,    ///< unsigned and 64-bit integer constant expressions
+  // Control contexts and what crosses them (Flow.cpp).
+  UniformElse,   ///< uniform if/else
+  UniformWhile,  ///< uniform while loops
+  UniformNested, ///< uniform branches and loops inside one another
+  UniformDo,     ///< uniform do-while loops
+  CollectiveFns, ///< inline collective functions called from spawn bodies
+  UniformJumps,  ///< uniform break and continue in loops of supersteps
+  RequirePrintf, ///< printf in require blocks, between device printfs
+  TemplateFns,   ///< generic (template) collective functions
+  TempLists,     ///< dtempnew lists allocated in a require and used later
+  FlowGet,       ///< thread.get across pieces of a split spawn after a
+                 ///< rank change
+  FlowLists,     ///< dtempnew lists used in later pieces
+  FlowPrintf,    ///< require printf in later pieces of a split spawn
+  FnFlow,        ///< uniform branches and loops in collective functions
+  UniformArgs,   ///< uniform values passed as is to collectives
   NumFeatures
 };
 
@@ -88,6 +105,27 @@ llvm::StringRef featureName(Feature F);
 Feature featureByName(llvm::StringRef Name);
 /// Whether a feature is on when no option names it.
 bool featureOnByDefault(Feature F);
+
+/// Where a barrier, collective or rank change is generated (Flow.cpp).
+enum class Context : unsigned {
+  Top,      ///< the spawn body before its first uniform branch or loop
+  After,    ///< the spawn body after one (a later piece of a split spawn)
+  If,       ///< the then-branch of a uniform if
+  Else,     ///< the else-branch of a uniform if
+  For,      ///< a uniform for loop
+  While,    ///< a uniform while loop
+  Do,       ///< a uniform do-while loop
+  Nested,   ///< a uniform branch or loop inside another
+  Break,    ///< a loop body with a uniform break
+  Continue, ///< a loop body with a uniform continue
+  Inline,   ///< the top level of an inline collective function
+  Template, ///< the top level of a generic collective function
+  NumContexts
+};
+
+/// Prints which feature is generated in which context, as the markdown
+/// tables of docs/testing-generator.md (`bsgp-smith --list-contexts`).
+void printContextTable(llvm::raw_ostream &OS);
 
 struct Options {
   uint64_t Seed = 0;
@@ -143,6 +181,8 @@ struct Var {
   bool Writable = true;
   /// Non-zero for a thread-local (or host) array of that many elements.
   unsigned Len = 0;
+  /// The piece of the split spawn the variable was declared in.
+  unsigned Piece = 0;
 };
 
 /// Magnitude bound of the integer values a floating variable holds.
@@ -154,9 +194,14 @@ enum class Ctx { Host, Device };
 /// A lexical scope of readable variables.
 struct Scope {
   std::vector<std::vector<Var>> Levels;
+  /// The current piece of a split spawn, given to the variables added.
+  unsigned Piece = 0;
   void push() { Levels.emplace_back(); }
   void pop() { Levels.pop_back(); }
-  void add(Var V) { Levels.back().push_back(std::move(V)); }
+  void add(Var V) {
+    V.Piece = Piece;
+    Levels.back().push_back(std::move(V));
+  }
   /// The scalars of type \p T, of any type, the writable ones, the arrays.
   std::vector<Var> all(Ty T) const;
   std::vector<Var> all() const;
@@ -234,11 +279,57 @@ public:
   /// Forgets the arrays in scope when they may not cross a barrier.
   void afterBarrier();
   void segmentEnd();
+
+  // Control contexts (Flow.cpp): uniform branches and loops, collective
+  // functions, and what crosses the pieces of a split spawn.
+  struct FlowLevel {
+    Context C;
+    /// The piece the construct's body began in.
+    unsigned Entry = 0;
+    /// Whether rank changes may be generated inside (a loop's body).
+    bool RankChanges = true;
+  };
+  /// The constructs around the current point, innermost last; a loop with
+  /// a uniform break or continue adds that context too.
+  std::vector<FlowLevel> Flow;
+  unsigned contextMask() const;
+  /// Whether \p F may be generated here: it is on, and the feature x
+  /// context table allows it in every context around (and in \p Extra).
+  bool allows(Feature F, unsigned Extra = 0) const;
+  /// Whether thread.get may read \p V here (it may come from an earlier
+  /// piece, with ranks changed since).
+  bool gettable(const Var &V) const;
+  /// Opens a uniform branch or loop, or calls a collective function, if
+  /// one is enabled here; false when none is.
+  bool flowConstruct();
   void uniformBranch();
-  void uniformLoop();
-  /// Generates `Body` as the body of a uniform branch or loop just opened,
-  /// and closes it.
-  void uniformBody(llvm::function_ref<void()> Body);
+  void uniformLoop(Context Kind);
+  void flowBody(FlowLevel L, llvm::function_ref<void()> Body);
+  std::string uniformValue(Context Kind, unsigned Limit);
+  void collectiveCall(bool Generic);
+  void newPiece();
+  void tempListAlloc();
+  void tempListStmt();
+  void requirePrintf();
+  struct TempList {
+    std::string Name, Cap;
+    Ty T;
+    unsigned Piece;
+    size_t Level;
+  };
+  std::vector<TempList> TempLists;
+  /// Put targets, forgotten at the next uniform branch or loop.
+  std::vector<std::string> PutTargets;
+  /// The collective functions the spawn being generated calls.
+  std::string FnDefs;
+  /// The spawn's (or function's) accumulator of the values computed in
+  /// uniform branches and loops.
+  std::string Acc;
+  unsigned NextPiece = 1, InLoops = 0, ForkDoubles = 0;
+  int LastRankChangePiece = -1;
+  /// A kill or fork may have ended every thread: bsgpi then runs no later
+  /// require of the spawn, so none prints.
+  bool ThreadsMayDie = false;
   void collectiveStmt();
   void reduceStmt(bool InPar);
   void scanStmt(bool InPar);
@@ -271,6 +362,9 @@ public:
   void noteReduce();
   unsigned Reduces = 0, Scans = 0;
 
+  // Integer constant expressions (ConstExprs.cpp): the function sm_consts.
+  void constExprs();
+
   // Host code (Program.cpp).
   void preamble();
   void helpers();
@@ -286,9 +380,10 @@ public:
   /// still those of the launch.
   uint64_t MaxThreads = 0, MinThreads = 0;
   bool RanksChanged = false;
+  /// The most threads a spawn may reach through fork.
+  uint64_t threadCap() const;
   /// Inside a uniform branch or loop: no thread.oldrank reads (which
-  /// reassignment was last is known only at run time) and no fork (the
-  /// thread count would grow each iteration).
+  /// reassignment was last is known only at run time).
   bool InUniformFlow = false;
   /// A uniform branch or loop reassigned ranks: thread.oldrank is
   /// ambiguous until the next reassignment at the top level.

@@ -16,10 +16,11 @@
 
 #include "Generator.h"
 
+#include <algorithm>
+
 using namespace bsgp::smith;
 
-/// The most threads a spawn may reach through fork.
-static uint64_t threadCap(const Options &Opts) {
+uint64_t Generator::threadCap() const {
   return Opts.has(Feature::BigSpawn) ? 400000 : 20000;
 }
 
@@ -34,7 +35,7 @@ void Generator::superstepBreak() {
   std::string PutTarget;
   Ty PutTy = randomTy();
   // A put may not sit under control flow.
-  bool Puts = Opts.has(Feature::Put) && !InUniformFlow;
+  bool Puts = allows(Feature::Put);
   if (Puts && R.chance(40)) {
     // Every thread puts to a different thread (a rotation of the ranks),
     // so every thread's p is defined after the barrier.
@@ -47,17 +48,27 @@ void Generator::superstepBreak() {
   std::string StructPutTarget;
   if (Opts.has(Feature::StructValues) && Puts && R.chance(25))
     structPut(StructPutTarget);
-  // Values of the superstep that ends here, for thread.get.
-  std::vector<Var> Before;
-  for (const Var &V : S.Levels[SpawnLevel])
-    if (!V.Len && V.Writable)
-      Before.push_back(V);
+  // Values of the superstep that ends here, for thread.get: of the spawn
+  // body and the uniform branches and loops around. With flow-get, mostly
+  // values of earlier pieces of the split spawn.
+  std::vector<Var> Before, Carried;
+  for (size_t L = SpawnLevel; L < S.Levels.size(); ++L)
+    for (const Var &V : S.Levels[L])
+      if (!V.Len && V.Writable) {
+        Before.push_back(V);
+        if (V.Piece != S.Piece)
+          Carried.push_back(V);
+      }
+  if (!Carried.empty() && allows(Feature::FlowGet) && R.chance(70))
+    Before = Carried;
   std::vector<std::pair<Var, std::string>> Gets; // source, rank
   if (Opts.has(Feature::Get) && !Before.empty() && R.chance(60)) {
     unsigned Count = R.range(1, 2);
     for (unsigned K = 0; K < Count; ++K) {
       Var V = R.pick(Before);
-      if (!Opts.has(Feature::GetAny)) {
+      // A value of an earlier piece with ranks changed since is read
+      // through a copy made in this one unless flow-get is on.
+      if (!Opts.has(Feature::GetAny) || !gettable(V)) {
         // A value that varies between threads, through a load and the rank:
         // the compiler does not yet take thread.get of a value it can prove
         // uniform (`x ^ rk` with x == rk folds to 0).
@@ -80,10 +91,14 @@ void Generator::superstepBreak() {
   }
   line("barrier;");
   afterBarrier();
-  if (!PutTarget.empty())
+  if (!PutTarget.empty()) {
     S.add({PutTarget, PutTy});
-  if (!StructPutTarget.empty())
+    PutTargets.push_back(PutTarget);
+  }
+  if (!StructPutTarget.empty()) {
     addStructFields(StructPutTarget);
+    PutTargets.push_back(StructPutTarget);
+  }
   // A whole struct of another thread (any of its fields may be uniform,
   // which only get-any allows).
   if (Opts.has(Feature::StructValues) && Opts.has(Feature::Get) &&
@@ -101,13 +116,16 @@ void Generator::superstepBreak() {
          Src + ");");
     S.add({G, V.T});
   }
+  // Its require runs before the superstep that begins here.
+  if (R.chance(20))
+    requirePrintf();
 }
 
 void Generator::rankChangeStmt() {
   std::vector<Feature> Fs;
   for (Feature F : {Feature::SortBy, Feature::ThreadSplit, Feature::Reassign,
                     Feature::Fork, Feature::Kill})
-    if (Opts.has(F) && !(F == Feature::Fork && InUniformFlow))
+    if (allows(F))
       Fs.push_back(F);
   if (Fs.empty())
     return superstepBreak();
@@ -137,10 +155,24 @@ void Generator::rankChangeStmt() {
     break;
   case Feature::Fork: {
     std::string C = fresh("c");
-    unsigned Mask = MaxThreads * 3 <= threadCap(Opts) ? 3 : 1;
-    line("int " + C + " = thread.fork((int)(" + expr(Ty::UInt, 2) + " & " +
-         std::to_string(Mask) + "u));");
-    MaxThreads *= Mask;
+    std::string Count;
+    if (InLoops == 0) {
+      unsigned Mask = MaxThreads * 3 <= threadCap() ? 3 : 1;
+      Count =
+          "(int)(" + expr(Ty::UInt, 2) + " & " + std::to_string(Mask) + "u)";
+      MaxThreads *= Mask;
+      ThreadsMayDie = true;
+    } else if (ForkDoubles > 0) {
+      // One or two children; the loop made room for every iteration's
+      // doubling when it began.
+      --ForkDoubles;
+      Count = "1 + (int)(" + expr(Ty::UInt, 2) + " & 1u)";
+    } else {
+      // In a loop, at most one child: the thread count does not grow.
+      Count = "(int)(" + expr(Ty::UInt, 2) + " & 1u)";
+      ThreadsMayDie = true;
+    }
+    line("int " + C + " = thread.fork(" + Count + ");");
     MinThreads = 0;
     S.add({C, Ty::Int});
     break;
@@ -148,9 +180,11 @@ void Generator::rankChangeStmt() {
   default:
     line("thread.kill(" + cond(2) + ");");
     MinThreads = 0;
+    ThreadsMayDie = true;
     break;
   }
   RanksChanged = true;
+  LastRankChangePiece = std::max<int>(LastRankChangePiece, S.Piece);
   // A rank change in a uniform branch or loop may or may not have run. Set
   // only now: the statement's own expressions (a sort key) are read before
   // the ranks change.
@@ -168,12 +202,12 @@ void Generator::segmentEnd() {
       Opts.has(Feature::Compact) || Opts.has(Feature::Split) ||
       Opts.has(Feature::SortIdx))
     Kinds.insert(Kinds.end(), {1, 1});
-  if (Opts.has(Feature::SortBy) || Opts.has(Feature::ThreadSplit) ||
-      Opts.has(Feature::Reassign) || Opts.has(Feature::Fork) ||
-      Opts.has(Feature::Kill))
+  if (allows(Feature::SortBy) || allows(Feature::ThreadSplit) ||
+      allows(Feature::Reassign) || allows(Feature::Fork) ||
+      allows(Feature::Kill))
     Kinds.insert(Kinds.end(), {2, 2});
   // A par may not sit under control flow.
-  if (Opts.has(Feature::Par) && !InUniformFlow)
+  if (allows(Feature::Par))
     Kinds.push_back(3);
   if (Opts.has(Feature::Group))
     Kinds.push_back(4);
@@ -193,6 +227,9 @@ void Generator::segmentEnd() {
     rankChangeStmt();
     while (R.chance(30))
       rankChangeStmt();
+    // A barrier after the new ranks, with thread.get of earlier values.
+    if (Opts.has(Feature::Barrier) && R.chance(40))
+      superstepBreak();
     break;
   case 3:
     parStmt();
@@ -208,64 +245,6 @@ void Generator::segmentEnd() {
   afterBarrier();
 }
 
-/// A condition on a host variable (or a reduce result) is uniform:
-/// barriers and collectives may sit under it.
-void Generator::uniformBranch() {
-  std::string Cond = "n " + std::string(R.chance(50) ? ">" : "<") + " " +
-                     std::to_string(R.range(0, 300));
-  if (Opts.has(Feature::Reduce) && R.chance(40)) {
-    std::string U = fresh("u");
-    line("int " + U + " = reduce(+, (int)(" + expr(Ty::Int, 1) + " & 7));");
-    afterBarrier();
-    S.add({U, Ty::Int, /*Writable=*/false});
-    Cond = U + " " + std::string(R.chance(50) ? ">" : "<") + " " +
-           std::to_string(R.range(0, 500));
-  }
-  open("if (" + Cond + ")");
-  uniformBody([&] {
-    segmentEnd();
-    stmtList(1, 1);
-  });
-}
-
-void Generator::uniformBody(llvm::function_ref<void()> Body) {
-  S.push();
-  uint64_t Max = MaxThreads;
-  bool Changed = RanksChanged, Saved = InUniformFlow;
-  InUniformFlow = true;
-  Body();
-  InUniformFlow = Saved;
-  S.pop();
-  close();
-  // The body may have run or not, or more than once.
-  MaxThreads = std::max(Max, MaxThreads);
-  MinThreads = 0;
-  RanksChanged = Changed || RanksChanged;
-}
-
-/// A loop with a uniform trip count (a host variable's, a constant's) whose
-/// body ends supersteps, with a uniform break now and then. The body's
-/// statements update the spawn's variables each iteration.
-void Generator::uniformLoop() {
-  std::string I = fresh("it");
-  unsigned Trips = R.range(0, 3);
-  std::string Bound = R.chance(50) ? std::to_string(Trips)
-                                   : "(n % " + std::to_string(Trips + 1) + ")";
-  open("for (int " + I + " = 0; " + I + " < " + Bound + "; ++" + I + ")");
-  uniformBody([&] {
-    S.add({I, Ty::Int, /*Writable=*/false});
-    stmtList(1, 1);
-    segmentEnd();
-    if (R.chance(30)) {
-      line("if (" + I + " == " + std::to_string(R.range(0, 2)) + ")");
-      line("  break;");
-    }
-    stmtList(1, 1);
-    if (R.chance(50))
-      segmentEnd();
-  });
-}
-
 void Generator::spawnBody(unsigned K) {
   SpawnLevel = S.Levels.size();
   S.push();
@@ -276,21 +255,17 @@ void Generator::spawnBody(unsigned K) {
     line(std::string(tyName(In.T)) + " " + X + " = " + In.Name + "[rk];");
     S.add({X, In.T});
   }
+  // What the uniform branches and loops compute is folded into Acc.
+  Acc = fresh("ac");
+  line("uint64 " + Acc + " = 0ul;");
+  S.add({Acc, Ty::UInt64});
   unsigned Segments = R.range(1, 2 + Opts.Size / 2);
   for (unsigned Seg = 0; Seg < Segments; ++Seg) {
     stmtList(R.range(1, 2 + Opts.Size / 3), 2);
-    bool Branch = Opts.has(Feature::UniformBranch) && R.chance(20);
-    bool Loop = !Branch && Opts.has(Feature::UniformLoop) && R.chance(20);
-    if (Branch || Loop) {
-      // Thread-private arrays live through the branch or loop as they do
-      // across a barrier: with array-barrier, and element by element.
-      afterBarrier();
-      if (Branch)
-        uniformBranch();
-      else
-        uniformLoop();
+    if (R.chance(15))
+      tempListAlloc();
+    if (R.chance(35) && flowConstruct())
       continue;
-    }
     segmentEnd();
   }
   stmtList(R.range(1, 3), 2);
@@ -321,6 +296,12 @@ void Generator::spawnFunction(unsigned K) {
     N = Big[R.below(3)];
   MaxThreads = MinThreads = N;
   RanksChanged = false;
+  OldRankAmbiguous = ThreadsMayDie = false;
+  NextPiece = 1;
+  LastRankChangePiece = -1;
+  TempLists.clear();
+  PutTargets.clear();
+  FnDefs.clear();
   HasAtomics = false;
   Reduces = Scans = 0;
   Inputs.clear();
@@ -352,6 +333,7 @@ void Generator::spawnFunction(unsigned K) {
   std::swap(Saved, Out);
   Indent = SavedIndent;
 
+  Out += FnDefs;
   open("uint64 " + Fn + "(uint64 h, int n)");
   for (unsigned I = 0; I < Inputs.size(); ++I) {
     const Var &In = Inputs[I];

@@ -177,6 +177,8 @@ void Generator::stmt(int Depth) {
   case 5:
     if (Where == Ctx::Device && Opts.has(Feature::DevicePrintf) && R.chance(20))
       return printfStmt();
+    if (Where == Ctx::Device && !TempLists.empty() && R.chance(40))
+      return tempListStmt();
     if (Opts.has(Feature::StructValues) && R.chance(35))
       return structStmt();
     if (Where == Ctx::Device && Opts.has(Feature::Atomics) && R.chance(50))

@@ -81,6 +81,9 @@ std::vector<std::string> Generator::structLocals(bool OnlySpawnLevel) const {
       llvm::StringRef N(V.Name);
       if (!V.Writable || !N.starts_with("sv") || !N.ends_with(".i"))
         continue;
+      // For thread.get: not from an earlier piece after a rank change.
+      if (OnlySpawnLevel && !gettable(V))
+        continue;
       Names.push_back(N.drop_back(2).str());
     }
     if (OnlySpawnLevel)

@@ -43,6 +43,11 @@ static cl::opt<std::string>
 static cl::opt<bool> ListFeatures("list-features",
                                   cl::desc("print the features and exit"),
                                   cl::cat(SmithCat));
+static cl::opt<bool> ListContexts(
+    "list-contexts",
+    cl::desc("print which feature is generated in which control context, as "
+             "markdown tables, and exit"),
+    cl::cat(SmithCat));
 static cl::opt<std::string> Output("o", cl::desc("output file (default: -)"),
                                    cl::value_desc("file"), cl::init("-"),
                                    cl::cat(SmithCat));
@@ -78,6 +83,10 @@ int main(int argc, char **argv) {
       outs() << featureName(static_cast<Feature>(K))
              << (featureOnByDefault(static_cast<Feature>(K)) ? "" : " (off)")
              << "\n";
+    return 0;
+  }
+  if (ListContexts) {
+    printContextTable(outs());
     return 0;
   }
   if (Size < 1 || Size > 10) {

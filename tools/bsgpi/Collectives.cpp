@@ -83,6 +83,22 @@ template <typename T> T combine(RO Op, T A, T B) {
   return A < B ? B : A;
 }
 
+/// The sum of component \p C (at byte \p Off) of lanes [Lo, Hi) of \p X,
+/// pairwise: a tree, as the compiled forms combine (work groups on GPUs,
+/// blocks of ranks on the CPU), so that the rounding error of a float sum
+/// grows with log n rather than n.
+template <typename T>
+T pairwiseSum(const Column &X, uint32_t Off, uint32_t Lo, uint32_t Hi) {
+  if (Hi - Lo <= 8) {
+    T Acc = T(0);
+    for (uint32_t K = Lo; K < Hi; ++K)
+      Acc += ld<T>(X.at(K) + Off);
+    return Acc;
+  }
+  uint32_t Mid = Lo + (Hi - Lo) / 2;
+  return pairwiseSum<T>(X, Off, Lo, Mid) + pairwiseSum<T>(X, Off, Mid, Hi);
+}
+
 /// An unsigned key that orders like the value: the radix sort's order.
 uint64_t sortKey(BK K, const uint8_t *P) {
   switch (K) {
@@ -142,7 +158,8 @@ static void writeList(Interpreter &I, Frame &F, Lanes &L, const Column &List,
     std::memcpy(Vals.at(J), Src.at(Order[J]), Size);
     Who.push_back(L[Order[J]]);
   }
-  I.store(F, Addr, Vals, T, Who, R);
+  // Made between the supersteps, not by the threads: no race records.
+  I.store(F, Addr, Vals, T, Who, R, /*Untracked=*/true);
 }
 
 Column Interpreter::evalBuiltin(Frame &F, BuiltinCallExpr *B, Lanes &L) {
@@ -169,6 +186,13 @@ Column Interpreter::evalBuiltin(Frame &F, BuiltinCallExpr *B, Lanes &L) {
     dispatchKind(scalarKind(T), [&](auto Tag) {
       using V = decltype(Tag);
       for (unsigned C = 0; C < NC; ++C) {
+        // A float sum is a tree; the scan's values are rank order.
+        bool Tree = std::is_floating_point_v<V> && Op == RO::OpAdd;
+        V Sum = Tree ? pairwiseSum<V>(X, C * ES, 0, X.N) : V();
+        if (Tree && Kind == BuiltinCallExpr::Reduce) {
+          st<V>(Total.at(0) + C * ES, Sum);
+          continue;
+        }
         V Acc = identity<V>(Op);
         for (uint32_t K = 0; K < X.N; ++K) {
           uint8_t *P = X.at(K) + C * ES;
@@ -177,11 +201,11 @@ Column Interpreter::evalBuiltin(Frame &F, BuiltinCallExpr *B, Lanes &L) {
             st<V>(P, Acc);
           Acc = combine<V>(Op, Acc, Cur);
         }
-        st<V>(Total.at(0) + C * ES, Acc);
+        st<V>(Total.at(0) + C * ES, Tree ? Sum : Acc);
       }
     });
     if (Kind == BuiltinCallExpr::Scan)
-      store(F, address(F, Args[0], L), X, T, L, R);
+      store(F, address(F, Args[0], L), X, T, L, R, /*Untracked=*/true);
     return splat(Total.at(0), Total.Size, L.size());
   }
   case BuiltinCallExpr::SortIdx: {
@@ -233,12 +257,18 @@ Column Interpreter::evalBuiltin(Frame &F, BuiltinCallExpr *B, Lanes &L) {
     Column X = eval(F, Args[0], L);
     syncPoint(F, L, R, Name);
     BK K0 = scalarKind(Args[0]->getType());
+    // The total first, named in the error as compiled code names it.
+    uint64_t Total = 0;
+    for (uint32_t K = 0; K < X.N; ++K)
+      Total += std::max<int64_t>(scalarToInt(K0, X.at(K)), 0);
+    if (Total > INT32_MAX)
+      fatal(R, "thread.fork makes " + std::to_string(Total) +
+                   " threads; BSGP ranks are 32-bit ints, so a spawn has at "
+                   "most 2147483647 threads");
     std::vector<uint32_t> Src;
     std::vector<int32_t> Child;
     for (uint32_t K = 0; K < X.N; ++K) {
       int64_t C = scalarToInt(K0, X.at(K));
-      if ((int64_t)Src.size() + std::max<int64_t>(C, 0) > INT32_MAX)
-        fatal(R, "thread.fork makes more than 2^31-1 threads");
       for (int64_t J = 0; J < C; ++J) {
         Src.push_back(K);
         Child.push_back(J);
@@ -286,6 +316,7 @@ Column Interpreter::evalGroup(Frame &F, GroupExpr *G, Lanes &L) {
   for (uint32_t K = 0; K < L.size(); ++K)
     Pos[rankOf(F, L[K])] = K;
   if (Op == GroupExpr::GroupBarrier) {
+    groupBarrierPhase();
     for (uint32_t K = 0; K < L.size(); ++K) {
       uint32_t T = rankOf(F, L[K]), First = T / GS * GS;
       for (uint32_t U = First; U < std::min(First + GS, N); ++U)

@@ -145,6 +145,16 @@ enum class AllocKind {
   String,   ///< String literals and argv.
 };
 
+/// One superstep's records of the accesses to a list (Races.cpp): a fixed
+/// number of records a unit of bytes, 0 where none.
+struct RaceLog {
+  std::vector<uint64_t> Rec;
+  /// The superstep the records belong to.
+  uint64_t Step = 0;
+  /// Only units [Lo, Hi) may have records.
+  uint64_t Lo = 0, Hi = 0;
+};
+
 struct Allocation {
   uint8_t *Base = nullptr;
   uint64_t Size = 0;
@@ -153,10 +163,11 @@ struct Allocation {
   uint64_t Stride = 0;
   /// Lists: one bit a byte, set once the byte was written.
   std::vector<uint8_t> Init;
-  /// Per byte, rank + 1 of the last plain store in device code during
-  /// superstep WriterStep (0: none); cleared when a new superstep writes.
-  std::vector<uint32_t> Writer;
-  uint64_t WriterStep = 0;
+  /// Lists: the plain stores and loads of device code in the current
+  /// superstep (races, Races.cpp), a record per RaceUnit bytes (0: none
+  /// made yet).
+  RaceLog Writes, Reads;
+  uint32_t RaceUnit = 0;
   bool Owned = false;
   /// A list freed (dtempnew after its spawn, bsgprt_dfree): kept in the
   /// table so that a later access is reported, not read from freed memory.
@@ -202,6 +213,9 @@ struct Options {
   uint32_t SubgroupSize = 1;
   uint64_t MaxSteps = 0; ///< 0: no limit.
   bool CheckRaces = true;
+  /// Report a thread.get of a rank outside the spawn (otherwise its value
+  /// is zero).
+  bool CheckGetRange = false;
 };
 
 /// The activation of a function, or of a spawn body.
@@ -270,15 +284,33 @@ public:
 
   /// Reports a runtime error at \p R and exits with status 1.
   [[noreturn]] void fatal(SourceRange R, const llvm::Twine &Msg);
+  /// The same, with a note at \p NoteAt.
+  [[noreturn]] void fatal(SourceRange R, const llvm::Twine &Msg,
+                          SourceRange NoteAt, const llvm::Twine &Note);
 
   // Expressions (Expr.cpp, Operators.cpp).
   Column eval(Frame &F, Expr *E, Lanes &L);
   /// Addresses (uint64 column) of an lvalue.
   Column address(Frame &F, Expr *E, Lanes &L);
+  /// Checked loads and stores; \p Untracked for those the race check
+  /// leaves out (atomics, the stores of collectives).
   Column load(Frame &F, const Column &Addr, const Type *T, Lanes &L,
-              SourceRange R);
+              SourceRange R, bool Untracked = false);
   void store(Frame &F, const Column &Addr, const Column &V, const Type *T,
-             Lanes &L, SourceRange R, bool Atomic = false);
+             Lanes &L, SourceRange R, bool Untracked = false);
+
+  // Races (Races.cpp).
+  /// Records a plain load (\p New null) or store of \p Size bytes at \p P
+  /// of list \p A by \p Rank and reports a race with an earlier access.
+  void checkRace(Allocation &A, uint8_t *P, const uint8_t *New, uint32_t Size,
+                 uint32_t Rank, uint32_t Site, SourceRange R);
+  /// The number of the place \p R in race records.
+  uint32_t raceSite(SourceRange R);
+  [[noreturn]] void raceReport(SourceRange R, const llvm::Twine &Msg,
+                               uint64_t Rec, const char *Verb);
+  /// A group.barrier(): later accesses are ordered after the work group's
+  /// earlier ones.
+  void groupBarrierPhase();
   Column convert(const Column &C, const Type *From, const Type *To);
   Column splat(const uint8_t *V, uint32_t Size, uint32_t N);
   Column evalBinary(Frame &F, BinaryOperator *B, Lanes &L);
@@ -359,6 +391,11 @@ public:
   SpawnState *Spawn = nullptr;
   /// Superstep counter: plain stores in device code record it (races).
   uint64_t Superstep = 1;
+  /// group.barrier() calls since the superstep started (races).
+  uint32_t GroupPhase = 0;
+  std::vector<SourceRange> RaceSites;
+  /// The places in race records: (file << 32 | line, column) to number.
+  llvm::DenseMap<std::pair<uint64_t, uint32_t>, uint32_t> RaceSiteIds;
   uint64_t Steps = 0;
   unsigned Depth = 0;
   Frame Globals;

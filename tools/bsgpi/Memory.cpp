@@ -76,9 +76,9 @@ bool Memory::retire(void *P) {
   // second free (`ddelete` twice), is then reported rather than landing in
   // whatever reused the memory.
   A.Init.clear();
-  A.Writer.clear();
   A.Init.shrink_to_fit();
-  A.Writer.shrink_to_fit();
+  A.Writes = RaceLog();
+  A.Reads = RaceLog();
   return true;
 }
 
@@ -109,8 +109,9 @@ Allocation *Memory::findBase(const void *P) {
   return U == It->first + It->second.Size ? &It->second : nullptr;
 }
 
-void Interpreter::fatal(SourceRange R, const llvm::Twine &Msg) {
-  std::fflush(stdout);
+/// Prints `file:line:col: <Kind>: <Msg>` and the source line with a caret.
+static void printDiag(SourceManager &SM, SourceRange R, const char *Kind,
+                      const llvm::Twine &Msg) {
   llvm::raw_ostream &OS = llvm::errs();
   if (R.isValid()) {
     OS << SM.getFileName(R.Begin.File) << ':' << R.Begin.Line << ':'
@@ -118,14 +119,32 @@ void Interpreter::fatal(SourceRange R, const llvm::Twine &Msg) {
   } else {
     OS << "bsgpi: ";
   }
-  OS << "error: " << Msg << '\n';
+  OS << Kind << ": " << Msg << '\n';
   if (R.isValid()) {
     llvm::StringRef Line = SM.getLineText(R.Begin.File, R.Begin.Line);
     OS << Line << '\n';
     OS.indent(R.Begin.Col > 0 ? R.Begin.Col - 1 : 0) << "^\n";
   }
-  OS.flush();
+}
+
+void Interpreter::fatal(SourceRange R, const llvm::Twine &Msg) {
+  std::fflush(stdout);
+  printDiag(SM, R, "error", Msg);
+  llvm::errs().flush();
   std::_Exit(1);
+}
+
+void Interpreter::fatal(SourceRange R, const llvm::Twine &Msg,
+                        SourceRange NoteAt, const llvm::Twine &Note) {
+  std::fflush(stdout);
+  printDiag(SM, R, "error", Msg);
+  printDiag(SM, NoteAt, "note", Note);
+  llvm::errs().flush();
+  std::_Exit(1);
+}
+
+static bool isList(AllocKind K) {
+  return K == AllocKind::List || K == AllocKind::TempList;
 }
 
 static const char *kindName(AllocKind K) {
@@ -194,9 +213,11 @@ static Allocation *checkAccess(Interpreter &I, uint8_t *P, uint64_t Bytes,
 }
 
 Column Interpreter::load(Frame &F, const Column &Addr, const Type *T, Lanes &L,
-                         SourceRange R) {
+                         SourceRange R, bool Untracked) {
   uint32_t Size = sizeOf(T);
   Column V(Size, Addr.N);
+  bool Track = F.Device && Spawn && Opts.CheckRaces && !Untracked;
+  uint32_t Site = 0;
   for (uint32_t K = 0; K < Addr.N; ++K) {
     auto *P = reinterpret_cast<uint8_t *>(Addr.get<uint64_t>(K));
     uint32_t Rank = F.Device ? rankOf(F, L[K]) : 0;
@@ -211,39 +232,34 @@ Column Interpreter::load(Frame &F, const Column &Addr, const Type *T, Lanes &L,
                        (F.Device ? " by rank " + llvm::Twine(Rank)
                                  : llvm::Twine("")));
     }
+    if (Track && A && isList(A->Kind)) {
+      if (!Site)
+        Site = raceSite(R);
+      checkRace(*A, P, nullptr, Size, Rank, Site, R);
+    }
     std::memcpy(V.at(K), P, Size);
   }
   return V;
 }
 
 void Interpreter::store(Frame &F, const Column &Addr, const Column &V,
-                        const Type *T, Lanes &L, SourceRange R, bool Atomic) {
+                        const Type *T, Lanes &L, SourceRange R,
+                        bool Untracked) {
   uint32_t Size = sizeOf(T);
-  bool Track = F.Device && Spawn && Opts.CheckRaces && !Atomic;
+  bool Track = F.Device && Spawn && Opts.CheckRaces && !Untracked;
+  uint32_t Site = 0;
   for (uint32_t K = 0; K < Addr.N; ++K) {
     auto *P = reinterpret_cast<uint8_t *>(Addr.get<uint64_t>(K));
     uint32_t Rank = F.Device ? rankOf(F, L[K]) : 0;
     Allocation *A = checkAccess(*this, P, Size, true, Rank, F.Device, R);
     const uint8_t *Src = V.at(K);
     if (A) {
-      uint64_t Off = P - A->Base;
-      if (Track && A->Kind != AllocKind::Variable) {
-        if (A->WriterStep != Superstep) {
-          A->Writer.assign(A->Size, 0);
-          A->WriterStep = Superstep;
-        }
-        uint32_t Mine = Rank + 1;
-        for (uint64_t B = Off; B < Off + Size; ++B) {
-          uint32_t W = A->Writer[B];
-          if (W && W != Mine && std::memcmp(P, Src, Size) != 0)
-            fatal(R, "race: ranks " + llvm::Twine(W - 1) + " and " +
-                         llvm::Twine(Rank) +
-                         " write different values to byte offset " +
-                         llvm::Twine(Off) + " of a " + kindName(A->Kind) +
-                         " in one superstep");
-          A->Writer[B] = Mine;
-        }
+      if (Track && isList(A->Kind)) {
+        if (!Site)
+          Site = raceSite(R);
+        checkRace(*A, P, Src, Size, Rank, Site, R);
       }
+      uint64_t Off = P - A->Base;
       if (!A->Init.empty())
         for (uint64_t B = Off; B < Off + Size; ++B)
           A->Init[B / 8] |= 1u << (B % 8);

@@ -396,7 +396,7 @@ Column Interpreter::evalAtomic(Frame &F, AtomicExpr *AE, Lanes &L) {
     Lanes One{L[I]};
     Column P(8, 1);
     P.set<uint64_t>(0, Ptr.get<uint64_t>(I));
-    Column Cur = load(F, P, T, One, AE->getRange());
+    Column Cur = load(F, P, T, One, AE->getRange(), /*Untracked=*/true);
     std::memcpy(Old.at(I), Cur.at(0), Size);
     if (AE->getOp() == AtomicExpr::Load)
       continue;
@@ -438,7 +438,7 @@ Column Interpreter::evalAtomic(Frame &F, AtomicExpr *AE, Lanes &L) {
       }
       st<X>(New.at(0), R);
     });
-    store(F, P, New, T, One, AE->getRange(), /*Atomic=*/true);
+    store(F, P, New, T, One, AE->getRange(), /*Untracked=*/true);
   }
   return Old;
 }

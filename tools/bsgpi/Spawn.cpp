@@ -53,6 +53,7 @@ void Interpreter::execSpawn(Frame &F, SpawnStmt *S) {
   Spawn = &St;
   St.DeviceFrames.push_back(&D);
   ++Superstep;
+  GroupPhase = 0;
   (void)exec(D, S->getBody(), L);
   syncPoint(D, L, S->getRange(), nullptr);
   for (auto &[V, P] : D.Vars)
@@ -105,6 +106,7 @@ void Interpreter::syncPoint(Frame &F, Lanes &L, SourceRange R,
   std::fwrite(Spawn->Printed.data(), 1, Spawn->Printed.size(), stdout);
   Spawn->Printed.clear();
   ++Superstep;
+  GroupPhase = 0;
   // thread.get reads the values of the superstep before.
   Spawn->Snapshots.clear();
   Spawn->LastSync = Superstep;
@@ -180,18 +182,11 @@ void Interpreter::remap(llvm::ArrayRef<uint32_t> Src) {
   Spawn->ReassignedSinceSync = true;
 }
 
-/// Checks a thread.get rank: the paper leaves a get of an invalid rank
-/// undefined, so it is reported.
-static uint32_t checkedRank(Interpreter &I, Frame &F, const Column &R,
-                            const Type *T, uint32_t K, Lanes &L,
-                            BuiltinCallExpr *B) {
-  int64_t V = scalarToInt(scalarKind(T), R.at(K));
-  if (V < 0 || V >= I.Spawn->N)
-    I.fatal(B->getRange(), llvm::Twine("thread.get of rank ") + llvm::Twine(V) +
-                               " by rank " + llvm::Twine(I.rankOf(F, L[K])) +
-                               ", outside the spawn of " +
-                               llvm::Twine(I.Spawn->N) + " threads");
-  return V;
+/// Whether lane \p K of rank column \p R names a thread of the spawn.
+static bool validRank(Interpreter &I, const Column &R, const Type *T,
+                      uint32_t K, int64_t &V) {
+  V = scalarToInt(scalarKind(T), R.at(K));
+  return V >= 0 && V < I.Spawn->N;
 }
 
 Column Interpreter::evalGetPut(Frame &F, BuiltinCallExpr *B, Lanes &L) {
@@ -205,8 +200,8 @@ Column Interpreter::evalGetPut(Frame &F, BuiltinCallExpr *B, Lanes &L) {
     // performed", so a put to rank -1 is how a program skips a put.
     llvm::SmallVector<bool, 16> Valid;
     for (uint32_t K = 0; K < L.size(); ++K) {
-      int64_t V = scalarToInt(scalarKind(RT), R.at(K));
-      Valid.push_back(V >= 0 && V < I.Spawn->N);
+      int64_t V;
+      Valid.push_back(validRank(I, R, RT, K, V));
       // An invalid lane addresses its own thread's p, which is not written.
       Targets.push_back(Valid.back() ? uint32_t(V)
                                      : uint32_t(I.rankOf(F, L[K])));
@@ -230,7 +225,30 @@ Column Interpreter::evalGetPut(Frame &F, BuiltinCallExpr *B, Lanes &L) {
             "thread.get right after a rank reassignment (such as "
             "thread.sortby or barrier(RANK_REASSIGNED)) cannot find thread r "
             "by its new rank; put a 'barrier;' between them");
-  for (uint32_t K = 0; K < L.size(); ++K)
-    Targets.push_back(checkedRank(I, F, R, RT, K, L, B));
-  return I.evalInThreads(F, Args[1], Targets);
+  // A rank outside the spawn gets the zero of the value's type
+  // (docs/language.md), as compiled code gives it; --check-get-range
+  // reports it instead.
+  Lanes Valid;
+  for (uint32_t K = 0; K < L.size(); ++K) {
+    int64_t V;
+    if (validRank(I, R, RT, K, V)) {
+      Valid.push_back(K);
+      Targets.push_back(V);
+    } else if (I.Opts.CheckGetRange) {
+      I.fatal(B->getRange(), llvm::Twine("thread.get of rank ") +
+                                 llvm::Twine(V) + " by rank " +
+                                 llvm::Twine(I.rankOf(F, L[K])) +
+                                 ", outside the spawn of " +
+                                 llvm::Twine(I.Spawn->N) + " threads");
+    }
+  }
+  if (Valid.size() == L.size())
+    return I.evalInThreads(F, Args[1], Targets);
+  Column Out(sizeOf(B->getType()->getUnqualified()), L.size());
+  if (Valid.empty())
+    return Out;
+  Column Got = I.evalInThreads(F, Args[1], Targets);
+  for (uint32_t J = 0; J < Valid.size(); ++J)
+    std::memcpy(Out.at(Valid[J]), Got.at(J), Out.Size);
+  return Out;
 }

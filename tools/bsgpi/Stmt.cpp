@@ -66,7 +66,8 @@ bool Interpreter::mayRemap(Stmt *S) {
   return R;
 }
 
-/// The thread-local variables (of the spawn) that require block \p S reads.
+/// The thread-local variables (of the spawn, or locals and parameters of
+/// the inline function it is in) that require block \p S reads.
 llvm::SmallVector<const VarDecl *, 2> Interpreter::deviceReads(Stmt *S) {
   llvm::SmallVector<const VarDecl *, 2> Out;
   std::function<void(Stmt *)> Walk = [&](Stmt *C) {
@@ -74,7 +75,7 @@ llvm::SmallVector<const VarDecl *, 2> Interpreter::deviceReads(Stmt *S) {
       return;
     if (auto *R = llvm::dyn_cast<DeclRefExpr>(C))
       if (auto *V = llvm::dyn_cast_or_null<VarDecl>(R->getDecl()))
-        if (!V->isHost() && V->getStorage() == VarDecl::Local &&
+        if (!V->isHost() && V->getStorage() != VarDecl::Global &&
             !llvm::is_contained(Out, V))
           Out.push_back(V);
     forEachChild(C, Walk);
@@ -134,6 +135,128 @@ uint8_t *Interpreter::varBase(Frame &F, const VarDecl *D, bool &PerLane) {
   return P;
 }
 
+namespace {
+/// The require blocks of a superstep run before its threads' statements, but
+/// a host variable one assigns changes only for the statements after it, as
+/// in the compiled program (docs/language.md, "require"): the values of the
+/// host variables the blocks name, as each block left them, are put back
+/// in place when the walk reaches that block.
+class HoistedRequires {
+public:
+  HoistedRequires(Interpreter &I) : I(I) {}
+  /// Starts a superstep.
+  void reset() {
+    Ran.clear();
+    Slots.clear();
+    Before.clear();
+    After.clear();
+    Last.clear();
+    AnyDeferred = false;
+  }
+  /// Runs require block \p S, which stands after statements of the
+  /// superstep that have yet to run when \p Deferred is set.
+  void run(Frame &F, Stmt *S, Lanes &L, bool Deferred);
+  /// Puts the host variables back as the threads before the first deferred
+  /// block see them.
+  void finish();
+  /// Gives the host variables the values \p S left them, if it ran early.
+  void reached(Stmt *S);
+  /// No thread is left to reach the blocks: the host variables get the
+  /// values the last one left them, as in the compiled program.
+  void reachedAll() {
+    if (AnyDeferred)
+      restore(Last);
+  }
+  bool ran(Stmt *S) const { return Ran.count(S); }
+
+private:
+  /// Tracks the host variables \p S names, before or after it runs.
+  void track(Stmt *S, bool BeforeRun);
+  std::vector<uint8_t> values() const;
+  void restore(const std::vector<uint8_t> &V) const;
+
+  Interpreter &I;
+  llvm::SmallPtrSet<Stmt *, 2> Ran;
+  /// Storage of the tracked variables and the bytes each had before the
+  /// first deferred block (empty for one the blocks made).
+  std::vector<std::pair<uint8_t *, uint64_t>> Slots;
+  std::vector<std::vector<uint8_t>> Before;
+  llvm::DenseMap<Stmt *, std::vector<uint8_t>> After;
+  std::vector<uint8_t> Last;
+  bool AnyDeferred = false;
+};
+} // namespace
+
+void HoistedRequires::track(Stmt *S, bool BeforeRun) {
+  Frame &H = *I.Spawn->HostFrame;
+  std::function<void(Stmt *)> Walk = [&](Stmt *C) {
+    if (!C)
+      return;
+    if (auto *R = llvm::dyn_cast<DeclRefExpr>(C))
+      if (auto *V = llvm::dyn_cast_or_null<VarDecl>(R->getDecl()))
+        if (auto It = H.Vars.find(V); It != H.Vars.end()) {
+          uint64_t Size = sizeOf(V->getType());
+          if (!llvm::is_contained(Slots, std::make_pair(It->second, Size))) {
+            Slots.push_back({It->second, Size});
+            // Named by no block run so far, so unchanged since the
+            // superstep started; one made by the block just run has no
+            // value before it, and nothing before it reads it.
+            Before.emplace_back();
+            if (BeforeRun)
+              Before.back().assign(It->second, It->second + Size);
+          }
+        }
+    forEachChild(C, Walk);
+    if (auto *FS = llvm::dyn_cast<ForStmt>(C))
+      Walk(FS->getBody());
+  };
+  Walk(llvm::cast<RequireStmt>(S)->getBody());
+}
+
+std::vector<uint8_t> HoistedRequires::values() const {
+  std::vector<uint8_t> V;
+  for (auto [P, Size] : Slots)
+    V.insert(V.end(), P, P + Size);
+  return V;
+}
+
+void HoistedRequires::restore(const std::vector<uint8_t> &V) const {
+  size_t At = 0;
+  for (auto [P, Size] : Slots) {
+    if (At + Size > V.size())
+      break; // A variable made after these values were taken.
+    std::memcpy(P, V.data() + At, Size);
+    At += Size;
+  }
+}
+
+void HoistedRequires::run(Frame &F, Stmt *S, Lanes &L, bool Deferred) {
+  Ran.insert(S);
+  if (Deferred) {
+    track(S, /*BeforeRun=*/true);
+    AnyDeferred = true;
+  }
+  L = I.exec(F, S, L);
+  if (!AnyDeferred)
+    return;
+  // Variables the block made are named now too.
+  track(S, /*BeforeRun=*/false);
+  Last = values();
+  After[S] = Last;
+}
+
+void HoistedRequires::finish() {
+  for (size_t K = 0; K < Slots.size(); ++K)
+    if (!Before[K].empty())
+      std::memcpy(Slots[K].first, Before[K].data(), Before[K].size());
+}
+
+void HoistedRequires::reached(Stmt *S) {
+  auto It = After.find(S);
+  if (It != After.end())
+    restore(It->second);
+}
+
 /// Stores \p V into variable \p D for the lanes \p L.
 static void assignVar(Interpreter &I, Frame &F, const VarDecl *D,
                       const Column &V, Lanes &L) {
@@ -153,27 +276,31 @@ Lanes Interpreter::exec(Frame &F, Stmt *S, Lanes L) {
     // A require block runs before the superstep it is in (docs/
     // language.md), before the threads' statements that precede it there.
     auto Body = llvm::cast<CompoundStmt>(S)->body();
-    llvm::SmallPtrSet<Stmt *, 2> Ran;
+    HoistedRequires Hoisted(*this);
     bool SuperstepStarts = F.Device;
     for (size_t I = 0; I < Body.size(); ++I) {
       Stmt *C = Body[I];
       if (SuperstepStarts) {
+        Hoisted.reset();
         for (Stmt *Next : Body.drop_front(I)) {
           // One that reads the threads' (uniform) variables runs where it
           // stands, after the code that computes them.
-          if (llvm::isa<RequireStmt>(Next) && deviceReads(Next).empty()) {
-            L = exec(F, Next, L);
-            Ran.insert(Next);
-          }
+          if (llvm::isa<RequireStmt>(Next) && deviceReads(Next).empty())
+            Hoisted.run(F, Next, L, Next != C);
           if (endsSuperstep(Next))
             break;
         }
+        Hoisted.finish();
         SuperstepStarts = false;
       }
-      if (!Ran.count(C))
+      if (Hoisted.ran(C))
+        Hoisted.reached(C);
+      else
         L = exec(F, C, L);
-      if (L.empty())
+      if (L.empty()) {
+        Hoisted.reachedAll();
         break;
+      }
       SuperstepStarts = F.Device && endsSuperstep(C);
     }
     return L;

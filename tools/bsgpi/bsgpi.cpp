@@ -42,7 +42,10 @@ static void usage(llvm::raw_ostream &OS) {
         "for cuda and spirv)\n"
         "  --max-steps=<n>       stop with an error after n loop iterations "
         "and calls\n"
-        "  --no-check-races      do not report racing stores\n";
+        "  --no-check-races      do not report racing accesses\n"
+        "  --check-get-range     report a thread.get of a rank outside the "
+        "spawn\n"
+        "                        (otherwise its value is zero)\n";
 }
 
 /// -I, -D and -U, as bsgpc reads them (clang's preprocessor gets them in
@@ -117,6 +120,8 @@ int main(int argc, char **argv) {
       Opts.MaxSteps = N;
     } else if (A == "--no-check-races") {
       Opts.CheckRaces = false;
+    } else if (A == "--check-get-range") {
+      Opts.CheckGetRange = true;
     } else {
       return Bad("unknown option '" + A + "' (see --help)");
     }

@@ -77,11 +77,17 @@ public:
                                       bool Varargs);
   /// The one StructType named \p Name, created on first use.
   StructType *getStructType(llvm::StringRef Name);
+  /// The StructType named \p Name if a struct of that name was declared or
+  /// used so far; null otherwise.
+  StructType *findStructType(llvm::StringRef Name) const {
+    return Structs.lookup(Name);
+  }
   /// The operator type of a reduce/scan operator as written (`+`, `min`,
   /// ...); null for anything else.
   const OperatorType *getOperatorType(llvm::StringRef Spelling);
-  /// The one ValueType of \p V (a non-type template argument).
-  const ValueType *getValueType(int64_t V);
+  /// The one ValueType of the value with pattern \p Bits (a non-type
+  /// template argument; \p Negative as ValueType has it).
+  const ValueType *getValueType(uint64_t Bits, bool Negative);
 
   /// Source files in the order their parsing finished: a file's imports
   /// come before it, the collective library after the main file.
@@ -119,7 +125,7 @@ private:
   std::map<std::vector<const void *>, const FunctionType *> Functions;
   llvm::StringMap<StructType *> Structs;
   llvm::StringMap<const OperatorType *> Operators;
-  std::map<int64_t, const ValueType *> Values;
+  std::map<std::pair<uint64_t, bool>, const ValueType *> Values;
   std::vector<TranslationUnit> TUs;
   uint32_t MainFile = 0;
   std::vector<uint32_t> LibraryFiles;

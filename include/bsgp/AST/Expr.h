@@ -44,18 +44,23 @@ private:
 
 class IntegerLiteral : public Expr {
 public:
-  IntegerLiteral(SourceRange R, uint64_t V, bool Unsigned, bool Long)
-      : Expr(SK_IntegerLiteral, R), Value(V), Unsigned(Unsigned), Long(Long) {}
+  /// \p Decimal: written in decimal (C types octal and hexadecimal
+  /// literals differently, integerLiteralKind in ConstantEval.h).
+  IntegerLiteral(SourceRange R, uint64_t V, bool Unsigned, bool Long,
+                 bool Decimal = true)
+      : Expr(SK_IntegerLiteral, R), Value(V), Unsigned(Unsigned), Long(Long),
+        Decimal(Decimal) {}
   uint64_t getValue() const { return Value; }
   bool hasUnsignedSuffix() const { return Unsigned; }
   bool hasLongSuffix() const { return Long; }
+  bool isDecimal() const { return Decimal; }
   static bool classof(const Stmt *S) {
     return S->getKind() == SK_IntegerLiteral;
   }
 
 private:
   uint64_t Value;
-  bool Unsigned, Long;
+  bool Unsigned, Long, Decimal;
 };
 
 class FloatingLiteral : public Expr {

@@ -196,15 +196,26 @@ private:
 /// `template <typename U, int Bits>`), as a type so that template arguments
 /// stay a list of types and instantiations are told apart by them
 /// (docs/language.md, "Generic functions"). It has no values. One per
-/// integer; a bool argument is 0 or 1.
+/// integer, whatever the type of the expression that gave it (`4` and `4u`
+/// are one argument); a bool argument is 0 or 1. Values run from -2^63 to
+/// 2^64 - 1.
 class ValueType : public Type {
 public:
-  explicit ValueType(int64_t V) : Type(TK_Value), Value(V) {}
-  int64_t getValue() const { return Value; }
+  /// \p Bits is the value's 64-bit two's complement pattern; \p Negative
+  /// tells a negative value from one of 2^63 and above with that pattern.
+  ValueType(uint64_t Bits, bool Negative)
+      : Type(TK_Value), Bits(Bits), Negative(Negative) {}
+  uint64_t getBits() const { return Bits; }
+  bool isNegative() const { return Negative; }
+  /// The value in decimal.
+  std::string getDecimal() const {
+    return Negative ? "-" + std::to_string(0 - Bits) : std::to_string(Bits);
+  }
   static bool classof(const Type *T) { return T->getKind() == TK_Value; }
 
 private:
-  int64_t Value;
+  uint64_t Bits;
+  bool Negative;
 };
 
 class NullType : public Type {

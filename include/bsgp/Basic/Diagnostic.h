@@ -25,6 +25,7 @@
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -52,14 +53,25 @@ public:
                                 llvm::StringRef Message) = 0;
 };
 
+/// A change to the source that fixes what a diagnostic reports: printed
+/// under the caret line, as clang prints its fix-it hints.
+struct FixItHint {
+  SourceRange Range;
+  std::string Code;
+  /// Replace the text of \p R with \p Code.
+  static FixItHint replace(SourceRange R, llvm::StringRef Code) {
+    return FixItHint{R, Code.str()};
+  }
+};
+
 /// Collects arguments with << and emits when destroyed.
 class DiagnosticBuilder {
 public:
   DiagnosticBuilder(DiagnosticEngine &E, diag::Kind K, SourceRange R)
       : Engine(&E), Kind(K), Range(R) {}
   DiagnosticBuilder(DiagnosticBuilder &&O)
-      : Engine(O.Engine), Kind(O.Kind), Range(O.Range),
-        Args(std::move(O.Args)) {
+      : Engine(O.Engine), Kind(O.Kind), Range(O.Range), Args(std::move(O.Args)),
+        Fix(std::move(O.Fix)) {
     O.Engine = nullptr;
   }
   DiagnosticBuilder(const DiagnosticBuilder &) = delete;
@@ -89,12 +101,17 @@ public:
     Args.push_back(std::to_string(V));
     return *this;
   }
+  DiagnosticBuilder &operator<<(FixItHint F) {
+    Fix = std::move(F);
+    return *this;
+  }
 
 private:
   DiagnosticEngine *Engine;
   diag::Kind Kind;
   SourceRange Range;
   llvm::SmallVector<std::string, 4> Args;
+  std::optional<FixItHint> Fix;
 };
 
 class DiagnosticEngine {
@@ -118,6 +135,12 @@ public:
   void setIgnoreWarnings(bool V) { IgnoreWarnings = V; }
   void setShowColors(bool V) { ShowColors = V; }
   void setErrorLimit(unsigned N) { ErrorLimit = N; }
+  /// The most instantiation notes one diagnostic gets (0: all), as clang's
+  /// -ftemplate-backtrace-limit: a longer chain shows its first half
+  /// (rounded up) and its last half, with a note saying how many were left
+  /// out.
+  void setTemplateBacktraceLimit(unsigned N) { TemplateBacktraceLimit = N; }
+  unsigned getTemplateBacktraceLimit() const { return TemplateBacktraceLimit; }
   /// Sends diagnostics to \p C instead of printing them (null: print).
   /// The counts and the error limit still apply.
   void setConsumer(DiagnosticConsumer *C) { Consumer = C; }
@@ -130,7 +153,9 @@ public:
   }
   /// Notes appended to every later error and warning, in order, until
   /// cleared: Sema sets them while it checks an instantiation of a generic
-  /// function ("in instantiation of 'f<int>' requested here", as clang).
+  /// function ("in instantiation of 'f<int>' requested here", as clang),
+  /// innermost request first; the backtrace limit applies when they are
+  /// printed.
   const std::vector<std::pair<SourceRange, std::string>> &
   getContextNotes() const {
     return ContextNotes;
@@ -150,11 +175,14 @@ public:
 
 private:
   friend class DiagnosticBuilder;
-  void emit(diag::Kind K, SourceRange R, llvm::ArrayRef<std::string> Args);
-  void print(Severity Sev, SourceRange R, llvm::StringRef Msg);
-  void printSourceLine(SourceRange R);
+  void emit(diag::Kind K, SourceRange R, llvm::ArrayRef<std::string> Args,
+            const FixItHint *Fix = nullptr);
+  void print(Severity Sev, SourceRange R, llvm::StringRef Msg,
+             const FixItHint *Fix = nullptr);
+  void printSourceLine(SourceRange R, const FixItHint *Fix);
   void printIncludeStack(uint32_t File);
   void printMacroNotes(uint32_t Macro);
+  void emitContextNotes();
 
   SourceManager &SM;
   llvm::raw_ostream &OS;
@@ -164,6 +192,7 @@ private:
   bool IgnoreWarnings = false;
   bool ShowColors = false;
   unsigned ErrorLimit = 20;
+  unsigned TemplateBacktraceLimit = 10;
   unsigned NumErrors = 0;
   unsigned NumWarnings = 0;
   bool FatalOccurred = false;

@@ -266,16 +266,23 @@ def BSGPLowerGroupOpsToSPIRVPass
 
 def BSGPLegalizeForSPIRVPass
     : Pass<"bsgp-legalize-for-spirv", "::mlir::ModuleOp"> {
-  let summary = "Rewrite atomics and float division that SPIR-V lacks or Vulkan relaxes";
+  let summary = "Rewrite atomics, float division and double math that SPIR-V lacks or Vulkan relaxes";
   let description = [{
     In the SPIR-V device module: `bsgp.atomic_load` becomes an atomic or of
     0 (the SPIR-V dialect has no OpAtomicLoad), a float `bsgp.atomic_rmw
     addf` a compare-exchange loop on the bits (no float atomics without an
     extension), and an f32 `arith.divf` a division in double precision,
     rounded once, since Vulkan lets OpFDiv be off by 2.5 ULP while BSGP
-    promises IEEE quotients.
+    promises IEEE quotients. The math ops on f64 that GLSL.std.450 has
+    only for 16- and 32-bit floats (`math.exp`, `exp2`, `log`, `log2`,
+    `log10`, `powf`, `sin`, `cos`, `tan`, `asin`, `acos`, `atan`, `atan2`,
+    `sinh`, `cosh`, `tanh`) become calls of functions of the module,
+    `bsgp.math.<name>`, created once each, that compute them in software
+    (DoubleMath.h).
   }];
   let dependentDialects = ["mlir::arith::ArithDialect",
+                           "mlir::func::FuncDialect",
+                           "mlir::math::MathDialect",
                            "mlir::scf::SCFDialect"];
 }
 

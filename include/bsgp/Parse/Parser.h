@@ -22,6 +22,7 @@
 #define BSGP_PARSE_PARSER_H
 
 #include "bsgp/AST/ASTContext.h"
+#include "bsgp/AST/ConstantEval.h"
 #include "bsgp/Basic/Diagnostic.h"
 #include "bsgp/Lex/Preprocess.h"
 
@@ -101,9 +102,11 @@ public:
   }
   llvm::StringMap<ValueParam> &getValueParams() { return ValueParams; }
   /// The global integer constants declared so far (`const int N = 4;`),
-  /// which array sizes may name.
-  void defineConstant(llvm::StringRef Name, int64_t V) { Constants[Name] = V; }
-  std::optional<int64_t> lookupConstant(llvm::StringRef Name) const {
+  /// which array sizes may name, with their types.
+  void defineConstant(llvm::StringRef Name, IntConstant V) {
+    Constants[Name] = V;
+  }
+  std::optional<IntConstant> lookupConstant(llvm::StringRef Name) const {
     auto It = Constants.find(Name);
     if (It == Constants.end())
       return std::nullopt;
@@ -140,7 +143,7 @@ private:
   /// imports').
   llvm::DenseMap<uint32_t, llvm::StringSet<>> TemplateNames;
   llvm::StringMap<ValueParam> ValueParams;
-  llvm::StringMap<int64_t> Constants;
+  llvm::StringMap<IntConstant> Constants;
 };
 
 } // namespace bsgp

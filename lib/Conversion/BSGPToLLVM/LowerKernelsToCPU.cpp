@@ -14,7 +14,8 @@
 // a value over the ranks of the calling chunk. Their accumulators become
 // values carried by the rank loop (iter_args): LLVM keeps them in registers
 // and vectorizes the reductions, and only one value per chunk touches
-// memory.
+// memory. A float sum is a tree of blocks of ranks rather than a sequence
+// (isTreeSum), for its rounding error.
 //
 //===----------------------------------------------------------------------===//
 
@@ -139,6 +140,206 @@ static StringRef getChunkKind(Operation *op) {
   return cast<bsgp::ChunkScanOp>(op).getKind();
 }
 
+/// Ranks a block of a float sum's tree (below) sums before its sum joins
+/// the tree.
+constexpr int32_t kTreeBlockRanks = 256;
+/// Levels of the tree's stack of partial sums: 2^32 blocks.
+constexpr int64_t kTreeLevels = 32;
+
+/// Whether chunk op `op` sums floats. Such a sum is a tree, as the GPU forms
+/// combine, not a sequence: in float, a sequential sum of 2^23 ranks is off
+/// by several percent (its rounding error grows with n). The chunk's ranks
+/// run in blocks of kTreeBlockRanks; a block sums its ranks in any order
+/// (`reassoc`, so that LLVM vectorizes the sum into 8-wide partial sums), and
+/// the block sums join a pairwise tree as each block completes (a binary
+/// counter over a stack of partial sums), so the error grows with the block
+/// length plus log2 of the number of blocks.
+static bool isTreeSum(Operation *op) {
+  return isa<bsgp::ChunkReduceOp>(op) && getChunkKind(op) == "add" &&
+         isa<FloatType>(op->getOperand(0).getType());
+}
+
+/// A stack of kTreeLevels partial sums, the type of list `listTy`'s
+/// elements, in the entry block.
+static Value allocTreeStack(Block *entry, Location loc, Type listTy) {
+  OpBuilder eb(entry, entry->begin());
+  Type elem = cast<bsgp::PtrType>(listTy).getElementType();
+  Value count = LLVM::ConstantOp::create(eb, loc, eb.getI64Type(), kTreeLevels);
+  Value slot = LLVM::AllocaOp::create(
+      eb, loc, LLVM::LLVMPointerType::get(eb.getContext()), elem, count,
+      /*alignment=*/16);
+  return UnrealizedConversionCastOp::create(eb, loc, listTy, slot).getResult(0);
+}
+
+/// Adds the sum `v` of block `index` (from 0) to the tree in `stack`: level
+/// l holds the sum of 2^l blocks; while the index's low bits are ones, the
+/// sum merges with the level's (a binary counter's carry).
+static void pushTreeSum(OpBuilder &b, Location loc, Value stack, Value index,
+                        Value v) {
+  Type i32 = b.getI32Type(), t = v.getType();
+  Value zero = arith::ConstantIntOp::create(b, loc, i32, 0);
+  Value one = arith::ConstantIntOp::create(b, loc, i32, 1);
+  auto carry = scf::WhileOp::create(
+      b, loc, TypeRange{i32, i32, t}, ValueRange{index, zero, v},
+      [&](OpBuilder &ob, Location l, ValueRange args) {
+        Value low = arith::AndIOp::create(ob, l, args[0], one);
+        Value odd =
+            arith::CmpIOp::create(ob, l, arith::CmpIPredicate::ne, low, zero);
+        scf::ConditionOp::create(ob, l, odd, args);
+      },
+      [&](OpBuilder &ob, Location l, ValueRange args) {
+        Value below = bsgp::PtrLoadOp::create(ob, l, t, stack, args[1]);
+        Value sum = arith::AddFOp::create(ob, l, below, args[2]);
+        scf::YieldOp::create(
+            ob, l,
+            ValueRange{arith::ShRUIOp::create(ob, l, args[0], one),
+                       arith::AddIOp::create(ob, l, args[1], one), sum});
+      });
+  bsgp::PtrStoreOp::create(b, loc, carry.getResult(2), stack,
+                           carry.getResult(1));
+}
+
+/// The sum of the tree in `stack` after `blocks` blocks: the levels whose
+/// bit is set in `blocks` hold it.
+static Value foldTreeSums(OpBuilder &b, Location loc, Value stack, Value blocks,
+                          Value identity) {
+  Type i32 = b.getI32Type(), t = identity.getType();
+  Value zero = arith::ConstantIntOp::create(b, loc, i32, 0);
+  Value one = arith::ConstantIntOp::create(b, loc, i32, 1);
+  Value levels = arith::ConstantIntOp::create(b, loc, i32, kTreeLevels);
+  auto fold = scf::ForOp::create(
+      b, loc, zero, levels, one, ValueRange{identity},
+      [&](OpBuilder &ob, Location l, Value level, ValueRange acc) {
+        Value bit = arith::AndIOp::create(
+            ob, l, arith::ShRUIOp::create(ob, l, blocks, level), one);
+        Value set =
+            arith::CmpIOp::create(ob, l, arith::CmpIPredicate::ne, bit, zero);
+        auto add = scf::IfOp::create(
+            ob, l, set,
+            [&](OpBuilder &tb, Location tl) {
+              Value v = bsgp::PtrLoadOp::create(tb, tl, t, stack, level);
+              scf::YieldOp::create(
+                  tb, tl, ValueRange{arith::AddFOp::create(tb, tl, v, acc[0])});
+            },
+            [&](OpBuilder &eb, Location el) {
+              scf::YieldOp::create(eb, el, acc);
+            });
+        scf::YieldOp::create(ob, l, add.getResults());
+      });
+  return fold.getResult(0);
+}
+
+/// The initial accumulators of the chunk ops: a reduce starts from its
+/// identity, a scan from its chunk's element of the list.
+static SmallVector<Value> chunkInits(OpBuilder &b, Location loc,
+                                     ArrayRef<Operation *> chunkOps,
+                                     IRMapping &mapping, Value nonEmpty,
+                                     Value chunk) {
+  SmallVector<Value> inits;
+  for (Operation *op : chunkOps) {
+    StringRef kind = getChunkKind(op);
+    Type type = op->getOperand(0).getType();
+    Value identity = bsgp::getCombineIdentity(b, loc, kind, type);
+    if (!isa<bsgp::ChunkScanOp>(op)) {
+      inits.push_back(identity);
+      continue;
+    }
+    Value list = mapping.lookup(op->getOperand(1));
+    auto start = scf::IfOp::create(
+        b, op->getLoc(), nonEmpty,
+        [&](OpBuilder &tb, Location l) {
+          Value v = bsgp::PtrLoadOp::create(tb, l, type, list, chunk);
+          scf::YieldOp::create(tb, l, v);
+        },
+        [&](OpBuilder &eb, Location l) {
+          scf::YieldOp::create(eb, l, identity);
+        });
+    inits.push_back(start.getResult(0));
+  }
+  return inits;
+}
+
+namespace {
+/// The loop over the blocks of a kernel with float sums (isTreeSum).
+struct TreeBlocks {
+  scf::ForOp outer;
+  /// Each sum's stack of partial sums (null for the other chunk ops).
+  SmallVector<Value> stacks;
+  Value blockRanks;
+};
+} // namespace
+
+/// Opens the loop over blocks of kTreeBlockRanks ranks of [begin32, end32),
+/// which carries the accumulators `inits` but the sums'; sets the three to
+/// the rank loop's within the block, whose sums start from their identity.
+static TreeBlocks openTreeBlocks(OpBuilder &b, Location loc, Block *entry,
+                                 ArrayRef<Operation *> chunkOps, Value &begin32,
+                                 Value &end32, SmallVectorImpl<Value> &inits) {
+  TreeBlocks t;
+  t.stacks.resize(chunkOps.size());
+  for (auto [i, op] : llvm::enumerate(chunkOps))
+    if (isTreeSum(op))
+      t.stacks[i] = allocTreeStack(entry, loc, op->getOperand(1).getType());
+  t.blockRanks =
+      arith::ConstantIntOp::create(b, loc, b.getI32Type(), kTreeBlockRanks);
+  t.outer = scf::ForOp::create(b, loc, begin32, end32, t.blockRanks, inits);
+  b.setInsertionPointToStart(t.outer.getBody());
+  Value first = t.outer.getInductionVar();
+  Value left = arith::SubIOp::create(b, loc, end32, first);
+  Value last = arith::AddIOp::create(
+      b, loc, first, arith::MinSIOp::create(b, loc, left, t.blockRanks));
+  SmallVector<Value> blockInits(t.outer.getRegionIterArgs());
+  for (auto [i, op] : llvm::enumerate(chunkOps))
+    if (isTreeSum(op))
+      blockInits[i] = inits[i];
+  begin32 = first;
+  end32 = last;
+  inits.assign(blockInits);
+  return t;
+}
+
+/// Ends the blocks of a kernel with float sums: after block loop `loop`,
+/// adds each block's sum to its tree and carries the other accumulators;
+/// after the outer loop, returns every op's chunk total. `inits` are the
+/// block loop's initial values (the sums' identities).
+static SmallVector<Value> finishTree(OpBuilder &b, Location loc,
+                                     ArrayRef<Operation *> chunkOps,
+                                     const TreeBlocks &t, scf::ForOp loop,
+                                     ArrayRef<Value> inits) {
+  scf::ForOp outer = t.outer;
+  Value begin = outer.getLowerBound();
+  Value index = arith::DivUIOp::create(
+      b, loc, arith::SubIOp::create(b, loc, outer.getInductionVar(), begin),
+      t.blockRanks);
+  SmallVector<Value> carried;
+  for (auto [i, op] : llvm::enumerate(chunkOps)) {
+    if (isTreeSum(op)) {
+      pushTreeSum(b, loc, t.stacks[i], index, loop.getResult(i));
+      carried.push_back(outer.getRegionIterArgs()[i]);
+    } else {
+      carried.push_back(loop.getResult(i));
+    }
+  }
+  scf::YieldOp::create(b, loc, carried);
+  b.setInsertionPointAfter(outer);
+  // ceil((end - begin) / blockRanks), without overflow near 2^31 ranks.
+  Type i32 = b.getI32Type();
+  Value len = arith::SubIOp::create(b, loc, outer.getUpperBound(), begin);
+  Value whole = arith::DivUIOp::create(b, loc, len, t.blockRanks);
+  Value rest = arith::RemUIOp::create(b, loc, len, t.blockRanks);
+  Value partial = arith::ExtUIOp::create(
+      b, loc, i32,
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne, rest,
+                            arith::ConstantIntOp::create(b, loc, i32, 0)));
+  Value blocks = arith::AddIOp::create(b, loc, whole, partial);
+  SmallVector<Value> totals;
+  for (auto [i, op] : llvm::enumerate(chunkOps))
+    totals.push_back(isTreeSum(op)
+                         ? foldTreeSums(b, loc, t.stacks[i], blocks, inits[i])
+                         : outer.getResult(i));
+  return totals;
+}
+
 LogicalResult LowerKernelsToCPUPass::lowerKernel(bsgp::KernelOp kernel) {
   if (kernel.getBody().empty())
     return kernel.emitOpError("has no body to compile for the CPU");
@@ -196,7 +397,6 @@ LogicalResult LowerKernelsToCPUPass::lowerKernel(bsgp::KernelOp kernel) {
   // ranks (never made by the runtime, which launches nothing for n = 0)
   // reads and writes no list element.
   Value chunk, nonEmpty;
-  SmallVector<Value> inits;
   if (!chunkOps.empty()) {
     auto module = kernel->getParentOfType<ModuleOp>();
     chunk = LLVM::CallOp::create(b, loc,
@@ -207,28 +407,12 @@ LogicalResult LowerKernelsToCPUPass::lowerKernel(bsgp::KernelOp kernel) {
     nonEmpty =
         arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, begin, end);
   }
-  for (Operation *op : chunkOps) {
-    StringRef kind = getChunkKind(op);
-    Type type = op->getOperand(0).getType();
-    Value identity = bsgp::getCombineIdentity(b, loc, kind, type);
-    if (!isa<bsgp::ChunkScanOp>(op)) {
-      inits.push_back(identity);
-      continue;
-    }
-    // A scan starts from its chunk's element of the list.
-    Value list = mapping.lookup(op->getOperand(1));
-    auto start = scf::IfOp::create(
-        b, op->getLoc(), nonEmpty,
-        [&](OpBuilder &tb, Location l) {
-          Value v = bsgp::PtrLoadOp::create(tb, l, type, list, chunk);
-          scf::YieldOp::create(tb, l, v);
-        },
-        [&](OpBuilder &eb, Location l) {
-          scf::YieldOp::create(eb, l, identity);
-        });
-    inits.push_back(start.getResult(0));
-  }
-
+  SmallVector<Value> inits =
+      chunkInits(b, loc, chunkOps, mapping, nonEmpty, chunk);
+  // A float sum runs the ranks in blocks (isTreeSum).
+  TreeBlocks tree;
+  if (llvm::any_of(chunkOps, isTreeSum))
+    tree = openTreeBlocks(b, loc, entry, chunkOps, begin32, end32, inits);
   auto loop = scf::ForOp::create(b, loc, begin32, end32, one, inits);
   b.setInsertionPointToStart(loop.getBody());
   Value rank = loop.getInductionVar();
@@ -250,6 +434,9 @@ LogicalResult LowerKernelsToCPUPass::lowerKernel(bsgp::KernelOp kernel) {
       Value acc = loop.getRegionIterArgs()[i];
       next.push_back(bsgp::emitCombine(ob, op->getLoc(), getChunkKind(op), acc,
                                        op->getOperand(0)));
+      if (isTreeSum(chunkOps[i]))
+        next.back().getDefiningOp<arith::AddFOp>().setFastmath(
+            arith::FastMathFlags::reassoc);
       if (isa<bsgp::ChunkScanOp>(op))
         op->getResult(0).replaceAllUsesWith(acc);
       op->erase();
@@ -263,13 +450,17 @@ LogicalResult LowerKernelsToCPUPass::lowerKernel(bsgp::KernelOp kernel) {
         yield.getResultsMutable().assign(next);
     scf::YieldOp::create(b, loc, carried.getResults());
 
-    // The chunk's total, once its last rank has run.
     b.setInsertionPointAfter(loop);
+    SmallVector<Value> totals(loop.getResults());
+    if (tree.outer)
+      totals = finishTree(b, loc, chunkOps, tree, loop, inits);
+
+    // The chunk's total, once its last rank has run.
     for (auto [i, op] : llvm::enumerate(chunkOps)) {
       if (!isa<bsgp::ChunkReduceOp>(op))
         continue;
       Value list = mapping.lookup(op->getOperand(1));
-      Value total = loop.getResult(i);
+      Value total = totals[i];
       scf::IfOp::create(b, op->getLoc(), nonEmpty,
                         [&](OpBuilder &tb, Location l) {
                           bsgp::PtrStoreOp::create(tb, l, total, list, chunk);

@@ -5,11 +5,13 @@
 //===----------------------------------------------------------------------===//
 //
 // Rewrites, still in bsgp and arith ops, of what SPIR-V lacks (an atomic
-// load, a float atomic add) or what Vulkan computes less exactly than the
-// other targets (float division).
+// load, a float atomic add, the transcendental functions of doubles) or
+// what Vulkan computes less exactly than the other targets (float
+// division).
 //
 //===----------------------------------------------------------------------===//
 
+#include "DoubleMath.h"
 #include "SPIRVCommon.h"
 
 #include "bsgp/Conversion/BSGPToSPIRV/BSGPToSPIRV.h"
@@ -19,6 +21,8 @@
 #include "bsgp/Dialect/BSGP/IR/BSGPOps.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 
 namespace bsgp {
@@ -121,5 +125,6 @@ void LegalizeForSPIRVPass::runOnOperation() {
     bsgp::spv::rewriteAtomicLoads(device);
     expandFloatAtomicAdds(device);
     divideFloatsInDouble(device);
+    bsgp::spv::expandDoubleMath(device);
   }
 }

@@ -138,6 +138,11 @@ BSGPRT_API void *bsgprt_dnew_elements(int64_t count, uint64_t element_bytes,
 BSGPRT_API void *bsgprt_temp_alloc_elements(int64_t count,
                                             uint64_t element_bytes,
                                             const char *srcloc);
+/** thread.fork whose children number `total`, more than a spawn may have
+ *  (INT32_MAX): an INVALID_VALUE error at the program's line that called
+ *  into the collective library (the fork's; bsgprt_callsite_push). The
+ *  collective library calls it, and makes no child if the handler returns. */
+BSGPRT_API void bsgprt_fork_size_error(uint64_t total);
 /** 1 if `a` and `b` point into two different live allocations (the
  *  runtime's dnew lists and temporaries; on the cuda backend also device
  *  memory allocated outside the runtime, as the driver places it), else 0

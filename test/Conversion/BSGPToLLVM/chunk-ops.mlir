@@ -125,6 +125,90 @@ bsgp.kernel @plain(%p: !bsgp.ptr<i32>) {
   bsgp.return
 }
 
+// A float sum is a tree, not a sequence: the chunk's ranks run in blocks of
+// 256 from an outer loop that carries the other accumulators; each block
+// sums from the identity with a reassociable addf (vectorized), and the
+// block's sum joins a stack of 32 partial sums (while the block index's low
+// bit is set, it adds the level's sum and moves up a level). After the
+// blocks, the levels whose bit is set in the block count add up to the
+// chunk's total.
+// CHECK-LABEL: llvm.func internal @tree__cpu(
+// CHECK-SAME:    %{{.*}}: !llvm.ptr, %[[BEGIN:.*]]: i64, %[[END:.*]]: i64, %{{.*}}: i64)
+// CHECK:         %[[LEVELS:.*]] = llvm.mlir.constant(32 : i64) : i64
+// CHECK-NEXT:    %[[SLOT:.*]] = llvm.alloca %[[LEVELS]] x f32 {alignment = 16 : i64} : (i64) -> !llvm.ptr
+// CHECK-NEXT:    %[[STACK:.*]] = builtin.unrealized_conversion_cast %[[SLOT]] : !llvm.ptr to !bsgp.ptr<f32>
+// CHECK:         %[[IN:.*]] = builtin.unrealized_conversion_cast %{{.*}} : !llvm.ptr to !bsgp.ptr<f32>
+// CHECK:         %[[PART:.*]] = builtin.unrealized_conversion_cast %{{.*}} : !llvm.ptr to !bsgp.ptr<f32>
+// CHECK:         %[[IPART:.*]] = builtin.unrealized_conversion_cast %{{.*}} : !llvm.ptr to !bsgp.ptr<i32>
+// CHECK:         %[[B:.*]] = arith.trunci %[[BEGIN]] : i64 to i32
+// CHECK-NEXT:    %[[E:.*]] = arith.trunci %[[END]] : i64 to i32
+// CHECK:         %[[CHUNK:.*]] = llvm.call @bsgprt_cpu_chunk_index() : () -> i64
+// CHECK-NEXT:    %[[NONEMPTY:.*]] = arith.cmpi ult
+// CHECK-NEXT:    %[[ZERO:.*]] = arith.constant 0.000000e+00 : f32
+// CHECK-NEXT:    %[[SMIN:.*]] = arith.constant -2147483648 : i32
+// CHECK-NEXT:    %[[BLOCK:.*]] = arith.constant 256 : i32
+// CHECK-NEXT:    %[[OUTER:.*]]:2 = scf.for %[[FIRST:.*]] = %[[B]] to %[[E]] step %[[BLOCK]] iter_args(%[[UNUSED:.*]] = %[[ZERO]], %[[MAX:.*]] = %[[SMIN]]) -> (f32, i32) : i32 {
+// CHECK-NEXT:      %[[LEFT:.*]] = arith.subi %[[E]], %[[FIRST]] : i32
+// CHECK-NEXT:      %[[LEN:.*]] = arith.minsi %[[LEFT]], %[[BLOCK]] : i32
+// CHECK-NEXT:      %[[LAST:.*]] = arith.addi %[[FIRST]], %[[LEN]] : i32
+// CHECK-NEXT:      %[[INNER:.*]]:2 = scf.for %[[R:.*]] = %[[FIRST]] to %[[LAST]] step %{{.*}} iter_args(%[[SUM:.*]] = %[[ZERO]], %[[MAX2:.*]] = %[[MAX]]) -> (f32, i32) : i32 {
+// CHECK:             %[[X:.*]] = bsgp.ptr.load %[[IN]][%[[R]]]
+// CHECK-NEXT:        %[[SUM2:.*]] = arith.addf %[[SUM]], %[[X]] fastmath<reassoc> : f32
+// CHECK-NEXT:        %[[MAX3:.*]] = arith.maxsi %[[MAX2]], %[[R]] : i32
+// CHECK-NEXT:        scf.yield %[[SUM2]], %[[MAX3]] : f32, i32
+// CHECK-NEXT:      }
+// CHECK-NEXT:      scf.yield
+// CHECK-NEXT:    }
+// CHECK-NEXT:      %[[OFF:.*]] = arith.subi %[[FIRST]], %[[B]] : i32
+// CHECK-NEXT:      %[[INDEX:.*]] = arith.divui %[[OFF]], %[[BLOCK]] : i32
+// CHECK:           %[[CARRY:.*]]:3 = scf.while (%[[K:.*]] = %[[INDEX]], %[[LVL:.*]] = %{{.*}}, %[[S:.*]] = %[[INNER]]#0) : (i32, i32, f32) -> (i32, i32, f32) {
+// CHECK-NEXT:        %[[LOW:.*]] = arith.andi %[[K]], %{{.*}} : i32
+// CHECK-NEXT:        %[[ODD:.*]] = arith.cmpi ne, %[[LOW]], %{{.*}} : i32
+// CHECK-NEXT:        scf.condition(%[[ODD]])
+// CHECK-NEXT:      } do {
+// CHECK-NEXT:      ^bb0(%[[K2:.*]]: i32, %[[LVL2:.*]]: i32, %[[S2:.*]]: f32):
+// CHECK-NEXT:        %[[BELOW:.*]] = bsgp.ptr.load %[[STACK]][%[[LVL2]]]
+// CHECK-NEXT:        %[[MERGED:.*]] = arith.addf %[[BELOW]], %[[S2]] : f32
+// CHECK-NEXT:        %[[K3:.*]] = arith.shrui %[[K2]], %{{.*}} : i32
+// CHECK-NEXT:        %[[LVL3:.*]] = arith.addi %[[LVL2]], %{{.*}} : i32
+// CHECK-NEXT:        scf.yield %[[K3]], %[[LVL3]], %[[MERGED]]
+// CHECK-NEXT:      }
+// CHECK-NEXT:      bsgp.ptr.store %[[CARRY]]#2, %[[STACK]][%[[CARRY]]#1]
+// CHECK-NEXT:      scf.yield %[[UNUSED]], %[[INNER]]#1 : f32, i32
+// CHECK-NEXT:    }
+// CHECK-NEXT:    %[[SPAN:.*]] = arith.subi %[[E]], %[[B]] : i32
+// CHECK-NEXT:    %[[WHOLE:.*]] = arith.divui %[[SPAN]], %[[BLOCK]] : i32
+// CHECK-NEXT:    %[[REST:.*]] = arith.remui %[[SPAN]], %[[BLOCK]] : i32
+// CHECK:         %[[BLOCKS:.*]] = arith.addi %[[WHOLE]], %{{.*}} : i32
+// CHECK:         %[[TOTAL:.*]] = scf.for %[[L:.*]] = %{{.*}} to %{{.*}} step %{{.*}} iter_args(%[[ACC:.*]] = %[[ZERO]]) -> (f32) : i32 {
+// CHECK-NEXT:      %[[SH:.*]] = arith.shrui %[[BLOCKS]], %[[L]] : i32
+// CHECK-NEXT:      %[[BIT:.*]] = arith.andi %[[SH]], %{{.*}} : i32
+// CHECK-NEXT:      %[[SET:.*]] = arith.cmpi ne, %[[BIT]], %{{.*}} : i32
+// CHECK-NEXT:      %[[ADDED:.*]] = scf.if %[[SET]] -> (f32) {
+// CHECK-NEXT:        %[[LV:.*]] = bsgp.ptr.load %[[STACK]][%[[L]]]
+// CHECK-NEXT:        %[[ACC2:.*]] = arith.addf %[[LV]], %[[ACC]] : f32
+// CHECK-NEXT:        scf.yield %[[ACC2]] : f32
+// CHECK-NEXT:      } else {
+// CHECK-NEXT:        scf.yield %[[ACC]] : f32
+// CHECK-NEXT:      }
+// CHECK-NEXT:      scf.yield %[[ADDED]] : f32
+// CHECK-NEXT:    }
+// CHECK-NEXT:    scf.if %[[NONEMPTY]] {
+// CHECK-NEXT:      bsgp.ptr.store %[[TOTAL]], %[[PART]][%[[CHUNK]]]
+// CHECK-NEXT:    }
+// CHECK-NEXT:    scf.if %[[NONEMPTY]] {
+// CHECK-NEXT:      bsgp.ptr.store %[[OUTER]]#1, %[[IPART]][%[[CHUNK]]]
+// CHECK-NEXT:    }
+// CHECK-NEXT:    llvm.return
+bsgp.kernel @tree(%in: !bsgp.ptr<f32>, %part: !bsgp.ptr<f32>,
+                  %ip: !bsgp.ptr<i32>) {
+  %r = bsgp.thread_rank : i32
+  %x = bsgp.ptr.load %in[%r] : !bsgp.ptr<f32>, i32
+  bsgp.chunk_reduce "add" %x, %part : !bsgp.ptr<f32>
+  bsgp.chunk_reduce "maxs" %r, %ip : !bsgp.ptr<i32>
+  bsgp.return
+}
+
 // The runtime's function, declared once.
 // CHECK:       llvm.func @bsgprt_cpu_chunk_index() -> i64
 // CHECK-NOT:   llvm.func @bsgprt_cpu_chunk_index
