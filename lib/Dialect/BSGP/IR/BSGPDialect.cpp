@@ -10,6 +10,7 @@
 #include "bsgp/Dialect/BSGP/IR/BSGPDialect.h"
 #include "bsgp/Dialect/BSGP/IR/BSGPOps.h"
 
+#include "mlir/Dialect/LLVMIR/LLVMTypes.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/DialectImplementation.h"
 #include "mlir/Interfaces/FunctionInterfaces.h"
@@ -165,10 +166,15 @@ LogicalResult BSGPDialect::verifyOperationAttribute(Operation *op,
 
 LogicalResult PtrType::verify(function_ref<InFlightDiagnostic()> emitError,
                               Type elementType) {
-  // Memory holds only what C can store: scalars, vectors and pointers.
+  // Memory holds only what C can store: scalars, vectors and pointers, and
+  // structs, which MLIRGen lays out as their bytes (`!llvm.array<N x i8>`).
+  auto bytes = dyn_cast<LLVM::LLVMArrayType>(elementType);
+  if (bytes && bytes.getElementType().isInteger(8) && bytes.getNumElements())
+    return success();
   if (getStreamWordCount(elementType) == 0)
     return emitError() << "pointer element type must be an integer, float, "
-                          "vector or !bsgp.ptr type, got "
+                          "vector or !bsgp.ptr type, or a struct's bytes "
+                          "(!llvm.array<N x i8>), got "
                        << elementType;
   return success();
 }
