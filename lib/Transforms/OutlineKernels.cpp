@@ -113,7 +113,11 @@ LogicalResult SpawnOutliner::inlineRequire(RequireOp require, OpBuilder &b) {
                           "top level of the require");
         return WalkResult::interrupt();
       }
-      if (auto list = dyn_cast<DTempNewOp>(nested))
+      // (bsgp-split-uniform-flow frees the lists it marked where the
+      // spawn it cut into this segment and others ends.)
+      if (auto list = dyn_cast<DTempNewOp>(nested);
+          list &&
+          !list->hasAttr(BSGPDialect::FreedByFlowAttrHelper::getNameStr()))
         tempLists.push_back(list);
       return WalkResult::advance();
     });

@@ -90,14 +90,17 @@ func.func @reduced(%n: i32, %out: !bsgp.ptr<i32>) {
 // -----
 
 // A require reading a value the host can compute itself does not cut the
-// spawn: the value is computed on the host.
+// spawn: the value is computed on the host. (The dtempnew list is freed
+// after the spawn by this pass: split-uniform-flow-dtempnew.mlir.)
 // CHECK-LABEL: func.func @host_computable(
 // CHECK-SAME: %[[N:[^:]*]]: i32
 // CHECK: %[[M:.*]] = arith.muli %[[N]]
-// CHECK: bsgp.spawn %[[N]] {
+// CHECK: %[[SEG:.*]] = bsgp.spawn %[[N]] -> !bsgp.ptr<i32> {
 // CHECK: bsgp.require
-// CHECK: bsgp.dtempnew %[[M]]
+// CHECK: bsgp.dtempnew %[[M]] {bsgp.freed_by_flow}
 // CHECK-NOT: bsgp.spawn
+// CHECK: builtin.unrealized_conversion_cast %[[SEG]]
+// CHECK-NEXT: llvm.call @bsgprt_temp_free
 func.func @host_computable(%n: i32) {
   bsgp.spawn %n {
     %c2 = arith.constant 2 : i32

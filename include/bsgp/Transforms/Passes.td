@@ -123,7 +123,13 @@ def BSGPSplitUniformFlowPass : Pass<"bsgp-split-uniform-flow", "::mlir::ModuleOp
     from host values where it can be, and otherwise stored by rank 0 and
     read back (one small copy). A require that reads a uniform device value
     (`require out = dnew[reduce(+, c)]int`) also cuts the spawn. The
-    `bsgp.uniform` marks go. Spawns without either are left alone.
+    spawn's `bsgp.dtempnew` lists live until it ends: the pass marks them
+    `bsgp.freed_by_flow` and frees them itself, where the spawn ends or
+    where the branch or loop body holding the require ends (if no pointer
+    made from the list leaves it); a list it cannot name there goes to the
+    runtime's deferred frees (`bsgprt_temp_defer_free`), emptied where the
+    spawn ends. The `bsgp.uniform` marks go. Spawns without either are left
+    alone.
   }];
   let dependentDialects = ["::mlir::arith::ArithDialect",
                            "::mlir::scf::SCFDialect",

@@ -913,6 +913,15 @@ func.func @load_version_not_string(%n: i32) {
 
 // -----
 
+func.func @freed_by_flow_on_dnew() -> !bsgp.ptr<i32> {
+  %c = arith.constant 4 : i32
+  // expected-error @+1 {{'bsgp.freed_by_flow' must be a unit attribute of a dtempnew}}
+  %p = bsgp.dnew %c {bsgp.freed_by_flow} : !bsgp.ptr<i32>
+  return %p : !bsgp.ptr<i32>
+}
+
+// -----
+
 // expected-error @+1 {{unknown bsgp attribute 'bsgp.kernel'}}
 func.func @unknown_attr() attributes {bsgp.kernel} {
   return

@@ -115,6 +115,13 @@ LogicalResult BSGPDialect::verifyOperationAttribute(Operation *op,
       return op->emitError() << "'" << name << "' must be an integer";
     return success();
   }
+  // A dtempnew list that bsgp-split-uniform-flow frees.
+  if (name == FreedByFlowAttrHelper::getNameStr()) {
+    if (!isa<DTempNewOp>(op) || !isa<UnitAttr>(attr.getValue()))
+      return op->emitError()
+             << "'" << name << "' must be a unit attribute of a dtempnew";
+    return success();
+  }
   // A kernel whose CUDA blocks wait for the blocks before them.
   if (name == LookbackAttrHelper::getNameStr()) {
     if (!isa<UnitAttr>(attr.getValue()))
