@@ -11,6 +11,7 @@
 
 #include "bsgp/Transforms/Passes.h"
 
+#include "DevicePrintf.h"
 #include "SourceNames.h"
 
 #include "bsgp/Dialect/BSGP/IR/BSGPOps.h"
@@ -202,6 +203,12 @@ void SpawnOutliner::outlineSuperstep(SuperstepOp step, SpawnOp spawn,
 
   LaunchOp::create(b, step.getLoc(), kernel.getSymName(), count,
                    captured.getArrayRef());
+  // A kernel given the print buffer may have printed: its lines come out
+  // now, before what the host prints next, and the buffer needs room for
+  // one superstep's records only (docs/language.md, "Device printf").
+  for (Value v : captured)
+    if (Value buffer = getPrintBuffer(v))
+      buildPrintfFlush(b, step.getLoc(), buffer);
   step->erase();
 }
 
