@@ -29,25 +29,20 @@ using namespace bsgp;
 
 namespace {
 
-/// A private array with its element type.
-struct Array : PrivateArray {
-  Type element;
-};
+/// The elements of an array are its words (PrivateArray::word): its own
+/// elements, or the words of an array of structs.
+using Array = PrivateArray;
 
-std::optional<Array> asArray(Operation &op) {
-  std::optional<PrivateArray> array = asPrivateArray(op);
-  if (!array)
-    return std::nullopt;
-  return Array{*array, cast<PtrType>(array->ptr.getType()).getElementType()};
-}
+std::optional<Array> asArray(Operation &op) { return asPrivateArray(op); }
 
 /// A fresh copy of `array` at `b`, holding `elements`.
 Value makeCopy(OpBuilder &b, Location loc, const Array &array,
                ValueRange elements) {
   Value ptr = clonePrivateArray(b, array).ptr;
+  Value words = array.wordPointer(b, loc, ptr);
   for (auto [i, element] : llvm::enumerate(elements)) {
     Value index = arith::ConstantIntOp::create(b, loc, b.getI32Type(), i);
-    PtrStoreOp::create(b, loc, element, ptr, index);
+    PtrStoreOp::create(b, loc, element, words, index);
   }
   return ptr;
 }
@@ -55,9 +50,10 @@ Value makeCopy(OpBuilder &b, Location loc, const Array &array,
 SmallVector<Value> loadAll(OpBuilder &b, Location loc, const Array &array,
                            Value ptr) {
   SmallVector<Value> elements;
-  for (uint64_t i = 0; i < array.count; ++i) {
+  Value words = array.wordPointer(b, loc, ptr);
+  for (uint64_t i = 0; i < array.words; ++i) {
     Value index = arith::ConstantIntOp::create(b, loc, b.getI32Type(), i);
-    elements.push_back(PtrLoadOp::create(b, loc, array.element, ptr, index));
+    elements.push_back(PtrLoadOp::create(b, loc, array.word, words, index));
   }
   return elements;
 }
@@ -99,21 +95,21 @@ Operation *threadWhile(scf::WhileOp op, const Array &array, Value ptr) {
   SmallVector<Value> inits(op.getInits());
   llvm::append_range(inits, loadAll(b, loc, array, ptr));
   SmallVector<Type> types(op.getResultTypes());
-  types.append(array.count, array.element);
+  types.append(array.words, array.word);
   auto loop = scf::WhileOp::create(b, loc, types, inits);
   loop.getBefore().takeBody(op.getBefore());
   loop.getAfter().takeBody(op.getAfter());
   for (Block *block : {loop.getBeforeBody(), loop.getAfterBody()}) {
     SmallVector<Value> args;
-    for (uint64_t i = 0; i < array.count; ++i)
-      args.push_back(block->addArgument(array.element, loc));
+    for (uint64_t i = 0; i < array.words; ++i)
+      args.push_back(block->addArgument(array.word, loc));
     threadBlock(*block, array, ptr, args, loc);
   }
   op.replaceAllUsesWith(loop.getResults().take_front(op.getNumResults()));
   op.erase();
   b.setInsertionPointAfter(loop);
   Value after = makeCopy(
-      b, loc, array, loop.getResults().drop_front(types.size() - array.count));
+      b, loc, array, loop.getResults().drop_front(types.size() - array.words));
   replaceAfter(ptr, after, loop);
   return loop;
 }
@@ -123,7 +119,7 @@ Operation *threadIf(scf::IfOp op, const Array &array, Value ptr) {
   OpBuilder b(op);
   SmallVector<Value> elements = loadAll(b, loc, array, ptr);
   SmallVector<Type> types(op.getResultTypes());
-  types.append(array.count, array.element);
+  types.append(array.words, array.word);
   auto branch = scf::IfOp::create(b, loc, types, op.getCondition(),
                                   /*addThenBlock=*/false,
                                   /*addElseBlock=*/false);
@@ -143,7 +139,7 @@ Operation *threadIf(scf::IfOp op, const Array &array, Value ptr) {
   b.setInsertionPointAfter(branch);
   Value after =
       makeCopy(b, loc, array,
-               branch.getResults().drop_front(types.size() - array.count));
+               branch.getResults().drop_front(types.size() - array.words));
   replaceAfter(ptr, after, branch);
   return branch;
 }
@@ -199,7 +195,8 @@ void bsgp::carryArraysThroughFlow(
     // Each array threaded makes `op` anew, with more results.
     for (const Array &array : arrays) {
       Value ptr = array.ptr;
-      if (array.count * getStreamWordCount(array.element) >
+      if (!array.word ||
+          array.words * getStreamWordCount(array.word) >
               kMaxCarriedArrayWords ||
           !needsThreading(ptr, op))
         continue;

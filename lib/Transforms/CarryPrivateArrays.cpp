@@ -98,8 +98,12 @@ Operation *copyPoint(BarrierOp barrier) {
 /// Copies `array` across `barrier`; returns the array of the code after it.
 FailureOr<PrivateArray> carryAcross(PrivateArray array, BarrierOp barrier,
                                     ArrayRef<Value> derived, Block &body) {
-  auto ptrType = cast<PtrType>(array.ptr.getType());
-  uint64_t words = array.count * getStreamWordCount(ptrType.getElementType());
+  if (!array.word)
+    return emitError(array.slot.getLoc())
+           << "a thread-private array of this element type cannot be kept "
+              "across a barrier; keep it within one superstep or store it to "
+              "a list";
+  uint64_t words = array.words * getStreamWordCount(array.word);
   if (words > kMaxCarriedArrayWords)
     return emitError(array.slot.getLoc())
            << "a thread-private array of " << array.count
@@ -111,10 +115,12 @@ FailureOr<PrivateArray> carryAcross(PrivateArray array, BarrierOp barrier,
   Location loc = barrier.getLoc();
   OpBuilder b(barrier);
   Type i32 = b.getI32Type();
-  // The elements are named `a[i]` in the superstep tables.
+  // The elements are named `a[i]` in the superstep tables (the words of an
+  // array of structs by the word's index).
   auto name = dyn_cast<NameLoc>(array.ptr.getDefiningOp()->getLoc());
   SmallVector<Value> elements;
-  for (uint64_t i = 0; i < array.count; ++i) {
+  Value contents = array.wordPointer(b, loc, array.ptr);
+  for (uint64_t i = 0; i < array.words; ++i) {
     Value index = arith::ConstantIntOp::create(b, loc, i32, int64_t(i));
     Location elementLoc =
         name
@@ -122,18 +128,19 @@ FailureOr<PrivateArray> carryAcross(PrivateArray array, BarrierOp barrier,
                                                     std::to_string(i) + "]"),
                                     loc))
             : loc;
-    elements.push_back(PtrLoadOp::create(
-        b, elementLoc, ptrType.getElementType(), array.ptr, index));
+    elements.push_back(
+        PtrLoadOp::create(b, elementLoc, array.word, contents, index));
   }
 
   Operation *point = copyPoint(barrier);
   b.setInsertionPoint(point);
   PrivateArray fresh = clonePrivateArray(b, array);
   Value ptr = fresh.ptr;
+  Value freshWords = fresh.wordPointer(b, loc, ptr);
   IRMapping map;
   for (auto [i, element] : llvm::enumerate(elements)) {
     Value index = arith::ConstantIntOp::create(b, loc, i32, int64_t(i));
-    PtrStoreOp::create(b, loc, element, ptr, index);
+    PtrStoreOp::create(b, loc, element, freshWords, index);
   }
   // The pointers made before the barrier are made again from the copy.
   map.map(array.ptr, ptr);

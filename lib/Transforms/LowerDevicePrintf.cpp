@@ -22,6 +22,8 @@
 
 #include "bsgp/Transforms/Passes.h"
 
+#include "DevicePrintf.h"
+
 #include "bsgp/Dialect/BSGP/IR/BSGPDialect.h"
 #include "bsgp/Dialect/BSGP/IR/BSGPOps.h"
 
@@ -112,7 +114,7 @@ struct PrintfLowering {
   void rewriteThreadCode(Region &region, Value buffer);
   void lowerSpawn(SpawnOp spawn);
   void lowerOnHost(PrintfOp op);
-  Value tableAddress(OpBuilder &b, Location loc);
+  void tableGlobal();
   void finishTable();
 };
 
@@ -272,25 +274,23 @@ void PrintfLowering::rewriteThreadCode(Region &region, Value buffer) {
   }
 }
 
-/// The format table's address. The table is complete only once every
-/// printf is lowered (finishTable); the address does not depend on it.
-Value PrintfLowering::tableAddress(OpBuilder &b, Location loc) {
-  auto global = module.lookupSymbol<LLVM::GlobalOp>("printf.formats");
-  if (!global) {
-    OpBuilder gb = OpBuilder::atBlockBegin(module.getBody());
-    global = LLVM::GlobalOp::create(
-        gb, module.getLoc(), LLVM::LLVMArrayType::get(gb.getI8Type(), 1),
-        /*isConstant=*/true, LLVM::Linkage::Internal, "printf.formats",
-        gb.getStringAttr(StringRef("\0", 1)));
-  }
-  return LLVM::AddressOfOp::create(b, loc, global);
+/// The format table, for the flushes. It is complete only once every
+/// printf is lowered (finishTable).
+void PrintfLowering::tableGlobal() {
+  if (module.lookupSymbol<LLVM::GlobalOp>(kPrintfTableGlobal))
+    return;
+  OpBuilder gb = OpBuilder::atBlockBegin(module.getBody());
+  LLVM::GlobalOp::create(
+      gb, module.getLoc(), LLVM::LLVMArrayType::get(gb.getI8Type(), 1),
+      /*isConstant=*/true, LLVM::Linkage::Internal, kPrintfTableGlobal,
+      gb.getStringAttr(StringRef("\0", 1)));
 }
 
 /// The table the runtime reads: for each format in the order of its
 /// number, ':' and its argument kinds, then its text, each ending with a
 /// zero byte; then a zero byte.
 void PrintfLowering::finishTable() {
-  auto global = module.lookupSymbol<LLVM::GlobalOp>("printf.formats");
+  auto global = module.lookupSymbol<LLVM::GlobalOp>(kPrintfTableGlobal);
   if (!global)
     return;
   std::string data = table;
@@ -301,8 +301,12 @@ void PrintfLowering::finishTable() {
 }
 
 /// A spawn whose threads print: the host asks the runtime for the buffer
-/// before it and prints the records after each superstep, that is, at the
-/// start of each top-level require block and after the spawn.
+/// before it. The records are printed after each superstep that can print,
+/// once supersteps are kernels: bsgp-outline-kernels calls
+/// bsgprt_printf_flush after each launch of a kernel that takes the buffer
+/// (docs/passes.md), which is the superstep order even where the spawn is
+/// cut into segments at uniform branches and loops, and lets a buffer that
+/// holds one superstep's lines lose none.
 void PrintfLowering::lowerSpawn(SpawnOp spawn) {
   bool prints = false;
   spawn.getBody().walk<WalkOrder::PreOrder>([&](Operation *op) {
@@ -320,26 +324,16 @@ void PrintfLowering::lowerSpawn(SpawnOp spawn) {
   Type llvmPtr = LLVM::LLVMPointerType::get(ctx);
   Location loc = spawn.getLoc();
   OpBuilder b(spawn);
-  auto getBuffer = runtimeFunction("bsgprt_printf_buffer",
+  auto getBuffer = runtimeFunction(kPrintfBufferFunction,
                                    LLVM::LLVMFunctionType::get(llvmPtr, {}));
-  auto flush =
-      runtimeFunction("bsgprt_printf_flush",
-                      LLVM::LLVMFunctionType::get(LLVM::LLVMVoidType::get(ctx),
-                                                  {llvmPtr, llvmPtr}));
+  runtimeFunction(kPrintfFlushFunction,
+                  LLVM::LLVMFunctionType::get(LLVM::LLVMVoidType::get(ctx),
+                                              {llvmPtr, llvmPtr}));
+  tableGlobal();
   Value raw = LLVM::CallOp::create(b, loc, getBuffer, ValueRange{}).getResult();
   Value buffer =
       UnrealizedConversionCastOp::create(b, loc, ptrType(), raw).getResult(0);
   rewriteThreadCode(spawn.getBody(), buffer);
-  auto flushAt = [&](OpBuilder &at) {
-    LLVM::CallOp::create(at, loc, flush,
-                         ValueRange{raw, tableAddress(at, loc)});
-  };
-  for (auto require : spawn.getBody().front().getOps<RequireOp>()) {
-    OpBuilder at = OpBuilder::atBlockBegin(&require.getBody().front());
-    flushAt(at);
-  }
-  b.setInsertionPointAfter(spawn);
-  flushAt(b);
 }
 
 /// A printf left outside thread code (in a device function that host code
@@ -362,6 +356,24 @@ void PrintfLowering::lowerOnHost(PrintfOp op) {
   llvm::append_range(args, op.getArgs());
   LLVM::CallOp::create(b, op.getLoc(), printf, args);
   op.erase();
+}
+
+Value bsgp::getPrintBuffer(Value v) {
+  auto cast = v.getDefiningOp<UnrealizedConversionCastOp>();
+  if (!cast || cast->getNumOperands() != 1)
+    return {};
+  auto call = cast->getOperand(0).getDefiningOp<LLVM::CallOp>();
+  if (!call || call.getCallee() != kPrintfBufferFunction)
+    return {};
+  return call.getResult();
+}
+
+void bsgp::buildPrintfFlush(OpBuilder &b, Location loc, Value buffer) {
+  auto module = buffer.getParentRegion()->getParentOfType<ModuleOp>();
+  auto flush = module.lookupSymbol<LLVM::LLVMFuncOp>(kPrintfFlushFunction);
+  auto table = module.lookupSymbol<LLVM::GlobalOp>(kPrintfTableGlobal);
+  Value address = LLVM::AddressOfOp::create(b, loc, table);
+  LLVM::CallOp::create(b, loc, flush, ValueRange{buffer, address});
 }
 
 namespace {

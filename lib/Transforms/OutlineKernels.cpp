@@ -11,6 +11,7 @@
 
 #include "bsgp/Transforms/Passes.h"
 
+#include "DevicePrintf.h"
 #include "SourceNames.h"
 
 #include "bsgp/Dialect/BSGP/IR/BSGPOps.h"
@@ -113,7 +114,11 @@ LogicalResult SpawnOutliner::inlineRequire(RequireOp require, OpBuilder &b) {
                           "top level of the require");
         return WalkResult::interrupt();
       }
-      if (auto list = dyn_cast<DTempNewOp>(nested))
+      // (bsgp-split-uniform-flow frees the lists it marked where the
+      // spawn it cut into this segment and others ends.)
+      if (auto list = dyn_cast<DTempNewOp>(nested);
+          list &&
+          !list->hasAttr(BSGPDialect::FreedByFlowAttrHelper::getNameStr()))
         tempLists.push_back(list);
       return WalkResult::advance();
     });
@@ -198,6 +203,12 @@ void SpawnOutliner::outlineSuperstep(SuperstepOp step, SpawnOp spawn,
 
   LaunchOp::create(b, step.getLoc(), kernel.getSymName(), count,
                    captured.getArrayRef());
+  // A kernel given the print buffer may have printed: its lines come out
+  // now, before what the host prints next, and the buffer needs room for
+  // one superstep's records only (docs/language.md, "Device printf").
+  for (Value v : captured)
+    if (Value buffer = getPrintBuffer(v))
+      buildPrintfFlush(b, step.getLoc(), buffer);
   step->erase();
 }
 

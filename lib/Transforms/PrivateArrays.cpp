@@ -21,7 +21,28 @@ std::optional<bsgp::PrivateArray> bsgp::asPrivateArray(Operation &op) {
   APInt count;
   if (!slot || !matchPattern(slot.getArraySize(), m_ConstantInt(&count)))
     return std::nullopt;
-  return PrivateArray{slot, cast->getResult(0), count.getZExtValue()};
+  PrivateArray array{slot, cast->getResult(0), count.getZExtValue(), Type(), 0};
+  Type element = llvm::cast<PtrType>(array.ptr.getType()).getElementType();
+  MLIRContext *ctx = op.getContext();
+  if (getStreamWordCount(element) != 0) {
+    array.word = element;
+    array.words = array.count;
+  } else if (auto bytes = dyn_cast<LLVM::LLVMArrayType>(element);
+             bytes && bytes.getElementType().isInteger(8)) {
+    uint64_t size = array.count * bytes.getNumElements();
+    unsigned width = size % 4 == 0 ? 32 : size % 2 == 0 ? 16 : 8;
+    array.word = IntegerType::get(ctx, width);
+    array.words = size / (width / 8);
+  }
+  return array;
+}
+
+Value bsgp::PrivateArray::wordPointer(OpBuilder &b, Location loc,
+                                      Value p) const {
+  auto type = PtrType::get(b.getContext(), word);
+  if (p.getType() == type)
+    return p;
+  return PtrCastOp::create(b, loc, type, p);
 }
 
 LogicalResult bsgp::checkCarriedArraySize(const PrivateArray &array,
@@ -48,5 +69,5 @@ bsgp::PrivateArray bsgp::clonePrivateArray(OpBuilder &b,
   auto slot = cast<LLVM::AllocaOp>(b.clone(*original, map));
   map.map(original.getResult(), slot.getResult());
   Value ptr = b.clone(*array.ptr.getDefiningOp(), map)->getResult(0);
-  return PrivateArray{slot, ptr, array.count};
+  return PrivateArray{slot, ptr, array.count, array.word, array.words};
 }

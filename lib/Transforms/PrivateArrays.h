@@ -31,6 +31,18 @@ struct PrivateArray {
   mlir::LLVM::AllocaOp slot;
   mlir::Value ptr;
   uint64_t count;
+  /// What its contents are carried as (across a barrier, through a branch
+  /// or loop): `words` values of type `word`. They are its elements where
+  /// each is a scalar, vector or pointer; an array of structs (elements of
+  /// bytes, `!llvm.array<N x i8>`) goes as 32-bit words, or as 16- or 8-bit
+  /// ones where its size is not a multiple of four. A null `word` where
+  /// the elements are neither.
+  mlir::Type word;
+  uint64_t words = 0;
+
+  /// `p`, a pointer to such an array's contents, as a pointer to `word`s.
+  mlir::Value wordPointer(mlir::OpBuilder &b, mlir::Location loc,
+                          mlir::Value p) const;
 };
 
 /// The private array that `op` turns into a !bsgp.ptr, if it is such a

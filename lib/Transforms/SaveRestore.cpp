@@ -16,6 +16,7 @@
 
 #include "bsgp/Transforms/Passes.h"
 
+#include "SourceNames.h"
 #include "Supersteps.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -41,9 +42,8 @@ public:
   LogicalResult run();
 
 private:
-  /// One-word streams for a value of `type`, allocated before the first
-  /// superstep.
-  FailureOr<SmallVector<Value>> newStreams(Location loc, Type type);
+  /// One-word streams for `value`, allocated before the first superstep.
+  FailureOr<SmallVector<Value>> newStreams(Value value);
   LogicalResult loadValues(unsigned t);
   LogicalResult rewriteGets(unsigned t);
   LogicalResult saveResults(unsigned t);
@@ -60,12 +60,11 @@ private:
   SmallVector<Operation *> toErase;
 };
 
-FailureOr<SmallVector<Value>> SpawnSaveRestore::newStreams(Location loc,
-                                                           Type type) {
-  unsigned words = getStreamWordCount(type);
+FailureOr<SmallVector<Value>> SpawnSaveRestore::newStreams(Value value) {
+  Location loc = value.getLoc();
+  unsigned words = getStreamWordCount(value.getType());
   if (words == 0)
-    return emitError(loc) << "cannot save a value of type " << type
-                          << " across a barrier";
+    return ssutil::emitUnsavableError(value, "across a barrier");
   OpBuilder b(steps.front());
   Type streamType = StreamType::get(spawn.getContext());
   SmallVector<Type> types(words, streamType);
@@ -199,8 +198,7 @@ LogicalResult SpawnSaveRestore::loadValues(unsigned t) {
     OpBuilder end(body.getTerminator());
     if (!newRank)
       newRank = ThreadRankOp::create(end, loc, end.getI32Type());
-    FailureOr<SmallVector<Value>> streams =
-        newStreams(result.getLoc(), result.getType());
+    FailureOr<SmallVector<Value>> streams = newStreams(result);
     if (failed(streams))
       return failure();
     SaveOp::create(end, result.getLoc(), loaded, *streams, newRank);
@@ -216,8 +214,7 @@ LogicalResult SpawnSaveRestore::saveResults(unsigned t) {
   Value rank;
   for (auto [result, yielded] :
        llvm::zip(step.getResults(), yield.getValues())) {
-    FailureOr<SmallVector<Value>> streams =
-        newStreams(yielded.getLoc(), yielded.getType());
+    FailureOr<SmallVector<Value>> streams = newStreams(yielded);
     if (failed(streams))
       return failure();
     OpBuilder b(yield);

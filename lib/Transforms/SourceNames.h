@@ -8,6 +8,7 @@
 #ifndef BSGP_LIB_TRANSFORMS_SOURCENAMES_H
 #define BSGP_LIB_TRANSFORMS_SOURCENAMES_H
 
+#include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/Location.h"
 #include "mlir/IR/Value.h"
 
@@ -22,6 +23,15 @@ mlir::FileLineColLoc findFileLineCol(mlir::Location loc);
 
 /// The source name of `value`: its NameLoc, else "".
 std::string getValueName(mlir::Value value);
+
+/// What a value of `type` is, in the source's words ("int", "a pointer",
+/// "a struct of 8 bytes"): diagnostics never show MLIR type text.
+std::string describeType(mlir::Type type);
+
+/// The error for `value`, of a type that no temporary stream or list holds,
+/// which would have to be kept `where` ("across a barrier").
+mlir::InFlightDiagnostic emitUnsavableError(mlir::Value value,
+                                            llvm::StringRef where);
 
 } // namespace ssutil
 } // namespace bsgp

@@ -20,9 +20,10 @@
 /// thread's rank; the segment that uses it loads it at the rank. A list
 /// belongs to one value at one point of the program and is freed on the
 /// host after the segment that reads it last, so loops do not accumulate
-/// lists. Where a segment reassigns ranks or changes the thread count,
-/// every value live across it goes through it (loaded at its start, stored
-/// at its end), so that values follow their threads.
+/// lists (and the program's dtempnew lists where the spawn ends:
+/// SegmentLists.h). Where a segment reassigns ranks or changes the thread
+/// count, every value live across it goes through it (loaded at its start,
+/// stored at its end), so that values follow their threads.
 ///
 /// A uniform value that the host needs (a condition, a loop bound, the
 /// operand of a require) is computed on the host when it depends only on
@@ -39,6 +40,8 @@
 #include "HostTests.h"
 #include "PrivateArrays.h"
 #include "SegmentEndValues.h"
+#include "SegmentLists.h"
+#include "SourceNames.h"
 #include "Uniformity.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -52,7 +55,6 @@
 
 #include "llvm/ADT/MapVector.h"
 #include "llvm/ADT/SetVector.h"
-#include "llvm/Support/MathExtras.h"
 
 namespace bsgp {
 #define GEN_PASS_DEF_BSGPSPLITUNIFORMFLOWPASS
@@ -120,8 +122,8 @@ struct Env {
 
 class Splitter {
 public:
-  Splitter(SpawnOp spawn, UniformityInfo &uni)
-      : spawn(spawn), uni(uni), hb(spawn) {
+  Splitter(SpawnOp spawn, UniformityInfo &uni, const TempListPlan &temps)
+      : spawn(spawn), uni(uni), temps(temps), hb(spawn) {
     auto fn = spawn->getParentOfType<FunctionOpInterface>();
     entry = &fn->getRegion(0).front();
     resizes = spawn.getBody()
@@ -182,10 +184,15 @@ private:
   void rewriteLiveInGets(Block *body, const llvm::SetVector<Value> &liveIn,
                          IRMapping &map, Env &env);
   Value readBack(Value list, Type type, Location loc);
+  /// The values a segment stores in lists for later ones: per thread
+  /// (`lists`) and those the host reads back (`uniform`).
+  LogicalResult checkCarried(ArrayRef<Value> lists, ArrayRef<Value> uniform,
+                             ArrayRef<Operation *> seg);
   LogicalResult checkCarried(Value v, ArrayRef<Operation *> seg);
 
   SpawnOp spawn;
   UniformityInfo &uni;
+  const TempListPlan &temps;
   OpBuilder hb;
   Block *entry;
   bool resizes = false;
@@ -238,6 +245,19 @@ bool Splitter::hostable(Operation *op, Env &env) const {
   return true;
 }
 
+LogicalResult Splitter::checkCarried(ArrayRef<Value> lists,
+                                     ArrayRef<Value> uniform,
+                                     ArrayRef<Operation *> seg) {
+  for (Value v : llvm::concat<const Value>(lists, uniform))
+    if (getStreamWordCount(v.getType()) == 0)
+      return ssutil::emitUnsavableError(
+          v, "across a branch or loop that holds a barrier");
+  for (Value v : lists)
+    if (failed(checkCarried(v, seg)))
+      return failure();
+  return success();
+}
+
 LogicalResult Splitter::checkCarried(Value v, ArrayRef<Operation *> seg) {
   // A put's value is this thread's once a barrier of the segment follows
   // the put; before that it is other threads' business.
@@ -274,38 +294,6 @@ LogicalResult Splitter::checkCarried(Value v, ArrayRef<Operation *> seg) {
   return success();
 }
 
-/// The bytes of a list element of type `t`: a vector takes its size rounded
-/// up to a power of two, as in every list (a float3 takes 16 bytes, the
-/// stride of the kernels' loads and stores; docs/language.md, "Types").
-static unsigned elementBytes(Type t) {
-  if (isa<PtrType>(t))
-    return 8;
-  if (auto vt = dyn_cast<VectorType>(t))
-    return llvm::PowerOf2Ceil(vt.getNumElements() *
-                              elementBytes(vt.getElementType()));
-  return (t.getIntOrFloatBitWidth() + 7) / 8;
-}
-
-/// A list of `count` (i32) elements of `listTy`'s element type, from the
-/// runtime's pool of temporary allocations: a loop allocates one per
-/// iteration and frees the one before, which the pool turns into reuse,
-/// where dnew/ddelete would return memory to the device each time.
-static Value allocList(OpBuilder &b, Location loc, Type listTy, Value count) {
-  Value n = arith::ExtSIOp::create(b, loc, b.getI64Type(), count);
-  Value bytes = arith::ConstantIntOp::create(
-      b, loc, elementBytes(cast<PtrType>(listTy).getElementType()), 64);
-  Value srcloc =
-      LLVM::ZeroOp::create(b, loc, LLVM::LLVMPointerType::get(b.getContext()));
-  Value p = ssutil::buildRuntimeCall(b, loc, "bsgprt_temp_alloc_elements",
-                                     LLVM::LLVMPointerType::get(b.getContext()),
-                                     {n, bytes, srcloc});
-  return UnrealizedConversionCastOp::create(b, loc, listTy, p).getResult(0);
-}
-
-static void freeList(OpBuilder &b, Location loc, Value list) {
-  ssutil::buildRuntimeCall(b, loc, "bsgprt_temp_free", Type(), {list});
-}
-
 Value Splitter::readBack(Value list, Type type, Location loc) {
   // A slot in the host function's entry block (once per read, not per
   // iteration of a host loop), filled by the runtime's copy.
@@ -320,7 +308,7 @@ Value Splitter::readBack(Value list, Type type, Location loc) {
                                          static_cast<int64_t>(1));
     slot = LLVM::AllocaOp::create(hb, loc, llvmPtr, slotType, one, 16);
   }
-  unsigned bytes = elementBytes(element);
+  unsigned bytes = listElementBytes(element);
   Value size = arith::ConstantIntOp::create(hb, loc, bytes, 64);
   ssutil::buildRuntimeCall(hb, loc, "bsgprt_memcpy_dtoh", Type(),
                            {slot, list, size});
@@ -329,7 +317,7 @@ Value Splitter::readBack(Value list, Type type, Location loc) {
     v = UnrealizedConversionCastOp::create(hb, loc, element, v).getResult(0);
   if (element != type)
     v = arith::TruncIOp::create(hb, loc, type, v);
-  freeList(hb, loc, list);
+  freeSegmentList(hb, loc, list);
   return v;
 }
 
@@ -340,7 +328,7 @@ void Splitter::freeDead(Env &env, const llvm::SetVector<Value> &live,
     if (!live.contains(v))
       dead.push_back(v);
   for (Value v : dead) {
-    freeList(hb, loc, env.lists.lookup(v));
+    freeSegmentList(hb, loc, env.lists.lookup(v));
     env.lists.erase(v);
   }
 }
@@ -422,8 +410,8 @@ Splitter::emitSegmentEnd(OpBuilder &db, Location loc, ArrayRef<Type> reqTypes,
     Value one = arith::ConstantIntOp::create(rbb, loc, 1, 32);
     SmallVector<Value> yielded;
     for (Type t : ArrayRef<Type>(reqTypes).take_front(numLists))
-      yielded.push_back(
-          allocList(rbb, loc, t, yielded.size() < outLists.size() ? n : one));
+      yielded.push_back(allocSegmentList(
+          rbb, loc, t, yielded.size() < outLists.size() ? n : one));
     if (resizes)
       yielded.push_back(n);
     llvm::append_range(yielded, cloneAtSegmentEnd(rbb, outAtEnd, n, dev, map));
@@ -521,9 +509,8 @@ LogicalResult Splitter::flush(ArrayRef<Operation *> seg, Env &env,
     freeDead(env, later, loc);
     return success();
   }
-  for (Value v : outLists)
-    if (failed(checkCarried(v, dev)))
-      return failure();
+  if (failed(checkCarried(outLists, outUniform, dev)))
+    return failure();
 
   // The segment's spawn: loads, the ops, a require allocating the lists
   // (and reading the count of the last superstep), stores.
@@ -588,7 +575,7 @@ LogicalResult Splitter::flush(ArrayRef<Operation *> seg, Env &env,
   for (Value v : liveIn) {
     if (!llvm::is_contained(outLists, v) && later.contains(v))
       continue;
-    freeList(hb, loc, env.lists.lookup(v));
+    freeSegmentList(hb, loc, env.lists.lookup(v));
     env.lists.erase(v);
   }
   for (auto [i, v] : llvm::enumerate(outLists))
@@ -636,11 +623,11 @@ Splitter::yieldState(Env &env, ArrayRef<Value> values, ArrayRef<bool> asList,
     // One list yielded twice: each place gets a list of its own, so that
     // each is freed once.
     Type element = cast<PtrType>(l.getType()).getElementType();
-    Value copy = allocList(hb, loc, l.getType(), env.count);
+    Value copy = allocSegmentList(hb, loc, l.getType(), env.count);
     Value n = arith::ExtSIOp::create(hb, loc, hb.getI64Type(), env.count);
     Value size = arith::MulIOp::create(
         hb, loc, n,
-        arith::ConstantIntOp::create(hb, loc, elementBytes(element), 64));
+        arith::ConstantIntOp::create(hb, loc, listElementBytes(element), 64));
     ssutil::buildRuntimeCall(hb, loc, "bsgprt_memcpy_dtod", Type(),
                              {copy, l, size});
     return copy;
@@ -664,7 +651,7 @@ Splitter::yieldState(Env &env, ArrayRef<Value> values, ArrayRef<bool> asList,
   out.push_back(env.count);
   for (auto &[v, l] : env.lists)
     if (!taken.contains(l))
-      freeList(hb, loc, l);
+      freeSegmentList(hb, loc, l);
   env.lists.clear();
   return out;
 }
@@ -695,8 +682,14 @@ static llvm::SetVector<Value> usesFrom(Block::iterator from, Block &block,
   return uses;
 }
 
-LogicalResult Splitter::emitBlock(Block &src, Env &env, ArrayRef<Value> liveOut,
+LogicalResult Splitter::emitBlock(Block &src, Env &env,
+                                  ArrayRef<Value> blockLiveOut,
                                   const llvm::SetVector<Value> &force) {
+  // The dtempnew lists of the block's requires are freed at its end: the
+  // host keeps them until then.
+  SmallVector<Value> tempLists = temps.freeAtEnd.lookup(&src);
+  SmallVector<Value> liveOut(blockLiveOut);
+  llvm::append_range(liveOut, tempLists);
   SmallVector<Operation *> seg;
   // Values the host will know once `seg` is flushed without a read back:
   // hostable ops' results and require results.
@@ -750,7 +743,17 @@ LogicalResult Splitter::emitBlock(Block &src, Env &env, ArrayRef<Value> liveOut,
       return failure();
   }
   llvm::SetVector<Value> later = usesFrom(std::prev(src.end()), src, liveOut);
-  return flush(seg, env, later, force);
+  if (failed(flush(seg, env, later, force)))
+    return failure();
+  for (Value list : tempLists) {
+    Value h = env.host.lookup(list);
+    if (!h)
+      return mlir::emitError(list.getLoc(),
+                             "internal error: a dtempnew list has no host "
+                             "value at the end of its block");
+    freeSegmentList(hb, list.getLoc(), h);
+  }
+  return success();
 }
 
 LogicalResult Splitter::emitIf(scf::IfOp op, Env &env,
@@ -931,16 +934,25 @@ LogicalResult Splitter::run() {
   if (walk.wasInterrupted())
     return failure();
   hb.setInsertionPoint(spawn);
+  // dtempnew lists the host cannot name where the spawn ends are freed
+  // there by the runtime (SegmentLists.h).
+  Value mark;
+  if (temps.deferred)
+    mark = ssutil::buildRuntimeCall(
+        hb, spawn.getLoc(), "bsgprt_temp_defer_mark", hb.getI64Type(), {});
   Env env;
   env.count = spawn.getThreadCount();
   Block &body = spawn.getBody().front();
   if (failed(emitBlock(body, env, {}, {})))
     return failure();
+  if (mark)
+    ssutil::buildRuntimeCall(hb, spawn.getLoc(), "bsgprt_temp_free_deferred",
+                             Type(), {mark});
   for (auto [r, v] :
        llvm::zip(spawn.getResults(), body.getTerminator()->getOperands()))
     r.replaceAllUsesWith(hostValue(v, env));
   for (auto &[v, l] : env.lists)
-    freeList(hb, spawn.getLoc(), l);
+    freeSegmentList(hb, spawn.getLoc(), l);
   spawn.erase();
   return success();
 }
@@ -983,8 +995,9 @@ struct SplitUniformFlowPass
         continue;
       // Before the analysis: the elements are new per-thread values.
       carryArraysThroughFlow(spawn, isSynchronizing);
+      TempListPlan temps = planTempLists(spawn, isSynchronizing);
       UniformityInfo uni(spawn);
-      Splitter splitter(spawn, uni);
+      Splitter splitter(spawn, uni, temps);
       if (failed(splitter.run()))
         return signalPassFailure();
     }

@@ -114,3 +114,58 @@ func.func @chosen_pointer(%n: i32, %out: !bsgp.ptr<i32>) {
   }
   return
 }
+
+// -----
+
+// An array of structs (elements of bytes: two structs of 8 bytes) goes as
+// 32-bit words, through a view of the slot as words; one of 3 bytes (an
+// odd size) goes byte by byte.
+// CHECK-LABEL: func.func @structs(
+// CHECK: %[[P:.*]] = builtin.unrealized_conversion_cast %{{.*}} : !llvm.ptr to !bsgp.ptr<!llvm.array<8 x i8>>
+// CHECK: %[[C:.*]] = builtin.unrealized_conversion_cast %{{.*}} : !llvm.ptr to !bsgp.ptr<!llvm.array<3 x i8>>
+// CHECK: %[[PW:.*]] = bsgp.ptr.cast %[[P]] : !bsgp.ptr<!llvm.array<8 x i8>> to !bsgp.ptr<i32>
+// CHECK-COUNT-4: bsgp.ptr.load %[[PW]][%{{.*}}] : !bsgp.ptr<i32>, i32
+// CHECK-NEXT: %[[CB:.*]] = bsgp.ptr.cast %[[C]] : !bsgp.ptr<!llvm.array<3 x i8>> to !bsgp.ptr<i8>
+// CHECK-COUNT-3: bsgp.ptr.load %[[CB]][%{{.*}}] : !bsgp.ptr<i8>, i32
+// CHECK-NEXT: bsgp.barrier
+// CHECK: llvm.alloca %{{.*}} x !llvm.array<3 x i8>
+// CHECK: %[[C2:.*]] = builtin.unrealized_conversion_cast
+// CHECK-NEXT: %[[CB2:.*]] = bsgp.ptr.cast %[[C2]] : !bsgp.ptr<!llvm.array<3 x i8>> to !bsgp.ptr<i8>
+// CHECK-COUNT-3: bsgp.ptr.store %{{.*}}, %[[CB2]][%{{.*}}] : !bsgp.ptr<i8>, i32
+// CHECK: llvm.alloca %{{.*}} x !llvm.array<8 x i8>
+// CHECK: %[[P2:.*]] = builtin.unrealized_conversion_cast
+// CHECK-NEXT: %[[PW2:.*]] = bsgp.ptr.cast %[[P2]] : !bsgp.ptr<!llvm.array<8 x i8>> to !bsgp.ptr<i32>
+// CHECK-COUNT-4: bsgp.ptr.store %{{.*}}, %[[PW2]][%{{.*}}] : !bsgp.ptr<i32>, i32
+// CHECK: bsgp.ptr.offset %[[P2]]
+// CHECK: bsgp.ptr.offset %[[C2]]
+func.func @structs(%n: i32, %out: !bsgp.ptr<i32>) {
+  bsgp.spawn %n {
+    %c2 = llvm.mlir.constant(2 : i64) : i64
+    %slot = llvm.alloca %c2 x !llvm.array<8 x i8> {alignment = 16 : i64} : (i64) -> !llvm.ptr
+    %p = builtin.unrealized_conversion_cast %slot : !llvm.ptr to !bsgp.ptr<!llvm.array<8 x i8>>
+    %c1 = llvm.mlir.constant(1 : i64) : i64
+    %cslot = llvm.alloca %c1 x !llvm.array<3 x i8> {alignment = 16 : i64} : (i64) -> !llvm.ptr
+    %c = builtin.unrealized_conversion_cast %cslot : !llvm.ptr to !bsgp.ptr<!llvm.array<3 x i8>>
+    %rk = bsgp.thread_rank : i32
+    %i1 = arith.constant 1 : i32
+    %e = bsgp.ptr.offset %p[%i1] : !bsgp.ptr<!llvm.array<8 x i8>>, i32
+    %y = bsgp.ptr.cast %e : !bsgp.ptr<!llvm.array<8 x i8>> to !bsgp.ptr<i32>
+    bsgp.ptr.store %rk, %y[%i1] : !bsgp.ptr<i32>, i32
+    %i0 = arith.constant 0 : i32
+    %f = bsgp.ptr.offset %c[%i0] : !bsgp.ptr<!llvm.array<3 x i8>>, i32
+    %b = bsgp.ptr.cast %f : !bsgp.ptr<!llvm.array<3 x i8>> to !bsgp.ptr<i8>
+    %ch = arith.trunci %rk : i32 to i8
+    bsgp.ptr.store %ch, %b[%i1] : !bsgp.ptr<i8>, i32
+    bsgp.barrier
+    %e2 = bsgp.ptr.offset %p[%i1] : !bsgp.ptr<!llvm.array<8 x i8>>, i32
+    %y2 = bsgp.ptr.cast %e2 : !bsgp.ptr<!llvm.array<8 x i8>> to !bsgp.ptr<i32>
+    %v = bsgp.ptr.load %y2[%i1] : !bsgp.ptr<i32>, i32
+    %f2 = bsgp.ptr.offset %c[%i0] : !bsgp.ptr<!llvm.array<3 x i8>>, i32
+    %b2 = bsgp.ptr.cast %f2 : !bsgp.ptr<!llvm.array<3 x i8>> to !bsgp.ptr<i8>
+    %w = bsgp.ptr.load %b2[%i1] : !bsgp.ptr<i8>, i32
+    %wx = arith.extsi %w : i8 to i32
+    %s = arith.addi %v, %wx : i32
+    bsgp.ptr.store %s, %out[%rk] : !bsgp.ptr<i32>, i32
+  }
+  return
+}

@@ -85,3 +85,29 @@ func.func @private_pointer(%n: i32, %k: i32) {
   }
   return
 }
+
+// -----
+
+// A per-thread value of a type no list holds, live across a loop that holds
+// a barrier: an error that names no MLIR type.
+func.func @unsavable(%n: i32, %k: i32, %out: !bsgp.ptr<i32>) {
+  bsgp.spawn %n {
+    // expected-error @+2 {{cannot keep this value across a branch or loop that holds a barrier: a value of the compiler's own cannot be saved for later supersteps}}
+    %r = bsgp.thread_rank : i32
+    %t = arith.index_cast %r : i32 to index
+    %c0 = arith.constant 0 : i32
+    %c1 = arith.constant 1 : i32
+    %res = scf.while (%i = %c0) : (i32) -> i32 {
+      %c = arith.cmpi slt, %i, %k : i32
+      scf.condition(%c) %i : i32
+    } do {
+    ^bb0(%i2: i32):
+      bsgp.barrier
+      %i3 = arith.addi %i2, %c1 : i32
+      scf.yield %i3 : i32
+    }
+    %u = arith.index_cast %t : index to i32
+    bsgp.ptr.store %u, %out[%u] : !bsgp.ptr<i32>, i32
+  }
+  return
+}

@@ -90,14 +90,17 @@ func.func @reduced(%n: i32, %out: !bsgp.ptr<i32>) {
 // -----
 
 // A require reading a value the host can compute itself does not cut the
-// spawn: the value is computed on the host.
+// spawn: the value is computed on the host. (The dtempnew list is freed
+// after the spawn by this pass: split-uniform-flow-dtempnew.mlir.)
 // CHECK-LABEL: func.func @host_computable(
 // CHECK-SAME: %[[N:[^:]*]]: i32
 // CHECK: %[[M:.*]] = arith.muli %[[N]]
-// CHECK: bsgp.spawn %[[N]] {
+// CHECK: %[[SEG:.*]] = bsgp.spawn %[[N]] -> !bsgp.ptr<i32> {
 // CHECK: bsgp.require
-// CHECK: bsgp.dtempnew %[[M]]
+// CHECK: bsgp.dtempnew %[[M]] {bsgp.freed_by_flow}
 // CHECK-NOT: bsgp.spawn
+// CHECK: builtin.unrealized_conversion_cast %[[SEG]]
+// CHECK-NEXT: llvm.call @bsgprt_temp_free
 func.func @host_computable(%n: i32) {
   bsgp.spawn %n {
     %c2 = arith.constant 2 : i32
@@ -157,6 +160,50 @@ func.func @array_loop(%n: i32, %k: i32, %out: !bsgp.ptr<i32>) {
       scf.yield %i3 : i32
     }
     %z = bsgp.ptr.load %p[%c1] : !bsgp.ptr<i32>, i32
+    %r2 = bsgp.thread_rank : i32
+    bsgp.ptr.store %z, %out[%r2] : !bsgp.ptr<i32>, i32
+  }
+  return
+}
+
+// -----
+
+// A private array of two structs of 8 bytes goes around the loop as its
+// four 32-bit words (a view of the slot as words), in lists of i32.
+// CHECK-LABEL: func.func @struct_array_loop(
+// CHECK: %[[A:.*]]:4 = bsgp.spawn {{.*}} -> (!bsgp.ptr<i32>, !bsgp.ptr<i32>, !bsgp.ptr<i32>, !bsgp.ptr<i32>)
+// CHECK: bsgp.ptr.cast %{{.*}} : !bsgp.ptr<!llvm.array<8 x i8>> to !bsgp.ptr<i32>
+// CHECK: scf.while
+// CHECK: } do {
+// CHECK: bsgp.spawn
+// CHECK: llvm.alloca %{{.*}} x !llvm.array<8 x i8>
+// CHECK: bsgp.ptr.cast %{{.*}} : !bsgp.ptr<!llvm.array<8 x i8>> to !bsgp.ptr<i32>
+// CHECK: bsgp.barrier
+func.func @struct_array_loop(%n: i32, %k: i32, %out: !bsgp.ptr<i32>) {
+  bsgp.spawn %n {
+    %two = llvm.mlir.constant(2 : i64) : i64
+    %a = llvm.alloca %two x !llvm.array<8 x i8> : (i64) -> !llvm.ptr
+    %p = builtin.unrealized_conversion_cast %a : !llvm.ptr to !bsgp.ptr<!llvm.array<8 x i8>>
+    %c0 = arith.constant 0 : i32
+    %c1 = arith.constant 1 : i32
+    %r = bsgp.thread_rank : i32
+    %w = bsgp.ptr.cast %p : !bsgp.ptr<!llvm.array<8 x i8>> to !bsgp.ptr<i32>
+    bsgp.ptr.store %r, %w[%c1] : !bsgp.ptr<i32>, i32
+    %res = scf.while (%i = %c0) : (i32) -> i32 {
+      %c = arith.cmpi slt, %i, %k : i32
+      scf.condition(%c) %i : i32
+    } do {
+    ^bb0(%i2: i32):
+      %w2 = bsgp.ptr.cast %p : !bsgp.ptr<!llvm.array<8 x i8>> to !bsgp.ptr<i32>
+      %x = bsgp.ptr.load %w2[%c1] : !bsgp.ptr<i32>, i32
+      %y = arith.addi %x, %i2 : i32
+      bsgp.ptr.store %y, %w2[%c1] : !bsgp.ptr<i32>, i32
+      bsgp.barrier
+      %i3 = arith.addi %i2, %c1 : i32
+      scf.yield %i3 : i32
+    }
+    %w3 = bsgp.ptr.cast %p : !bsgp.ptr<!llvm.array<8 x i8>> to !bsgp.ptr<i32>
+    %z = bsgp.ptr.load %w3[%c1] : !bsgp.ptr<i32>, i32
     %r2 = bsgp.thread_rank : i32
     bsgp.ptr.store %z, %out[%r2] : !bsgp.ptr<i32>, i32
   }

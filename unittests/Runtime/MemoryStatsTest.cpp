@@ -77,6 +77,28 @@ TEST_F(MemoryStatsTest, ReusedTemporaryDoesNotGrowThePeak) {
   EXPECT_TRUE(errors.empty());
 }
 
+// Deferred frees (lists a spawn cut into segments frees where it ends):
+// freed from the latest back to the mark, nested marks first.
+TEST_F(MemoryStatsTest, DeferredFreesGoBackToTheirMark) {
+  uint64_t base = stats().live_bytes;
+  uint64_t outer = bsgprt_temp_defer_mark();
+  bsgprt_temp_defer_free(bsgprt_temp_alloc(100, "a"));
+  uint64_t inner = bsgprt_temp_defer_mark();
+  EXPECT_EQ(inner, outer + 1);
+  bsgprt_temp_defer_free(bsgprt_temp_alloc(200, "b"));
+  bsgprt_temp_defer_free(bsgprt_temp_alloc(300, "c"));
+  // A null list (a dtempnew of nothing that failed) is not kept.
+  bsgprt_temp_defer_free(nullptr);
+  EXPECT_EQ(stats().live_bytes - base, 600u);
+  bsgprt_temp_free_deferred(inner);
+  EXPECT_EQ(stats().live_bytes - base, 100u);
+  EXPECT_EQ(bsgprt_temp_defer_mark(), inner);
+  bsgprt_temp_free_deferred(outer);
+  EXPECT_EQ(stats().live_bytes, base);
+  EXPECT_EQ(bsgprt_temp_defer_mark(), outer);
+  EXPECT_TRUE(errors.empty());
+}
+
 TEST_F(MemoryStatsTest, ProfileReportShowsThePeak) {
   void *a = bsgprt_dnew(12345, "a");
   bsgprt_dfree(a);

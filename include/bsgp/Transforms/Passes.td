@@ -76,9 +76,10 @@ def BSGPLowerDevicePrintfPass
     and the thread stores its format's number plus one and its arguments (a 64-bit
     value as two words, low first; a float promoted to double as the
     float) only if they fit, and raises the flag otherwise. A spawn whose threads print asks for the
-    buffer before it and calls `bsgprt_printf_flush(buffer, table)` at the
-    start of each of its require blocks and after it, so that the host
-    formats each superstep's records with C's printf. `table` is the
+    buffer before it; `bsgp-outline-kernels` calls
+    `bsgprt_printf_flush(buffer, table)` after each launch of a kernel
+    given the buffer, so that the host formats each superstep's records
+    with C's printf. `table` is the
     module's format table `@printf.formats` (per format ':', its
     argument kinds `i` `I` `f` `d`, a zero byte, its text, a zero byte).
     Device functions that print, directly or through calls, get a copy
@@ -123,7 +124,13 @@ def BSGPSplitUniformFlowPass : Pass<"bsgp-split-uniform-flow", "::mlir::ModuleOp
     from host values where it can be, and otherwise stored by rank 0 and
     read back (one small copy). A require that reads a uniform device value
     (`require out = dnew[reduce(+, c)]int`) also cuts the spawn. The
-    `bsgp.uniform` marks go. Spawns without either are left alone.
+    spawn's `bsgp.dtempnew` lists live until it ends: the pass marks them
+    `bsgp.freed_by_flow` and frees them itself, where the spawn ends or
+    where the branch or loop body holding the require ends (if no pointer
+    made from the list leaves it); a list it cannot name there goes to the
+    runtime's deferred frees (`bsgprt_temp_defer_free`), emptied where the
+    spawn ends. The `bsgp.uniform` marks go. Spawns without either are left
+    alone.
   }];
   let dependentDialects = ["::mlir::arith::ArithDialect",
                            "::mlir::scf::SCFDialect",
@@ -309,8 +316,11 @@ def BSGPOutlineKernelsPass
   let description = [{
     Each superstep becomes a `bsgp.kernel @<func>_spawn<i>_ss<j>` whose
     parameters are the host values and streams it uses; the spawn becomes
-    host code: require bodies, stream allocation, `bsgp.launch` ops and a
-    final `bsgp.dtempfree` of the spawn's `bsgp.dtempnew` lists.
+    host code: require bodies, stream allocation, `bsgp.launch` ops (each
+    followed by `bsgprt_printf_flush` where the kernel is given the print
+    buffer of bsgp-lower-device-printf) and a final `bsgp.dtempfree` of
+    the spawn's `bsgp.dtempnew` lists (but those marked
+    `bsgp.freed_by_flow`, which bsgp-split-uniform-flow frees).
   }];
 }
 

@@ -123,13 +123,23 @@ BSGPRT_API void *bsgprt_const_list(const void *host, uint64_t bytes);
  *  buffer the threads store their records in (allocated on the first
  *  call, BSGP_PRINTF_BUFFER bytes, 4 MiB by default), and the printing of
  *  its records with the format table `table` of the compiled module, which
- *  empties it. Compiled code calls both around each spawn that prints. */
+ *  empties it. Compiled code calls the first before each spawn that prints
+ *  and the second after each launch of a kernel that can print. */
 BSGPRT_API void *bsgprt_printf_buffer(void);
 BSGPRT_API void bsgprt_printf_flush(void *buffer, const char *table);
 /** dtempnew lists and temporary streams, taken from the reuse pool. */
 BSGPRT_API void *bsgprt_temp_alloc(uint64_t bytes, const char *srcloc);
 /** Gives a temporary allocation back to the pool. */
 BSGPRT_API void bsgprt_temp_free(void *p);
+/** dtempnew lists that must live until a spawn ends, where the compiler
+ *  cannot name each one there (a list allocated in a loop of supersteps
+ *  whose pointer leaves the loop body): each is pushed on the calling host
+ *  thread's stack of deferred frees by `bsgprt_temp_defer_free`, and
+ *  `bsgprt_temp_free_deferred(mark)` frees, latest first, those pushed
+ *  since `bsgprt_temp_defer_mark()` returned `mark`. */
+BSGPRT_API uint64_t bsgprt_temp_defer_mark(void);
+BSGPRT_API void bsgprt_temp_defer_free(void *p);
+BSGPRT_API void bsgprt_temp_free_deferred(uint64_t mark);
 /** dnew[count]T and dtempnew[count]T as compiled code calls them: `count`
  *  elements of `element_bytes` each. A negative count and a byte count that
  *  does not fit 64 bits are INVALID_VALUE errors at `srcloc` (and NULL). */

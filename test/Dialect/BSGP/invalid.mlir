@@ -913,6 +913,15 @@ func.func @load_version_not_string(%n: i32) {
 
 // -----
 
+func.func @freed_by_flow_on_dnew() -> !bsgp.ptr<i32> {
+  %c = arith.constant 4 : i32
+  // expected-error @+1 {{'bsgp.freed_by_flow' must be a unit attribute of a dtempnew}}
+  %p = bsgp.dnew %c {bsgp.freed_by_flow} : !bsgp.ptr<i32>
+  return %p : !bsgp.ptr<i32>
+}
+
+// -----
+
 // expected-error @+1 {{unknown bsgp attribute 'bsgp.kernel'}}
 func.func @unknown_attr() attributes {bsgp.kernel} {
   return
@@ -935,15 +944,21 @@ func.func @attr_not_on_function(%n: i32) {
 
 // -----
 
-// expected-error @+1 {{pointer element type must be an integer, float, vector or !bsgp.ptr type, got 'index'}}
+// expected-error @+1 {{pointer element type must be an integer, float, vector or !bsgp.ptr type, or a struct's bytes (!llvm.array<N x i8>), got 'index'}}
 func.func private @ptr_to_index(!bsgp.ptr<index>)
 
 // -----
 
-// expected-error @+1 {{pointer element type must be an integer, float, vector or !bsgp.ptr type, got '!bsgp.stream'}}
+// expected-error @+1 {{pointer element type must be an integer, float, vector or !bsgp.ptr type, or a struct's bytes (!llvm.array<N x i8>), got '!bsgp.stream'}}
 func.func private @ptr_to_stream(!bsgp.ptr<!bsgp.stream>)
 
 // -----
 
-// expected-error @+1 {{pointer element type must be an integer, float, vector or !bsgp.ptr type, got 'i128'}}
+// expected-error @+1 {{pointer element type must be an integer, float, vector or !bsgp.ptr type, or a struct's bytes (!llvm.array<N x i8>), got 'i128'}}
 func.func private @ptr_to_i128(!bsgp.ptr<i128>)
+
+// -----
+
+// A struct is its bytes; an array of other elements is not a C type here.
+// expected-error @+1 {{pointer element type must be an integer, float, vector or !bsgp.ptr type, or a struct's bytes (!llvm.array<N x i8>), got '!llvm.array<2 x i32>'}}
+func.func private @ptr_to_int_array(!bsgp.ptr<!llvm.array<2 x i32>>)

@@ -23,6 +23,12 @@ func.func private @vectors(!bsgp.ptr<vector<4xf32>>, !bsgp.ptr<vector<2xi64>>)
 func.func private @nested(!bsgp.ptr<!bsgp.ptr<i32>>,
                           !bsgp.ptr<!bsgp.ptr<!bsgp.ptr<f32>>>)
 
+// A struct in memory is its bytes (MLIRGen's layout of `struct P *`).
+// CHECK-LABEL: func.func private @structs
+// CHECK-SAME: (!bsgp.ptr<!llvm.array<8 x i8>>, !bsgp.ptr<!llvm.array<1 x i8>>)
+func.func private @structs(!bsgp.ptr<!llvm.array<8 x i8>>,
+                           !bsgp.ptr<!llvm.array<1 x i8>>)
+
 // CHECK-LABEL: func.func private @streams
 // CHECK-SAME: (!bsgp.stream, !bsgp.stream) -> !bsgp.stream
 func.func private @streams(!bsgp.stream, !bsgp.stream) -> !bsgp.stream

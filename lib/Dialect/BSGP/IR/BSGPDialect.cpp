@@ -10,6 +10,7 @@
 #include "bsgp/Dialect/BSGP/IR/BSGPDialect.h"
 #include "bsgp/Dialect/BSGP/IR/BSGPOps.h"
 
+#include "mlir/Dialect/LLVMIR/LLVMTypes.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/DialectImplementation.h"
 #include "mlir/Interfaces/FunctionInterfaces.h"
@@ -114,6 +115,13 @@ LogicalResult BSGPDialect::verifyOperationAttribute(Operation *op,
       return op->emitError() << "'" << name << "' must be an integer";
     return success();
   }
+  // A dtempnew list that bsgp-split-uniform-flow frees.
+  if (name == FreedByFlowAttrHelper::getNameStr()) {
+    if (!isa<DTempNewOp>(op) || !isa<UnitAttr>(attr.getValue()))
+      return op->emitError()
+             << "'" << name << "' must be a unit attribute of a dtempnew";
+    return success();
+  }
   // A kernel whose CUDA blocks wait for the blocks before them.
   if (name == LookbackAttrHelper::getNameStr()) {
     if (!isa<UnitAttr>(attr.getValue()))
@@ -165,10 +173,15 @@ LogicalResult BSGPDialect::verifyOperationAttribute(Operation *op,
 
 LogicalResult PtrType::verify(function_ref<InFlightDiagnostic()> emitError,
                               Type elementType) {
-  // Memory holds only what C can store: scalars, vectors and pointers.
+  // Memory holds only what C can store: scalars, vectors and pointers, and
+  // structs, which MLIRGen lays out as their bytes (`!llvm.array<N x i8>`).
+  auto bytes = dyn_cast<LLVM::LLVMArrayType>(elementType);
+  if (bytes && bytes.getElementType().isInteger(8) && bytes.getNumElements())
+    return success();
   if (getStreamWordCount(elementType) == 0)
     return emitError() << "pointer element type must be an integer, float, "
-                          "vector or !bsgp.ptr type, got "
+                          "vector or !bsgp.ptr type, or a struct's bytes "
+                          "(!llvm.array<N x i8>), got "
                        << elementType;
   return success();
 }

@@ -53,6 +53,7 @@ def BSGP_Dialect : Dialect {
     | `bsgp.lookback` | kernel | its CUDA blocks wait for earlier blocks (unit) |
     | `bsgp.block_size`, `bsgp.min_blocks` | spawn, kernel | `[[block_size(N), min_blocks(M)]]` (integer) |
     | `bsgp.load_version`, `bsgp.pass_version`, `bsgp.result_version` | spawn | which copy of a versioned spawn it is (string) |
+    | `bsgp.freed_by_flow` | `bsgp.dtempnew` | bsgp-split-uniform-flow frees its list, not the end of the segment holding it (unit) |
   }];
   let useDefaultTypePrinterParser = 1;
   let useDefaultAttributePrinterParser = 1;
@@ -115,7 +116,14 @@ def BSGP_Dialect : Dialect {
     // lists") this is, for the superstep tables.
     "::mlir::StringAttr":$load_version,
     "::mlir::StringAttr":$pass_version,
-    "::mlir::StringAttr":$result_version
+    "::mlir::StringAttr":$result_version,
+    // Unit attribute of a `bsgp.dtempnew` of a spawn that
+    // bsgp-split-uniform-flow cut into segments: its list lives until the
+    // whole spawn ends, or until the end of the branch or loop body holding
+    // its require where it cannot leave that body, and the pass frees it
+    // there; bsgp-outline-kernels leaves it out of the bsgp.dtempfree at
+    // the end of the segment.
+    "::mlir::UnitAttr":$freed_by_flow
   );
   let extraClassDeclaration = [{
     /// The names of the function markers, which most code asks for.

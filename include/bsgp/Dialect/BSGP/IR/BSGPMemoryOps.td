@@ -41,6 +41,11 @@ def BSGP_DTempNewOp : BSGP_AllocOp<"dtempnew"> {
     Like `bsgp.dnew`, but the list is temporary: the compiler frees it with
     `bsgp.dtempfree` after the last launch of the spawn (Listing 4). Used by
     collective functions for internal lists (Listing 3). Host code only.
+    In a spawn cut into segments at uniform branches and loops, the segments
+    are spawns of their own, and `bsgp-split-uniform-flow` frees the list
+    where the whole spawn ends (or where the branch or loop body holding it
+    ends, if its pointer cannot leave that body); it marks the op
+    `bsgp.freed_by_flow`, so that the segment does not free it.
   }];
 }
 

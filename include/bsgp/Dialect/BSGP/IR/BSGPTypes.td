@@ -27,10 +27,12 @@ def BSGP_PtrType : BSGP_Type<"Ptr", "ptr"> {
     lowers it to a `PhysicalStorageBuffer64` pointer, which needs a typed
     pointee; the NVVM target lowers it to `!llvm.ptr<1>` and the CPU target
     to `!llvm.ptr`, both dropping the element type. `void*` is
-    `!bsgp.ptr<i8>`.
+    `!bsgp.ptr<i8>`. A `struct` element is its bytes, `!llvm.array<N x i8>`
+    (N its C size), whose fields are reached through `bsgp.ptr.cast` to
+    `!bsgp.ptr<i8>` and byte offsets.
 
     Example: `!bsgp.ptr<f32>`, `!bsgp.ptr<vector<4xf32>>`,
-    `!bsgp.ptr<!bsgp.ptr<i32>>`.
+    `!bsgp.ptr<!bsgp.ptr<i32>>`, `!bsgp.ptr<!llvm.array<8 x i8>>`.
   }];
   let parameters = (ins "::mlir::Type":$elementType);
   let assemblyFormat = "`<` $elementType `>`";
