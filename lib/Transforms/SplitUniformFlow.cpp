@@ -181,7 +181,7 @@ private:
   void rewriteLiveInGets(Block *body, const llvm::SetVector<Value> &liveIn,
                          IRMapping &map, Env &env);
   Value readBack(Value list, Type type, Location loc);
-  LogicalResult checkCarried(Value v, ArrayRef<Operation *> seg);
+  LogicalResult checkCarried(Value v);
 
   SpawnOp spawn;
   UniformityInfo &uni;
@@ -237,19 +237,7 @@ bool Splitter::hostable(Operation *op, Env &env) const {
   return true;
 }
 
-LogicalResult Splitter::checkCarried(Value v, ArrayRef<Operation *> seg) {
-  // A put's value is this thread's once a barrier of the segment follows
-  // the put; before that it is other threads' business.
-  if (auto put = v.getDefiningOp<PutOp>()) {
-    // (A put of an earlier segment was checked there.)
-    auto at = llvm::find(seg, put.getOperation());
-    if (at != seg.end() &&
-        std::none_of(std::next(at), seg.end(),
-                     [](Operation *op) { return isa<BarrierOp>(op); }))
-      return put.emitError("the value of a thread.put must be used after a "
-                           "barrier before the next branch or loop that "
-                           "holds one");
-  }
+LogicalResult Splitter::checkCarried(Value v) {
   // A pointer into the thread's own stack or its work group's memory
   // means nothing in another kernel.
   Value base = v;
@@ -439,8 +427,13 @@ Splitter::emitSegmentEnd(OpBuilder &db, Location loc, ArrayRef<Type> reqTypes,
       m = arith::ExtUIOp::create(db, loc, listElement(v.getType()), m);
     return m;
   };
-  for (auto [i, v] : llvm::enumerate(outLists))
-    PtrStoreOp::create(db, loc, stored(v), spawnYield[i], rankAfter);
+  for (auto [i, v] : llvm::enumerate(outLists)) {
+    if (PutOp put = getPendingPut(v, dev))
+      storePendingPut(db, loc, stored(put.getValue()), spawnYield[i],
+                      map.lookupOrDefault(put.getRank()));
+    else
+      PtrStoreOp::create(db, loc, stored(v), spawnYield[i], rankAfter);
+  }
   if (!outUniform.empty()) {
     SmallVector<Value> values;
     for (Value v : outUniform)
@@ -522,7 +515,7 @@ LogicalResult Splitter::flush(ArrayRef<Operation *> seg, Env &env,
     return success();
   }
   for (Value v : outLists)
-    if (failed(checkCarried(v, dev)))
+    if (failed(checkCarried(v)))
       return failure();
 
   // The segment's spawn: loads, the ops, a require allocating the lists
