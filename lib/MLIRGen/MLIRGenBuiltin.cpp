@@ -368,6 +368,37 @@ Value MLIRGen::emitCollectiveCall(bsgp::BuiltinCallExpr *e,
   return uniform(total);
 }
 
+void MLIRGen::notePut(bsgp::PutOp put, bsgp::Expr *target) {
+  auto *ref = dyn_cast<bsgp::DeclRefExpr>(target->ignoreParenImpCasts());
+  pendingPuts.push_back({put, ref ? ref->getName().str() : std::string()});
+}
+
+/// The variable a thread.put assigns holds the value from the next barrier
+/// on. Sema rejects a use written before that barrier; a barrier in a
+/// branch or loop may be skipped, so the uses after them are checked here
+/// on every path, as the gets of loop variables are. Returns false (and
+/// reports) if a use comes too early.
+bool MLIRGen::checkPuts() {
+  auto puts = std::move(pendingPuts);
+  pendingPuts.clear();
+  for (auto &[put, name] : puts) {
+    Operation *use = bsgp::findUseBeforeBarrier(put.getResult());
+    if (!use)
+      continue;
+    std::string what = name.empty() ? "the variable" : "'" + name + "'";
+    failed = true;
+    InFlightDiagnostic diag = emitError(use->getLoc());
+    diag << what
+         << " may be used before the next 'barrier;' (a branch or loop "
+            "that holds the barrier may be skipped), but thread.put gave it "
+            "the value that other threads put, which exists only after that "
+            "barrier";
+    diag.attachNote(put.getLoc()) << what << " is put here";
+    return false;
+  }
+  return true;
+}
+
 Value MLIRGen::emitBuiltin(bsgp::BuiltinCallExpr *e) {
   using BK = bsgp::BuiltinCallExpr;
   Location l = loc(e->getRange());
@@ -392,8 +423,9 @@ Value MLIRGen::emitBuiltin(bsgp::BuiltinCallExpr *e) {
     if (v.getType() != args[1].getType())
       v = emitConversion(v, e->args()[2]->getType(), e->args()[1]->getType(),
                          l);
-    Value r = bsgp::PutOp::create(
-        b, l, v.getType(), toI32(args[0], e->args()[0]->getType(), l), v);
+    auto r = bsgp::PutOp::create(b, l, v.getType(),
+                                 toI32(args[0], e->args()[0]->getType(), l), v);
+    notePut(r, e->args()[1]);
     emitAssign(e->args()[1], r, l);
     return arith::ConstantIntOp::create(b, l, 0, 1);
   }

@@ -186,6 +186,7 @@ void MLIRGen::emitFunctionBody(bsgp::FunctionDecl *fd) {
   // this function's.
   structVars.clear();
   loops.clear();
+  pendingPuts.clear();
   currentFunction = fd;
   Block &entry = fn.getBody().front();
   b.setInsertionPointToStart(&entry);
@@ -229,7 +230,7 @@ void MLIRGen::emitFunctionBody(bsgp::FunctionDecl *fd) {
   }
 
   emitStmtList(fd->getBody()->body());
-  if (failed)
+  if (failed || !checkPuts())
     return;
 
   // Falling off the end: `return;`, or the flag mode's return value. The

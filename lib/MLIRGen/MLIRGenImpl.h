@@ -212,6 +212,8 @@ private:
   bool emitCallArgs(bsgp::CallExpr *e, SmallVectorImpl<Value> &args);
   bool emitStructCall(bsgp::CallExpr *e, SmallVectorImpl<Value> &out);
   bool emitStructPut(bsgp::BuiltinCallExpr *e);
+  void notePut(bsgp::PutOp put, bsgp::Expr *target);
+  bool checkPuts();
   // Global constants (MLIRGenGlobals.cpp).
   Value emitGlobalRef(bsgp::VarDecl *vd, Location l);
   Value emitConstArrayRef(bsgp::VarDecl *vd, Location l);
@@ -247,6 +249,9 @@ private:
   /// Gets of loop variables whose separation from the assignment is
   /// checked once the spawn's loops are complete (emitGetOfVariable).
   SmallVector<std::pair<bsgp::GetOp, std::string>> pendingGets;
+  /// The puts of the spawn or function being emitted, with the name of the
+  /// variable put, checked at its end (checkPuts).
+  SmallVector<std::pair<bsgp::PutOp, std::string>> pendingPuts;
   /// The expression of the statement being emitted, whose value is unused.
   bsgp::Expr *discarded = nullptr;
 

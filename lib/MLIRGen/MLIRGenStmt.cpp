@@ -443,7 +443,7 @@ void MLIRGen::emitSpawn(bsgp::SpawnStmt *s) {
   emitStmtList(s->getBody()->body());
   useReturnFlag = savedFlag;
   std::swap(savedLoops, loops);
-  if (failed)
+  if (failed || !checkPuts())
     return;
   for (auto &[get, name] : pendingGets) {
     if (bsgp::isSeparatedByBarrier(get.getValue(), get))

@@ -509,7 +509,10 @@ bool MLIRGen::emitStructPut(bsgp::BuiltinCallExpr *e) {
     return false;
   rank = toI32(rank, e->args()[0]->getType(), l);
   SmallVector<Value> put;
-  for (Value v : values)
-    put.push_back(bsgp::PutOp::create(b, l, v.getType(), rank, v));
+  for (Value v : values) {
+    auto op = bsgp::PutOp::create(b, l, v.getType(), rank, v);
+    notePut(op, e->args()[1]);
+    put.push_back(op);
+  }
   return assignStruct(e->args()[1], put, l);
 }

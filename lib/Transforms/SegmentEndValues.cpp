@@ -15,6 +15,10 @@
 /// there is no rank 0 to store the value, and `if (thread.size == 0)
 /// break;` would read a list that no thread wrote.
 ///
+/// A thread.put whose barrier lies past the segment's end (`put; for (...)
+/// { barrier; ... }`) is done at the end too: the value goes into the
+/// variable's list at the put's rank.
+///
 //===----------------------------------------------------------------------===//
 
 #include "SegmentEndValues.h"
@@ -167,6 +171,31 @@ SmallVector<Value> cloneAtSegmentEnd(OpBuilder &b, ArrayRef<Value> values,
   for (Value v : values)
     out.push_back(cloned.lookupOrDefault(v));
   return out;
+}
+
+PutOp getPendingPut(Value v, ArrayRef<Operation *> seg) {
+  auto put = v.getDefiningOp<PutOp>();
+  if (!put)
+    return {};
+  // (A put of an earlier segment was done there.)
+  auto at = llvm::find(seg, put.getOperation());
+  if (at == seg.end() ||
+      std::any_of(std::next(at), seg.end(), llvm::IsaPred<BarrierOp>))
+    return {};
+  return put;
+}
+
+void storePendingPut(OpBuilder &b, Location loc, Value value, Value list,
+                     Value rank) {
+  Value size = ThreadSizeOp::create(b, loc, b.getI32Type());
+  Value zero = arith::ConstantIntOp::create(b, loc, 0, 32);
+  Value valid = arith::AndIOp::create(
+      b, loc,
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sge, rank, zero),
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, rank, size));
+  auto ifOp = scf::IfOp::create(b, loc, valid, /*withElseRegion=*/false);
+  OpBuilder inner = ifOp.getThenBodyBuilder();
+  PtrStoreOp::create(inner, loc, value, list, rank);
 }
 
 } // namespace bsgp

@@ -18,6 +18,8 @@ class OpBuilder;
 
 namespace bsgp {
 
+class PutOp;
+
 /// A side-effect-free op that the host may compute itself. Divisions are
 /// left on the device unless the divisor is a constant other than zero (a
 /// zero divisor would trap on the host even where no thread runs the op),
@@ -55,6 +57,21 @@ llvm::SmallVector<mlir::Value>
 cloneAtSegmentEnd(mlir::OpBuilder &b, llvm::ArrayRef<mlir::Value> values,
                   mlir::Value count, llvm::ArrayRef<mlir::Operation *> seg,
                   const mlir::IRMapping &map);
+
+/// The thread.put of the segment \p seg (its top-level ops, in order) that
+/// defines \p v, if no barrier of the segment follows it, else null. The
+/// value other threads put is the thread's only after the next barrier;
+/// once the segment has ended, which synchronizes every thread as that
+/// barrier would, it is: the put is done at the segment's end
+/// (storePendingPut), and nothing reads the variable before (MLIRGen
+/// rejects a use that a path from the put reaches without a barrier).
+PutOp getPendingPut(mlir::Value v, llvm::ArrayRef<mlir::Operation *> seg);
+
+/// At the end of a segment's spawn (\p b), the store of a pending put:
+/// \p value into \p list at \p rank, if that is the rank of a thread (a put
+/// to another rank does nothing).
+void storePendingPut(mlir::OpBuilder &b, mlir::Location loc, mlir::Value value,
+                     mlir::Value list, mlir::Value rank);
 
 } // namespace bsgp
 

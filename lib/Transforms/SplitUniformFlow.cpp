@@ -42,6 +42,7 @@
 #include "SegmentEndValues.h"
 #include "SegmentLists.h"
 #include "SourceNames.h"
+#include "SynchronizingFlow.h"
 #include "Uniformity.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -65,29 +66,6 @@ using namespace mlir;
 using namespace bsgp;
 
 namespace {
-
-/// True for the ops that end or begin a superstep, or that must stay at a
-/// superstep level: a branch or loop holding one synchronizes.
-bool isSyncOp(Operation *op) {
-  return isa<BarrierOp, RequireOp, SetOldRankOp, ParOp>(op);
-}
-
-/// A branch or loop of the spawn body that holds a sync op. Branches on
-/// target queries and the single-pass question are not: later passes
-/// (bsgp-specialize-targets, bsgp-single-pass) take one side of them.
-bool isSynchronizing(Operation *op) {
-  if (!isa<scf::IfOp, scf::WhileOp>(op))
-    return false;
-  if (auto ifOp = dyn_cast<scf::IfOp>(op);
-      ifOp && dependsOnTargetQuery(ifOp.getCondition()))
-    return false;
-  return op
-      ->walk([](Operation *nested) {
-        return isSyncOp(nested) ? WalkResult::interrupt()
-                                : WalkResult::advance();
-      })
-      .wasInterrupted();
-}
 
 /// True if `op` (or an op nested in it) reassigns ranks or sets the thread
 /// count: values must then follow their threads through it.
@@ -186,9 +164,8 @@ private:
   Value readBack(Value list, Type type, Location loc);
   /// The values a segment stores in lists for later ones: per thread
   /// (`lists`) and those the host reads back (`uniform`).
-  LogicalResult checkCarried(ArrayRef<Value> lists, ArrayRef<Value> uniform,
-                             ArrayRef<Operation *> seg);
-  LogicalResult checkCarried(Value v, ArrayRef<Operation *> seg);
+  LogicalResult checkCarried(ArrayRef<Value> lists, ArrayRef<Value> uniform);
+  LogicalResult checkCarried(Value v);
 
   SpawnOp spawn;
   UniformityInfo &uni;
@@ -246,31 +223,18 @@ bool Splitter::hostable(Operation *op, Env &env) const {
 }
 
 LogicalResult Splitter::checkCarried(ArrayRef<Value> lists,
-                                     ArrayRef<Value> uniform,
-                                     ArrayRef<Operation *> seg) {
+                                     ArrayRef<Value> uniform) {
   for (Value v : llvm::concat<const Value>(lists, uniform))
     if (getStreamWordCount(v.getType()) == 0)
       return ssutil::emitUnsavableError(
           v, "across a branch or loop that holds a barrier");
   for (Value v : lists)
-    if (failed(checkCarried(v, seg)))
+    if (failed(checkCarried(v)))
       return failure();
   return success();
 }
 
-LogicalResult Splitter::checkCarried(Value v, ArrayRef<Operation *> seg) {
-  // A put's value is this thread's once a barrier of the segment follows
-  // the put; before that it is other threads' business.
-  if (auto put = v.getDefiningOp<PutOp>()) {
-    // (A put of an earlier segment was checked there.)
-    auto at = llvm::find(seg, put.getOperation());
-    if (at != seg.end() &&
-        std::none_of(std::next(at), seg.end(),
-                     [](Operation *op) { return isa<BarrierOp>(op); }))
-      return put.emitError("the value of a thread.put must be used after a "
-                           "barrier before the next branch or loop that "
-                           "holds one");
-  }
+LogicalResult Splitter::checkCarried(Value v) {
   // A pointer into the thread's own stack or its work group's memory
   // means nothing in another kernel.
   Value base = v;
@@ -427,8 +391,13 @@ Splitter::emitSegmentEnd(OpBuilder &db, Location loc, ArrayRef<Type> reqTypes,
       m = arith::ExtUIOp::create(db, loc, listElement(v.getType()), m);
     return m;
   };
-  for (auto [i, v] : llvm::enumerate(outLists))
-    PtrStoreOp::create(db, loc, stored(v), spawnYield[i], rankAfter);
+  for (auto [i, v] : llvm::enumerate(outLists)) {
+    if (PutOp put = getPendingPut(v, dev))
+      storePendingPut(db, loc, stored(put.getValue()), spawnYield[i],
+                      map.lookupOrDefault(put.getRank()));
+    else
+      PtrStoreOp::create(db, loc, stored(v), spawnYield[i], rankAfter);
+  }
   if (!outUniform.empty()) {
     SmallVector<Value> values;
     for (Value v : outUniform)
@@ -509,7 +478,7 @@ LogicalResult Splitter::flush(ArrayRef<Operation *> seg, Env &env,
     freeDead(env, later, loc);
     return success();
   }
-  if (failed(checkCarried(outLists, outUniform, dev)))
+  if (failed(checkCarried(outLists, outUniform)))
     return failure();
 
   // The segment's spawn: loads, the ops, a require allocating the lists
@@ -957,33 +926,6 @@ LogicalResult Splitter::run() {
   return success();
 }
 
-/// True if the spawn holds a synchronizing branch or loop, or a require
-/// that reads a value its device code computes (a reduce result that sizes
-/// an allocation): both need the spawn cut where the host must act.
-static bool needsSplit(SpawnOp spawn) {
-  for (Operation &op : spawn.getBody().front()) {
-    if (isSynchronizing(&op))
-      return true;
-    auto req = dyn_cast<RequireOp>(op);
-    if (!req)
-      continue;
-    bool reads = false;
-    req.getBody().walk([&](Operation *nested) {
-      for (Value v : nested->getOperands()) {
-        Operation *def = v.getDefiningOp();
-        if (spawn.getBody().isAncestor(v.getParentRegion()) &&
-            !req.getBody().isAncestor(v.getParentRegion()) &&
-            !(def &&
-              (def->hasTrait<OpTrait::ConstantLike>() || isa<RequireOp>(def))))
-          reads = true;
-      }
-    });
-    if (reads)
-      return true;
-  }
-  return false;
-}
-
 namespace {
 struct SplitUniformFlowPass
     : public bsgp::impl::BSGPSplitUniformFlowPassBase<SplitUniformFlowPass> {
@@ -991,7 +933,7 @@ struct SplitUniformFlowPass
     SmallVector<SpawnOp> spawns;
     getOperation()->walk([&](SpawnOp spawn) { spawns.push_back(spawn); });
     for (SpawnOp spawn : spawns) {
-      if (!needsSplit(spawn))
+      if (!needsUniformFlowSplit(spawn))
         continue;
       // Before the analysis: the elements are new per-thread values.
       carryArraysThroughFlow(spawn, isSynchronizing);

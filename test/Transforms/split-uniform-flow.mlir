@@ -358,3 +358,47 @@ func.func @get_after_reassign(%n: i32, %k: i32, %out: !bsgp.ptr<i32>) {
   }
   return
 }
+
+// -----
+
+// A put whose barrier is in the loop after it: the segment before the loop
+// ends first, so the put is done there, storing its value into the
+// variable's list at the put's rank if that is a thread's, instead of the
+// thread's own value at its rank.
+// CHECK-LABEL: func.func @put_before_loop(
+// CHECK: bsgp.spawn
+// CHECK: %[[RK:.*]] = bsgp.thread_rank
+// CHECK: %[[R:.*]] = arith.addi %[[RK]]
+// CHECK: %[[V:.*]] = arith.muli %[[RK]]
+// CHECK: %[[L:.*]] = bsgp.require -> !bsgp.ptr<i32>
+// CHECK: bsgp.yield
+// CHECK: %[[S:.*]] = bsgp.thread_size
+// CHECK: %[[GE:.*]] = arith.cmpi sge, %[[R]]
+// CHECK: %[[LT:.*]] = arith.cmpi slt, %[[R]], %[[S]]
+// CHECK: %[[OK:.*]] = arith.andi %[[GE]], %[[LT]]
+// CHECK: scf.if %[[OK]] {
+// CHECK-NEXT: bsgp.ptr.store %[[V]], %[[L]][%[[R]]]
+// CHECK: scf.while
+func.func @put_before_loop(%n: i32, %k: i32, %out: !bsgp.ptr<i32>) {
+  bsgp.spawn %n {
+    %c0 = arith.constant 0 : i32
+    %c1 = arith.constant 1 : i32
+    %c10 = arith.constant 10 : i32
+    %rk = bsgp.thread_rank : i32
+    %r = arith.addi %rk, %c1 : i32
+    %v = arith.muli %rk, %c10 : i32
+    %x = bsgp.put %r, %v : i32
+    %res = scf.while (%i = %c0) : (i32) -> i32 {
+      %c = arith.cmpi slt, %i, %k : i32
+      scf.condition(%c) %i : i32
+    } do {
+    ^bb0(%i2: i32):
+      bsgp.barrier
+      %rk2 = bsgp.thread_rank : i32
+      bsgp.ptr.store %x, %out[%rk2] : !bsgp.ptr<i32>, i32
+      %i3 = arith.addi %i2, %c1 : i32
+      scf.yield %i3 : i32
+    }
+  }
+  return
+}

@@ -513,6 +513,48 @@ func.func @put_used_too_early(%n: i32) {
 
 // -----
 
+// A loop that may run no iteration: the value leaves it as the put gave it,
+// and a path reaches the use without a barrier.
+func.func @put_used_after_loop(%n: i32, %m: i32) {
+  bsgp.spawn %n {
+    %c1 = arith.constant 1 : i32
+    %rk = bsgp.thread_rank : i32
+    // expected-error @+1 {{'bsgp.put' op result is the value put by other threads and is only defined after the next barrier}}
+    %p = bsgp.put %rk, %rk : i32
+    %r = scf.while (%x = %p) : (i32) -> i32 {
+      %c = arith.cmpi slt, %x, %m : i32
+      scf.condition(%c) %x : i32
+    } do {
+    ^bb0(%x2: i32):
+      bsgp.barrier
+      %y = arith.addi %x2, %c1 : i32
+      scf.yield %y : i32
+    }
+    // expected-note @+1 {{used here}}
+    %s = arith.addi %r, %rk : i32
+  }
+  return
+}
+
+// -----
+
+// One branch without a barrier.
+func.func @put_used_after_if(%n: i32, %c: i1) {
+  bsgp.spawn %n {
+    %rk = bsgp.thread_rank : i32
+    // expected-error @+1 {{'bsgp.put' op result is the value put by other threads and is only defined after the next barrier}}
+    %p = bsgp.put %rk, %rk : i32
+    scf.if %c {
+      bsgp.barrier
+    }
+    // expected-note @+1 {{used here}}
+    %s = arith.addi %p, %rk : i32
+  }
+  return
+}
+
+// -----
+
 func.func @put_type_mismatch(%n: i32) {
   bsgp.spawn %n {
     %rk = bsgp.thread_rank : i32

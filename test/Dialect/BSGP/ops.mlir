@@ -143,6 +143,39 @@ func.func @get_put(%n: i32) {
   return
 }
 
+// A put whose barrier is in uniform control flow: the value passes through
+// the loop's arguments to uses after the barrier of its body, and the uses
+// after the loop follow a do loop (its condition region holds the barrier)
+// or an if with a barrier in both branches, which every path crosses.
+// CHECK-LABEL: func.func @put_through_flow
+// CHECK: bsgp.put
+func.func @put_through_flow(%n: i32, %m: i32) {
+  bsgp.spawn %n {
+    %c0 = arith.constant 0 : i32
+    %c1 = arith.constant 1 : i32
+    %rk = bsgp.thread_rank : i32
+    %p = bsgp.put %rk, %rk : i32
+    %r = scf.while (%x = %p) : (i32) -> i32 {
+      bsgp.barrier
+      %c = arith.cmpi slt, %x, %m : i32
+      scf.condition(%c) %x : i32
+    } do {
+    ^bb0(%x2: i32):
+      %y = arith.addi %x2, %c1 : i32
+      scf.yield %y : i32
+    }
+    %q = bsgp.put %rk, %r : i32
+    %t = arith.cmpi sgt, %m, %c0 : i32
+    scf.if %t {
+      bsgp.barrier
+    } else {
+      bsgp.barrier
+    }
+    %s = arith.addi %q, %r : i32
+  }
+  return
+}
+
 // A host value is the same in every thread, so a get of it is valid (it
 // is the value itself; bsgp-save-restore reads it directly). Canonicalization
 // makes such gets when it folds a variable to a constant or host value.

@@ -171,6 +171,22 @@ static bool isBarrierLike(Operation &op) {
   return false;
 }
 
+/// True if every path through `op` crosses a barrier: a barrier-like op, a
+/// branch both of whose sides hold one at their top level, or a loop whose
+/// condition region (the body of a do loop) holds one.
+static bool crossesBarrier(Operation &op) {
+  if (isBarrierLike(op))
+    return true;
+  auto holds = [](Region &region) {
+    return !region.empty() && llvm::any_of(region.front(), crossesBarrier);
+  };
+  if (auto ifOp = dyn_cast<scf::IfOp>(op))
+    return holds(ifOp.getThenRegion()) && holds(ifOp.getElseRegion());
+  if (auto loop = dyn_cast<scf::WhileOp>(op))
+    return holds(loop.getBefore());
+  return false;
+}
+
 /// True if a barrier is nested anywhere in `op`.
 static bool containsBarrier(Operation *op) {
   return op->walk([](BarrierOp) { return WalkResult::interrupt(); })
@@ -226,7 +242,7 @@ static bool isSeparated(Value value, Operation *user,
         definedHere = true;
       }
       for (auto it = begin, end = cur->getIterator(); it != end; ++it)
-        if (isBarrierLike(*it))
+        if (crossesBarrier(*it))
           return true;
       // A loop argument of a loop holding barriers (uniform control flow).
       if (auto loop = dyn_cast<scf::WhileOp>(parent);
@@ -248,6 +264,52 @@ static bool isSeparated(Value value, Operation *user,
 bool bsgp::isSeparatedByBarrier(Value value, Operation *user) {
   llvm::SmallPtrSet<Value, 4> visiting;
   return isSeparated(value, user, visiting);
+}
+
+/// The uses of `value` that some path reaches without crossing a barrier,
+/// following the value where branches and loops pass it on unchanged.
+static Operation *findUnseparatedUse(Value value,
+                                     llvm::SmallPtrSetImpl<Value> &seen) {
+  if (!seen.insert(value).second)
+    return nullptr;
+  for (OpOperand &use : value.getUses()) {
+    Operation *user = use.getOwner();
+    if (bsgp::isSeparatedByBarrier(value, user))
+      continue;
+    // Yielded by its superstep: the value reaches the later supersteps.
+    if (isa<YieldOp>(user) && isa<SuperstepOp>(user->getParentOp()))
+      continue;
+    unsigned i = use.getOperandNumber();
+    SmallVector<Value, 2> next;
+    if (auto loop = dyn_cast<scf::WhileOp>(user)) {
+      next.push_back(loop.getBeforeArguments()[i]);
+    } else if (auto cond = dyn_cast<scf::ConditionOp>(user)) {
+      if (i == 0)
+        return user;
+      auto loop = cast<scf::WhileOp>(cond->getParentOp());
+      next.push_back(loop.getAfterArguments()[i - 1]);
+      next.push_back(loop.getResult(i - 1));
+    } else if (auto yield = dyn_cast<scf::YieldOp>(user)) {
+      Operation *parent = yield->getParentOp();
+      if (auto loop = dyn_cast<scf::WhileOp>(parent))
+        next.push_back(loop.getBeforeArguments()[i]);
+      else if (isa<scf::IfOp>(parent))
+        next.push_back(parent->getResult(i));
+      else
+        return user;
+    } else {
+      return user;
+    }
+    for (Value forwarded : next)
+      if (Operation *found = findUnseparatedUse(forwarded, seen))
+        return found;
+  }
+  return nullptr;
+}
+
+Operation *bsgp::findUseBeforeBarrier(Value value) {
+  llvm::SmallPtrSet<Value, 8> seen;
+  return findUnseparatedUse(value, seen);
 }
 
 /// True if `value` may differ between threads. Conservative in the other
@@ -532,17 +594,11 @@ LogicalResult PutOp::verify() {
     return emitOpError("must be directly in a bsgp.spawn body, a bsgp.par "
                        "region, a bsgp.superstep or a bsgp.collective "
                        "function; put to rank -1 to skip it");
-  for (OpOperand &use : getResult().getUses()) {
-    if (isSeparatedByBarrier(getResult(), use.getOwner()))
-      continue;
-    // Yielded by its superstep: the value reaches the later supersteps.
-    if (isa<YieldOp>(use.getOwner()) &&
-        isa<SuperstepOp>(use.getOwner()->getParentOp()))
-      continue;
+  if (Operation *user = findUseBeforeBarrier(getResult())) {
     InFlightDiagnostic diag = emitOpError(
         "result is the value put by other threads and is only defined after "
         "the next barrier");
-    diag.attachNote(use.getOwner()->getLoc()) << "used here";
+    diag.attachNote(user->getLoc()) << "used here";
     return diag;
   }
   return success();

@@ -69,10 +69,18 @@ mlir::Operation *getParentSkippingTargetBranches(mlir::Operation *op);
 /// checks that and turns the flow into host control flow around spawns.
 mlir::Operation *getSyncParent(mlir::Operation *op);
 
-/// True if a superstep boundary (a barrier, or a par holding one) separates
-/// the definition of `value` from `user`: `user` sees the value as it was
+/// True if a superstep boundary (a barrier, a par holding one, or a branch
+/// or loop every path through which crosses one) separates the definition
+/// of `value` from `user`: `user` sees the value as it was
 /// in an earlier superstep, which is what `bsgp.get` reads.
 bool isSeparatedByBarrier(mlir::Value value, mlir::Operation *user);
+
+/// A use of `value` (the result of a `bsgp.put`, which holds its value only
+/// after the next barrier) that some path from its definition reaches
+/// without crossing a barrier, following the value through the arguments
+/// and results of `scf.while` and `scf.if` that pass it on; null if every
+/// path crosses one. A use as the result of its superstep is fine.
+mlir::Operation *findUseBeforeBarrier(mlir::Value value);
 
 /// True if `value` is a parameter of the function around it: a `bsgp.get`
 /// of it in an inline function reads the caller's value, which is checked
