@@ -182,6 +182,9 @@ private:
       ParamUniformity;
   /// The per-thread arguments in ParamInfo::Why, to the function called.
   llvm::DenseMap<const Expr *, FunctionDecl *> ParamCallReasons;
+  /// The parameters of collective functions that nothing calls, to their
+  /// function (a generic one's pattern).
+  llvm::DenseMap<const VarDecl *, const FunctionDecl *> UncalledParams;
   /// Notes on the per-thread locals that make \p Cond thread-dependent,
   /// each at the assignment that made it so.
   void noteVaryingChain(Expr *Cond);

@@ -448,20 +448,15 @@ static void findSpawns(Stmt *S, llvm::SmallVectorImpl<Stmt *> &Out) {
 }
 
 void Sema::computeUniformParams() {
-  // The code that runs in threads and may call collective functions: spawn
-  // bodies and inline functions (with their owner), the library's aside
-  // (MLIRGen calls its functions for primitives, with any values). What a
-  // device function passes is per-thread, as all its values.
+  // The code that may call collective functions: spawn bodies and inline
+  // functions (with their owner), the library's aside (MLIRGen calls its
+  // functions for primitives, with any values). Other calls are errors.
   llvm::SmallVector<std::pair<Stmt *, FunctionDecl *>, 16> Bodies;
-  llvm::SmallVector<CallExpr *, 4> DeviceCalls;
   auto Add = [&](FunctionDecl *F) {
     if (!F->isDefinition() || Ctx.isLibraryFile(F->getLoc().File))
       return;
     if (F->isInline()) {
       Bodies.push_back({F->getBody(), F});
-    } else if (F->getFunctionKind() == FunctionDecl::FK_Device) {
-      for (auto &Call : Infos[F].Calls)
-        DeviceCalls.push_back(Call.second);
     } else {
       llvm::SmallVector<Stmt *, 4> Spawns;
       findSpawns(F->getBody(), Spawns);
@@ -497,11 +492,6 @@ void Sema::computeUniformParams() {
     ParamCallReasons[Arg] = G;
     return true;
   };
-  for (CallExpr *C : DeviceCalls)
-    if (auto *R = dyn_cast<DeclRefExpr>(C->getCallee()))
-      if (FunctionDecl *G = Functions.lookup(R->getName()))
-        for (auto [I, A] : llvm::enumerate(C->args()))
-          MakePerThread(G, I, A);
   // Optimistic, as for locals: all uniform, then each argument that
   // differs between threads makes its parameter per-thread, until nothing
   // changes.
@@ -537,12 +527,16 @@ void Sema::computeUniformLocals(Stmt *Body, FunctionDecl *Owner) {
   UniformLocals U(Functions, Reasons);
   if (Owner) {
     U.setParams(Owner->getParams(), uniformParams(Owner));
-    // A parameter per-thread because of a call: the note names the call.
+    // A parameter per-thread because of a call: the note names the call;
+    // without one, nothing calls the function.
     auto It = ParamUniformity.find(paramOwner(Owner));
     if (It != ParamUniformity.end())
-      for (auto [P, Info] : llvm::zip(Owner->getParams(), It->second))
+      for (auto [P, Info] : llvm::zip(Owner->getParams(), It->second)) {
         if (Info.Why)
           Reasons[P] = Info.Why;
+        else if (!Info.Uniform)
+          UncalledParams[P] = paramOwner(Owner);
+      }
   }
   for (Key K : U.solve(Body))
     UniformKeys.insert(K);
@@ -580,10 +574,9 @@ void Sema::noteVaryingChain(Expr *Cond) {
       return;
     Seen.insert(Found);
     Expr *Why = VaryingKeyReasons.lookup(Found);
-    if (!Why && Found->getStorage() == VarDecl::Param && CurFn &&
-        ParamUniformity.count(paramOwner(CurFn))) {
+    if (const FunctionDecl *F = Why ? nullptr : UncalledParams.lookup(Found)) {
       Diags.report(SourceRange(Found->getLoc()), diag::note_uncalled_param)
-          << Found->getName() << paramOwner(CurFn)->getName();
+          << Found->getName() << F->getName();
       continue;
     }
     // A variable assigned under the very condition being explained (a
