@@ -243,7 +243,9 @@ class BSGP_ChunkOp<string mnemonic, list<Trait> traits = []>
     and `b` is `b < a ? b : a` and the maximum `a < b ? b : a` (as the
     collective library combines). `bsgp-lower-kernels-cpu` turns the
     accumulator into a value carried by the rank loop, so the chunk's values
-    never go through memory.
+    never go through memory. A `chunk_reduce "add"` of floats is a tree
+    instead, for its rounding error: blocks of 256 ranks, each summed in
+    any order (vectorized), whose sums combine pairwise.
 
     The lowering is exact only if every rank of the chunk runs the op once,
     so it must be in straight-line code: directly in a spawn body, a par
