@@ -760,32 +760,6 @@ void *bsgprt_temp_alloc(uint64_t bytes, const char *srcloc) {
 
 void bsgprt_temp_free(void *p) { release(p, AllocKind::Temp); }
 
-namespace {
-/// The calling host thread's deferred frees (bsgprt_temp_defer_free): a
-/// stack, so that a spawn in host code that a require of another spawn
-/// calls keeps its marks nested in that spawn's.
-std::vector<void *> &deferredFrees() {
-  thread_local std::vector<void *> lists;
-  return lists;
-}
-} // namespace
-
-uint64_t bsgprt_temp_defer_mark(void) { return deferredFrees().size(); }
-
-void bsgprt_temp_defer_free(void *p) {
-  if (p)
-    deferredFrees().push_back(p);
-}
-
-void bsgprt_temp_free_deferred(uint64_t mark) {
-  std::vector<void *> &lists = deferredFrees();
-  while (lists.size() > mark) {
-    void *p = lists.back();
-    lists.pop_back();
-    release(p, AllocKind::Temp);
-  }
-}
-
 void *bsgprt_dnew_elements(int64_t count, uint64_t elementBytes,
                            const char *srcloc) {
   return allocateElements(count, elementBytes, srcloc, AllocKind::DNew);
