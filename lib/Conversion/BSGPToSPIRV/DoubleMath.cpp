@@ -267,8 +267,7 @@ void bsgp::spv::expandDoubleMath(ModuleOp device) {
                          ? a
                          : Value(arith::ExtFOp::create(b, loc, f64, a)));
     DoubleBuilder d(b, loc, device);
-    // A name no BSGP function can have.
-    std::string name = ("bsgp.math." + f.name).str();
+    std::string name = (kDoubleMathPrefix + f.name).str();
     Value v = d.call(name, f64, args, [&](DoubleBuilder &fd, ValueRange in) {
       return f.unary ? f.unary(fd, in[0]) : f.binary(fd, in[0], in[1]);
     });

@@ -26,6 +26,10 @@
 
 namespace bsgp::spv {
 
+/// The prefix of the module's software double-precision functions: with a
+/// dot, a name no BSGP function can have.
+inline constexpr llvm::StringLiteral kDoubleMathPrefix = "bsgp.math.";
+
 /// A double-double: the unevaluated sum hi + lo of two f64 values, with
 /// |lo| at most half an ulp of hi once normalized.
 struct DD {

@@ -72,7 +72,7 @@ struct Reduced {
 /// Digit i of 2/pi (0 for i < 0), a helper function of the module.
 static Value twoOverPiDigit(DoubleBuilder &d, Value i) {
   Type i64 = d.builder().getI64Type();
-  return d.call("bsgp.math.2_over_pi_digit", i64, i,
+  return d.call((kDoubleMathPrefix + "2_over_pi_digit").str(), i64, i,
                 [](DoubleBuilder &fd, ValueRange args) {
                   Value digit = fd.ci(0);
                   for (auto [j, w] : llvm::enumerate(kTwoOverPiDigits))
