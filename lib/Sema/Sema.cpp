@@ -44,7 +44,10 @@ void Sema::collectInfo(Stmt *S, FunctionInfo &Info) {
     Info.HasSpawn = true;
   if (isa<NewExpr>(S))
     Info.HasNew = true;
-  if (isa<BarrierStmt>(S))
+  // A require or par must run once at a superstep's level, which only the
+  // caller's spawn body can give an inline function: inlined like the
+  // collectives.
+  if (isa<BarrierStmt, RequireStmt, ParStmt>(S))
     Info.HasCollective = true;
   if (auto *B = dyn_cast<BuiltinCallExpr>(S))
     if (BuiltinCallExpr::isCollective(B->getBuiltinKind()))
