@@ -210,15 +210,24 @@ static bool isSeparatedLoopArg(BlockArgument arg, scf::WhileOp loop,
                                llvm::SmallPtrSetImpl<Value> &visiting) {
   if (!visiting.insert(arg).second)
     return true;
+  // MLIRGen asks while it builds the loop, before a region has its
+  // terminator: what the unbuilt part passes on is not known yet, and the
+  // verifier asks again once the loop is complete.
+  auto terminator = [](Region &region) -> Operation * {
+    if (region.empty() || region.front().empty())
+      return nullptr;
+    Operation &last = region.front().back();
+    return last.hasTrait<OpTrait::IsTerminator>() ? &last : nullptr;
+  };
   unsigned i = arg.getArgNumber();
-  if (arg.getOwner() == loop.getAfterBody()) {
-    scf::ConditionOp cond = loop.getConditionOp();
-    Value forwarded = cond.getArgs()[i];
-    return isSeparated(forwarded, cond, visiting);
+  if (!loop.getAfter().empty() && arg.getOwner() == loop.getAfterBody()) {
+    auto cond =
+        dyn_cast_if_present<scf::ConditionOp>(terminator(loop.getBefore()));
+    return !cond || isSeparated(cond.getArgs()[i], cond, visiting);
   }
-  scf::YieldOp yield = loop.getYieldOp();
+  auto yield = dyn_cast_if_present<scf::YieldOp>(terminator(loop.getAfter()));
   return isSeparated(loop.getInits()[i], loop, visiting) &&
-         isSeparated(yield.getOperand(i), yield, visiting);
+         (!yield || isSeparated(yield.getOperand(i), yield, visiting));
 }
 
 static bool isSeparated(Value value, Operation *user,
