@@ -162,6 +162,11 @@ private:
   void rewriteLiveInGets(Block *body, const llvm::SetVector<Value> &liveIn,
                          IRMapping &map, Env &env);
   Value readBack(Value list, Type type, Location loc);
+  LogicalResult mapInputs(OpBuilder &db, Location loc, Env &env,
+                          const llvm::SetVector<Value> &liveIn,
+                          ArrayRef<ArrayRef<Value>> used,
+                          llvm::function_ref<bool(Value)> definedHere,
+                          IRMapping &map);
   /// The values a segment stores in lists for later ones: per thread
   /// (`lists`) and those the host reads back (`uniform`).
   LogicalResult checkCarried(ArrayRef<Value> lists, ArrayRef<Value> uniform);
@@ -413,6 +418,42 @@ Splitter::emitSegmentEnd(OpBuilder &db, Location loc, ArrayRef<Type> reqTypes,
   return spawnYield;
 }
 
+/// Maps the values a segment's device code uses from before it: per-thread
+/// ones (`liveIn`) to loads from their lists at the thread's rank, uniform
+/// ones of `used` to their host copies.
+LogicalResult Splitter::mapInputs(OpBuilder &db, Location loc, Env &env,
+                                  const llvm::SetVector<Value> &liveIn,
+                                  ArrayRef<ArrayRef<Value>> used,
+                                  llvm::function_ref<bool(Value)> definedHere,
+                                  IRMapping &map) {
+  Value rank;
+  if (!liveIn.empty())
+    rank = ThreadRankOp::create(db, loc, db.getI32Type());
+  for (Value v : liveIn) {
+    Value l = PtrLoadOp::create(db, v.getLoc(), listElement(v.getType()),
+                                env.lists.lookup(v), rank);
+    if (l.getType() != v.getType())
+      l = arith::TruncIOp::create(db, v.getLoc(), v.getType(), l);
+    map.map(v, l);
+  }
+  auto mapUniform = [&](Value v) -> LogicalResult {
+    if (!inSpawn(v) || definedHere(v) || perThread(v) || map.contains(v))
+      return success();
+    Value h = env.host.lookup(v);
+    if (!h)
+      return mlir::emitError(v.getLoc(),
+                             "internal error: a uniform value has no host "
+                             "copy at a branch or loop that holds a barrier");
+    map.map(v, h);
+    return success();
+  };
+  for (ArrayRef<Value> values : used)
+    for (Value v : values)
+      if (failed(mapUniform(v)))
+        return failure();
+  return success();
+}
+
 LogicalResult Splitter::flush(ArrayRef<Operation *> seg, Env &env,
                               const llvm::SetVector<Value> &later,
                               const llvm::SetVector<Value> &force) {
@@ -465,9 +506,18 @@ LogicalResult Splitter::flush(ArrayRef<Operation *> seg, Env &env,
       continue;
     outLists.push_back(v);
   }
-  for (Value v : outLists)
-    if (!definedHere(v) && env.lists.count(v))
+  // A host value forced into a list (for the per-thread loop argument it
+  // feeds) is stored from the host value itself: loading it would replace
+  // its every use in the segment, those of host code included.
+  SmallVector<Value> replacedHostLists;
+  for (Value v : outLists) {
+    if (definedHere(v) || !env.lists.count(v))
+      continue;
+    if (inSpawn(v))
       liveIn.insert(v);
+    else
+      replacedHostLists.push_back(v);
+  }
   // Uniform values the host computes at the segment's end instead of
   // reading them back (thread.size after a kill, even of every thread).
   SmallVector<Value> outAtEnd =
@@ -502,33 +552,9 @@ LogicalResult Splitter::flush(ArrayRef<Operation *> seg, Env &env,
   piece.getBody().push_back(body);
   OpBuilder db = OpBuilder::atBlockBegin(body);
   IRMapping map;
-  Value rank;
-  if (!liveIn.empty())
-    rank = ThreadRankOp::create(db, loc, db.getI32Type());
-  for (Value v : liveIn) {
-    Value l = PtrLoadOp::create(db, v.getLoc(), listElement(v.getType()),
-                                env.lists.lookup(v), rank);
-    if (l.getType() != v.getType())
-      l = arith::TruncIOp::create(db, v.getLoc(), v.getType(), l);
-    map.map(v, l);
-  }
-  auto mapUniform = [&](Value v) -> LogicalResult {
-    if (!inSpawn(v) || definedHere(v) || perThread(v) || map.contains(v))
-      return success();
-    Value h = env.host.lookup(v);
-    if (!h)
-      return mlir::emitError(v.getLoc(),
-                             "internal error: a uniform value has no host "
-                             "copy at a branch or loop that holds a barrier");
-    map.map(v, h);
-    return success();
-  };
-  for (Value v : uses)
-    if (failed(mapUniform(v)))
-      return failure();
-  for (Value v : outLists)
-    if (failed(mapUniform(v)))
-      return failure();
+  if (failed(mapInputs(db, loc, env, liveIn, {uses.getArrayRef(), outLists},
+                       definedHere, map)))
+    return failure();
   for (Operation *op : dev)
     db.clone(*op, map);
   rewriteLiveInGets(body, liveIn, map, env);
@@ -547,6 +573,8 @@ LogicalResult Splitter::flush(ArrayRef<Operation *> seg, Env &env,
     freeSegmentList(hb, loc, env.lists.lookup(v));
     env.lists.erase(v);
   }
+  for (Value v : replacedHostLists)
+    freeSegmentList(hb, loc, env.lists.lookup(v));
   for (auto [i, v] : llvm::enumerate(outLists))
     env.lists[v] = piece.getResult(i);
   for (auto [i, v] : llvm::enumerate(outUniform))
