@@ -338,6 +338,11 @@ public:
   /// Whether \p S may end a superstep (a barrier, a collective, a par):
   /// the require blocks after it belong to the next superstep.
   bool endsSuperstep(Stmt *S);
+  /// Whether \p S is a branch or loop that holds a sync (a require
+  /// included): the compiled program cuts the spawn around it.
+  bool cutsSpawn(Stmt *S);
+  /// Writes what the threads printed since the last flush.
+  void flushPrinted();
   llvm::SmallVector<const VarDecl *, 2> deviceReads(Stmt *S);
 
   // Spawns and collectives (Spawn.cpp, Collectives.cpp, Groups.cpp).
@@ -403,7 +408,7 @@ public:
   /// Variables read by thread.get: snapshotted at every sync point.
   llvm::DenseSet<const VarDecl *> GetVars;
   llvm::DenseMap<const Stmt *, bool> RemapCache;
-  llvm::DenseMap<const Stmt *, bool> SyncCache;
+  llvm::DenseMap<const Stmt *, bool> SyncCache, CutCache;
   std::map<std::string, const FunctionDecl *> Functions;
 };
 

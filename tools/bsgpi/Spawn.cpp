@@ -103,8 +103,7 @@ void Interpreter::syncPoint(Frame &F, Lanes &L, SourceRange R,
                    rankList(Present) + " do)");
   }
   applyPuts(*this);
-  std::fwrite(Spawn->Printed.data(), 1, Spawn->Printed.size(), stdout);
-  Spawn->Printed.clear();
+  flushPrinted();
   ++Superstep;
   GroupPhase = 0;
   // thread.get reads the values of the superstep before.

@@ -84,6 +84,28 @@ llvm::SmallVector<const VarDecl *, 2> Interpreter::deviceReads(Stmt *S) {
   return Out;
 }
 
+bool Interpreter::cutsSpawn(Stmt *S) {
+  if (!llvm::isa<IfStmt, WhileStmt, ForStmt, DoStmt>(S))
+    return false;
+  auto It = CutCache.find(S);
+  if (It != CutCache.end())
+    return It->second;
+  bool R = endsSuperstep(S);
+  std::function<void(Stmt *)> Walk = [&](Stmt *C) {
+    R = R || llvm::isa<RequireStmt>(C);
+    if (!R)
+      forEachChild(C, Walk);
+  };
+  Walk(S);
+  CutCache[S] = R;
+  return R;
+}
+
+void Interpreter::flushPrinted() {
+  std::fwrite(Spawn->Printed.data(), 1, Spawn->Printed.size(), stdout);
+  Spawn->Printed.clear();
+}
+
 bool Interpreter::endsSuperstep(Stmt *S) {
   if (!S)
     return false;
@@ -293,10 +315,17 @@ Lanes Interpreter::exec(Frame &F, Stmt *S, Lanes L) {
         Hoisted.finish();
         SuperstepStarts = false;
       }
+      // Code around a branch or loop holding a sync is a spawn of its own
+      // (docs/language.md): its lines come before the requires beyond.
+      bool Cut = F.Device && cutsSpawn(C);
+      if (Cut)
+        flushPrinted();
       if (Hoisted.ran(C))
         Hoisted.reached(C);
       else
         L = exec(F, C, L);
+      if (Cut)
+        flushPrinted();
       if (L.empty()) {
         Hoisted.reachedAll();
         break;
