@@ -81,11 +81,11 @@ static const FeatureInfo Features[] = {
     {"require-printf", true},
     {"template-fns", true},
     {"temp-lists", true},
-    {"flow-get", false},
-    {"flow-lists", false},
-    {"flow-printf", false},
-    {"fn-flow", false},
-    {"uniform-args", false},
+    {"flow-get", true},
+    {"flow-lists", true},
+    {"flow-printf", true},
+    {"fn-flow", true},
+    {"uniform-args", true},
 };
 static_assert(sizeof(Features) / sizeof(Features[0]) ==
                   static_cast<unsigned>(Feature::NumFeatures),
