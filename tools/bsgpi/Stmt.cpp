@@ -267,7 +267,7 @@ static void assignVar(Interpreter &I, Frame &F, const VarDecl *D,
     std::memcpy(Base + (PerLane ? L[K] : 0) * Size, V.at(K), Size);
 }
 
-Lanes Interpreter::exec(Frame &F, Stmt *S, Lanes L) {
+Lanes Interpreter::execTree(Frame &F, Stmt *S, Lanes L) {
   if (L.empty() || !S)
     return L;
   LiveLanesGuard G(*this, F, F.Device && mayRemap(S) ? &L : nullptr);
@@ -387,6 +387,7 @@ Lanes Interpreter::exec(Frame &F, Stmt *S, Lanes L) {
       uint8_t *P = Mem.allocate(Size, AllocKind::Variable, Size, D->getName());
       std::memcpy(P, Base + (PerLane ? L[0] : 0) * Size, Size);
       H.Vars[D] = P;
+      H.Id = newFrameId();
       Bound.push_back(D);
     }
     Lanes One{0};
@@ -395,6 +396,7 @@ Lanes Interpreter::exec(Frame &F, Stmt *S, Lanes L) {
       Mem.release(H.Vars[D]);
       H.Vars.erase(D);
     }
+    H.Id = newFrameId();
     return L;
   }
   case Stmt::SK_Par:
