@@ -27,6 +27,8 @@
 
 #include "bsgp/AST/AST.h"
 
+#include "llvm/Support/Compiler.h"
+
 namespace bsgp {
 namespace interp {
 
@@ -48,22 +50,17 @@ inline void shapeZero(Column &Out, uint32_t Size, uint32_t N) {
 
 /// Copies \p Size bytes, the common sizes without a call.
 inline void copyBytes(uint8_t *Dst, const uint8_t *Src, uint32_t Size) {
-  switch (Size) {
-  case 1:
-    *Dst = *Src;
-    return;
-  case 4:
+  // Tests rather than a switch: a jump table costs more than these.
+  if (Size == 4)
     std::memcpy(Dst, Src, 4);
-    return;
-  case 8:
+  else if (Size == 8)
     std::memcpy(Dst, Src, 8);
-    return;
-  case 16:
+  else if (Size == 16)
     std::memcpy(Dst, Src, 16);
-    return;
-  default:
+  else if (Size == 1)
+    *Dst = *Src;
+  else
     std::memcpy(Dst, Src, Size);
-  }
 }
 
 /// Where a variable's storage is, looked up once per frame (Frame::Id).
@@ -73,16 +70,67 @@ struct VarSlot {
   uint8_t *Base = nullptr;
   bool PerLane = false;
   uint8_t *get(Interpreter &I, Frame &F) {
-    if (F.Id != FrameId) {
-      Base = I.varBase(F, D, PerLane);
-      // varBase may allocate the variable, which changes no frame's Id.
-      FrameId = F.Id;
-    }
+    if (LLVM_UNLIKELY(F.Id != FrameId))
+      refresh(I, F);
     return Base;
   }
+  /// Looks the storage up in frame \p F (out of line: the fast path of
+  /// get() stays small).
+  LLVM_ATTRIBUTE_NOINLINE void refresh(Interpreter &I, Frame &F);
   /// Lane \p K's value.
   uint8_t *at(Lanes &L, uint32_t K, uint64_t Size) const {
     return PerLane ? Base + L[K] * Size : Base;
+  }
+};
+
+/// A read of a variable, or of a field or component of one.
+class VarReadBase : public CExpr {
+public:
+  VarSlot Slot;
+  uint32_t Off, Size, VarSize;
+
+  VarReadBase(const VarDecl *D, uint32_t Off, uint32_t Size)
+      : Off(Off), Size(Size), VarSize(sizeOf(D->getType())) {
+    Slot.D = D;
+  }
+  VarReadBase *asVarRead() override { return this; }
+  /// Where lane \p Lane's value is.
+  const uint8_t *at(Interpreter &I, Frame &F, uint32_t Lane) {
+    const uint8_t *P = Slot.get(I, F) + Off;
+    return Slot.PerLane ? P + Lane * (uint64_t)VarSize : P;
+  }
+};
+
+/// An operand of a node: a variable is read without a call.
+struct Operand {
+  CExprPtr E;
+  VarReadBase *V = nullptr;
+
+  Operand() = default;
+  Operand(CExprPtr X) : E(std::move(X)), V(E->asVarRead()) {}
+  void run(Interpreter &I, Frame &F, Lanes &L, Column &Out) {
+    E->run(I, F, L, Out);
+  }
+  /// Lane \p Lane's value into \p Buf (MaxOne bytes).
+  void one(Interpreter &I, Frame &F, uint32_t Lane, uint8_t *Buf) {
+    if (V && V->Size <= MaxOne)
+      copyBytes(Buf, V->at(I, F, Lane), V->Size);
+    else
+      E->runOne(I, F, Lane, Buf);
+  }
+  /// Lane \p Lane's value of at most 8 bytes (CExpr::bits).
+  uint64_t bits(Interpreter &I, Frame &F, uint32_t Lane) {
+    if (V && V->Size == 4) {
+      uint32_t B;
+      std::memcpy(&B, V->at(I, F, Lane), 4);
+      return B;
+    }
+    if (V && V->Size == 8) {
+      uint64_t B;
+      std::memcpy(&B, V->at(I, F, Lane), 8);
+      return B;
+    }
+    return E->bits(I, F, Lane);
   }
 };
 

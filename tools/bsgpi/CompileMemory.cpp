@@ -74,6 +74,13 @@ static Allocation *hit(Interpreter &I, AccessCache &C, uint8_t *P,
 /// Whether the bits of bytes [Off, Off + Size) are all set.
 static bool allInit(const std::vector<uint8_t> &Init, uint64_t Off,
                     uint32_t Size) {
+  if (!((Off | Size) & 7)) {
+    // Whole bytes of bits.
+    for (uint64_t B = Off >> 3, E = (Off + Size) >> 3; B < E; ++B)
+      if (Init[B] != 0xff)
+        return false;
+    return true;
+  }
   for (uint64_t B = Off, E = Off + Size; B < E;) {
     unsigned Bit = B & 7, Count = std::min<uint64_t>(8 - Bit, E - B);
     unsigned Mask = ((1u << Count) - 1) << Bit;
@@ -92,49 +99,66 @@ static void setInit(std::vector<uint8_t> &Init, uint64_t Off, uint32_t Size) {
   }
 }
 
+/// One lane's checked load of \p Size bytes at \p P into \p Dst.
+static inline void loadLane(Interpreter &I, Frame &F, uint8_t *P,
+                            uint32_t Size, uint32_t Lane, SourceRange R,
+                            AccessCache &C, bool Track, uint8_t *Dst) {
+  Allocation *A = hit(I, C, P, Size, F.Device);
+  if (!A || (!A->Init.empty() && !allInit(A->Init, P - A->Base, Size)))
+    return I.loadOne(F, P, Size, Lane, R, Track, C.Site, Dst);
+  if (Track && isList(A->Kind)) {
+    if (!C.Site)
+      C.Site = I.raceSite(R);
+    uint32_t Rank = I.rankOf(F, Lane);
+    if (!I.checkReadRaceFast(*A, P, Size, Rank, C.Site))
+      I.checkRace(*A, P, nullptr, Size, Rank, C.Site, R);
+  }
+  copyBytes(Dst, P, Size);
+}
+
+/// One lane's checked store of \p Size bytes from \p Src at \p P.
+static inline void storeLane(Interpreter &I, Frame &F, uint8_t *P,
+                             const uint8_t *Src, uint32_t Size, uint32_t Lane,
+                             SourceRange R, AccessCache &C, bool Track) {
+  Allocation *A = hit(I, C, P, Size, F.Device);
+  if (!A)
+    return I.storeOne(F, P, Src, Size, Lane, R, Track, C.Site);
+  if (Track && isList(A->Kind)) {
+    if (!C.Site)
+      C.Site = I.raceSite(R);
+    I.checkRace(*A, P, Src, Size, I.rankOf(F, Lane), C.Site, R);
+  }
+  if (!A->Init.empty())
+    setInit(A->Init, P - A->Base, Size);
+  copyBytes(P, Src, Size);
+}
+
+static bool tracks(Interpreter &I, Frame &F) {
+  return F.Device && I.Spawn && I.Opts.CheckRaces;
+}
+
 void interp::loadLanes(Interpreter &I, Frame &F, const Column &Addr,
                        uint32_t Size, Lanes &L, SourceRange R, AccessCache &C,
                        Column &Out) {
   uint32_t N = Addr.N;
   shape(Out, Size, N);
-  bool Track = F.Device && I.Spawn && I.Opts.CheckRaces;
-  for (uint32_t K = 0; K < N; ++K) {
-    auto *P = reinterpret_cast<uint8_t *>(Addr.get<uint64_t>(K));
-    Allocation *A = hit(I, C, P, Size, F.Device);
-    if (!A || (!A->Init.empty() && !allInit(A->Init, P - A->Base, Size))) {
-      I.loadOne(F, P, Size, L[K], R, Track, C.Site, Out.at(K));
-      continue;
-    }
-    if (Track && isList(A->Kind)) {
-      if (!C.Site)
-        C.Site = I.raceSite(R);
-      I.checkRace(*A, P, nullptr, Size, I.rankOf(F, L[K]), C.Site, R);
-    }
-    copyBytes(Out.at(K), P, Size);
-  }
+  bool Track = tracks(I, F);
+  for (uint32_t K = 0; K < N; ++K)
+    loadLane(I, F, reinterpret_cast<uint8_t *>(Addr.get<uint64_t>(K)), Size,
+             L[K], R, C, Track, Out.at(K));
 }
 
 void interp::storeLanes(Interpreter &I, Frame &F, const Column &Addr,
                         const Column &V, uint32_t Size, Lanes &L, SourceRange R,
                         AccessCache &C) {
-  bool Track = F.Device && I.Spawn && I.Opts.CheckRaces;
-  for (uint32_t K = 0; K < Addr.N; ++K) {
-    auto *P = reinterpret_cast<uint8_t *>(Addr.get<uint64_t>(K));
-    const uint8_t *Src = V.at(K);
-    Allocation *A = hit(I, C, P, Size, F.Device);
-    if (!A) {
-      I.storeOne(F, P, Src, Size, L[K], R, Track, C.Site);
-      continue;
-    }
-    if (Track && isList(A->Kind)) {
-      if (!C.Site)
-        C.Site = I.raceSite(R);
-      I.checkRace(*A, P, Src, Size, I.rankOf(F, L[K]), C.Site, R);
-    }
-    if (!A->Init.empty())
-      setInit(A->Init, P - A->Base, Size);
-    copyBytes(P, Src, Size);
-  }
+  bool Track = tracks(I, F);
+  for (uint32_t K = 0; K < Addr.N; ++K)
+    storeLane(I, F, reinterpret_cast<uint8_t *>(Addr.get<uint64_t>(K)),
+              V.at(K), Size, L[K], R, C, Track);
+}
+
+static uint8_t *ptrAt(const uint8_t *Buf) {
+  return reinterpret_cast<uint8_t *>(ld<uint64_t>(Buf));
 }
 
 /// The variable (not group-local) whose storage \p E names, at offset
@@ -190,6 +214,13 @@ public:
     for (uint32_t K = 0; K < N; ++K)
       Out.set<uint64_t>(K, reinterpret_cast<uint64_t>(Slot.at(L, K, Size)));
   }
+  void runOne(Interpreter &I, Frame &F, uint32_t Lane, uint8_t *Out) override {
+    st<uint64_t>(Out, bits(I, F, Lane));
+  }
+  uint64_t bits(Interpreter &I, Frame &F, uint32_t Lane) override {
+    uint8_t *P = Slot.get(I, F) + (Slot.PerLane ? Lane * Size : 0);
+    return reinterpret_cast<uint64_t>(P);
+  }
 };
 
 /// Reads an index of kind \p K as int64, as scalarToInt.
@@ -211,7 +242,7 @@ static int64_t indexValue(BK K, const uint8_t *P) {
 /// does: against a fixed array's length, or the allocation the pointer
 /// points into (looked up again only when the pointer leaves the last one).
 class IndexAddr : public CExpr {
-  CExprPtr Base, Idx;
+  Operand Base, Idx;
   BK IK;
   uint64_t ES, ArrayLen = 0;
   SourceRange R;
@@ -232,8 +263,8 @@ public:
   }
   void run(Interpreter &I, Frame &F, Lanes &L, Column &Out) override {
     Column B, X;
-    Base->run(I, F, L, B);
-    Idx->run(I, F, L, X);
+    Base.run(I, F, L, B);
+    Idx.run(I, F, L, X);
     uint32_t N = L.size();
     shape(Out, 8, N);
     for (uint32_t K = 0; K < N; ++K) {
@@ -243,6 +274,20 @@ public:
         I.checkIndex(F, P, V, ES, ArrayLen, L[K], R);
       Out.set<uint64_t>(K, P + V * ES);
     }
+  }
+  void runOne(Interpreter &I, Frame &F, uint32_t Lane, uint8_t *Out) override {
+    st<uint64_t>(Out, one(I, F, Lane));
+  }
+  uint64_t bits(Interpreter &I, Frame &F, uint32_t Lane) override {
+    return one(I, F, Lane);
+  }
+  /// The address for one lane.
+  uint64_t one(Interpreter &I, Frame &F, uint32_t Lane) {
+    uint64_t P = Base.bits(I, F, Lane), X = Idx.bits(I, F, Lane);
+    int64_t V = indexValue(IK, reinterpret_cast<uint8_t *>(&X));
+    if (ArrayLen ? (V < 0 || (uint64_t)V >= ArrayLen) : !inRange(I, P, V))
+      I.checkIndex(F, P, V, ES, ArrayLen, Lane, R);
+    return P + V * ES;
   }
   /// True when checkIndex would pass element \p V of pointer \p P.
   bool inRange(Interpreter &I, uint64_t P, int64_t V) {
@@ -273,10 +318,18 @@ public:
     for (uint32_t K = 0; K < Out.N; ++K)
       Out.set<uint64_t>(K, Out.get<uint64_t>(K) + Off);
   }
+  void runOne(Interpreter &I, Frame &F, uint32_t Lane, uint8_t *Out) override {
+    st<uint64_t>(Out, bits(I, F, Lane));
+  }
+  uint64_t bits(Interpreter &I, Frame &F, uint32_t Lane) override {
+    return Base->bits(I, F, Lane) + Off;
+  }
 };
 
 class LoadExpr : public CExpr {
   CExprPtr Addr;
+  /// Addr when it is an index, called without the virtual call.
+  IndexAddr *Index = nullptr;
   uint32_t Size;
   SourceRange R;
   AccessCache C;
@@ -284,10 +337,31 @@ class LoadExpr : public CExpr {
 public:
   LoadExpr(CExprPtr Addr, uint32_t Size, SourceRange R)
       : Addr(std::move(Addr)), Size(Size), R(R) {}
+  LoadExpr(std::unique_ptr<IndexAddr> A, uint32_t Size, SourceRange R)
+      : Index(A.get()), Size(Size), R(R) {
+    Addr = std::move(A);
+  }
   void run(Interpreter &I, Frame &F, Lanes &L, Column &Out) override {
     Column A;
     Addr->run(I, F, L, A);
     loadLanes(I, F, A, Size, L, R, C, Out);
+  }
+  void runOne(Interpreter &I, Frame &F, uint32_t Lane, uint8_t *Out) override {
+    if (Size > MaxOne)
+      return CExpr::runOne(I, F, Lane, Out);
+    loadLane(I, F, address(I, F, Lane), Size, Lane, R, C, tracks(I, F), Out);
+  }
+  uint64_t bits(Interpreter &I, Frame &F, uint32_t Lane) override {
+    if (Size > 8)
+      return CExpr::bits(I, F, Lane);
+    uint64_t V = 0;
+    loadLane(I, F, address(I, F, Lane), Size, Lane, R, C, tracks(I, F),
+             reinterpret_cast<uint8_t *>(&V));
+    return V;
+  }
+  uint8_t *address(Interpreter &I, Frame &F, uint32_t Lane) {
+    return reinterpret_cast<uint8_t *>(Index ? Index->one(I, F, Lane)
+                                             : Addr->bits(I, F, Lane));
   }
 };
 
@@ -330,20 +404,47 @@ struct Target {
     for (uint32_t K = 0; K < L.size(); ++K)
       std::memcpy(Slot.at(L, K, VarSize) + Off, V.at(K), Size);
   }
+  /// The same for one lane: the address, then loads and stores there.
+  uint8_t *locateOne(Interpreter &I, Frame &F, uint32_t Lane) {
+    if (!Addr)
+      return Slot.get(I, F) + (Slot.PerLane ? Lane * VarSize : 0) + Off;
+    return reinterpret_cast<uint8_t *>(Addr->bits(I, F, Lane));
+  }
+  void loadOne(Interpreter &I, Frame &F, uint32_t Lane, uint8_t *P,
+               uint8_t *Out) {
+    if (Addr)
+      return loadLane(I, F, P, Size, Lane, R, C, tracks(I, F), Out);
+    copyBytes(Out, P, Size);
+  }
+  void storeOne(Interpreter &I, Frame &F, uint32_t Lane, uint8_t *P,
+                const uint8_t *Src) {
+    if (Addr)
+      return storeLane(I, F, P, Src, Size, Lane, R, C, tracks(I, F));
+    copyBytes(P, Src, Size);
+  }
 };
 
 class AssignExpr : public CExpr {
   CExprPtr RHS;
   Target T;
+  bool OneOk;
 
 public:
   AssignExpr(Interpreter &I, BinaryOperator *B)
-      : RHS(compileExpr(I, B->getRHS())), T(I, B->getLHS(), B->getRange()) {}
+      : RHS(compileExpr(I, B->getRHS())), T(I, B->getLHS(), B->getRange()) {
+    OneOk = T.Size <= MaxOne && sizeOf(B->getRHS()->getType()) == T.Size;
+  }
   void run(Interpreter &I, Frame &F, Lanes &L, Column &Out) override {
     // The right side first, as the tree walk.
     RHS->run(I, F, L, Out);
     T.locate(I, F, L);
     T.store(I, F, L, Out);
+  }
+  void runOne(Interpreter &I, Frame &F, uint32_t Lane, uint8_t *Out) override {
+    if (!OneOk)
+      return CExpr::runOne(I, F, Lane, Out);
+    RHS->runOne(I, F, Lane, Out);
+    T.storeOne(I, F, Lane, T.locateOne(I, F, Lane), Out);
   }
 };
 
@@ -411,6 +512,19 @@ public:
     }
     T.store(I, F, L, Out);
   }
+  void runOne(Interpreter &I, Frame &F, uint32_t Lane, uint8_t *Out) override {
+    if (!Typed)
+      return CExpr::runOne(I, F, Lane, Out);
+    alignas(16) uint8_t V[MaxOne];
+    RHS->runOne(I, F, Lane, V);
+    uint8_t *P = T.locateOne(I, F, Lane);
+    T.loadOne(I, F, Lane, P, Out);
+    dispatchKind(scalarKind(LT), [&](auto Tag) {
+      using X = decltype(Tag);
+      st<X>(Out, applyArith<X>(Base, ld<X>(Out), ld<X>(V)));
+    });
+    T.storeOne(I, F, Lane, P, Out);
+  }
 };
 
 /// ++ and --, as evalUnary: a plain scalar steps here, a pointer, bool or
@@ -469,6 +583,33 @@ public:
     T.store(I, F, L, New);
     Out = Pre ? std::move(New) : std::move(Old);
   }
+  void runOne(Interpreter &I, Frame &F, uint32_t Lane, uint8_t *Out) override {
+    if (!Typed)
+      return CExpr::runOne(I, F, Lane, Out);
+    alignas(16) uint8_t Old[MaxOne], New[MaxOne];
+    uint8_t *P = T.locateOne(I, F, Lane);
+    T.loadOne(I, F, Lane, P, Old);
+    dispatchKind(scalarKind(ST), [&](auto Tag) {
+      using X = decltype(Tag);
+      st<X>(New, applyArith<X>(Inc ? Op::Add : Op::Sub, ld<X>(Old), 1));
+    });
+    T.storeOne(I, F, Lane, P, New);
+    copyBytes(Out, Pre ? New : Old, T.Size);
+  }
+  uint64_t bits(Interpreter &I, Frame &F, uint32_t Lane) override {
+    if (!Typed || T.Size > 8)
+      return CExpr::bits(I, F, Lane);
+    uint64_t Old = 0, New = 0;
+    uint8_t *P = T.locateOne(I, F, Lane);
+    T.loadOne(I, F, Lane, P, reinterpret_cast<uint8_t *>(&Old));
+    dispatchKind(scalarKind(ST), [&](auto Tag) {
+      using X = decltype(Tag);
+      X V = applyArith<X>(Inc ? Op::Add : Op::Sub, ld<X>((uint8_t *)&Old), 1);
+      std::memcpy(&New, &V, sizeof(X));
+    });
+    T.storeOne(I, F, Lane, P, reinterpret_cast<uint8_t *>(&New));
+    return Pre ? New : Old;
+  }
 };
 
 } // namespace
@@ -523,6 +664,10 @@ CExprPtr interp::compileLoad(Interpreter &I, Expr *E) {
   if (auto *DR = llvm::dyn_cast<DeclRefExpr>(E))
     if (!llvm::isa_and_nonnull<VarDecl>(DR->getDecl()))
       return treeExpr(E);
+  if (auto *IE = llvm::dyn_cast<IndexExpr>(E))
+    return std::make_unique<LoadExpr>(std::make_unique<IndexAddr>(I, IE),
+                                      sizeOf(E->getType()->getUnqualified()),
+                                      E->getRange());
   return std::make_unique<LoadExpr>(compileAddress(I, E),
                                     sizeOf(E->getType()->getUnqualified()),
                                     E->getRange());

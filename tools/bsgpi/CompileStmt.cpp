@@ -33,17 +33,12 @@ CStmt &Interpreter::compiled(Stmt *S) {
 Lanes Interpreter::exec(Frame &F, Stmt *S, Lanes L) {
   if (L.empty() || !S)
     return L;
-  return compiled(S).run(*this, F, std::move(L));
+  compiled(S).run(*this, F, L);
+  return L;
 }
 
-/// Adds the lanes \p Src to the sorted list \p Dst.
-static void mergeInto(Lanes &Dst, const Lanes &Src) {
-  if (Src.empty())
-    return;
-  if (Dst.empty()) {
-    Dst = Src;
-    return;
-  }
+/// Merges two non-empty sorted lane lists into \p Dst.
+LLVM_ATTRIBUTE_NOINLINE static void mergeSlow(Lanes &Dst, const Lanes &Src) {
   Lanes R;
   R.reserve(Dst.size() + Src.size());
   std::merge(Dst.begin(), Dst.end(), Src.begin(), Src.end(),
@@ -51,13 +46,49 @@ static void mergeInto(Lanes &Dst, const Lanes &Src) {
   Dst = std::move(R);
 }
 
+/// Adds the lanes \p Src to the sorted list \p Dst.
+static inline void mergeInto(Lanes &Dst, const Lanes &Src) {
+  if (Src.empty())
+    return;
+  if (Dst.empty())
+    Dst = Src;
+  else
+    mergeSlow(Dst, Src);
+}
+
 namespace {
 
+/// A compiled expression with the size of its value, so that a statement
+/// run for one lane can ask for the value without columns.
+struct Value {
+  CExprPtr E;
+  uint32_t Size = 0;
+  Value() = default;
+  Value(Interpreter &I, Expr *X)
+      : E(compileExpr(I, X)), Size(sizeOf(X->getType())) {}
+  explicit operator bool() const { return E != nullptr; }
+  /// The value for the lanes \p L: in \p Buf for one lane when it fits
+  /// (returned), else in \p C (null returned).
+  const uint8_t *get(Interpreter &I, Frame &F, Lanes &L, uint8_t *Buf,
+                     Column &C) {
+    if (L.size() == 1 && Size <= 8) {
+      uint64_t V = E->bits(I, F, L[0]);
+      std::memcpy(Buf, &V, 8);
+      return Buf;
+    }
+    if (L.size() == 1 && Size <= MaxOne) {
+      E->runOne(I, F, L[0], Buf);
+      return Buf;
+    }
+    E->run(I, F, L, C);
+    return nullptr;
+  }
+};
+
 /// Runs \p C (a statement's compiled form, or null for none).
-inline Lanes runStmt(CStmt *C, Interpreter &I, Frame &F, Lanes L) {
-  if (L.empty() || !C)
-    return L;
-  return C->run(I, F, std::move(L));
+inline void runStmt(CStmt *C, Interpreter &I, Frame &F, Lanes &L) {
+  if (!L.empty() && C)
+    C->run(I, F, L);
 }
 
 class TreeStmt : public CStmt {
@@ -65,8 +96,8 @@ class TreeStmt : public CStmt {
 
 public:
   TreeStmt(Stmt *S) : S(S) {}
-  Lanes run(Interpreter &I, Frame &F, Lanes L) override {
-    return I.execTree(F, S, std::move(L));
+  void run(Interpreter &I, Frame &F, Lanes &L) override {
+    L = I.execTree(F, S, std::move(L));
   }
 };
 
@@ -78,13 +109,12 @@ public:
     for (Stmt *C : S->body())
       Body.push_back(compileStmt(I, C));
   }
-  Lanes run(Interpreter &I, Frame &F, Lanes L) override {
+  void run(Interpreter &I, Frame &F, Lanes &L) override {
     for (CStmtPtr &C : Body) {
-      L = C->run(I, F, std::move(L));
+      C->run(I, F, L);
       if (L.empty())
         break;
     }
-    return L;
   }
 };
 
@@ -92,7 +122,7 @@ class DeclStmtNode : public CStmt {
   struct Init {
     VarSlot Slot;
     uint64_t Size;
-    CExprPtr Value;
+    Value V;
   };
   llvm::SmallVector<Init, 1> Inits;
 
@@ -103,37 +133,43 @@ public:
         Init In;
         In.Slot.D = D;
         In.Size = sizeOf(D->getType());
-        In.Value = compileExpr(I, E);
+        In.V = Value(I, E);
+        if (In.V.Size != In.Size)
+          In.V.Size = UINT32_MAX; // Columns, as the tree walk copies.
         Inits.push_back(std::move(In));
       }
   }
-  Lanes run(Interpreter &I, Frame &F, Lanes L) override {
+  void run(Interpreter &I, Frame &F, Lanes &L) override {
     for (Init &In : Inits) {
       Column V;
-      In.Value->run(I, F, L, V);
+      alignas(16) uint8_t Buf[MaxOne];
+      if (const uint8_t *P = In.V.get(I, F, L, Buf, V)) {
+        In.Slot.get(I, F);
+        copyBytes(In.Slot.at(L, 0, In.Size), P, In.Size);
+        continue;
+      }
       In.Slot.get(I, F);
       for (uint32_t K = 0; K < L.size(); ++K)
-        std::memcpy(In.Slot.at(L, K, In.Size), V.at(K), In.Size);
+        copyBytes(In.Slot.at(L, K, In.Size), V.at(K), In.Size);
     }
-    return L;
   }
 };
 
 class ExprStmtNode : public CStmt {
-  CExprPtr E;
+  Value E;
 
 public:
-  ExprStmtNode(CExprPtr E) : E(std::move(E)) {}
-  Lanes run(Interpreter &I, Frame &F, Lanes L) override {
+  ExprStmtNode(Interpreter &I, Expr *X) : E(I, X) {}
+  void run(Interpreter &I, Frame &F, Lanes &L) override {
     Column Ignored;
-    E->run(I, F, L, Ignored);
-    return L;
+    alignas(16) uint8_t Buf[MaxOne];
+    (void)E.get(I, F, L, Buf, Ignored);
   }
 };
 
 class NullStmtNode : public CStmt {
 public:
-  Lanes run(Interpreter &I, Frame &F, Lanes L) override { return L; }
+  void run(Interpreter &I, Frame &F, Lanes &L) override {}
 };
 
 /// Splits \p L by the bool column \p C into \p Stay (true) and \p Leave.
@@ -151,52 +187,73 @@ static bool split(const Column &C, const Lanes &L, Lanes &Stay, Lanes &Leave) {
 }
 
 class IfStmtNode : public CStmt {
-  CExprPtr Cond;
+  Value Cond;
   CStmtPtr Then, Else;
 
 public:
   IfStmtNode(Interpreter &I, IfStmt *S)
-      : Cond(compileExpr(I, S->getCond())),
+      : Cond(I, S->getCond()),
         Then(S->getThen() ? compileStmt(I, S->getThen()) : nullptr),
         Else(S->getElse() ? compileStmt(I, S->getElse()) : nullptr) {}
-  Lanes run(Interpreter &I, Frame &F, Lanes L) override {
+  void run(Interpreter &I, Frame &F, Lanes &L) override {
     Column C;
-    Cond->run(I, F, L, C);
+    alignas(16) uint8_t Buf[MaxOne];
+    if (const uint8_t *P = Cond.get(I, F, L, Buf, C))
+      return runStmt((*P ? Then : Else).get(), I, F, L);
+    // All lanes one way: no lists to build.
+    bool AllFalse = true;
+    for (uint32_t K = 0; K < L.size() && AllFalse; ++K)
+      AllFalse = !C.Bytes[K];
+    if (AllFalse)
+      return runStmt(Else.get(), I, F, L);
     Lanes TL, FL;
     if (!split(C, L, TL, FL))
-      return runStmt(Then.get(), I, F, std::move(L));
-    TL = runStmt(Then.get(), I, F, std::move(TL));
-    FL = runStmt(Else.get(), I, F, std::move(FL));
+      return runStmt(Then.get(), I, F, L);
+    size_t NT = TL.size(), NF = FL.size();
+    runStmt(Then.get(), I, F, TL);
+    runStmt(Else.get(), I, F, FL);
+    // A statement only removes lanes: none left either branch, so the
+    // lanes are L's.
+    if (TL.size() == NT && FL.size() == NF)
+      return;
     mergeInto(TL, FL);
-    return TL;
+    L = std::move(TL);
   }
 };
 
 /// while, do and for (after its init), as execLoop.
 class LoopStmt : public CStmt {
   SourceRange R;
-  CExprPtr Cond, Inc;
+  Value Cond, Inc;
   CStmtPtr Body;
   bool CondFirst;
 
 public:
   LoopStmt(Interpreter &I, Stmt *S, Expr *C, Expr *In, Stmt *B, bool First)
-      : R(S->getRange()), Cond(C ? compileExpr(I, C) : nullptr),
-        Inc(In ? compileExpr(I, In) : nullptr),
-        Body(B ? compileStmt(I, B) : nullptr), CondFirst(First) {}
-  Lanes run(Interpreter &I, Frame &F, Lanes L) override {
+      : R(S->getRange()), Body(B ? compileStmt(I, B) : nullptr),
+        CondFirst(First) {
+    if (C)
+      Cond = Value(I, C);
+    if (In)
+      Inc = Value(I, In);
+  }
+  void run(Interpreter &I, Frame &F, Lanes &L) override {
     Lanes Out, Broken, Continued;
     Lanes *SavedB = F.Broken, *SavedC = F.Continued;
     F.Broken = &Broken;
     F.Continued = &Continued;
     bool First = true;
     Column C;
+    alignas(16) uint8_t Buf[MaxOne];
     while (!L.empty()) {
       I.step(R);
       if (Cond && (CondFirst || !First)) {
-        Cond->run(I, F, L, C);
-        Lanes Stay, Leave;
-        if (split(C, L, Stay, Leave)) {
+        if (const uint8_t *P = Cond.get(I, F, L, Buf, C)) {
+          if (!*P) {
+            mergeInto(Out, L);
+            break;
+          }
+        } else if (Lanes Stay, Leave; split(C, L, Stay, Leave)) {
           mergeInto(Out, Leave);
           L = std::move(Stay);
           if (L.empty())
@@ -204,19 +261,19 @@ public:
         }
       }
       First = false;
-      L = runStmt(Body.get(), I, F, std::move(L));
+      runStmt(Body.get(), I, F, L);
       mergeInto(L, Continued);
       Continued.clear();
       mergeInto(Out, Broken);
       Broken.clear();
       if (Inc && !L.empty()) {
         Column Ignored;
-        Inc->run(I, F, L, Ignored);
+        (void)Inc.get(I, F, L, Buf, Ignored);
       }
     }
     F.Broken = SavedB;
     F.Continued = SavedC;
-    return Out;
+    L = std::move(Out);
   }
 };
 
@@ -228,11 +285,10 @@ public:
   ForStmtNode(Interpreter &I, ForStmt *S)
       : Init(S->getInit() ? compileStmt(I, S->getInit()) : nullptr),
         Loop(I, S, S->getCond(), S->getInc(), S->getBody(), true) {}
-  Lanes run(Interpreter &I, Frame &F, Lanes L) override {
-    L = runStmt(Init.get(), I, F, std::move(L));
-    if (L.empty())
-      return L;
-    return Loop.run(I, F, std::move(L));
+  void run(Interpreter &I, Frame &F, Lanes &L) override {
+    runStmt(Init.get(), I, F, L);
+    if (!L.empty())
+      Loop.run(I, F, L);
   }
 };
 
@@ -241,26 +297,38 @@ class JumpStmt : public CStmt {
 
 public:
   JumpStmt(bool IsBreak) : IsBreak(IsBreak) {}
-  Lanes run(Interpreter &I, Frame &F, Lanes L) override {
+  void run(Interpreter &I, Frame &F, Lanes &L) override {
     mergeInto(IsBreak ? *F.Broken : *F.Continued, L);
-    return {};
+    L.clear();
   }
 };
 
 class ReturnStmtNode : public CStmt {
-  CExprPtr Value;
+  Value V;
 
 public:
-  ReturnStmtNode(CExprPtr Value) : Value(std::move(Value)) {}
-  Lanes run(Interpreter &I, Frame &F, Lanes L) override {
-    if (Value) {
+  ReturnStmtNode(Interpreter &I, Expr *X) {
+    if (X)
+      V = Value(I, X);
+  }
+  void run(Interpreter &I, Frame &F, Lanes &L) override {
+    if (V) {
       Column C;
-      Value->run(I, F, L, C);
+      alignas(16) uint8_t Buf[MaxOne];
+      if (F.Ret.Size <= V.Size) {
+        if (const uint8_t *P = V.get(I, F, L, Buf, C)) {
+          std::memcpy(F.Ret.at(L[0]), P, F.Ret.Size);
+          L.clear();
+          return;
+        }
+      } else {
+        V.E->run(I, F, L, C);
+      }
       if (F.Ret.Size)
         for (uint32_t K = 0; K < L.size(); ++K)
           std::memcpy(F.Ret.at(L[K]), C.at(K), F.Ret.Size);
     }
-    return {};
+    L.clear();
   }
 };
 
@@ -283,8 +351,8 @@ CStmtPtr interp::compileStmt(Interpreter &I, Stmt *S) {
   case Stmt::SK_Decl:
     return std::make_unique<DeclStmtNode>(I, llvm::cast<DeclStmt>(S));
   case Stmt::SK_Expr:
-    return std::make_unique<ExprStmtNode>(
-        compileExpr(I, llvm::cast<ExprStmt>(S)->getExpr()));
+    return std::make_unique<ExprStmtNode>(I,
+                                          llvm::cast<ExprStmt>(S)->getExpr());
   case Stmt::SK_Null:
     return std::make_unique<NullStmtNode>();
   case Stmt::SK_If:
@@ -306,12 +374,12 @@ CStmtPtr interp::compileStmt(Interpreter &I, Stmt *S) {
   case Stmt::SK_Continue:
     return std::make_unique<JumpStmt>(false);
   case Stmt::SK_Return: {
-    Expr *V = llvm::cast<ReturnStmt>(S)->getValue();
-    return std::make_unique<ReturnStmtNode>(V ? compileExpr(I, V) : nullptr);
+    return std::make_unique<ReturnStmtNode>(
+        I, llvm::cast<ReturnStmt>(S)->getValue());
   }
   default:
     if (auto *E = llvm::dyn_cast<Expr>(S))
-      return std::make_unique<ExprStmtNode>(compileExpr(I, E));
+      return std::make_unique<ExprStmtNode>(I, E);
     return std::make_unique<TreeStmt>(S);
   }
 }

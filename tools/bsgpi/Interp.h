@@ -14,7 +14,10 @@
 /// expression; the collective then works on whole columns. fork, kill and
 /// the rank-reassigning primitives rebuild every frame's per-lane storage
 /// (lane i always holds the thread of rank i). Host code is the same walk
-/// over a single lane.
+/// over a single lane. eval() and exec() run each expression and statement
+/// by its compiled form (Compile.h), made the first time it is reached;
+/// what that form does not cover runs by the tree walk (evalTree,
+/// execTree).
 ///
 /// Memory is host memory: pointers are real addresses, so C functions called
 /// through libffi just work. Every allocation the interpreter makes or sees
@@ -289,6 +292,10 @@ struct SpawnState {
 };
 
 class Interpreter;
+class VarReadBase;
+
+/// The largest value runOne passes in a buffer (a vector of 4 doubles).
+constexpr uint32_t MaxOne = 32;
 
 /// A compiled expression (Compile.h): its value for the lanes \p L into
 /// \p Out.
@@ -296,14 +303,23 @@ class CExpr {
 public:
   virtual ~CExpr() = default;
   virtual void run(Interpreter &I, Frame &F, Lanes &L, Column &Out) = 0;
+  /// The same for the one lane \p Lane (host code is one lane), the value
+  /// into \p Out; only for values of at most MaxOne bytes. Nodes that run
+  /// often override it to do without columns and lane lists.
+  virtual void runOne(Interpreter &I, Frame &F, uint32_t Lane, uint8_t *Out);
+  /// The same for a value of at most 8 bytes, returned in the low bytes
+  /// (the others are not defined): a scalar passes in a register.
+  virtual uint64_t bits(Interpreter &I, Frame &F, uint32_t Lane);
+  /// This node as a variable read, which a parent may do itself.
+  virtual VarReadBase *asVarRead() { return nullptr; }
 };
 
-/// A compiled statement: runs for \p L, returns the lanes that leave it
-/// normally (Interpreter::exec).
+/// A compiled statement: runs for the lanes \p L (not empty) and leaves in
+/// \p L the lanes that leave it normally (Interpreter::exec).
 class CStmt {
 public:
   virtual ~CStmt() = default;
-  virtual Lanes run(Interpreter &I, Frame &F, Lanes L) = 0;
+  virtual void run(Interpreter &I, Frame &F, Lanes &L) = 0;
 };
 
 class Interpreter {
@@ -359,6 +375,10 @@ public:
                  uint32_t Rank, uint32_t Site, SourceRange R);
   /// The number of the place \p R in race records.
   uint32_t raceSite(SourceRange R);
+  /// checkRace for a load in the common case (whole words, records already
+  /// in use this superstep, no store yet); false when checkRace must run.
+  bool checkReadRaceFast(Allocation &A, uint8_t *P, uint32_t Size,
+                         uint32_t Rank, uint32_t Site);
   [[noreturn]] void raceReport(SourceRange R, const llvm::Twine &Msg,
                                uint64_t Rec, const char *Verb);
   /// A group.barrier(): later accesses are ordered after the work group's
@@ -386,7 +406,13 @@ public:
   uint32_t rankOf(Frame &F, uint32_t Lane) {
     return F.Device ? F.Thread[Lane] : 0;
   }
-  void step(SourceRange R);
+  /// Counts a loop iteration or call against --max-steps.
+  void step(SourceRange R) {
+    ++Steps;
+    if (Opts.MaxSteps && Steps > Opts.MaxSteps)
+      tooManySteps(R);
+  }
+  [[noreturn]] void tooManySteps(SourceRange R);
   bool mayRemap(Stmt *S);
   /// Whether \p S may end a superstep (a barrier, a collective, a par):
   /// the require blocks after it belong to the next superstep.

@@ -34,11 +34,9 @@ static Lanes mergeLanes(const Lanes &A, const Lanes &B) {
   return R;
 }
 
-void Interpreter::step(SourceRange R) {
-  ++Steps;
-  if (Opts.MaxSteps && Steps > Opts.MaxSteps)
-    fatal(R, "the program ran more than " + llvm::Twine(Opts.MaxSteps) +
-                 " steps (--max-steps)");
+void Interpreter::tooManySteps(SourceRange R) {
+  fatal(R, "the program ran more than " + llvm::Twine(Opts.MaxSteps) +
+               " steps (--max-steps)");
 }
 
 bool Interpreter::mayRemap(Stmt *S) {
