@@ -63,6 +63,18 @@ inline void copyBytes(uint8_t *Dst, const uint8_t *Src, uint32_t Size) {
     std::memcpy(Dst, Src, Size);
 }
 
+/// Whether \p L is every lane of \p F in order, 0 to NumLanes - 1, so that
+/// the lanes' slots are contiguous. (Statements' lane lists are sorted, but
+/// thread.get evaluates for the lanes of the threads asked, in any order.)
+inline bool allLanes(const Frame &F, const Lanes &L) {
+  if (L.size() != F.NumLanes)
+    return false;
+  for (uint32_t K = 0; K < L.size(); ++K)
+    if (L[K] != K)
+      return false;
+  return true;
+}
+
 /// Where a variable's storage is, looked up once per frame (Frame::Id).
 struct VarSlot {
   const VarDecl *D = nullptr;
@@ -160,6 +172,9 @@ CStmtPtr compileStmt(Interpreter &I, Stmt *S);
 CExprPtr compileLoad(Interpreter &I, Expr *E);
 CExprPtr compileAssign(Interpreter &I, BinaryOperator *B);
 CExprPtr compileIncDec(Interpreter &I, UnaryOperator *U);
+/// A binary operator other than assignments, && || and the comma
+/// (CompileArith.cpp).
+CExprPtr compileBinaryOp(Interpreter &I, BinaryOperator *E);
 
 /// A node that evaluates \p E by the tree walk.
 CExprPtr treeExpr(Expr *E);

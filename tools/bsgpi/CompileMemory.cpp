@@ -100,9 +100,9 @@ static void setInit(std::vector<uint8_t> &Init, uint64_t Off, uint32_t Size) {
 }
 
 /// One lane's checked load of \p Size bytes at \p P into \p Dst.
-static inline void loadLane(Interpreter &I, Frame &F, uint8_t *P,
-                            uint32_t Size, uint32_t Lane, SourceRange R,
-                            AccessCache &C, bool Track, uint8_t *Dst) {
+static inline void loadLane(Interpreter &I, Frame &F, uint8_t *P, uint32_t Size,
+                            uint32_t Lane, SourceRange R, AccessCache &C,
+                            bool Track, uint8_t *Dst) {
   Allocation *A = hit(I, C, P, Size, F.Device);
   if (!A || (!A->Init.empty() && !allInit(A->Init, P - A->Base, Size)))
     return I.loadOne(F, P, Size, Lane, R, Track, C.Site, Dst);
@@ -133,6 +133,21 @@ static inline void storeLane(Interpreter &I, Frame &F, uint8_t *P,
   copyBytes(P, Src, Size);
 }
 
+/// loadLane's most common case inline: host code reading memory it may
+/// read (a heap block, a string, a variable), in the allocation the node's
+/// last access hit, with no initialization bits or race records to check.
+/// False when loadLane must decide.
+static inline bool quickLoad(Interpreter &I, Frame &F, uint8_t *P,
+                             uint32_t Size, const AccessCache &C,
+                             uint8_t *Dst) {
+  const Allocation *A = C.A;
+  if (F.Device || !A || C.Epoch != I.Mem.epoch() || !inside(A, P, Size) ||
+      A->Freed || isList(A->Kind) || A->Stride || !A->Init.empty())
+    return false;
+  copyBytes(Dst, P, Size);
+  return true;
+}
+
 static bool tracks(Interpreter &I, Frame &F) {
   return F.Device && I.Spawn && I.Opts.CheckRaces;
 }
@@ -153,8 +168,8 @@ void interp::storeLanes(Interpreter &I, Frame &F, const Column &Addr,
                         AccessCache &C) {
   bool Track = tracks(I, F);
   for (uint32_t K = 0; K < Addr.N; ++K)
-    storeLane(I, F, reinterpret_cast<uint8_t *>(Addr.get<uint64_t>(K)),
-              V.at(K), Size, L[K], R, C, Track);
+    storeLane(I, F, reinterpret_cast<uint8_t *>(Addr.get<uint64_t>(K)), V.at(K),
+              Size, L[K], R, C, Track);
 }
 
 static uint8_t *ptrAt(const uint8_t *Buf) {
@@ -349,14 +364,18 @@ public:
   void runOne(Interpreter &I, Frame &F, uint32_t Lane, uint8_t *Out) override {
     if (Size > MaxOne)
       return CExpr::runOne(I, F, Lane, Out);
-    loadLane(I, F, address(I, F, Lane), Size, Lane, R, C, tracks(I, F), Out);
+    uint8_t *P = address(I, F, Lane);
+    if (!quickLoad(I, F, P, Size, C, Out))
+      loadLane(I, F, P, Size, Lane, R, C, tracks(I, F), Out);
   }
   uint64_t bits(Interpreter &I, Frame &F, uint32_t Lane) override {
     if (Size > 8)
       return CExpr::bits(I, F, Lane);
     uint64_t V = 0;
-    loadLane(I, F, address(I, F, Lane), Size, Lane, R, C, tracks(I, F),
-             reinterpret_cast<uint8_t *>(&V));
+    uint8_t *P = address(I, F, Lane);
+    if (!quickLoad(I, F, P, Size, C, reinterpret_cast<uint8_t *>(&V)))
+      loadLane(I, F, P, Size, Lane, R, C, tracks(I, F),
+               reinterpret_cast<uint8_t *>(&V));
     return V;
   }
   uint8_t *address(Interpreter &I, Frame &F, uint32_t Lane) {
@@ -466,8 +485,8 @@ static bool isPlainScalar(const Type *T) {
   if (!B)
     return false;
   BK K = B->getBuiltinKind();
-  return K == BK::Int || K == BK::UInt || K == BK::Int64 ||
-         K == BK::UInt64 || K == BK::Float || K == BK::Double;
+  return K == BK::Int || K == BK::UInt || K == BK::Int64 || K == BK::UInt64 ||
+         K == BK::Float || K == BK::Double;
 }
 
 /// `x op= v`, as evalBinary: + - * on a scalar of the same type computes
@@ -483,7 +502,8 @@ public:
   CompoundAssignExpr(Interpreter &I, BinaryOperator *B)
       : RHS(compileExpr(I, B->getRHS())), T(I, B->getLHS(), B->getRange()),
         Base(BinaryOperator::getBaseOp(B->getOpcode())),
-        LT(B->getLHS()->getType()->getUnqualified()), RT(B->getRHS()->getType()) {
+        LT(B->getLHS()->getType()->getUnqualified()),
+        RT(B->getRHS()->getType()) {
     CT = B->getComputationType() ? B->getComputationType() : LT;
     Typed = isPlainScalar(LT) && CT->getUnqualified() == LT &&
             RT->getUnqualified() == LT &&
@@ -550,9 +570,9 @@ class IncDecExpr : public CExpr {
       // char and the narrow types compute in int, as C promotes them.
       const Type *CT = sizeOf(ST) < 4 ? (const Type *)IntT : ST;
       Column OC = I.convert(Old, ST, CT);
-      New = I.convert(I.arith(O, OC, I.convert(OneC, IntT, CT), CT, CT, CT,
-                              T.R, F, L),
-                      CT, ST);
+      New = I.convert(
+          I.arith(O, OC, I.convert(OneC, IntT, CT), CT, CT, CT, T.R, F, L), CT,
+          ST);
     }
   }
 
@@ -612,6 +632,56 @@ public:
   }
 };
 
+/// ++ and -- of a plain scalar variable of C++ type T: in place.
+template <typename T> class VarIncDec final : public CExpr {
+  VarSlot Slot;
+  uint32_t Off;
+  bool Inc, Pre;
+
+  T *at(Interpreter &I, Frame &F, uint32_t Lane) {
+    uint8_t *P = Slot.get(I, F) + Off;
+    return reinterpret_cast<T *>(Slot.PerLane ? P + Lane * sizeof(T) : P);
+  }
+  T step(T *P) {
+    T Old, New;
+    std::memcpy(&Old, P, sizeof(T));
+    New = applyArith<T>(Inc ? Op::Add : Op::Sub, Old, 1);
+    std::memcpy(P, &New, sizeof(T));
+    return Pre ? New : Old;
+  }
+
+public:
+  VarIncDec(const VarDecl *D, uint32_t Off, UnaryOperator *U) : Off(Off) {
+    Slot.D = D;
+    auto Code = U->getOpcode();
+    Inc = Code == UnaryOperator::PreInc || Code == UnaryOperator::PostInc;
+    Pre = Code == UnaryOperator::PreInc || Code == UnaryOperator::PreDec;
+  }
+  void run(Interpreter &I, Frame &F, Lanes &L, Column &Out) override {
+    Slot.get(I, F);
+    shape(Out, sizeof(T), L.size());
+    if (!Slot.PerLane && L.size() > 1) {
+      // One variable for all the lanes: each reads the old value and
+      // stores the same new one, as the tree walk's load, then store.
+      T V = step(at(I, F, L[0]));
+      for (uint32_t K = 0; K < L.size(); ++K)
+        st<T>(Out.at(K), V);
+      return;
+    }
+    for (uint32_t K = 0; K < L.size(); ++K)
+      st<T>(Out.at(K), step(at(I, F, L[K])));
+  }
+  void runOne(Interpreter &I, Frame &F, uint32_t Lane, uint8_t *Out) override {
+    st<T>(Out, step(at(I, F, Lane)));
+  }
+  uint64_t bits(Interpreter &I, Frame &F, uint32_t Lane) override {
+    uint64_t B = 0;
+    T V = step(at(I, F, Lane));
+    std::memcpy(&B, &V, sizeof(T));
+    return B;
+  }
+};
+
 } // namespace
 
 CExprPtr interp::compileAddress(Interpreter &I, Expr *E) {
@@ -621,8 +691,8 @@ CExprPtr interp::compileAddress(Interpreter &I, Expr *E) {
   case Stmt::SK_Paren:
     return compileAddress(I, llvm::cast<ParenExpr>(E)->getSubExpr());
   case Stmt::SK_DeclRef: {
-    auto *D = llvm::dyn_cast_or_null<VarDecl>(
-        llvm::cast<DeclRefExpr>(E)->getDecl());
+    auto *D =
+        llvm::dyn_cast_or_null<VarDecl>(llvm::cast<DeclRefExpr>(E)->getDecl());
     if (D && !D->isGroupLocal())
       return std::make_unique<VarAddr>(D);
     break;
@@ -685,5 +755,19 @@ CExprPtr interp::compileAssign(Interpreter &I, BinaryOperator *B) {
 }
 
 CExprPtr interp::compileIncDec(Interpreter &I, UnaryOperator *U) {
+  // A variable that is the whole of a plain scalar: stepped in place.
+  uint32_t Off;
+  const Type *ST = U->getSubExpr()->getType()->getUnqualified();
+  const VarDecl *D = varAt(U->getSubExpr(), Off);
+  if (D && isPlainScalar(ST) && sizeOf(D->getType()) == sizeOf(ST)) {
+    CExprPtr R;
+    dispatchKind(scalarKind(ST), [&](auto Tag) {
+      using X = decltype(Tag);
+      if constexpr (sizeof(X) >= 4)
+        R = std::make_unique<VarIncDec<X>>(D, Off, U);
+    });
+    if (R)
+      return R;
+  }
   return std::make_unique<IncDecExpr>(I, U);
 }

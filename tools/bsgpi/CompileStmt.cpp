@@ -149,6 +149,10 @@ public:
         continue;
       }
       In.Slot.get(I, F);
+      if (In.Slot.PerLane && V.Size == In.Size && allLanes(F, L)) {
+        std::memcpy(In.Slot.Base, V.Bytes.data(), (size_t)L.size() * In.Size);
+        continue;
+      }
       for (uint32_t K = 0; K < L.size(); ++K)
         copyBytes(In.Slot.at(L, K, In.Size), V.at(K), In.Size);
     }
@@ -359,13 +363,13 @@ CStmtPtr interp::compileStmt(Interpreter &I, Stmt *S) {
     return std::make_unique<IfStmtNode>(I, llvm::cast<IfStmt>(S));
   case Stmt::SK_While: {
     auto *W = llvm::cast<WhileStmt>(S);
-    return std::make_unique<LoopStmt>(I, S, W->getCond(), nullptr,
-                                      W->getBody(), true);
+    return std::make_unique<LoopStmt>(I, S, W->getCond(), nullptr, W->getBody(),
+                                      true);
   }
   case Stmt::SK_Do: {
     auto *D = llvm::cast<DoStmt>(S);
-    return std::make_unique<LoopStmt>(I, S, D->getCond(), nullptr,
-                                      D->getBody(), false);
+    return std::make_unique<LoopStmt>(I, S, D->getCond(), nullptr, D->getBody(),
+                                      false);
   }
   case Stmt::SK_For:
     return std::make_unique<ForStmtNode>(I, llvm::cast<ForStmt>(S));

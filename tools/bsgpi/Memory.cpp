@@ -223,8 +223,8 @@ void Interpreter::loadOne(Frame &F, uint8_t *P, uint32_t Size, uint32_t Lane,
     for (uint64_t B = Off; B < Off + Size; ++B)
       if (!(A->Init[B / 8] & (1u << (B % 8))))
         fatal(R, "read of an uninitialized element (byte offset " +
-                     llvm::Twine(Off) + ") of a " + kindName(A->Kind) +
-                     " of " + llvm::Twine(A->Size) + " bytes" +
+                     llvm::Twine(Off) + ") of a " + kindName(A->Kind) + " of " +
+                     llvm::Twine(A->Size) + " bytes" +
                      (F.Device ? " by rank " + llvm::Twine(Rank)
                                : llvm::Twine("")));
   }
