@@ -178,9 +178,8 @@ CExprPtr compileBinaryOp(Interpreter &I, BinaryOperator *E);
 
 /// A node that evaluates \p E by the tree walk.
 CExprPtr treeExpr(Expr *E);
-/// A node reading variable \p D (not group-local), or \p Size bytes at
-/// \p Off in it.
-CExprPtr varRead(const VarDecl *D);
+/// A node reading \p Size bytes at \p Off in variable \p D (not
+/// group-local).
 CExprPtr varFieldRead(const VarDecl *D, uint32_t Off, uint32_t Size);
 
 } // namespace interp

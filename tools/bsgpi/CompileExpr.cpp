@@ -474,10 +474,6 @@ public:
 
 CExprPtr interp::treeExpr(Expr *E) { return std::make_unique<TreeExpr>(E); }
 
-CExprPtr interp::varRead(const VarDecl *D) {
-  return varFieldRead(D, 0, sizeOf(D->getType()));
-}
-
 CExprPtr interp::varFieldRead(const VarDecl *D, uint32_t Off, uint32_t Size) {
   switch (Size) {
   case 4:

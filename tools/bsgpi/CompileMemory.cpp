@@ -172,10 +172,6 @@ void interp::storeLanes(Interpreter &I, Frame &F, const Column &Addr,
               Size, L[K], R, C, Track);
 }
 
-static uint8_t *ptrAt(const uint8_t *Buf) {
-  return reinterpret_cast<uint8_t *>(ld<uint64_t>(Buf));
-}
-
 /// The variable (not group-local) whose storage \p E names, at offset
 /// \p Off: a variable, or a field or single component of one.
 static const VarDecl *varAt(Expr *E, uint32_t &Off) {
