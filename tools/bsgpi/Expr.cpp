@@ -206,7 +206,7 @@ static Column evalInitList(Interpreter &I, Frame &F, InitListExpr *IL,
   return R;
 }
 
-Column Interpreter::eval(Frame &F, Expr *E, Lanes &L) {
+Column Interpreter::evalTree(Frame &F, Expr *E, Lanes &L) {
   uint32_t N = L.size();
   const Type *T = E->getType();
   switch (E->getKind()) {
@@ -351,9 +351,10 @@ Column Interpreter::eval(Frame &F, Expr *E, Lanes &L) {
 /// Checks that element \p Index of the object \p Ptr points into lies in
 /// it: the allocation (for lists), the lane's slot (for variables) or the
 /// fixed array \p ArrayLen (when known).
-static void checkIndex(Interpreter &I, Frame &F, uint64_t Ptr, int64_t Index,
-                       uint64_t ElemSize, uint64_t ArrayLen, uint32_t Lane,
-                       SourceRange R) {
+void Interpreter::checkIndex(Frame &F, uint64_t Ptr, int64_t Index,
+                             uint64_t ElemSize, uint64_t ArrayLen,
+                             uint32_t Lane, SourceRange R) {
+  Interpreter &I = *this;
   auto Who = [&] {
     return F.Device ? " by rank " + std::to_string(I.rankOf(F, Lane))
                     : std::string();
@@ -421,7 +422,7 @@ Column Interpreter::address(Frame &F, Expr *E, Lanes &L) {
     for (uint32_t K = 0; K < N; ++K) {
       int64_t I = scalarToInt(IK, Idx.at(K));
       uint64_t P = Base.get<uint64_t>(K);
-      checkIndex(*this, F, P, I, ES, ArrayLen, L[K], E->getRange());
+      checkIndex(F, P, I, ES, ArrayLen, L[K], E->getRange());
       R.set<uint64_t>(K, P + I * ES);
     }
     return R;

@@ -14,7 +14,10 @@
 /// expression; the collective then works on whole columns. fork, kill and
 /// the rank-reassigning primitives rebuild every frame's per-lane storage
 /// (lane i always holds the thread of rank i). Host code is the same walk
-/// over a single lane.
+/// over a single lane. eval() and exec() run each expression and statement
+/// by its compiled form (Compile.h), made the first time it is reached;
+/// what that form does not cover runs by the tree walk (evalTree,
+/// execTree).
 ///
 /// Memory is host memory: pointers are real addresses, so C functions called
 /// through libffi just work. Every allocation the interpreter makes or sees
@@ -193,8 +196,12 @@ public:
   Allocation *find(const void *P);
   /// The allocation containing \p P or ending at it (one past the end).
   Allocation *findBase(const void *P);
+  /// Changes whenever an allocation leaves the table, so that a pointer to
+  /// an Allocation kept since (compiled code's caches) is known stale.
+  uint64_t epoch() const { return Epoch; }
 
 private:
+  uint64_t Epoch = 1;
   std::map<uintptr_t, Allocation> Allocs;
   Allocation *Last = nullptr;
 };
@@ -218,8 +225,16 @@ struct Options {
   bool CheckGetRange = false;
 };
 
+/// A number no frame had before: a frame's Id changes whenever the storage
+/// of one of its variables moves, so compiled code can cache addresses.
+inline uint64_t newFrameId() {
+  static uint64_t Next = 0;
+  return ++Next;
+}
+
 /// The activation of a function, or of a spawn body.
 struct Frame {
+  uint64_t Id = newFrameId();
   const FunctionDecl *Fn = nullptr;
   /// Runs in a spawn (one lane a thread or a subset of them).
   bool Device = false;
@@ -229,7 +244,8 @@ struct Frame {
   uint32_t NumLanes = 1;
   /// Device frames: the thread (rank) of each lane.
   std::vector<uint32_t> Thread;
-  /// Variable storage: lane l of a device frame at Base + l * size.
+  /// Variable storage: lane l of a device frame at Base + l * size. An
+  /// entry that changes or goes gives the frame a new Id.
   llvm::DenseMap<const VarDecl *, uint8_t *> Vars;
   /// Return values, one per lane.
   Column Ret;
@@ -275,6 +291,37 @@ struct SpawnState {
   std::string Printed;
 };
 
+class Interpreter;
+class VarReadBase;
+
+/// The largest value runOne passes in a buffer (a vector of 4 doubles).
+constexpr uint32_t MaxOne = 32;
+
+/// A compiled expression (Compile.h): its value for the lanes \p L into
+/// \p Out.
+class CExpr {
+public:
+  virtual ~CExpr() = default;
+  virtual void run(Interpreter &I, Frame &F, Lanes &L, Column &Out) = 0;
+  /// The same for the one lane \p Lane (host code is one lane), the value
+  /// into \p Out; only for values of at most MaxOne bytes. Nodes that run
+  /// often override it to do without columns and lane lists.
+  virtual void runOne(Interpreter &I, Frame &F, uint32_t Lane, uint8_t *Out);
+  /// The same for a value of at most 8 bytes, returned in the low bytes
+  /// (the others are not defined): a scalar passes in a register.
+  virtual uint64_t bits(Interpreter &I, Frame &F, uint32_t Lane);
+  /// This node as a variable read, which a parent may do itself.
+  virtual VarReadBase *asVarRead() { return nullptr; }
+};
+
+/// A compiled statement: runs for the lanes \p L (not empty) and leaves in
+/// \p L the lanes that leave it normally (Interpreter::exec).
+class CStmt {
+public:
+  virtual ~CStmt() = default;
+  virtual void run(Interpreter &I, Frame &F, Lanes &L) = 0;
+};
+
 class Interpreter {
 public:
   Interpreter(ASTContext &Ctx, SourceManager &SM, const Options &Opts)
@@ -288,8 +335,19 @@ public:
   [[noreturn]] void fatal(SourceRange R, const llvm::Twine &Msg,
                           SourceRange NoteAt, const llvm::Twine &Note);
 
-  // Expressions (Expr.cpp, Operators.cpp).
+  /// Evaluates \p E for the lanes \p L: by its compiled form
+  /// (Compile*.cpp), made on the first evaluation.
   Column eval(Frame &F, Expr *E, Lanes &L);
+  /// Runs \p S for the lanes \p L by its compiled form; returns the lanes
+  /// that leave it normally.
+  Lanes exec(Frame &F, Stmt *S, Lanes L);
+  /// The compiled forms, made once per expression or statement.
+  CExpr &compiled(Expr *E);
+  CStmt &compiled(Stmt *S);
+
+  // The tree walk (Expr.cpp, Operators.cpp, Stmt.cpp), which compiled code
+  // falls back to for what it does not compile itself.
+  Column evalTree(Frame &F, Expr *E, Lanes &L);
   /// Addresses (uint64 column) of an lvalue.
   Column address(Frame &F, Expr *E, Lanes &L);
   /// Checked loads and stores; \p Untracked for those the race check
@@ -298,6 +356,17 @@ public:
               SourceRange R, bool Untracked = false);
   void store(Frame &F, const Column &Addr, const Column &V, const Type *T,
              Lanes &L, SourceRange R, bool Untracked = false);
+  /// One lane's load or store, with every check; \p Track: record it for
+  /// the race check, \p Site its place's number (0: not known yet).
+  void loadOne(Frame &F, uint8_t *P, uint32_t Size, uint32_t Lane,
+               SourceRange R, bool Track, uint32_t &Site, uint8_t *Dst);
+  void storeOne(Frame &F, uint8_t *P, const uint8_t *Src, uint32_t Size,
+                uint32_t Lane, SourceRange R, bool Track, uint32_t &Site);
+  /// Checks that element \p Index of the object \p Ptr points into lies in
+  /// it: the allocation (for lists), the lane's slot (for variables) or the
+  /// fixed array \p ArrayLen (when known).
+  void checkIndex(Frame &F, uint64_t Ptr, int64_t Index, uint64_t ElemSize,
+                  uint64_t ArrayLen, uint32_t Lane, SourceRange R);
 
   // Races (Races.cpp).
   /// Records a plain load (\p New null) or store of \p Size bytes at \p P
@@ -306,6 +375,10 @@ public:
                  uint32_t Rank, uint32_t Site, SourceRange R);
   /// The number of the place \p R in race records.
   uint32_t raceSite(SourceRange R);
+  /// checkRace for a load in the common case (whole words, records already
+  /// in use this superstep, no store yet); false when checkRace must run.
+  bool checkReadRaceFast(Allocation &A, uint8_t *P, uint32_t Size,
+                         uint32_t Rank, uint32_t Site);
   [[noreturn]] void raceReport(SourceRange R, const llvm::Twine &Msg,
                                uint64_t Rec, const char *Verb);
   /// A group.barrier(): later accesses are ordered after the work group's
@@ -322,7 +395,7 @@ public:
   Column evalMathBuiltin(Frame &F, MathBuiltinExpr *M, Lanes &L);
 
   // Statements and calls (Stmt.cpp).
-  Lanes exec(Frame &F, Stmt *S, Lanes L);
+  Lanes execTree(Frame &F, Stmt *S, Lanes L);
   Lanes execLoop(Frame &F, Stmt *S, Expr *Cond, Expr *Inc, Stmt *Body,
                  bool CondFirst, Lanes L);
   Column call(Frame &F, CallExpr *C, Lanes &L);
@@ -333,7 +406,13 @@ public:
   uint32_t rankOf(Frame &F, uint32_t Lane) {
     return F.Device ? F.Thread[Lane] : 0;
   }
-  void step(SourceRange R);
+  /// Counts a loop iteration or call against --max-steps.
+  void step(SourceRange R) {
+    ++Steps;
+    if (Opts.MaxSteps && Steps > Opts.MaxSteps)
+      tooManySteps(R);
+  }
+  [[noreturn]] void tooManySteps(SourceRange R);
   bool mayRemap(Stmt *S);
   /// Whether \p S may end a superstep (a barrier, a collective, a par):
   /// the require blocks after it belong to the next superstep.
@@ -410,6 +489,8 @@ public:
   llvm::DenseMap<const Stmt *, bool> RemapCache;
   llvm::DenseMap<const Stmt *, bool> SyncCache, CutCache;
   std::map<std::string, const FunctionDecl *> Functions;
+  llvm::DenseMap<const Expr *, std::unique_ptr<CExpr>> CompiledExprs;
+  llvm::DenseMap<const Stmt *, std::unique_ptr<CStmt>> CompiledStmts;
 };
 
 /// A readable list of ranks for reports: "3" or "3 and 7".

@@ -62,6 +62,7 @@ bool Memory::release(void *P) {
     std::free(It->second.Base);
   Allocs.erase(It);
   Last = nullptr;
+  ++Epoch;
   return true;
 }
 
@@ -212,33 +213,57 @@ static Allocation *checkAccess(Interpreter &I, uint8_t *P, uint64_t Bytes,
   return A;
 }
 
+void Interpreter::loadOne(Frame &F, uint8_t *P, uint32_t Size, uint32_t Lane,
+                          SourceRange R, bool Track, uint32_t &Site,
+                          uint8_t *Dst) {
+  uint32_t Rank = F.Device ? rankOf(F, Lane) : 0;
+  Allocation *A = checkAccess(*this, P, Size, false, Rank, F.Device, R);
+  if (A && !A->Init.empty()) {
+    uint64_t Off = P - A->Base;
+    for (uint64_t B = Off; B < Off + Size; ++B)
+      if (!(A->Init[B / 8] & (1u << (B % 8))))
+        fatal(R, "read of an uninitialized element (byte offset " +
+                     llvm::Twine(Off) + ") of a " + kindName(A->Kind) + " of " +
+                     llvm::Twine(A->Size) + " bytes" +
+                     (F.Device ? " by rank " + llvm::Twine(Rank)
+                               : llvm::Twine("")));
+  }
+  if (Track && A && isList(A->Kind)) {
+    if (!Site)
+      Site = raceSite(R);
+    checkRace(*A, P, nullptr, Size, Rank, Site, R);
+  }
+  std::memcpy(Dst, P, Size);
+}
+
+void Interpreter::storeOne(Frame &F, uint8_t *P, const uint8_t *Src,
+                           uint32_t Size, uint32_t Lane, SourceRange R,
+                           bool Track, uint32_t &Site) {
+  uint32_t Rank = F.Device ? rankOf(F, Lane) : 0;
+  Allocation *A = checkAccess(*this, P, Size, true, Rank, F.Device, R);
+  if (A) {
+    if (Track && isList(A->Kind)) {
+      if (!Site)
+        Site = raceSite(R);
+      checkRace(*A, P, Src, Size, Rank, Site, R);
+    }
+    uint64_t Off = P - A->Base;
+    if (!A->Init.empty())
+      for (uint64_t B = Off; B < Off + Size; ++B)
+        A->Init[B / 8] |= 1u << (B % 8);
+  }
+  std::memcpy(P, Src, Size);
+}
+
 Column Interpreter::load(Frame &F, const Column &Addr, const Type *T, Lanes &L,
                          SourceRange R, bool Untracked) {
   uint32_t Size = sizeOf(T);
   Column V(Size, Addr.N);
   bool Track = F.Device && Spawn && Opts.CheckRaces && !Untracked;
   uint32_t Site = 0;
-  for (uint32_t K = 0; K < Addr.N; ++K) {
-    auto *P = reinterpret_cast<uint8_t *>(Addr.get<uint64_t>(K));
-    uint32_t Rank = F.Device ? rankOf(F, L[K]) : 0;
-    Allocation *A = checkAccess(*this, P, Size, false, Rank, F.Device, R);
-    if (A && !A->Init.empty()) {
-      uint64_t Off = P - A->Base;
-      for (uint64_t B = Off; B < Off + Size; ++B)
-        if (!(A->Init[B / 8] & (1u << (B % 8))))
-          fatal(R, "read of an uninitialized element (byte offset " +
-                       llvm::Twine(Off) + ") of a " + kindName(A->Kind) +
-                       " of " + llvm::Twine(A->Size) + " bytes" +
-                       (F.Device ? " by rank " + llvm::Twine(Rank)
-                                 : llvm::Twine("")));
-    }
-    if (Track && A && isList(A->Kind)) {
-      if (!Site)
-        Site = raceSite(R);
-      checkRace(*A, P, nullptr, Size, Rank, Site, R);
-    }
-    std::memcpy(V.at(K), P, Size);
-  }
+  for (uint32_t K = 0; K < Addr.N; ++K)
+    loadOne(F, reinterpret_cast<uint8_t *>(Addr.get<uint64_t>(K)), Size, L[K],
+            R, Track, Site, V.at(K));
   return V;
 }
 
@@ -248,22 +273,7 @@ void Interpreter::store(Frame &F, const Column &Addr, const Column &V,
   uint32_t Size = sizeOf(T);
   bool Track = F.Device && Spawn && Opts.CheckRaces && !Untracked;
   uint32_t Site = 0;
-  for (uint32_t K = 0; K < Addr.N; ++K) {
-    auto *P = reinterpret_cast<uint8_t *>(Addr.get<uint64_t>(K));
-    uint32_t Rank = F.Device ? rankOf(F, L[K]) : 0;
-    Allocation *A = checkAccess(*this, P, Size, true, Rank, F.Device, R);
-    const uint8_t *Src = V.at(K);
-    if (A) {
-      if (Track && isList(A->Kind)) {
-        if (!Site)
-          Site = raceSite(R);
-        checkRace(*A, P, Src, Size, Rank, Site, R);
-      }
-      uint64_t Off = P - A->Base;
-      if (!A->Init.empty())
-        for (uint64_t B = Off; B < Off + Size; ++B)
-          A->Init[B / 8] |= 1u << (B % 8);
-    }
-    std::memcpy(P, Src, Size);
-  }
+  for (uint32_t K = 0; K < Addr.N; ++K)
+    storeOne(F, reinterpret_cast<uint8_t *>(Addr.get<uint64_t>(K)), V.at(K),
+             Size, L[K], R, Track, Site);
 }

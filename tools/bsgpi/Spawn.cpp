@@ -150,6 +150,7 @@ void Interpreter::remap(llvm::ArrayRef<uint32_t> Src) {
       D->Ret.N = NewN;
     }
     D->NumLanes = NewN;
+    D->Id = newFrameId();
     D->Thread.resize(NewN);
     for (uint32_t J = 0; J < NewN; ++J)
       D->Thread[J] = J;

@@ -34,11 +34,9 @@ static Lanes mergeLanes(const Lanes &A, const Lanes &B) {
   return R;
 }
 
-void Interpreter::step(SourceRange R) {
-  ++Steps;
-  if (Opts.MaxSteps && Steps > Opts.MaxSteps)
-    fatal(R, "the program ran more than " + llvm::Twine(Opts.MaxSteps) +
-                 " steps (--max-steps)");
+void Interpreter::tooManySteps(SourceRange R) {
+  fatal(R, "the program ran more than " + llvm::Twine(Opts.MaxSteps) +
+               " steps (--max-steps)");
 }
 
 bool Interpreter::mayRemap(Stmt *S) {
@@ -289,7 +287,7 @@ static void assignVar(Interpreter &I, Frame &F, const VarDecl *D,
     std::memcpy(Base + (PerLane ? L[K] : 0) * Size, V.at(K), Size);
 }
 
-Lanes Interpreter::exec(Frame &F, Stmt *S, Lanes L) {
+Lanes Interpreter::execTree(Frame &F, Stmt *S, Lanes L) {
   if (L.empty() || !S)
     return L;
   LiveLanesGuard G(*this, F, F.Device && mayRemap(S) ? &L : nullptr);
@@ -416,6 +414,7 @@ Lanes Interpreter::exec(Frame &F, Stmt *S, Lanes L) {
       uint8_t *P = Mem.allocate(Size, AllocKind::Variable, Size, D->getName());
       std::memcpy(P, Base + (PerLane ? L[0] : 0) * Size, Size);
       H.Vars[D] = P;
+      H.Id = newFrameId();
       Bound.push_back(D);
     }
     Lanes One{0};
@@ -424,6 +423,7 @@ Lanes Interpreter::exec(Frame &F, Stmt *S, Lanes L) {
       Mem.release(H.Vars[D]);
       H.Vars.erase(D);
     }
+    H.Id = newFrameId();
     return L;
   }
   case Stmt::SK_Par:

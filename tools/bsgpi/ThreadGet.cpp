@@ -168,6 +168,7 @@ Column Interpreter::evalInThreads(Frame &F, Expr *E, Lanes &Ranks) {
     auto It = F.Vars.find(D);
     Swaps.push_back({D, It == F.Vars.end() ? nullptr : It->second, Temp});
     F.Vars[D] = Temp;
+    F.Id = newFrameId();
   }
   Column Out = eval(F, E, L);
   for (Swap &S : llvm::reverse(Swaps)) {
@@ -177,5 +178,6 @@ Column Interpreter::evalInThreads(Frame &F, Expr *E, Lanes &Ranks) {
       F.Vars.erase(S.D);
     Mem.release(S.Temp);
   }
+  F.Id = newFrameId();
   return Out;
 }
