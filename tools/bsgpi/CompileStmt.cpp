@@ -346,9 +346,10 @@ CStmtPtr interp::compileStmt(Interpreter &I, Stmt *S) {
   switch (S->getKind()) {
   case Stmt::SK_Compound: {
     auto *C = llvm::cast<CompoundStmt>(S);
-    // Require blocks run hoisted, as the tree walk arranges.
+    // Require blocks run hoisted, and device lines are written around
+    // branches and loops that cut the spawn, as the tree walk arranges.
     for (Stmt *X : C->body())
-      if (llvm::isa<RequireStmt>(X))
+      if (llvm::isa<RequireStmt>(X) || I.cutsSpawn(X))
         return std::make_unique<TreeStmt>(S);
     return std::make_unique<BlockStmt>(I, C);
   }
