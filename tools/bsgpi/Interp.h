@@ -396,6 +396,7 @@ public:
 
   // Statements and calls (Stmt.cpp).
   Lanes execTree(Frame &F, Stmt *S, Lanes L);
+  void execBlock(Frame &F, CompoundStmt *S, Lanes &L);
   Lanes execLoop(Frame &F, Stmt *S, Expr *Cond, Expr *Inc, Stmt *Body,
                  bool CondFirst, Lanes L);
   Column call(Frame &F, CallExpr *C, Lanes &L);

@@ -287,51 +287,57 @@ static void assignVar(Interpreter &I, Frame &F, const VarDecl *D,
     std::memcpy(Base + (PerLane ? L[K] : 0) * Size, V.at(K), Size);
 }
 
+/// A block, on the lanes of `L` in place (execTree's guard keeps them
+/// current through rank changes): each superstep's require blocks run
+/// before its statements.
+void Interpreter::execBlock(Frame &F, CompoundStmt *S, Lanes &L) {
+  // A require block runs before the superstep it is in (docs/
+  // language.md), before the threads' statements that precede it there.
+  auto Body = S->body();
+  HoistedRequires Hoisted(*this);
+  bool SuperstepStarts = F.Device;
+  for (size_t I = 0; I < Body.size(); ++I) {
+    Stmt *C = Body[I];
+    if (SuperstepStarts) {
+      Hoisted.reset();
+      for (Stmt *Next : Body.drop_front(I)) {
+        // One that reads the threads' (uniform) variables runs where it
+        // stands, after the code that computes them.
+        if (llvm::isa<RequireStmt>(Next) && deviceReads(Next).empty())
+          Hoisted.run(F, Next, L, Next != C);
+        if (endsSuperstep(Next))
+          break;
+      }
+      Hoisted.finish();
+      SuperstepStarts = false;
+    }
+    // Code around a branch or loop holding a sync is a spawn of its own
+    // (docs/language.md): its lines come before the requires beyond.
+    bool Cut = F.Device && cutsSpawn(C);
+    if (Cut)
+      flushPrinted();
+    if (Hoisted.ran(C))
+      Hoisted.reached(C);
+    else
+      L = exec(F, C, L);
+    if (Cut)
+      flushPrinted();
+    if (L.empty()) {
+      Hoisted.reachedAll();
+      break;
+    }
+    SuperstepStarts = F.Device && endsSuperstep(C);
+  }
+}
+
 Lanes Interpreter::execTree(Frame &F, Stmt *S, Lanes L) {
   if (L.empty() || !S)
     return L;
   LiveLanesGuard G(*this, F, F.Device && mayRemap(S) ? &L : nullptr);
   switch (S->getKind()) {
-  case Stmt::SK_Compound: {
-    // A require block runs before the superstep it is in (docs/
-    // language.md), before the threads' statements that precede it there.
-    auto Body = llvm::cast<CompoundStmt>(S)->body();
-    HoistedRequires Hoisted(*this);
-    bool SuperstepStarts = F.Device;
-    for (size_t I = 0; I < Body.size(); ++I) {
-      Stmt *C = Body[I];
-      if (SuperstepStarts) {
-        Hoisted.reset();
-        for (Stmt *Next : Body.drop_front(I)) {
-          // One that reads the threads' (uniform) variables runs where it
-          // stands, after the code that computes them.
-          if (llvm::isa<RequireStmt>(Next) && deviceReads(Next).empty())
-            Hoisted.run(F, Next, L, Next != C);
-          if (endsSuperstep(Next))
-            break;
-        }
-        Hoisted.finish();
-        SuperstepStarts = false;
-      }
-      // Code around a branch or loop holding a sync is a spawn of its own
-      // (docs/language.md): its lines come before the requires beyond.
-      bool Cut = F.Device && cutsSpawn(C);
-      if (Cut)
-        flushPrinted();
-      if (Hoisted.ran(C))
-        Hoisted.reached(C);
-      else
-        L = exec(F, C, L);
-      if (Cut)
-        flushPrinted();
-      if (L.empty()) {
-        Hoisted.reachedAll();
-        break;
-      }
-      SuperstepStarts = F.Device && endsSuperstep(C);
-    }
+  case Stmt::SK_Compound:
+    execBlock(F, llvm::cast<CompoundStmt>(S), L);
     return L;
-  }
   case Stmt::SK_Decl:
     for (VarDecl *D : llvm::cast<DeclStmt>(S)->decls())
       if (Expr *Init = D->getInit()) {
