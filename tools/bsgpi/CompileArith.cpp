@@ -22,15 +22,6 @@ using namespace bsgp;
 using namespace bsgp::interp;
 using Op = BinaryOperator::Opcode;
 
-template <typename T> static T ld(const uint8_t *P) {
-  T V;
-  std::memcpy(&V, P, sizeof(T));
-  return V;
-}
-template <typename T> static void st(uint8_t *P, T V) {
-  std::memcpy(P, &V, sizeof(T));
-}
-
 namespace {
 
 /// A binary operator the typed nodes do not cover: Interpreter::arith.

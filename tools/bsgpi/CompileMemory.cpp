@@ -27,15 +27,6 @@ using namespace bsgp::interp;
 using BK = BuiltinType::BuiltinKind;
 using Op = BinaryOperator::Opcode;
 
-template <typename T> static T ld(const uint8_t *P) {
-  T V;
-  std::memcpy(&V, P, sizeof(T));
-  return V;
-}
-template <typename T> static void st(uint8_t *P, T V) {
-  std::memcpy(P, &V, sizeof(T));
-}
-
 static bool isList(AllocKind K) {
   return K == AllocKind::List || K == AllocKind::TempList;
 }

@@ -48,6 +48,17 @@
 namespace bsgp {
 namespace interp {
 
+/// A T read from, or written to, the interpreter's byte storage, which
+/// has no alignment.
+template <typename T> inline T ld(const uint8_t *P) {
+  T V;
+  std::memcpy(&V, P, sizeof(T));
+  return V;
+}
+template <typename T> inline void st(uint8_t *P, T V) {
+  std::memcpy(P, &V, sizeof(T));
+}
+
 /// Indices of the lanes an expression or statement runs for, ascending.
 using Lanes = llvm::SmallVector<uint32_t, 4>;
 

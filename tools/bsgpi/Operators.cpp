@@ -23,15 +23,6 @@ using namespace bsgp::interp;
 using BK = BuiltinType::BuiltinKind;
 using Op = BinaryOperator::Opcode;
 
-template <typename T> static T ld(const uint8_t *P) {
-  T V;
-  std::memcpy(&V, P, sizeof(T));
-  return V;
-}
-template <typename T> static void st(uint8_t *P, T V) {
-  std::memcpy(P, &V, sizeof(T));
-}
-
 /// One arithmetic or bitwise operation on scalars of type T.
 /// Who did it, for reports: " by rank 3" in a spawn.
 struct Who {
