@@ -225,6 +225,28 @@ LogicalResult ConvertToSPIRVPass::setVersion(spirv::ModuleOp device) {
   return success();
 }
 
+/// MLIR's serializer writes a loop header block that holds a nested
+/// spirv.mlir.loop or spirv.mlir.selection as two SPIR-V blocks: the header
+/// with its OpLoopMerge, then a new block for the rest. But the OpPhi of a
+/// nested loop entered from there names the header as its predecessor,
+/// which the validator rejects. Splitting such a header before its first
+/// nested construct gives that block an MLIR identity the serializer names.
+static void splitLoopHeadersAtNestedConstructs(spirv::ModuleOp device) {
+  SmallVector<spirv::LoopOp> loops;
+  device.walk([&](spirv::LoopOp loop) { loops.push_back(loop); });
+  for (spirv::LoopOp loop : loops) {
+    Block *header = loop.getHeaderBlock();
+    auto nested = llvm::find_if(*header, [](Operation &op) {
+      return isa<spirv::LoopOp, spirv::SelectionOp>(op);
+    });
+    if (nested == header->end())
+      continue;
+    Block *rest = header->splitBlock(&*nested);
+    OpBuilder b = OpBuilder::atBlockEnd(header);
+    spirv::BranchOp::create(b, nested->getLoc(), rest);
+  }
+}
+
 /// Moves what `staged` holds into a new spirv.module in its place: from
 /// here on the module holds SPIR-V only.
 static spirv::ModuleOp moveIntoSPIRVModule(ModuleOp staged) {
@@ -246,5 +268,6 @@ void ConvertToSPIRVPass::runOnOperation() {
     if (failed(convertOps(device)) || failed(addEntryPoints(device)) ||
         failed(setVersion(device)))
       return signalPassFailure();
+    splitLoopHeadersAtNestedConstructs(device);
   }
 }
