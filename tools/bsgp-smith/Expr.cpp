@@ -432,6 +432,8 @@ std::string Generator::floatExpr(Ty T, int Depth, double &Bound) {
            B + ")";
   }
   case 4: { // exact math on integers
+    if (Opts.has(Feature::Math) && Opts.has(Feature::Libm) && R.chance(60))
+      return libmCall(T, Depth, Bound);
     std::string A = floatExpr(T, Depth - 1, BA);
     Bound = BA;
     if (!Opts.has(Feature::Math))
@@ -471,6 +473,66 @@ std::string Generator::floatExpr(Ty T, int Depth, double &Bound) {
     return convert(expr(From, Depth - 1), From, T);
   }
   }
+}
+
+/// An inexact C library function rounded back to an integer,
+/// floor(4 f(x) + 0.25). The backends compute f differently (glibc on the
+/// CPU and in bsgpi, libdevice on CUDA, bsgpc's own functions on SPIR-V),
+/// a few ulps apart, so the argument keeps f small and the rounded value
+/// away from an integer: f(x) = (4m - 1) / 16 has no solution for the
+/// arguments used (integers, and the sine of an integer, which is
+/// transcendental), and the offset 0.25 keeps exact results such as
+/// exp(0) = 1 or exp2f(-3) = 0.125 off the integers too. The float
+/// arguments are clamped to a few integers, whose rounded values were all
+/// checked to be at least 5e-4 from an integer.
+std::string Generator::libmCall(Ty T, int Depth, double &Bound) {
+  double BA, BB;
+  std::string A = floatExpr(T, Depth - 1, BA);
+  if (T == Ty::Float) {
+    auto Clamp = [](const std::string &E, const char *L) {
+      return std::string("fminf(fmaxf(") + E + ", -" + L + "), " + L + ")";
+    };
+    if (R.chance(50)) {
+      Bound = 4 * 32 + 1;
+      return "floorf(4.0f * exp2f(" + Clamp(A, "40.0f") +
+             " * 0.125f) + 0.25f)";
+    }
+    std::string B = floatExpr(T, Depth - 1, BB);
+    Bound = 14;
+    return "floorf(4.0f * atan2f(" + Clamp(A, "8.0f") + ", " +
+           Clamp(B, "8.0f") + ") + 0.25f)";
+  }
+  // A sine in [-1, 1] for the functions that need a small argument, and
+  // |A| + 1 >= 1 for the logarithms (exact: A is an integer below 2^53).
+  const std::string S = "sin(" + A + ")";
+  const std::string Pos = "(fabs(" + A + ") + 1.0)";
+  const double Log = std::log(BA + 1) + 1;
+  std::string F;
+  double FB = 4; // a bound of |f|
+  switch (R.below(16)) {
+  case 0: F = "exp(" + S + ")"; FB = 3; break;
+  case 1: F = "exp2(" + S + ")"; break;
+  case 2: F = "log(" + Pos + ")"; FB = Log; break;
+  case 3: F = "log2(" + Pos + ")"; FB = 2 * Log; break;
+  case 4: F = "log10(" + Pos + ")"; FB = Log; break;
+  case 5: F = "pow(fabs(" + S + ") + 1.0, " + S + ")"; break;
+  case 6: F = "sin(" + A + ")"; break;
+  case 7: F = "cos(" + A + ")"; break;
+  case 8: F = "tan(" + S + ")"; break;
+  case 9: F = "asin(" + S + ")"; break;
+  case 10: F = "acos(" + S + ")"; break;
+  case 11: F = "atan(" + A + ")"; break;
+  case 12: {
+    std::string B = floatExpr(T, Depth - 1, BB);
+    F = "atan2(" + A + ", " + B + ")";
+    break;
+  }
+  case 13: F = "sinh(" + S + ")"; break;
+  case 14: F = "cosh(" + S + ")"; break;
+  default: F = "tanh(" + A + ")"; break;
+  }
+  Bound = 4 * FB + 1;
+  return "floor(4.0 * " + F + " + 0.25)";
 }
 
 std::string Generator::expr(Ty T, int Depth) {

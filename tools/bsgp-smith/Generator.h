@@ -96,6 +96,8 @@ enum class Feature : unsigned {
   FlowPrintf,    ///< require printf in later pieces of a split spawn
   FnFlow,        ///< uniform branches and loops in collective functions
   UniformArgs,   ///< uniform values passed as is to collectives
+  Libm,          ///< inexact C math functions (exp, sin, atan2, ...),
+                 ///< rounded back to integers
   NumFeatures
 };
 
@@ -237,6 +239,7 @@ public:
   std::string expr(Ty T, int Depth);
   std::string intExpr(Ty T, int Depth);
   std::string floatExpr(Ty T, int Depth, double &Bound);
+  std::string libmCall(Ty T, int Depth, double &Bound);
   std::string leaf(Ty T, double &Bound);
   std::string literal(Ty T);
   /// \p E (of type \p From) converted to \p To without undefined behaviour.

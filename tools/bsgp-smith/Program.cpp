@@ -86,6 +86,7 @@ static const FeatureInfo Features[] = {
     {"flow-printf", true},
     {"fn-flow", true},
     {"uniform-args", true},
+    {"libm", true},
 };
 static_assert(sizeof(Features) / sizeof(Features[0]) ==
                   static_cast<unsigned>(Feature::NumFeatures),
@@ -127,6 +128,16 @@ void Generator::preamble() {
       line(std::string("extern \"C\" float ") + F + "f(float x, float y);");
       line(std::string("extern \"C\" double ") + F + "(double x, double y);");
     }
+  }
+  if (Opts.has(Feature::Math) && Opts.has(Feature::Libm)) {
+    for (const char *F : {"exp", "exp2", "log", "log2", "log10", "sin", "cos",
+                          "tan", "asin", "acos", "atan", "sinh", "cosh",
+                          "tanh"})
+      line(std::string("extern \"C\" double ") + F + "(double x);");
+    line("extern \"C\" double pow(double x, double y);");
+    line("extern \"C\" double atan2(double y, double x);");
+    line("extern \"C\" float exp2f(float x);");
+    line("extern \"C\" float atan2f(float y, float x);");
   }
   line("");
 }
