@@ -12,6 +12,8 @@
 # (bsgpi, -O0, -O2) from CPU_FIRST_SEED on, while the frontend fuzzer runs
 # with FUZZ_JOBS workers the whole time. Results, failing seeds and the
 # fuzzer's log go to $OUT (the device tool's output folder).
+# CPU_BACKENDS (default cpu) sets the backends of the CPU phase, e.g.
+# cpu,cpu:4 to run every program on four CPU devices as well.
 #
 #===----------------------------------------------------------------------===#
 G=$1 C=$2 GS=$3 CS=$4 FJ=${5:-4} J=${6:-12}
@@ -31,7 +33,7 @@ if [ "$G" -gt 0 ]; then
   cp /tmp/dtg/results.txt $OUT/results-gpu.txt
 fi
 if [ "$C" -gt 0 ]; then
-  timeout $C ./scripts/difftest.sh --build /tmp/fb --seeds $CS-$((CS + 100000)) --jobs $J --backends cpu --timeout 120 --out /tmp/dtc --smith-args "$SA" > $OUT/cpu.log 2>&1
+  timeout $C ./scripts/difftest.sh --build /tmp/fb --seeds $CS-$((CS + 100000)) --jobs $J --backends "${CPU_BACKENDS:-cpu}" --timeout 120 --out /tmp/dtc --smith-args "$SA" > $OUT/cpu.log 2>&1
   cp /tmp/dtc/results.txt $OUT/results-cpu.txt
 fi
 wait

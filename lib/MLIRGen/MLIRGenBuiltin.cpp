@@ -49,7 +49,9 @@ Value MLIRGen::emitMathCall(bsgp::MathFunction f, ArrayRef<Value> a,
   case MF::Atan:
     return unary(math::AtanOp());
   case MF::Atan2:
-    return binary(math::Atan2Op());
+    return a.size() == 2 && a[0].getType() == a[1].getType()
+               ? emitAtan2(a[0], a[1], l)
+               : Value();
   case MF::Sinh:
     return unary(math::SinhOp());
   case MF::Cosh:
@@ -91,6 +93,29 @@ Value MLIRGen::emitMathCall(bsgp::MathFunction f, ArrayRef<Value> a,
     return binary(math::CopySignOp());
   }
   return {};
+}
+
+/// C's atan2(y, x). MLIR folds math.atan2 of two constant zeros to NaN,
+/// where C (Annex F) gives +-0 for x = +0 and +-pi for x = -0, with y's
+/// sign: those four cases are selected here, so that the folded value and
+/// every backend's agree with the C library's.
+Value MLIRGen::emitAtan2(Value y, Value x, Location l) {
+  Type t = y.getType();
+  auto cst = [&](double v) -> Value {
+    return arith::ConstantOp::create(b, l, t, b.getFloatAttr(t, v));
+  };
+  Value zero = cst(0.0);
+  auto isZero = [&](Value v) -> Value {
+    return arith::CmpFOp::create(b, l, arith::CmpFPredicate::OEQ, v, zero);
+  };
+  Value both = arith::AndIOp::create(b, l, isZero(y), isZero(x));
+  Value xNegative =
+      arith::CmpFOp::create(b, l, arith::CmpFPredicate::OLT,
+                            math::CopySignOp::create(b, l, cst(1.0), x), zero);
+  Value onZeros = math::CopySignOp::create(
+      b, l, arith::SelectOp::create(b, l, xNegative, cst(M_PI), zero), y);
+  return arith::SelectOp::create(b, l, both, onZeros,
+                                 math::Atan2Op::create(b, l, y, x));
 }
 
 /// `thread.get(r, e)`: e as thread r had it at the end of the previous

@@ -166,6 +166,7 @@ private:
   /// A call of a C math function as a math-dialect op, so that every target
   /// lowers it (device code included); null if the arguments do not fit.
   Value emitMathCall(bsgp::MathFunction f, ArrayRef<Value> args, Location l);
+  Value emitAtan2(Value y, Value x, Location l);
   Value emitMember(bsgp::MemberExpr *e);
   Value emitConstruct(bsgp::ConstructExpr *e);
   Value emitAtomic(bsgp::AtomicExpr *e);
