@@ -169,6 +169,18 @@ void Generator::sortIdxStmt(bool InPar) {
     line(I + " = sort_idx(" + K + ");");
     return;
   }
+  if (SpawnLevel > 0 && R.chance(30)) {
+    // The old ranks straight to a list from before the spawn, in a
+    // superstep of their own (bsgp-forward-sort-results).
+    std::string L = fresh("sq");
+    PreLists.push_back(
+        {L, Ty::Int, true, static_cast<unsigned>(MaxThreads + 1)});
+    line(L + "[thread.rank] = sort_idx(" + K + ");");
+    line("barrier;");
+    line("int " + I + " = " + L + "[thread.rank];");
+    S.add({I, Ty::Int});
+    return;
+  }
   line("int " + I + " = sort_idx(" + K + ");");
   S.add({I, Ty::Int});
 }
@@ -376,7 +388,24 @@ void Generator::subgroupStmt() {
 void Generator::atomicStmt() {
   HasAtomics = true;
   // acc[0] add, [1] min, [2] max, [3] and, [4] or, [5] xor (unsigned),
-  // [6] signed min, [7] signed max.
+  // [6] signed min, [7] signed max; floats: [8] add of integers below 16
+  // (every sum exact, so the order of the additions does not matter), [9]
+  // exchange and compare-and-swap that only ever store 2.0f.
+  if (Opts.has(Feature::Float) && R.chance(20)) {
+    std::string F9 = "(float *)&acc[9]";
+    switch (R.below(3)) {
+    case 0:
+      line("atomicAdd((float *)&acc[8], (float)(" + expr(Ty::Int, 2) +
+           " & 15));");
+      return;
+    case 1:
+      line("atomicExch(" + F9 + ", 2.0f);");
+      return;
+    default:
+      line("atomicCAS(" + F9 + ", 0.0f, 2.0f);");
+      return;
+    }
+  }
   unsigned K = R.below(8);
   static const char *const Fn[] = {"atomicAdd", "atomicMin", "atomicMax",
                                    "atomicAnd", "atomicOr",  "atomicXor",

@@ -333,6 +333,8 @@ std::string Generator::intExpr(Ty T, int Depth) {
   const std::string TN = tyName(T);
   const std::string U = tyName(unsignedOf(T));
   auto Sub = [&]() { return intExpr(T, Depth - 1); };
+  if (T == Ty::Int && Opts.has(Feature::FnJumps) && R.chance(4))
+    return "sm_find(" + Sub() + ", " + Sub() + ")";
   switch (R.below(10)) {
   case 0:
   case 1: { // + - * (wrapping)
@@ -404,6 +406,16 @@ std::string Generator::floatExpr(Ty T, int Depth, double &Bound) {
     std::string B = floatExpr(T, Depth - 1, BB);
     if (BA * BB < exactLimit(T)) {
       Bound = BA * BB;
+      // Sometimes divided again by a nonzero factor: the quotient of an
+      // exact product is exact, and division is correctly rounded
+      // everywhere (SPIR-V divides floats in double).
+      if (R.chance(25)) {
+        std::string C = "(fabs" + Sfx + "(" + B + ") + 1" + Lit + ")";
+        if (Opts.has(Feature::Math) && BA * (BB + 1) < exactLimit(T)) {
+          Bound = BA;
+          return "((" + A + " * " + C + ") / " + C + ")";
+        }
+      }
       return "(" + A + " * " + B + ")";
     }
     Bound = BA + BB;
@@ -432,7 +444,8 @@ std::string Generator::floatExpr(Ty T, int Depth, double &Bound) {
            B + ")";
   }
   case 4: { // exact math on integers
-    if (Opts.has(Feature::Math) && Opts.has(Feature::Libm) && R.chance(60))
+    if (Opts.has(Feature::Math) && Opts.has(Feature::Libm) &&
+        R.chance(T == Ty::Double ? 90 : 30))
       return libmCall(T, Depth, Bound);
     std::string A = floatExpr(T, Depth - 1, BA);
     Bound = BA;
@@ -494,8 +507,7 @@ std::string Generator::libmCall(Ty T, int Depth, double &Bound) {
     };
     if (R.chance(50)) {
       Bound = 4 * 32 + 1;
-      return "floorf(4.0f * exp2f(" + Clamp(A, "40.0f") +
-             " * 0.125f) + 0.25f)";
+      return "floorf(4.0f * exp2f(" + Clamp(A, "40.0f") + " * 0.125f) + 0.25f)";
     }
     std::string B = floatExpr(T, Depth - 1, BB);
     Bound = 14;
@@ -510,26 +522,60 @@ std::string Generator::libmCall(Ty T, int Depth, double &Bound) {
   std::string F;
   double FB = 4; // a bound of |f|
   switch (R.below(16)) {
-  case 0: F = "exp(" + S + ")"; FB = 3; break;
-  case 1: F = "exp2(" + S + ")"; break;
-  case 2: F = "log(" + Pos + ")"; FB = Log; break;
-  case 3: F = "log2(" + Pos + ")"; FB = 2 * Log; break;
-  case 4: F = "log10(" + Pos + ")"; FB = Log; break;
-  case 5: F = "pow(fabs(" + S + ") + 1.0, " + S + ")"; break;
-  case 6: F = "sin(" + A + ")"; break;
-  case 7: F = "cos(" + A + ")"; break;
-  case 8: F = "tan(" + S + ")"; break;
-  case 9: F = "asin(" + S + ")"; break;
-  case 10: F = "acos(" + S + ")"; break;
-  case 11: F = "atan(" + A + ")"; break;
+  case 0:
+    F = "exp(" + S + ")";
+    FB = 3;
+    break;
+  case 1:
+    F = "exp2(" + S + ")";
+    break;
+  case 2:
+    F = "log(" + Pos + ")";
+    FB = Log;
+    break;
+  case 3:
+    F = "log2(" + Pos + ")";
+    FB = 2 * Log;
+    break;
+  case 4:
+    F = "log10(" + Pos + ")";
+    FB = Log;
+    break;
+  case 5:
+    F = "pow(fabs(" + S + ") + 1.0, " + S + ")";
+    break;
+  case 6:
+    F = "sin(" + A + ")";
+    break;
+  case 7:
+    F = "cos(" + A + ")";
+    break;
+  case 8:
+    F = "tan(" + S + ")";
+    break;
+  case 9:
+    F = "asin(" + S + ")";
+    break;
+  case 10:
+    F = "acos(" + S + ")";
+    break;
+  case 11:
+    F = "atan(" + A + ")";
+    break;
   case 12: {
     std::string B = floatExpr(T, Depth - 1, BB);
     F = "atan2(" + A + ", " + B + ")";
     break;
   }
-  case 13: F = "sinh(" + S + ")"; break;
-  case 14: F = "cosh(" + S + ")"; break;
-  default: F = "tanh(" + A + ")"; break;
+  case 13:
+    F = "sinh(" + S + ")";
+    break;
+  case 14:
+    F = "cosh(" + S + ")";
+    break;
+  default:
+    F = "tanh(" + A + ")";
+    break;
   }
   Bound = 4 * FB + 1;
   return "floor(4.0 * " + F + " + 0.25)";

@@ -98,6 +98,7 @@ enum class Feature : unsigned {
   UniformArgs,   ///< uniform values passed as is to collectives
   Libm,          ///< inexact C math functions (exp, sin, atan2, ...),
                  ///< rounded back to integers
+  FnJumps,       ///< a function with a return and a break in a loop
   NumFeatures
 };
 

@@ -87,6 +87,7 @@ static const FeatureInfo Features[] = {
     {"fn-flow", true},
     {"uniform-args", true},
     {"libm", true},
+    {"fn-jumps", true},
 };
 static_assert(sizeof(Features) / sizeof(Features[0]) ==
                   static_cast<unsigned>(Feature::NumFeatures),
@@ -130,9 +131,9 @@ void Generator::preamble() {
     }
   }
   if (Opts.has(Feature::Math) && Opts.has(Feature::Libm)) {
-    for (const char *F : {"exp", "exp2", "log", "log2", "log10", "sin", "cos",
-                          "tan", "asin", "acos", "atan", "sinh", "cosh",
-                          "tanh"})
+    for (const char *F :
+         {"exp", "exp2", "log", "log2", "log10", "sin", "cos", "tan", "asin",
+          "acos", "atan", "sinh", "cosh", "tanh"})
       line(std::string("extern \"C\" double ") + F + "(double x);");
     line("extern \"C\" double pow(double x, double y);");
     line("extern \"C\" double atan2(double y, double x);");
@@ -184,6 +185,20 @@ void Generator::helpers() {
     line("if (c)");
     line("  return a;");
     line("return b;");
+    close();
+    line("");
+  }
+  if (Opts.has(Feature::FnJumps)) {
+    // Left as branches by MLIRGen, so SPIR-V needs them structured again.
+    line("// A return and a break inside a loop.");
+    open("int sm_find(int v, int k)");
+    open("for (int i = 0; i < 4; i++)");
+    line("if ((v & 7) == (int)(((uint)k + (uint)i) & 7u))");
+    line("  return i;");
+    line("if (v < 0 && k < 100)");
+    line("  break;");
+    close();
+    line("return -1;");
     close();
     line("");
   }

@@ -140,6 +140,30 @@ void Generator::rankChangeStmt() {
     line(std::string(tyName(T)) + " " + K + " = " + E + ";");
     line("thread.sortby(" + K + ");");
     S.add({K, T});
+    // Sometimes the sorted keys and old ranks go straight to lists from
+    // before the spawn, in a superstep of their own: the form
+    // bsgp-forward-sort-results makes the sort write them.
+    if (SpawnLevel > 0 && R.chance(30)) {
+      std::string L = fresh("sk");
+      PreLists.push_back({L, T, true, static_cast<unsigned>(MaxThreads + 1)});
+      line(L + "[thread.rank] = " + K + ";");
+      std::string O;
+      if (!InUniformFlow && allows(Feature::OldRank) && R.chance(50)) {
+        O = fresh("so");
+        PreLists.push_back(
+            {O, Ty::Int, true, static_cast<unsigned>(MaxThreads + 1)});
+        line(O + "[thread.rank] = thread.oldrank;");
+      }
+      line("barrier;");
+      std::string V = fresh("e");
+      line(std::string(tyName(T)) + " " + V + " = " + L + "[thread.rank];");
+      S.add({V, T});
+      if (!O.empty()) {
+        V = fresh("e");
+        line("int " + V + " = " + O + "[thread.rank];");
+        S.add({V, Ty::Int});
+      }
+    }
     break;
   }
   case Feature::ThreadSplit:
@@ -383,12 +407,13 @@ void Generator::spawnFunction(unsigned K) {
     line("free(hrec);");
   }
   if (HasAtomics) {
-    line("uint *acc = dnew[8]uint;");
-    line("uint accInit[8];");
+    line("uint *acc = dnew[10]uint;");
+    line("uint accInit[10];");
     line("accInit[0] = 0u; accInit[1] = 4294967295u; accInit[2] = 0u;");
     line("accInit[3] = 4294967295u; accInit[4] = 0u; accInit[5] = 0u;");
     line("accInit[6] = 2147483647u; accInit[7] = 2147483648u;");
-    line("bsgprt_memcpy_htod(acc, accInit, 32);");
+    line("accInit[8] = 0u; accInit[9] = 0u;");
+    line("bsgprt_memcpy_htod(acc, accInit, 40);");
   }
   for (const Var &L : PreLists)
     line(std::string(tyName(L.T)) + " *" + L.Name + " = dnew[" +
@@ -423,9 +448,9 @@ void Generator::spawnFunction(unsigned K) {
   line("free(hres);");
   close();
   if (HasAtomics) {
-    line("uint accOut[8];");
-    line("bsgprt_memcpy_dtoh(accOut, acc, 32);");
-    line("for (int i = 0; i < 8; i++)");
+    line("uint accOut[10];");
+    line("bsgprt_memcpy_dtoh(accOut, acc, 40);");
+    line("for (int i = 0; i < 10; i++)");
     line("  h = sm_mix(h, (uint64)accOut[i]);");
   }
   if (Opts.has(Feature::DDelete))
