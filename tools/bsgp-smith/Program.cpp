@@ -189,7 +189,7 @@ void Generator::helpers() {
     line("");
   }
   if (Opts.has(Feature::FnJumps)) {
-    // Left as branches by MLIRGen, so SPIR-V needs them structured again.
+    // Early exits from a loop in a function that device code calls.
     line("// A return and a break inside a loop.");
     open("int sm_find(int v, int k)");
     open("for (int i = 0; i < 4; i++)");
