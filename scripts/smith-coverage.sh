@@ -48,14 +48,14 @@ done
 BSGPC=$BUILD/bin/bsgpc
 grep -q "LLVM_BUILD_INSTRUMENTED_COVERAGE:BOOL=ON" "$BUILD/CMakeCache.txt" || {
   echo "smith-coverage: $BUILD is not an instrumented build" >&2; exit 1; }
-rm -rf "$OUT" && mkdir -p "$OUT/prof" "$OUT/work"
+rm -rf "$OUT" && mkdir -p "$OUT/prof" "$OUT/seeds"
 OUT=$(cd "$OUT" && pwd)
 
 # %4m: a pool of four profiles per binary that the processes merge into,
 # instead of one file per compilation.
 export LLVM_PROFILE_FILE=$OUT/prof/bsgpc-%4m.profraw
 compile_seed() {
-  local seed=$1 dir=$OUT/work/$1
+  local seed=$1 dir=$OUT/seeds/$1
   mkdir -p "$dir" && cd "$dir"
   # shellcheck disable=SC2086
   "$SMITH" --seed "$seed" --size "$SIZE" $SMITH_ARGS -o prog.bsgp 2>/dev/null ||

@@ -518,65 +518,31 @@ std::string Generator::libmCall(Ty T, int Depth, double &Bound) {
   // |A| + 1 >= 1 for the logarithms (exact: A is an integer below 2^53).
   const std::string S = "sin(" + A + ")";
   const std::string Pos = "(fabs(" + A + ") + 1.0)";
-  const double Log = std::log(BA + 1) + 1;
-  std::string F;
-  double FB = 4; // a bound of |f|
-  switch (R.below(16)) {
-  case 0:
-    F = "exp(" + S + ")";
-    FB = 3;
-    break;
-  case 1:
-    F = "exp2(" + S + ")";
-    break;
-  case 2:
-    F = "log(" + Pos + ")";
-    FB = Log;
-    break;
-  case 3:
-    F = "log2(" + Pos + ")";
-    FB = 2 * Log;
-    break;
-  case 4:
-    F = "log10(" + Pos + ")";
-    FB = Log;
-    break;
-  case 5:
+  // Each function with its argument (A itself, its sine S, or |A| + 1)
+  // and a bound of |f|: Bound + PerLog * log(bound of |A| + 1).
+  enum Arg { OfA, OfS, OfPos };
+  struct Fn {
+    const char *Name;
+    Arg X;
+    double Bound, PerLog;
+  };
+  // In the order of the generator's first version, so seeds keep their
+  // programs.
+  static const Fn Fns[] = {
+      {"exp", OfS, 3, 0},    {"exp2", OfS, 4, 0},    {"log", OfPos, 1, 1},
+      {"log2", OfPos, 2, 2}, {"log10", OfPos, 1, 1}, {"pow", OfS, 4, 0},
+      {"sin", OfA, 4, 0},    {"cos", OfA, 4, 0},     {"tan", OfS, 4, 0},
+      {"asin", OfS, 4, 0},   {"acos", OfS, 4, 0},    {"atan", OfA, 4, 0},
+      {"atan2", OfA, 4, 0},  {"sinh", OfS, 4, 0},    {"cosh", OfS, 4, 0},
+      {"tanh", OfA, 4, 0}};
+  const Fn &G = Fns[R.below(std::size(Fns))];
+  const std::string X = G.X == OfA ? A : G.X == OfS ? S : Pos;
+  std::string F = std::string(G.Name) + "(" + X + ")";
+  if (G.Name == std::string("pow"))
     F = "pow(fabs(" + S + ") + 1.0, " + S + ")";
-    break;
-  case 6:
-    F = "sin(" + A + ")";
-    break;
-  case 7:
-    F = "cos(" + A + ")";
-    break;
-  case 8:
-    F = "tan(" + S + ")";
-    break;
-  case 9:
-    F = "asin(" + S + ")";
-    break;
-  case 10:
-    F = "acos(" + S + ")";
-    break;
-  case 11:
-    F = "atan(" + A + ")";
-    break;
-  case 12: {
-    std::string B = floatExpr(T, Depth - 1, BB);
-    F = "atan2(" + A + ", " + B + ")";
-    break;
-  }
-  case 13:
-    F = "sinh(" + S + ")";
-    break;
-  case 14:
-    F = "cosh(" + S + ")";
-    break;
-  default:
-    F = "tanh(" + A + ")";
-    break;
-  }
+  if (G.Name == std::string("atan2"))
+    F = "atan2(" + A + ", " + floatExpr(T, Depth - 1, BB) + ")";
+  double FB = G.Bound + G.PerLog * std::log(BA + 1);
   Bound = 4 * FB + 1;
   return "floor(4.0 * " + F + " + 0.25)";
 }
