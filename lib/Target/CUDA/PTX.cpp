@@ -7,6 +7,7 @@
 #include "bsgp/Target/CUDA/PTX.h"
 
 #include "UnrollPrivateArrays.h"
+#include "bsgp/Target/LLVMPassWorkarounds.h"
 #include "bsgp/Target/Passes.h"
 
 #include "mlir/Dialect/LLVMIR/Transforms/Passes.h"
@@ -185,7 +186,10 @@ LogicalResult bsgp::compileToPTX(ModuleOp device, const PTXOptions &options,
   llvm::FunctionAnalysisManager fam;
   llvm::CGSCCAnalysisManager cgam;
   llvm::ModuleAnalysisManager mam;
-  llvm::PassBuilder pb(tm.get());
+  llvm::PassInstrumentationCallbacks pic;
+  bsgp::registerLLVMPassWorkarounds(pic);
+  llvm::PassBuilder pb(tm.get(), llvm::PipelineTuningOptions(), std::nullopt,
+                       &pic);
   bsgp::registerUnrollPrivateArrays(pb);
   pb.registerModuleAnalyses(mam);
   pb.registerCGSCCAnalyses(cgam);

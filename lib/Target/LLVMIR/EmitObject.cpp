@@ -5,6 +5,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "bsgp/Target/EmitObject.h"
+#include "bsgp/Target/LLVMPassWorkarounds.h"
 
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/IR/BuiltinOps.h"
@@ -76,7 +77,9 @@ void optimize(llvm::Module &module, llvm::TargetMachine &tm,
   llvm::PipelineTuningOptions tuning;
   tuning.LoopVectorization = optLevel >= 2;
   tuning.SLPVectorization = optLevel >= 2;
-  llvm::PassBuilder pb(&tm, tuning);
+  llvm::PassInstrumentationCallbacks pic;
+  bsgp::registerLLVMPassWorkarounds(pic);
+  llvm::PassBuilder pb(&tm, tuning, std::nullopt, &pic);
   pb.registerModuleAnalyses(mam);
   pb.registerCGSCCAnalyses(cgam);
   pb.registerFunctionAnalyses(fam);
