@@ -8,6 +8,9 @@
 # error or crash, a run that crashes or times out, or a mismatch is saved
 # under --out with the seed, the program and every output; --reduce then
 # shrinks the program with C-Reduce, keeping the same kind of failure.
+# With --smith-args --plant-error, each program has one invalid construct
+# instead: both compilations must reject its marked line (file:line:col,
+# exit status 1, no crash), and nothing runs.
 #
 # Usage: scripts/difftest.sh [--seeds A-B] [--size S] [--backends cpu,cuda,vulkan,cpu:N,vulkan:N]
 #          [--jobs N] [--timeout SEC] [--out DIR] [--reduce]
@@ -105,6 +108,24 @@ test_seed() {
   run cc0 "$BSGPC" prog.bsgp -O0 -o p0
   run cc2 "$BSGPC" prog.bsgp -O2 "$t2" -o p2
   local v
+  # A program with a planted error (--smith-args --plant-error): both
+  # compilations must reject the marked line with exit status 1, not crash.
+  local want
+  want=$(grep -n '// bsgp-smith: error here$' prog.bsgp | head -1 | cut -d: -f1)
+  if [ -n "$want" ]; then
+    for v in cc0 cc2; do
+      local got
+      got=$(grep -m1 -o '^prog.bsgp:[0-9]*:[0-9]*: error:' $v.err | cut -d: -f2)
+      if [ "$(cat $v.rc)" != 1 ] || [ "$got" != "$want" ] ||
+          grep -q "PLEASE submit\|Assertion\|Stack dump" $v.err; then
+        echo "fail $seed planted-error $v: exit $(cat $v.rc), first error at line ${got:-none}, marked line $want"
+        return
+      fi
+    done
+    cd "$OUT" && rm -rf "$dir"
+    echo "pass $seed 0"
+    return
+  fi
   for v in cc0 cc2; do
     if [ "$(cat $v.rc)" != 0 ]; then
       local kind=compile-error

@@ -277,9 +277,17 @@ void Generator::groupStmt() {
   noteReduce();
   line("int " + X + " = " + expr(Ty::Int, 2) + ";");
   line("local int " + L + "[2];");
+  // Every other group statement also has a local array of vectors, which
+  // the SPIR-V target lays out by element size (no random draw, so seeds
+  // keep their programs). The leader stores a uniform value.
+  std::string LV = NameCounter % 2 ? fresh("lv") : "";
+  if (!LV.empty())
+    line("local uint2 " + LV + "[2];");
   open("if (group.rank == 0)");
   line(L + "[0] = 0;");
   line(L + "[1] = -2147483647 - 1;");
+  if (!LV.empty())
+    line(LV + "[1] = uint2((uint)n, 7u);");
   close();
   line("group.barrier();");
   line("atomicAdd(&" + L + "[0], " + X + ");");
@@ -289,6 +297,11 @@ void Generator::groupStmt() {
   std::string LS = fresh("o"), LM = fresh("o");
   line("int " + LS + " = group.rank == 0 ? " + L + "[0] : 0;");
   line("int " + LM + " = " + L + "[1];");
+  if (!LV.empty()) {
+    std::string V = fresh("o");
+    line("uint " + V + " = " + LV + "[1].x ^ " + LV + "[1].y;");
+    S.add({V, Ty::UInt});
+  }
   line("int " + Sum + " = reduce(+, " + LS + ");");
   line("int " + Max + " = reduce(max, " + LM + ");");
   S.add({X, Ty::Int});

@@ -135,6 +135,8 @@ struct Options {
   unsigned Size = 3; ///< 1 (tiny) .. 10 (large): spawns and statements
   bool Enabled[static_cast<unsigned>(Feature::NumFeatures)] = {};
   bool has(Feature F) const { return Enabled[static_cast<unsigned>(F)]; }
+  /// One invalid construct in the first spawn (PlantedErrors.cpp).
+  bool PlantError = false;
 };
 
 /// SplitMix64: the same sequence on every platform and standard library
@@ -279,6 +281,7 @@ public:
   // Spawns (Spawn.cpp and Collectives.cpp).
   void spawnFunction(unsigned K);
   void spawnBody(unsigned K);
+  void plantError();
   void superstepBreak();
   /// Forgets the arrays in scope when they may not cross a barrier.
   void afterBarrier();

@@ -110,9 +110,17 @@ void Generator::superstepBreak() {
   for (auto &[V, Rank] : Gets) {
     std::string G = fresh("g");
     std::string Src = V.Name;
-    if (Opts.has(Feature::GetExpr) && !isFloating(V.T) && R.chance(30))
+    std::string Get = "thread.get";
+    if (Opts.has(Feature::GetExpr) && !isFloating(V.T) && R.chance(30)) {
       Src = "(" + V.Name + " ^ " + convert("5", Ty::Int, V.T) + ")";
-    line(std::string(tyName(V.T)) + " " + G + " = thread.get(" + Rank + ", " +
+      // Every other such get goes through an inline function, whose
+      // argument MLIRGen computes after the barrier: the compiler must
+      // recompute it in the other thread (no random draw, so seeds keep
+      // their programs).
+      if (NameCounter % 2)
+        Get = "sm_nb";
+    }
+    line(std::string(tyName(V.T)) + " " + G + " = " + Get + "(" + Rank + ", " +
          Src + ");");
     S.add({G, V.T});
   }
@@ -293,6 +301,8 @@ void Generator::spawnBody(unsigned K) {
     segmentEnd();
   }
   stmtList(R.range(1, 3), 2);
+  if (Opts.PlantError && K == 0)
+    plantError();
   // Every thread's hash of what it holds, in the order of its final rank.
   if (Opts.has(Feature::Require)) {
     open("require");
@@ -308,7 +318,6 @@ void Generator::spawnBody(unsigned K) {
   hashVars(Hv);
   line("res[thread.rank] = " + Hv + ";");
   S.pop();
-  (void)K;
 }
 
 void Generator::spawnFunction(unsigned K) {

@@ -48,6 +48,11 @@ static cl::opt<bool> ListContexts(
     cl::desc("print which feature is generated in which control context, as "
              "markdown tables, and exit"),
     cl::cat(SmithCat));
+static cl::opt<bool> PlantError(
+    "plant-error",
+    cl::desc("write the seed's program with one invalid construct, on a line "
+             "marked 'bsgp-smith: error here', that bsgpc must reject"),
+    cl::cat(SmithCat));
 static cl::opt<std::string> Output("o", cl::desc("output file (default: -)"),
                                    cl::value_desc("file"), cl::init("-"),
                                    cl::cat(SmithCat));
@@ -96,6 +101,7 @@ int main(int argc, char **argv) {
   Options Opts;
   Opts.Seed = Seed;
   Opts.Size = Size;
+  Opts.PlantError = PlantError;
   for (unsigned K = 0; K < static_cast<unsigned>(Feature::NumFeatures); ++K)
     Opts.Enabled[K] = FeatureList.getNumOccurrences()
                           ? false
