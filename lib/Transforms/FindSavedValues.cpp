@@ -13,6 +13,7 @@
 #include "Supersteps.h"
 
 #include "mlir/IR/BuiltinOps.h"
+#include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/Support/raw_ostream.h"
 
 namespace bsgp {
@@ -51,12 +52,15 @@ GroupLocalOp findGroupLocal(Value value) {
 
 LogicalResult checkGroupLocals(SpawnOp spawn) {
   LogicalResult result = success();
+  // Several saved values (an element pointer and its cast) can point into
+  // one array: one error for each array.
+  llvm::SmallPtrSet<Operation *, 4> reported;
   for (SuperstepOp step : ssutil::getSupersteps(spawn)) {
     auto yield = cast<YieldOp>(step.getBody().front().getTerminator());
     for (auto [saved, yielded] :
          llvm::zip(step.getResults(), yield.getValues())) {
       GroupLocalOp local = findGroupLocal(yielded);
-      if (!local)
+      if (!local || !reported.insert(local).second)
         continue;
       Operation *user = *saved.getUsers().begin();
       InFlightDiagnostic diag =
