@@ -301,6 +301,11 @@ void Generator::groupStmt() {
     std::string V = fresh("o");
     line("uint " + V + " = " + LV + "[1].x ^ " + LV + "[1].y;");
     S.add({V, Ty::UInt});
+    // The groups cover the threads, whatever the group size.
+    std::string C = fresh("o");
+    line("int " + C + " = (int)(group.count * group.size >= thread.size && "
+         "group.id < group.count);");
+    S.add({C, Ty::Int});
   }
   line("int " + Sum + " = reduce(+, " + LS + ");");
   line("int " + Max + " = reduce(max, " + LM + ");");

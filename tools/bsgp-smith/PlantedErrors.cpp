@@ -55,12 +55,22 @@ void Generator::plantError() {
          Marker);
     break;
   case OldRankAmbiguous:
-    // Whether the ranks were reassigned depends on the branch.
-    open("if (n > " + std::to_string(P.range(0, 9)) + ")");
+    if (P.chance(50)) {
+      // Whether the ranks were reassigned depends on the branch.
+      open("if (n > " + std::to_string(P.range(0, 9)) + ")");
+      line("thread.sortby(" + E + ");");
+      line("barrier;");
+      close();
+      line(E + " = " + E + " + thread.oldrank;" + Marker);
+      break;
+    }
+    // The first iteration reads the rank, the next ones the previous
+    // iteration's reassignment.
+    open("for (int j = 0; j < " + std::to_string(P.range(2, 9)) + "; j++)");
+    line(E + " = " + E + " + thread.oldrank;" + Marker);
     line("thread.sortby(" + E + ");");
     line("barrier;");
     close();
-    line(E + " = " + E + " + thread.oldrank;" + Marker);
     break;
   case GetOfLoad:
     // The argument of the inlined get is a load after the barrier, which
