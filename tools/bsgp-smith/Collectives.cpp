@@ -303,7 +303,8 @@ void Generator::groupStmt() {
     S.add({V, Ty::UInt});
     // The groups cover the threads, whatever the group size.
     std::string C = fresh("o");
-    line("int " + C + " = (int)(group.count * group.size >= thread.size && "
+    line("int " + C +
+         " = (int)(group.count * group.size >= thread.size && "
          "group.id < group.count);");
     S.add({C, Ty::Int});
   }
