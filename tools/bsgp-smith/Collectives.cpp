@@ -278,8 +278,10 @@ void Generator::groupStmt() {
   line("int " + X + " = " + expr(Ty::Int, 2) + ";");
   line("local int " + L + "[2];");
   // Every other group statement also has a local array of vectors, which
-  // the SPIR-V target lays out by element size (no random draw, so seeds
-  // keep their programs). The leader stores a uniform value.
+  // the SPIR-V target lays out by element size. No random draw of its own
+  // (the parity of the name counter picks it), but the two variables it
+  // adds change what later statements pick. The leader stores a uniform
+  // value.
   std::string LV = NameCounter % 2 ? fresh("lv") : "";
   if (!LV.empty())
     line("local uint2 " + LV + "[2];");
