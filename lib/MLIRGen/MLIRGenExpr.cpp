@@ -356,12 +356,24 @@ Value MLIRGen::emitExprInner(bsgp::Expr *e) {
   }
 }
 
+arith::IntegerOverflowFlags MLIRGen::signedOverflowFlags(const bsgp::Type *t,
+                                                         Type valueType) {
+  auto i = dyn_cast<IntegerType>(getElementTypeOrSelf(valueType));
+  if (t && i && i.getWidth() >= 32 && isSigned(t))
+    return arith::IntegerOverflowFlags::nsw;
+  return arith::IntegerOverflowFlags::none;
+}
+
 Value MLIRGen::emitArith(bsgp::BinaryOperator::Opcode op, Value lhs, Value rhs,
-                         const bsgp::Type *operandType, Location l) {
+                         const bsgp::Type *operandType, Location l,
+                         bool wraps) {
   using BO = bsgp::BinaryOperator;
   Type t = getElementTypeOrSelf(lhs.getType());
   bool isFloat = isa<FloatType>(t);
   bool sgn = operandType && isSigned(operandType);
+  arith::IntegerOverflowFlags nsw =
+      wraps ? arith::IntegerOverflowFlags::none
+            : signedOverflowFlags(operandType, lhs.getType());
   if (isa<bsgp::PtrType>(lhs.getType())) {
     switch (op) {
     case BO::Add:
@@ -397,13 +409,13 @@ Value MLIRGen::emitArith(bsgp::BinaryOperator::Opcode op, Value lhs, Value rhs,
   switch (op) {
   case BO::Add:
     return isFloat ? (Value)arith::AddFOp::create(b, l, lhs, rhs)
-                   : (Value)arith::AddIOp::create(b, l, lhs, rhs);
+                   : (Value)arith::AddIOp::create(b, l, lhs, rhs, nsw);
   case BO::Sub:
     return isFloat ? (Value)arith::SubFOp::create(b, l, lhs, rhs)
-                   : (Value)arith::SubIOp::create(b, l, lhs, rhs);
+                   : (Value)arith::SubIOp::create(b, l, lhs, rhs, nsw);
   case BO::Mul:
     return isFloat ? (Value)arith::MulFOp::create(b, l, lhs, rhs)
-                   : (Value)arith::MulIOp::create(b, l, lhs, rhs);
+                   : (Value)arith::MulIOp::create(b, l, lhs, rhs, nsw);
   case BO::Div:
     if (isFloat)
       return arith::DivFOp::create(b, l, lhs, rhs);
@@ -536,7 +548,8 @@ Value MLIRGen::emitBinary(bsgp::BinaryOperator *e) {
   Value rhs = emitExpr(e->getRHS());
   if (!lhs || !rhs)
     return {};
-  return emitArith(op, lhs, rhs, e->getLHS()->getType(), l);
+  return emitArith(op, lhs, rhs, e->getLHS()->getType(), l,
+                   e->wrapsOnOverflow());
 }
 
 Value MLIRGen::emitLValueLoad(bsgp::Expr *target) { return emitExpr(target); }
@@ -649,7 +662,10 @@ Value MLIRGen::emitUnary(bsgp::UnaryOperator *e) {
       return {};
     if (isa<FloatType>(getElementTypeOrSelf(v.getType())))
       return arith::NegFOp::create(b, l, v);
-    return arith::SubIOp::create(b, l, zeroOf(v.getType(), l), v);
+    return arith::SubIOp::create(
+        b, l, zeroOf(v.getType(), l), v,
+        e->wrapsOnOverflow() ? arith::IntegerOverflowFlags::none
+                             : signedOverflowFlags(e->getType(), v.getType()));
   }
   case UO::Not: {
     Value v = emitExpr(e->getSubExpr());
@@ -726,8 +742,10 @@ Value MLIRGen::emitUnary(bsgp::UnaryOperator *e) {
                : (Value)arith::SubFOp::create(b, l, old, one);
     } else {
       Value one = constInt(t, 1, l);
-      nv = inc ? (Value)arith::AddIOp::create(b, l, old, one)
-               : (Value)arith::SubIOp::create(b, l, old, one);
+      arith::IntegerOverflowFlags nsw =
+          signedOverflowFlags(e->getSubExpr()->getType(), t);
+      nv = inc ? (Value)arith::AddIOp::create(b, l, old, one, nsw)
+               : (Value)arith::SubIOp::create(b, l, old, one, nsw);
     }
     emitAssign(e->getSubExpr(), nv, l);
     bool pre = e->getOpcode() == UO::PreInc || e->getOpcode() == UO::PreDec;

@@ -147,8 +147,16 @@ private:
   Value emitSizeof(bsgp::SizeofExpr *s);
   Value emitNew(bsgp::NewExpr *n);
   Value emitBinary(bsgp::BinaryOperator *e);
+  /// `l op r`; signed integer + - * are marked nsw (C: their overflow is
+  /// undefined) unless \p wraps.
   Value emitArith(bsgp::BinaryOperator::Opcode op, Value l, Value r,
-                  const bsgp::Type *operandType, Location l2);
+                  const bsgp::Type *operandType, Location l2,
+                  bool wraps = false);
+  /// nsw for arithmetic in a signed integer type of int's width or wider
+  /// (narrower ones are promoted to int first, and their increments wrap
+  /// when converted back).
+  arith::IntegerOverflowFlags signedOverflowFlags(const bsgp::Type *t,
+                                                  Type valueType);
   Value emitUnary(bsgp::UnaryOperator *e);
   Value emitCall(bsgp::CallExpr *e);
   Value emitBuiltin(bsgp::BuiltinCallExpr *e);

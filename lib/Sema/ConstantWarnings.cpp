@@ -10,7 +10,7 @@
 //   it is whatever the target's instruction does (a trap on the CPU, an
 //   unspecified value on GPUs);
 // - signed overflow of `+ - *` or negation (-Winteger-overflow), which
-//   wraps on every target.
+//   wraps on every target: the operator is marked so (no nsw).
 //
 //===----------------------------------------------------------------------===//
 
@@ -52,7 +52,7 @@ void bsgp::warnDivisionByZero(const BinaryOperator *B,
                              : diag::warn_remainder_by_zero);
 }
 
-void bsgp::warnIntegerOverflow(const Expr *E, DiagnosticEngine &Diags) {
+void bsgp::warnIntegerOverflow(Expr *E, DiagnosticEngine &Diags) {
   llvm::SmallVector<const Expr *, 2> Operands;
   if (auto *B = llvm::dyn_cast<BinaryOperator>(E)) {
     if (B->getOpcode() != BinaryOperator::Add &&
@@ -74,5 +74,12 @@ void bsgp::warnIntegerOverflow(const Expr *E, DiagnosticEngine &Diags) {
     if (!Eval.evaluate(O) || Eval.hasOverflow())
       return;
   Eval.evaluate(E);
+  if (!Eval.hasOverflow())
+    return;
   Eval.reportOverflow(Diags, /*AsError=*/false);
+  // Neither nsw in the compiled code nor a report from bsgpi.
+  if (auto *B = llvm::dyn_cast<BinaryOperator>(E))
+    B->setWrapsOnOverflow(true);
+  else
+    llvm::cast<UnaryOperator>(E)->setWrapsOnOverflow(true);
 }

@@ -26,8 +26,9 @@ void warnDivisionByZero(const BinaryOperator *B, const Type *ComputationType,
                         DiagnosticEngine &Diags);
 
 /// Warns when \p E (a checked `+`, `-`, `*` or unary `-` of a signed type)
-/// overflows on constant operands, with the wrapped and the exact value.
-void warnIntegerOverflow(const Expr *E, DiagnosticEngine &Diags);
+/// overflows on constant operands, with the wrapped and the exact value,
+/// and marks it as wrapping: the folded value is the program's.
+void warnIntegerOverflow(Expr *E, DiagnosticEngine &Diags);
 
 } // namespace bsgp
 

@@ -552,8 +552,10 @@ Expr *Sema::checkOperatorApply(ConstructExpr *C, const OperatorType *Op) {
                    : S == "&" ? BO::And
                    : S == "|" ? BO::Or
                               : BO::Xor;
-    return checkBinary(new (Ctx) BinaryOperator(C->getRange(), K, Args[0],
-                                                Args[1], C->getBeginLoc()));
+    auto *B = new (Ctx)
+        BinaryOperator(C->getRange(), K, Args[0], Args[1], C->getBeginLoc());
+    B->setWrapsOnOverflow(true);
+    return checkBinary(B);
   }
   for (Expr *&A : Args)
     A = rvalue(checkExpr(A));

@@ -7,9 +7,11 @@
 // A binary operator on two operands of one scalar or vector type computes
 // in the C++ type of its scalars, picked when the node is made: for a
 // column, a loop per operator; for one lane, a function chosen once (on
-// bits for scalars). Integers wrap, as in the tree walk (Operators.cpp);
-// a division that C leaves undefined, and every operator these nodes do
-// not cover, goes to Interpreter::arith, which computes or reports it.
+// bits for scalars). As in the tree walk (Operators.cpp), unsigned
+// integers wrap and signed ones are checked for overflow; a result that C
+// leaves undefined (signed overflow, a division by zero), and every
+// operator these nodes do not cover, goes to Interpreter::arith, which
+// computes or reports it.
 //
 //===----------------------------------------------------------------------===//
 
@@ -30,17 +32,18 @@ class ArithExpr : public CExpr {
   CExprPtr A, B;
   const Type *AT, *BT, *ResT;
   SourceRange R;
+  bool Wraps;
 
 public:
   ArithExpr(BinaryOperator *E, CExprPtr A, CExprPtr B)
       : O(E->getOpcode()), A(std::move(A)), B(std::move(B)),
         AT(E->getLHS()->getType()), BT(E->getRHS()->getType()),
-        ResT(E->getType()), R(E->getRange()) {}
+        ResT(E->getType()), R(E->getRange()), Wraps(E->wrapsOnOverflow()) {}
   void run(Interpreter &I, Frame &F, Lanes &L, Column &Out) override {
     Column X, Y;
     A->run(I, F, L, X);
     B->run(I, F, L, Y);
-    Out = I.arith(O, X, Y, AT, BT, ResT, R, F, L);
+    Out = I.arith(O, X, Y, AT, BT, ResT, R, F, L, Wraps);
   }
 };
 
@@ -210,6 +213,9 @@ template <typename T> class TypedBinExpr final : public CExpr {
   SourceRange R;
   unsigned NC;
   uint32_t ES, Size;
+  /// + - * on a signed type, whose overflow is reported (not an operator
+  /// parameter's application, which wraps).
+  bool Checked;
   /// The operator for one lane, when it needs no check; on scalars of at
   /// most 8 bytes, as bits.
   OneFn One = nullptr;
@@ -265,10 +271,14 @@ public:
     ES = componentSize(VT);
     Size = sizeOf(VT);
     bool Cmp = O >= Op::LT && O <= Op::NE;
-    if (ES == sizeof(T) && Size <= MaxOne && (!Cmp || sizeOf(ResT) == 1))
+    Checked = std::is_integral_v<T> && std::is_signed_v<T> && sizeof(T) >= 4 &&
+              (O == Op::Add || O == Op::Sub || O == Op::Mul) &&
+              !E->wrapsOnOverflow();
+    if (ES == sizeof(T) && Size <= MaxOne && (!Cmp || sizeOf(ResT) == 1) &&
+        !Checked)
       One = scalarOp<T>(O, NC);
     if (NC == 1 && Size == sizeof(T) && Size <= 8 &&
-        (!Cmp || sizeOf(ResT) == 1))
+        (!Cmp || sizeOf(ResT) == 1) && !Checked)
       Bits = bitsOp<T>(O);
     OutSize = Cmp ? 1 : Size;
   }
@@ -308,6 +318,15 @@ public:
       }
     } else {
       using U = std::make_unsigned_t<T>;
+      if (Checked) {
+        // The first lane that overflows is reported by arith().
+        bool Overflow = false;
+        lanewise<T, T>(X, Y, Out, NC, ES,
+                       [&](T P, T Q) { return cArith(O, P, Q, Overflow); });
+        if (Overflow)
+          Out = I.arith(O, X, Y, AT, BT, ResT, R, F, L);
+        return;
+      }
       switch (O) {
       case Op::Add:
         return lanewise<T, T>(X, Y, Out, NC, ES,
@@ -430,6 +449,8 @@ private:
       }
     } else {
       using U = std::make_unsigned_t<T>;
+      if (Checked)
+        return cArith(O, P, Q, Bad);
       switch (O) {
       case Op::Add:
         return (T)((U)P + (U)Q);

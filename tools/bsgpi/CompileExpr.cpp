@@ -239,9 +239,16 @@ class UnaryExpr : public CExpr {
   BK K;
   uint32_t ES, SubSize;
   bool OneOk;
+  const Type *Ty;
+  SourceRange R;
+  bool Wraps;
 
-  /// Applies the operator to the \p Words words at \p Bytes.
-  void apply(uint8_t *Bytes, size_t Words) {
+  /// Applies the operator to the \p Words words at \p Bytes; the negation
+  /// of the most negative int or int64 (undefined in C) is reported, for
+  /// the lane of the word (\p LaneOf).
+  template <typename LaneFn>
+  void apply(Interpreter &I, Frame &F, uint8_t *Bytes, size_t Words,
+             LaneFn &&LaneOf) {
     dispatchKind(K, [&](auto Tag) {
       using X = decltype(Tag);
       for (size_t W = 0; W < Words; ++W) {
@@ -252,6 +259,10 @@ class UnaryExpr : public CExpr {
         } else if constexpr (std::is_floating_point_v<X>) {
           st<X>(P, -A);
         } else {
+          if constexpr (std::is_signed_v<X> && sizeof(X) >= 4)
+            if (Code == UnaryOperator::Minus && !Wraps &&
+                A == std::numeric_limits<X>::min())
+              I.signedOverflow(R, "-u", A, A, Ty, F, LaneOf(W));
           using UX = std::make_unsigned_t<X>;
           st<X>(P, Code == UnaryOperator::Minus ? (X)(UX(0) - (UX)A) : (X)~A);
         }
@@ -261,7 +272,8 @@ class UnaryExpr : public CExpr {
 
 public:
   UnaryExpr(CExprPtr Sub, UnaryOperator *U)
-      : Sub(std::move(Sub)), Code(U->getOpcode()) {
+      : Sub(std::move(Sub)), Code(U->getOpcode()), Ty(U->getType()),
+        R(U->getRange()), Wraps(U->wrapsOnOverflow()) {
     const Type *T = U->getType()->getUnqualified();
     K = scalarKind(T);
     ES = componentSize(T);
@@ -270,13 +282,15 @@ public:
   }
   void run(Interpreter &I, Frame &F, Lanes &L, Column &Out) override {
     Sub->run(I, F, L, Out);
-    apply(Out.Bytes.data(), Out.Bytes.size() / ES);
+    size_t PerLane = Out.Size / ES;
+    apply(I, F, Out.Bytes.data(), Out.Bytes.size() / ES,
+          [&](size_t W) { return L[W / PerLane]; });
   }
   void runOne(Interpreter &I, Frame &F, uint32_t Lane, uint8_t *Out) override {
     if (!OneOk)
       return CExpr::runOne(I, F, Lane, Out);
     Sub->runOne(I, F, Lane, Out);
-    apply(Out, SubSize / ES);
+    apply(I, F, Out, SubSize / ES, [&](size_t) { return Lane; });
   }
 };
 

@@ -454,15 +454,16 @@ public:
   }
 };
 
-template <typename T> static T applyArith(Op O, T A, T B) {
-  if constexpr (std::is_floating_point_v<T>) {
-    return O == Op::Add ? A + B : O == Op::Sub ? A - B : A * B;
-  } else {
-    using U = std::make_unsigned_t<T>;
-    return (T)(O == Op::Add   ? (U)A + (U)B
-               : O == Op::Sub ? (U)A - (U)B
-                              : (U)A * (U)B);
-  }
+/// + - * of a plain scalar, as C computes them: signed overflow is
+/// reported, for lane \p Lane.
+template <typename T>
+static T applyArith(Interpreter &I, Op O, T A, T B, SourceRange R,
+                    const Type *Ty, Frame &F, uint32_t Lane) {
+  bool Overflow = false;
+  T V = cArith(O, A, B, Overflow);
+  if (Overflow)
+    I.signedOverflow(R, BinaryOperator::getSpelling(O), A, B, Ty, F, Lane);
+  return V;
 }
 
 /// Whether \p T computes + - * (and ++ --) without conversions or checks
@@ -507,8 +508,8 @@ public:
       dispatchKind(scalarKind(LT), [&](auto Tag) {
         using X = decltype(Tag);
         for (uint32_t K = 0; K < Out.N; ++K)
-          st<X>(Out.at(K),
-                applyArith<X>(Base, ld<X>(Out.at(K)), ld<X>(V.at(K))));
+          st<X>(Out.at(K), applyArith<X>(I, Base, ld<X>(Out.at(K)),
+                                         ld<X>(V.at(K)), R, LT, F, L[K]));
       });
     } else if (llvm::isa<PointerType>(LT)) {
       Out = I.arith(Base, Old, V, LT, RT, LT, R, F, L);
@@ -528,7 +529,8 @@ public:
     T.loadOne(I, F, Lane, P, Out);
     dispatchKind(scalarKind(LT), [&](auto Tag) {
       using X = decltype(Tag);
-      st<X>(Out, applyArith<X>(Base, ld<X>(Out), ld<X>(V)));
+      st<X>(Out,
+            applyArith<X>(I, Base, ld<X>(Out), ld<X>(V), T.R, LT, F, Lane));
     });
     T.storeOne(I, F, Lane, P, Out);
   }
@@ -582,7 +584,8 @@ public:
         using X = decltype(Tag);
         for (uint32_t K = 0; K < New.N; ++K)
           st<X>(New.at(K),
-                applyArith<X>(Inc ? Op::Add : Op::Sub, ld<X>(New.at(K)), 1));
+                applyArith<X>(I, Inc ? Op::Add : Op::Sub, ld<X>(New.at(K)),
+                              X(1), T.R, ST, F, L[K]));
       });
     } else {
       stepTree(I, F, L, Old, New);
@@ -598,7 +601,8 @@ public:
     T.loadOne(I, F, Lane, P, Old);
     dispatchKind(scalarKind(ST), [&](auto Tag) {
       using X = decltype(Tag);
-      st<X>(New, applyArith<X>(Inc ? Op::Add : Op::Sub, ld<X>(Old), 1));
+      st<X>(New, applyArith<X>(I, Inc ? Op::Add : Op::Sub, ld<X>(Old), X(1),
+                               T.R, ST, F, Lane));
     });
     T.storeOne(I, F, Lane, P, New);
     copyBytes(Out, Pre ? New : Old, T.Size);
@@ -611,7 +615,8 @@ public:
     T.loadOne(I, F, Lane, P, reinterpret_cast<uint8_t *>(&Old));
     dispatchKind(scalarKind(ST), [&](auto Tag) {
       using X = decltype(Tag);
-      X V = applyArith<X>(Inc ? Op::Add : Op::Sub, ld<X>((uint8_t *)&Old), 1);
+      X V = applyArith<X>(I, Inc ? Op::Add : Op::Sub, ld<X>((uint8_t *)&Old),
+                          X(1), T.R, ST, F, Lane);
       std::memcpy(&New, &V, sizeof(X));
     });
     T.storeOne(I, F, Lane, P, reinterpret_cast<uint8_t *>(&New));
@@ -624,21 +629,25 @@ template <typename T> class VarIncDec final : public CExpr {
   VarSlot Slot;
   uint32_t Off;
   bool Inc, Pre;
+  SourceRange R;
+  const Type *Ty;
 
   T *at(Interpreter &I, Frame &F, uint32_t Lane) {
     uint8_t *P = Slot.get(I, F) + Off;
     return reinterpret_cast<T *>(Slot.PerLane ? P + Lane * sizeof(T) : P);
   }
-  T step(T *P) {
+  T step(Interpreter &I, Frame &F, uint32_t Lane) {
+    T *P = at(I, F, Lane);
     T Old, New;
     std::memcpy(&Old, P, sizeof(T));
-    New = applyArith<T>(Inc ? Op::Add : Op::Sub, Old, 1);
+    New = applyArith<T>(I, Inc ? Op::Add : Op::Sub, Old, T(1), R, Ty, F, Lane);
     std::memcpy(P, &New, sizeof(T));
     return Pre ? New : Old;
   }
 
 public:
-  VarIncDec(const VarDecl *D, uint32_t Off, UnaryOperator *U) : Off(Off) {
+  VarIncDec(const VarDecl *D, uint32_t Off, UnaryOperator *U)
+      : Off(Off), R(U->getRange()), Ty(U->getSubExpr()->getType()) {
     Slot.D = D;
     auto Code = U->getOpcode();
     Inc = Code == UnaryOperator::PreInc || Code == UnaryOperator::PostInc;
@@ -650,20 +659,20 @@ public:
     if (!Slot.PerLane && L.size() > 1) {
       // One variable for all the lanes: each reads the old value and
       // stores the same new one, as the tree walk's load, then store.
-      T V = step(at(I, F, L[0]));
+      T V = step(I, F, L[0]);
       for (uint32_t K = 0; K < L.size(); ++K)
         st<T>(Out.at(K), V);
       return;
     }
     for (uint32_t K = 0; K < L.size(); ++K)
-      st<T>(Out.at(K), step(at(I, F, L[K])));
+      st<T>(Out.at(K), step(I, F, L[K]));
   }
   void runOne(Interpreter &I, Frame &F, uint32_t Lane, uint8_t *Out) override {
-    st<T>(Out, step(at(I, F, Lane)));
+    st<T>(Out, step(I, F, Lane));
   }
   uint64_t bits(Interpreter &I, Frame &F, uint32_t Lane) override {
     uint64_t B = 0;
-    T V = step(at(I, F, Lane));
+    T V = step(I, F, Lane);
     std::memcpy(&B, &V, sizeof(T));
     return B;
   }

@@ -43,6 +43,7 @@
 #include <map>
 #include <memory>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 namespace bsgp {
@@ -57,6 +58,30 @@ template <typename T> inline T ld(const uint8_t *P) {
 }
 template <typename T> inline void st(uint8_t *P, T V) {
   std::memcpy(P, &V, sizeof(T));
+}
+
+/// C's + - * on T (after the integer promotions): the two's complement
+/// result, and \p Overflow set when T is signed (int, int64) and the exact
+/// result does not fit. C leaves that undefined; bsgpc marks these
+/// operations nsw, as clang does, and bsgpi reports them. Floating-point
+/// operands compute as they are.
+template <typename T>
+inline T cArith(BinaryOperator::Opcode O, T A, T B, bool &Overflow) {
+  using Op = BinaryOperator::Opcode;
+  if constexpr (std::is_floating_point_v<T>) {
+    return O == Op::Add ? A + B : O == Op::Sub ? A - B : A * B;
+  } else if constexpr (std::is_signed_v<T> && sizeof(T) >= 4) {
+    T R;
+    Overflow |= O == Op::Add   ? __builtin_add_overflow(A, B, &R)
+                : O == Op::Sub ? __builtin_sub_overflow(A, B, &R)
+                               : __builtin_mul_overflow(A, B, &R);
+    return R;
+  } else {
+    using U = std::make_unsigned_t<T>;
+    return (T)(O == Op::Add   ? (U)A + (U)B
+               : O == Op::Sub ? (U)A - (U)B
+                              : (U)A * (U)B);
+  }
 }
 
 /// Indices of the lanes an expression or statement runs for, ascending.
@@ -399,9 +424,11 @@ public:
   Column splat(const uint8_t *V, uint32_t Size, uint32_t N);
   Column evalBinary(Frame &F, BinaryOperator *B, Lanes &L);
   Column evalUnary(Frame &F, UnaryOperator *U, Lanes &L);
+  /// `A Op B` for the lanes \p L; \p Wraps: signed overflow wraps (an
+  /// operator parameter's application) instead of being reported.
   Column arith(BinaryOperator::Opcode Op, const Column &A, const Column &B,
                const Type *T, const Type *BT, const Type *ResT, SourceRange R,
-               Frame &F, Lanes &L);
+               Frame &F, Lanes &L, bool Wraps = false);
   Column evalAtomic(Frame &F, AtomicExpr *A, Lanes &L);
   Column evalMathBuiltin(Frame &F, MathBuiltinExpr *M, Lanes &L);
 
@@ -417,6 +444,20 @@ public:
   uint8_t *varBase(Frame &F, const VarDecl *D, bool &PerLane);
   uint32_t rankOf(Frame &F, uint32_t Lane) {
     return F.Device ? F.Thread[Lane] : 0;
+  }
+  /// Reports `A op B` (or `-A`) overflowing the signed type \p T in lane
+  /// \p Lane, as UBSan words it.
+  template <typename T>
+  [[noreturn]] void signedOverflow(SourceRange R, const char *Op, T A, T B,
+                                   const Type *Ty, Frame &F, uint32_t Lane) {
+    std::string What =
+        *Op == '-' && Op[1] == 'u'
+            ? "negation of " + std::to_string(A)
+            : std::to_string(A) + " " + Op + " " + std::to_string(B);
+    fatal(R, "signed integer overflow: " + What +
+                 " cannot be represented in type '" + Ty->str() + "'" +
+                 (F.Device ? " by rank " + std::to_string(rankOf(F, Lane))
+                           : std::string()));
   }
   /// Counts a loop iteration or call against --max-steps.
   void step(SourceRange R) {

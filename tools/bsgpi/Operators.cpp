@@ -4,10 +4,11 @@
 //
 //===----------------------------------------------------------------------===//
 //
-// Integer arithmetic wraps (the compiled code's arith ops carry no nsw), in
-// the operand type; float arithmetic is done in float. Division by zero,
-// INT_MIN / -1 and shifts by the width or more are undefined in C and
-// reported.
+// Integer arithmetic computes in the operand type; float arithmetic is
+// done in float. Signed overflow of + - * and negation (bsgpc marks them
+// nsw), division by zero, INT_MIN / -1 and shifts by the width or more are
+// undefined in C and reported. Unsigned arithmetic wraps, and so does an
+// operator parameter's application (the collectives' combination).
 //
 //===----------------------------------------------------------------------===//
 
@@ -38,7 +39,8 @@ struct Who {
 };
 
 template <typename T>
-static T apply(Interpreter &I, Op O, T A, T B, SourceRange R, const Who &W) {
+static T apply(Interpreter &I, Op O, T A, T B, SourceRange R, const Who &W,
+               const Type *Ty, bool Wraps) {
   if constexpr (std::is_floating_point_v<T>) {
     switch (O) {
     case Op::Add:
@@ -54,14 +56,17 @@ static T apply(Interpreter &I, Op O, T A, T B, SourceRange R, const Who &W) {
     }
     I.fatal(R, "bsgpi: bad floating-point operator");
   } else {
-    using U = std::make_unsigned_t<T>;
     switch (O) {
     case Op::Add:
-      return (T)((U)A + (U)B);
     case Op::Sub:
-      return (T)((U)A - (U)B);
-    case Op::Mul:
-      return (T)((U)A * (U)B);
+    case Op::Mul: {
+      bool Overflow = false;
+      T V = cArith(O, A, B, Overflow);
+      if (Overflow && !Wraps)
+        I.signedOverflow(R, BinaryOperator::getSpelling(O), A, B, Ty, *W.F,
+                         (*W.L)[W.K]);
+      return V;
+    }
     case Op::And:
       return A & B;
     case Op::Or:
@@ -104,7 +109,7 @@ static bool isComparison(Op O) { return O >= Op::LT && O <= Op::NE; }
 
 Column Interpreter::arith(Op O, const Column &A, const Column &B,
                           const Type *AT, const Type *BT, const Type *ResT,
-                          SourceRange R, Frame &F, Lanes &L) {
+                          SourceRange R, Frame &F, Lanes &L, bool Wraps) {
   AT = AT->getUnqualified();
   BT = BT->getUnqualified();
   uint32_t N = A.N;
@@ -188,7 +193,8 @@ Column Interpreter::arith(Op O, const Column &A, const Column &B,
                                                    : X ^ Y);
         } else {
           T V = apply<T>(*this, O, ld<T>(A.at(K) + C * ES),
-                         ld<T>(B.at(K) + C * ES), R, Who{this, &F, &L, K});
+                         ld<T>(B.at(K) + C * ES), R, Who{this, &F, &L, K}, AT,
+                         Wraps);
           st<T>(Res.at(K) + C * ES, V);
         }
       }
@@ -300,7 +306,7 @@ Column Interpreter::evalBinary(Frame &F, BinaryOperator *B, Lanes &L) {
     C = eval(F, RHS, L);
   }
   return arith(O, A, C, LHS->getType(), RHS->getType(), B->getType(),
-               B->getRange(), F, L);
+               B->getRange(), F, L, B->wrapsOnOverflow());
 }
 
 Column Interpreter::evalUnary(Frame &F, UnaryOperator *U, Lanes &L) {
@@ -316,6 +322,7 @@ Column Interpreter::evalUnary(Frame &F, UnaryOperator *U, Lanes &L) {
     BK K = scalarKind(T);
     uint32_t ES = componentSize(T);
     auto Code = U->getOpcode();
+    uint32_t Words = V.N ? V.Size / ES : 0;
     dispatchKind(K, [&](auto Tag) {
       using X = decltype(Tag);
       // Every word, the padding of 3-vectors too (it holds no value).
@@ -327,6 +334,10 @@ Column Interpreter::evalUnary(Frame &F, UnaryOperator *U, Lanes &L) {
         } else if constexpr (std::is_floating_point_v<X>) {
           st<X>(P, -A);
         } else {
+          if constexpr (std::is_signed_v<X> && sizeof(X) >= 4)
+            if (Code == UnaryOperator::Minus && !U->wrapsOnOverflow() &&
+                A == std::numeric_limits<X>::min())
+              signedOverflow(U->getRange(), "-u", A, A, T, F, L[I / Words]);
           using UX = std::make_unsigned_t<X>;
           st<X>(P, Code == UnaryOperator::Minus ? (X)(UX(0) - (UX)A) : (X)~A);
         }
@@ -397,11 +408,12 @@ Column Interpreter::evalAtomic(Frame &F, AtomicExpr *AE, Lanes &L) {
       using X = decltype(Tag);
       X C = ld<X>(Cur.at(0)), A = ld<X>(V), R = C;
       switch (AE->getOp()) {
+      // Atomic arithmetic wraps, signed too (as C11's atomic_fetch_add).
       case AtomicExpr::Add:
-        R = apply<X>(*this, Op::Add, C, A, {}, Who());
+        R = apply<X>(*this, Op::Add, C, A, {}, Who(), T, /*Wraps=*/true);
         break;
       case AtomicExpr::Sub:
-        R = apply<X>(*this, Op::Sub, C, A, {}, Who());
+        R = apply<X>(*this, Op::Sub, C, A, {}, Who(), T, /*Wraps=*/true);
         break;
       case AtomicExpr::Min:
         R = A < C ? A : C;

@@ -180,12 +180,18 @@ public:
   void setSubExpr(Expr *E) { Sub = E; }
   SourceLocation getOperatorLoc() const { return OpLoc; }
   static const char *getSpelling(Opcode Op);
+  /// Whether a negation that overflows wraps instead of being undefined:
+  /// one of a constant operand, which Sema folds with a warning as clang
+  /// does (-Winteger-overflow).
+  bool wrapsOnOverflow() const { return Wraps; }
+  void setWrapsOnOverflow(bool W) { Wraps = W; }
   static bool classof(const Stmt *S) { return S->getKind() == SK_Unary; }
 
 private:
   Opcode Op;
   Expr *Sub;
   SourceLocation OpLoc;
+  bool Wraps = false;
 };
 
 class BinaryOperator : public Expr {
@@ -240,6 +246,14 @@ public:
   /// is the result). Set by Sema.
   const Type *getComputationType() const { return CompTy; }
   void setComputationType(const Type *T) { CompTy = T; }
+  /// Whether signed integer overflow wraps (two's complement) instead of
+  /// being undefined as in C: the application `Op(a, b)` of an operator
+  /// parameter, with which the collectives combine values (reduce and
+  /// scan of signed integers wrap, docs/collectives.md), and an operation
+  /// on constants that overflows, which Sema folds with a warning as clang
+  /// does (-Winteger-overflow).
+  bool wrapsOnOverflow() const { return Wraps; }
+  void setWrapsOnOverflow(bool W) { Wraps = W; }
   static bool classof(const Stmt *S) { return S->getKind() == SK_Binary; }
 
 private:
@@ -247,6 +261,7 @@ private:
   Expr *L, *Rhs;
   SourceLocation OpLoc;
   const Type *CompTy = nullptr;
+  bool Wraps = false;
 };
 
 class ConditionalOperator : public Expr {
