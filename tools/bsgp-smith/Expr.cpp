@@ -498,6 +498,30 @@ std::string Generator::floatExpr(Ty T, int Depth, double &Bound) {
 /// exp(0) = 1 or exp2f(-3) = 0.125 off the integers too. The float
 /// arguments are clamped to a few integers, whose rounded values were all
 /// checked to be at least 5e-4 from an integer.
+namespace {
+/// The argument of a C math function in the generated call: A itself, its
+/// sine S, or |A| + 1.
+enum LibmArg { OfA, OfS, OfPos };
+/// Each function with its argument and a bound of |f|:
+/// Bound + PerLog * log(bound of |A| + 1).
+struct LibmFn {
+  const char *Name;
+  LibmArg X;
+  double Bound, PerLog;
+};
+} // namespace
+
+// In the order of the generator's first version, so seeds keep their
+// programs.
+static const LibmFn LibmFns[] = {
+    {"exp", OfS, 3, 0},    {"exp2", OfS, 4, 0},    {"log", OfPos, 1, 1},
+    {"log2", OfPos, 2, 2}, {"log10", OfPos, 1, 1}, {"pow", OfS, 4, 0},
+    {"sin", OfA, 4, 0},    {"cos", OfA, 4, 0},     {"tan", OfS, 4, 0},
+    {"asin", OfS, 4, 0},   {"acos", OfS, 4, 0},    {"atan", OfA, 4, 0},
+    {"atan2", OfA, 4, 0},  {"sinh", OfS, 4, 0},    {"cosh", OfS, 4, 0},
+    {"tanh", OfA, 4, 0}};
+const unsigned bsgp::smith::NumLibmFns = std::size(LibmFns);
+
 std::string Generator::libmCall(Ty T, int Depth, double &Bound) {
   double BA, BB;
   std::string A = floatExpr(T, Depth - 1, BA);
@@ -514,34 +538,26 @@ std::string Generator::libmCall(Ty T, int Depth, double &Bound) {
     return "floorf(4.0f * atan2f(" + Clamp(A, "8.0f") + ", " +
            Clamp(B, "8.0f") + ") + 0.25f)";
   }
+  unsigned Index = R.below(NumLibmFns);
+  std::string B;
+  if (std::string(LibmFns[Index].Name) == "atan2")
+    B = floatExpr(T, Depth - 1, BB);
+  return libmOf(Index, A, BA, B, Bound);
+}
+
+std::string bsgp::smith::libmOf(unsigned Index, const std::string &A, double BA,
+                                const std::string &B, double &Bound) {
+  const LibmFn &G = LibmFns[Index % NumLibmFns];
   // A sine in [-1, 1] for the functions that need a small argument, and
   // |A| + 1 >= 1 for the logarithms (exact: A is an integer below 2^53).
   const std::string S = "sin(" + A + ")";
   const std::string Pos = "(fabs(" + A + ") + 1.0)";
-  // Each function with its argument (A itself, its sine S, or |A| + 1)
-  // and a bound of |f|: Bound + PerLog * log(bound of |A| + 1).
-  enum Arg { OfA, OfS, OfPos };
-  struct Fn {
-    const char *Name;
-    Arg X;
-    double Bound, PerLog;
-  };
-  // In the order of the generator's first version, so seeds keep their
-  // programs.
-  static const Fn Fns[] = {
-      {"exp", OfS, 3, 0},    {"exp2", OfS, 4, 0},    {"log", OfPos, 1, 1},
-      {"log2", OfPos, 2, 2}, {"log10", OfPos, 1, 1}, {"pow", OfS, 4, 0},
-      {"sin", OfA, 4, 0},    {"cos", OfA, 4, 0},     {"tan", OfS, 4, 0},
-      {"asin", OfS, 4, 0},   {"acos", OfS, 4, 0},    {"atan", OfA, 4, 0},
-      {"atan2", OfA, 4, 0},  {"sinh", OfS, 4, 0},    {"cosh", OfS, 4, 0},
-      {"tanh", OfA, 4, 0}};
-  const Fn &G = Fns[R.below(std::size(Fns))];
   const std::string X = G.X == OfA ? A : G.X == OfS ? S : Pos;
   std::string F = std::string(G.Name) + "(" + X + ")";
   if (G.Name == std::string("pow"))
     F = "pow(fabs(" + S + ") + 1.0, " + S + ")";
   if (G.Name == std::string("atan2"))
-    F = "atan2(" + A + ", " + floatExpr(T, Depth - 1, BB) + ")";
+    F = "atan2(" + A + ", " + B + ")";
   double FB = G.Bound + G.PerLog * std::log(BA + 1);
   Bound = 4 * FB + 1;
   return "floor(4.0 * " + F + " + 0.25)";

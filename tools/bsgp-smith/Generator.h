@@ -193,6 +193,14 @@ struct Var {
 /// Magnitude bound of the integer values a floating variable holds.
 double floatLimit(Ty T);
 
+/// The double C math functions the generator calls (Expr.cpp).
+extern const unsigned NumLibmFns;
+/// `floor(4.0 * f(x) + 0.25)` for function \p Index (modulo NumLibmFns) of
+/// the double expression \p A, an integer of magnitude at most \p BA (\p B
+/// is atan2's second argument); \p Bound gets the bound of the result.
+std::string libmOf(unsigned Index, const std::string &A, double BA,
+                   const std::string &B, double &Bound);
+
 /// Where code is being generated: decides what expressions may read.
 enum class Ctx { Host, Device };
 
@@ -283,6 +291,8 @@ public:
   void spawnBody(unsigned K);
   void plantError();
   void superstepBreak();
+  /// Every fourth barrier: a value through a list from before the spawn.
+  void listRoundTrip();
   /// Forgets the arrays in scope when they may not cross a barrier.
   void afterBarrier();
   void segmentEnd();

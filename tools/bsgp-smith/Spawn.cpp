@@ -127,6 +127,45 @@ void Generator::superstepBreak() {
   // Its require runs before the superstep that begins here.
   if (R.chance(20))
     requirePrintf();
+  if (SpawnLevel > 0 && NameCounter % 4 == 1)
+    listRoundTrip();
+}
+
+void Generator::listRoundTrip() {
+  // Between its own barriers, so that the supersteps hold nothing else (a
+  // call or a private array's store would stop the passes below): a load
+  // of an input list at the rank, used only after the next barrier, and a
+  // value stored at the rank into a list from before the spawn, read back
+  // after it. The load may be loaded again instead of saved where the host
+  // finds the two lists apart (bsgp-rematerialize-loads). The value, with
+  // inexact math, is a C math function of a thread-varying double.
+  const Var &In = Inputs.front();
+  if (MaxThreads > SpawnSizes.back())
+    return;
+  std::string X = fresh("vx"), L = fresh("vl"), E = fresh("e");
+  Ty T = In.T;
+  std::string Value = X;
+  if (Opts.has(Feature::Math) && Opts.has(Feature::Libm) &&
+      Opts.has(Feature::Double)) {
+    double Bound;
+    Value = libmOf(NameCounter, "((double)(thread.rank % 61) - 30.0)", 30,
+                   "((double)(thread.rank % 7) + 1.0)", Bound);
+    T = Ty::Double;
+  }
+  PreLists.push_back({L, T, true, static_cast<unsigned>(MaxThreads + 1)});
+  line("barrier;");
+  afterBarrier();
+  line(std::string(tyName(In.T)) + " " + X + " = " + In.Name +
+       "[thread.rank];");
+  line(L + "[thread.rank] = " + Value + ";");
+  line("barrier;");
+  afterBarrier();
+  line(std::string(tyName(T)) + " " + E + " = " + L + "[thread.rank];");
+  std::string Bits = isFloating(In.T) ? "(uint64)(int64)" + X : "(uint64)" + X;
+  line(Acc + " = " + Acc + " * 31ul + " + Bits + ";");
+  line("barrier;");
+  afterBarrier();
+  S.add({E, T});
 }
 
 void Generator::rankChangeStmt() {
@@ -145,6 +184,21 @@ void Generator::rankChangeStmt() {
     std::string K = fresh("k");
     std::string E =
         isFloating(T) ? convert(expr(Ty::Int, 2), Ty::Int, T) : expr(T, 2);
+    // Every other sort of the spawn body whose key type an input list has
+    // takes its keys from that list at the rank (no random draw; the list
+    // holds a launch's worth of elements): bsgp-forward-sort-keys makes the
+    // sort read the list itself.
+    if (SpawnLevel > 0 && NameCounter % 2 == 0 &&
+        MaxThreads <= SpawnSizes.back())
+      for (const Var &In : Inputs)
+        if (In.T == T) {
+          // In a superstep of its own: the pass needs every write of the
+          // superstep to go to memory the spawn allocated.
+          line("barrier;");
+          afterBarrier();
+          E = In.Name + "[thread.rank]";
+          break;
+        }
     line(std::string(tyName(T)) + " " + K + " = " + E + ";");
     line("thread.sortby(" + K + ");");
     S.add({K, T});
