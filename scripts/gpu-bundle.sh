@@ -127,6 +127,7 @@ done
 ./bench_cuda "\${1:-1}"
 ./bench_collectives "\${1:-1}"
 ./bench_uniform_loop
+./bench_supersteps
 ./bench_particles
 ./bench_tessellation
 BSGP_DEVICE=cuda ./x3d --bench

@@ -39,6 +39,14 @@ mkdir -p "$OUT"
   -c "$ROOT/bench/cuda/bench_uniform_loop.cu" -o "$OUT/bench_uniform_loop.o"
 "$NVCC" -arch=sm_90 "$OUT/bench_uniform_loop.o" "$OUT/uniform_loop.o" \
   -L"$BUILD/lib" -lbsgprt -Xlinker -rpath,'$ORIGIN' -o "$OUT/bench_uniform_loop"
+# Programs of many small supersteps (wavefront, BFS, pathfinder, backprop)
+# against their hand-written CUDA.
+"$BUILD/bin/bsgpc" -O3 --target=cpu,cuda -c "$ROOT/bench/cuda/supersteps.bsgp" \
+  -o "$OUT/supersteps.o"
+"$NVCC" -O3 -arch=sm_90 -I"$BUILD/include" -I"$ROOT/runtime/include" \
+  -c "$ROOT/bench/cuda/bench_supersteps.cu" -o "$OUT/bench_supersteps.o"
+"$NVCC" -arch=sm_90 "$OUT/bench_supersteps.o" "$OUT/supersteps.o" \
+  -L"$BUILD/lib" -lbsgprt -Xlinker -rpath,'$ORIGIN' -o "$OUT/bench_supersteps"
 # The particle fluid (examples/apps/particles) against its CUDA twin; the
 # twin without FMA contraction, so that both round alike (bench_particles.cu).
 APP="$ROOT/examples/apps/particles"
