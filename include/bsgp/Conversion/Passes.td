@@ -271,9 +271,12 @@ def BSGPLegalizeForSPIRVPass
     In the SPIR-V device module: `bsgp.atomic_load` becomes an atomic or of
     0 (the SPIR-V dialect has no OpAtomicLoad), a float `bsgp.atomic_rmw
     addf` a compare-exchange loop on the bits (no float atomics without an
-    extension), and an f32 `arith.divf` a division in double precision,
-    rounded once, since Vulkan lets OpFDiv be off by 2.5 ULP while BSGP
-    promises IEEE quotients. The math ops on f64 that GLSL.std.450 has
+    extension; where every active lane of a subgroup adds to one address,
+    the first of them adds the subgroup's sum, with OpGroupNonUniformFAdd,
+    so that threads do not retry one by one), and an f32 `arith.divf` a
+    division in double precision, rounded once, since Vulkan lets OpFDiv be
+    off by 2.5 ULP while BSGP promises IEEE quotients. The math ops on f64
+    that GLSL.std.450 has
     only for 16- and 32-bit floats (`math.exp`, `exp2`, `log`, `log2`,
     `log10`, `powf`, `sin`, `cos`, `tan`, `asin`, `acos`, `atan`, `atan2`,
     `sinh`, `cosh`, `tanh`) become calls of functions of the module,
@@ -283,7 +286,8 @@ def BSGPLegalizeForSPIRVPass
   let dependentDialects = ["mlir::arith::ArithDialect",
                            "mlir::func::FuncDialect",
                            "mlir::math::MathDialect",
-                           "mlir::scf::SCFDialect"];
+                           "mlir::scf::SCFDialect",
+                           "mlir::spirv::SPIRVDialect"];
 }
 
 def BSGPLowerLocalArraysToSPIRVPass

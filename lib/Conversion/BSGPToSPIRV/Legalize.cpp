@@ -24,6 +24,8 @@
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/SPIRV/IR/SPIRVDialect.h"
+#include "mlir/Dialect/SPIRV/IR/SPIRVOps.h"
 
 namespace bsgp {
 #define GEN_PASS_DEF_BSGPLEGALIZEFORSPIRVPASS
@@ -75,11 +77,43 @@ void bsgp::spv::rewriteAtomicLoads(Operation *root) {
   }
 }
 
-/// SPIR-V has no float atomic add without an extension: each
-/// `bsgp.atomic_rmw addf` becomes a compare-exchange loop on the bits,
+/// `atomicAdd(p, v)` of a float as a compare-exchange loop on the bits,
 ///   old = *p; while ((seen = cas(p, old, old + v)) != old) old = seen;
 /// whose result, the value the successful exchange replaced, is the old
 /// value the op returns.
+static Value emitCompareExchangeAdd(OpBuilder &b, Location loc, Value ptr,
+                                    Value v) {
+  Type t = v.getType();
+  Type intTy = b.getIntegerType(t.getIntOrFloatBitWidth());
+  Value zero = arith::ConstantIntOp::create(b, loc, b.getI32Type(), 0);
+  Value init = bsgp::PtrLoadOp::create(b, loc, t, ptr, zero);
+  auto loop = scf::WhileOp::create(b, loc, TypeRange{t}, ValueRange{init});
+  OpBuilder::InsertionGuard guard(b);
+  Block *before = b.createBlock(&loop.getBefore(), {}, {t}, {loc});
+  Value old = before->getArgument(0);
+  Value sum = arith::AddFOp::create(b, loc, old, v);
+  Value seen = bsgp::AtomicCASOp::create(b, loc, t, ptr, old, sum);
+  // Bits, not float equality: a NaN or -0.0 in memory must still end it.
+  Value differ =
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne,
+                            arith::BitcastOp::create(b, loc, intTy, seen),
+                            arith::BitcastOp::create(b, loc, intTy, old));
+  scf::ConditionOp::create(b, loc, differ, ValueRange{seen});
+  Block *after = b.createBlock(&loop.getAfter(), {}, {t}, {loc});
+  scf::YieldOp::create(b, loc, after->getArgument(0));
+  return loop.getResult(0);
+}
+
+/// SPIR-V has no float atomic add without an extension: each
+/// `bsgp.atomic_rmw addf` becomes a compare-exchange loop. Where every
+/// active lane of a subgroup adds to the same address (an accumulator),
+/// the first of them adds the subgroup's sum and each lane's old value is
+/// its share of that add (the old value plus the lanes' values before it):
+/// with each lane in the loop, a round lets one thread through, and 3·10^5
+/// threads adding to one float ran past NVIDIA's watchdog, which lost the
+/// device. The group operations are those of the active lanes, so the
+/// rewrite holds in divergent code (lowered after the group operations,
+/// which have kept inactive ranks out of the code that reaches memory).
 static void expandFloatAtomicAdds(Operation *root) {
   SmallVector<bsgp::AtomicRMWOp> adds;
   root->walk([&](bsgp::AtomicRMWOp op) {
@@ -89,24 +123,56 @@ static void expandFloatAtomicAdds(Operation *root) {
   for (bsgp::AtomicRMWOp op : adds) {
     OpBuilder b(op);
     Location loc = op.getLoc();
-    Type t = op.getType();
-    Type intTy = b.getIntegerType(t.getIntOrFloatBitWidth());
-    Value zero = arith::ConstantIntOp::create(b, loc, b.getI32Type(), 0);
-    Value init = bsgp::PtrLoadOp::create(b, loc, t, op.getPtr(), zero);
-    auto loop = scf::WhileOp::create(b, loc, TypeRange{t}, ValueRange{init});
-    Block *before = b.createBlock(&loop.getBefore(), {}, {t}, {loc});
-    Value old = before->getArgument(0);
-    Value sum = arith::AddFOp::create(b, loc, old, op.getValue());
-    Value seen = bsgp::AtomicCASOp::create(b, loc, t, op.getPtr(), old, sum);
-    // Bits, not float equality: a NaN or -0.0 in memory must still end it.
-    Value differ =
-        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne,
-                              arith::BitcastOp::create(b, loc, intTy, seen),
-                              arith::BitcastOp::create(b, loc, intTy, old));
-    scf::ConditionOp::create(b, loc, differ, ValueRange{seen});
-    Block *after = b.createBlock(&loop.getAfter(), {}, {t}, {loc});
-    scf::YieldOp::create(b, loc, after->getArgument(0));
-    op.getResult().replaceAllUsesWith(loop.getResult(0));
+    Value ptr = op.getPtr(), v = op.getValue();
+    auto ptrType = dyn_cast<bsgp::PtrType>(ptr.getType());
+    if (!ptrType) {
+      op.getResult().replaceAllUsesWith(emitCompareExchangeAdd(b, loc, ptr, v));
+      op.erase();
+      continue;
+    }
+    Type t = v.getType(), i32 = b.getI32Type(), i1 = b.getI1Type();
+    auto subgroup =
+        spirv::ScopeAttr::get(b.getContext(), spirv::Scope::Subgroup);
+    Value address = bsgp::PtrDiffOp::create(
+        b, loc, b.getI64Type(), ptr, bsgp::PtrNullOp::create(b, loc, ptrType));
+    Value oneAddress =
+        spirv::GroupNonUniformAllEqualOp::create(b, loc, i1, subgroup, address);
+    auto branch = scf::IfOp::create(b, loc, TypeRange{t}, oneAddress,
+                                    /*withElseRegion=*/true);
+    {
+      OpBuilder::InsertionGuard guard(b);
+      b.setInsertionPointToStart(branch.thenBlock());
+      auto op = [&](spirv::GroupOperation kind) -> Value {
+        return spirv::GroupNonUniformFAddOp::create(
+            b, loc, t, subgroup,
+            spirv::GroupOperationAttr::get(b.getContext(), kind), v, Value());
+      };
+      Value total = op(spirv::GroupOperation::Reduce);
+      Value earlier = op(spirv::GroupOperation::ExclusiveScan);
+      Value leader =
+          spirv::GroupNonUniformElectOp::create(b, loc, i1, subgroup);
+      auto lead = scf::IfOp::create(b, loc, TypeRange{t}, leader,
+                                    /*withElseRegion=*/true);
+      b.setInsertionPointToStart(lead.thenBlock());
+      scf::YieldOp::create(b, loc, emitCompareExchangeAdd(b, loc, ptr, total));
+      b.setInsertionPointToStart(lead.elseBlock());
+      Value none = arith::ConstantOp::create(b, loc, b.getFloatAttr(t, 0.0));
+      scf::YieldOp::create(b, loc, none);
+      b.setInsertionPointAfter(lead);
+      // The elected lane is the lowest active one.
+      Value active = spirv::GroupNonUniformBallotOp::create(
+          b, loc, VectorType::get({4}, i32), subgroup,
+          arith::ConstantIntOp::create(b, loc, i1, 1));
+      Value first = spirv::GroupNonUniformBallotFindLSBOp::create(
+          b, loc, i32, subgroup, active);
+      Value old = spirv::GroupNonUniformShuffleOp::create(
+          b, loc, t, subgroup, lead.getResult(0), first);
+      scf::YieldOp::create(
+          b, loc, ValueRange{arith::AddFOp::create(b, loc, old, earlier)});
+      b.setInsertionPointToStart(branch.elseBlock());
+      scf::YieldOp::create(b, loc, emitCompareExchangeAdd(b, loc, ptr, v));
+    }
+    op.getResult().replaceAllUsesWith(branch.getResult(0));
     op.erase();
   }
 }
