@@ -43,6 +43,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "../Timing.h"
+#include "CudaCheck.h"
 #include "bsgp/runtime.h"
 
 #include <cub/device/device_reduce.cuh>
@@ -67,16 +68,6 @@ void backprop(float *w, const float *x, int n, int iters);
 }
 
 namespace {
-
-#define CHECK(x)                                                               \
-  do {                                                                         \
-    cudaError_t e = (x);                                                       \
-    if (e != cudaSuccess) {                                                    \
-      std::fprintf(stderr, "%s:%d: %s\n", __FILE__, __LINE__,                  \
-                   cudaGetErrorString(e));                                     \
-      std::exit(1);                                                            \
-    }                                                                          \
-  } while (0)
 
 // As supersteps.bsgp.
 constexpr int MATCH = 5, MISMATCH = -3, GAP = 4;

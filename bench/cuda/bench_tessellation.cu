@@ -22,6 +22,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "../Timing.h"
+#include "CudaCheck.h"
 #include "bsgp/runtime.h"
 
 #include <cub/device/device_scan.cuh>
@@ -37,16 +38,6 @@
 namespace {
 
 constexpr int U = 720720; // lattice points per texel, as tessellation.bsgp
-
-#define CHECK(x)                                                               \
-  do {                                                                         \
-    cudaError_t e = (x);                                                       \
-    if (e != cudaSuccess) {                                                    \
-      std::fprintf(stderr, "%s:%d: %s\n", __FILE__, __LINE__,                  \
-                   cudaGetErrorString(e));                                     \
-      std::exit(1);                                                            \
-    }                                                                          \
-  } while (0)
 
 struct View {
   int size, grid, maxLevel, camX, camZ, dirX, dirZ, far, step;

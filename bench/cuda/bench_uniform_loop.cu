@@ -31,6 +31,7 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <string>
 #include <vector>
 
 extern "C" {
@@ -131,11 +132,16 @@ int main(int argc, char **argv) {
   std::vector<float> gotC(n);
   cudaMemcpy(gotC.data(), result, bytes, cudaMemcpyDeviceToHost);
   bool same = gotB == gotC;
-  std::printf("host-bound loop  n=%d iters=%d  bsgp %8.3f ms (%5.2f us/iter)  "
-              "cuda %8.3f ms (%5.2f us/iter)  ratio %.2f  %s\n",
-              n, iters, bsgp * 1e3, bsgp * 1e6 / iters, cuda * 1e3,
-              cuda * 1e6 / iters, cuda / bsgp,
-              same ? "results agree" : "RESULTS DIFFER");
+  // One line per competitor of the host-bound loop; `note` follows the
+  // verdict (an error of the launch).
+  auto hostBound = [&](const char *name, double t, const char *note) {
+    std::printf("host-bound loop  n=%d iters=%d  bsgp %8.3f ms (%5.2f "
+                "us/iter)  %-10s %8.3f ms (%5.2f us/iter)  ratio %.2f  %s%s\n",
+                n, iters, bsgp * 1e3, bsgp * 1e6 / iters, name, t * 1e3,
+                t * 1e6 / iters, t / bsgp,
+                same ? "results agree" : "RESULTS DIFFER", note);
+  };
+  hostBound("cuda", cuda, "");
 
   // CUDA: the same launches on the same ping-pong buffers, captured once
   // into a graph; each call replays it, so the host launches once a call.
@@ -163,11 +169,7 @@ int main(int argc, char **argv) {
       reps);
   cudaMemcpy(gotC.data(), result, bytes, cudaMemcpyDeviceToHost);
   same = gotB == gotC;
-  std::printf("host-bound loop  n=%d iters=%d  bsgp %8.3f ms (%5.2f us/iter)  "
-              "cuda graph %8.3f ms (%5.2f us/iter)  ratio %.2f  %s\n",
-              n, iters, bsgp * 1e3, bsgp * 1e6 / iters, cudaGraph * 1e3,
-              cudaGraph * 1e6 / iters, cudaGraph / bsgp,
-              same ? "results agree" : "RESULTS DIFFER");
+  hostBound("cuda graph", cudaGraph, "");
   cudaGraphExecDestroy(graphExec);
   cudaGraphDestroy(graph);
   cudaStreamDestroy(stream);
@@ -194,13 +196,11 @@ int main(int argc, char **argv) {
   cudaMemcpy(gotC.data(), iters % 2 == 0 ? x : y, bytes,
              cudaMemcpyDeviceToHost);
   same = coopError == cudaSuccess && gotB == gotC;
-  std::printf("host-bound loop  n=%d iters=%d  bsgp %8.3f ms (%5.2f us/iter)  "
-              "cuda coop  %8.3f ms (%5.2f us/iter)  ratio %.2f  %s%s%s\n",
-              n, iters, bsgp * 1e3, bsgp * 1e6 / iters, cudaCoop * 1e3,
-              cudaCoop * 1e6 / iters, cudaCoop / bsgp,
-              same ? "results agree" : "RESULTS DIFFER",
-              coopError == cudaSuccess ? "" : ": ",
-              coopError == cudaSuccess ? "" : cudaGetErrorString(coopError));
+  std::string coopNote =
+      coopError == cudaSuccess
+          ? ""
+          : std::string(": ") + cudaGetErrorString(coopError);
+  hostBound("cuda coop", cudaCoop, coopNote.c_str());
 
   // The condition computed on the device: eps 0 runs all iterations
   // (the change never reaches 0 exactly before iters for these values,

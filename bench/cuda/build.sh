@@ -25,28 +25,23 @@ mkdir -p "$OUT"
 "$NVCC" -arch=sm_90 "$OUT/bench_cuda.o" "$OUT/kernels.o" -L"$BUILD/lib" \
   -lbsgprt -lcublas -Xlinker -rpath,'$ORIGIN' -Xlinker -rpath,"$CUDA_LIB" \
   -o "$OUT/bench_cuda"
+# bench/cuda/NAME.bsgp and its competitor bench_NAME.cu, as bench_NAME.
+bsgp_bench() {
+  "$BUILD/bin/bsgpc" -O3 --target=cpu,cuda -c "$ROOT/bench/cuda/$1.bsgp" \
+    -o "$OUT/$1.o"
+  "$NVCC" -O3 -arch=sm_90 -I"$BUILD/include" -I"$ROOT/runtime/include" \
+    -c "$ROOT/bench/cuda/bench_$1.cu" -o "$OUT/bench_$1.o"
+  "$NVCC" -arch=sm_90 "$OUT/bench_$1.o" "$OUT/$1.o" -L"$BUILD/lib" -lbsgprt \
+    -Xlinker -rpath,'$ORIGIN' -o "$OUT/bench_$1"
+}
 # The collectives against CUB.
-"$BUILD/bin/bsgpc" -O3 --target=cpu,cuda -c "$ROOT/bench/cuda/collectives.bsgp" \
-  -o "$OUT/collectives.o"
-"$NVCC" -O3 -arch=sm_90 -I"$BUILD/include" -I"$ROOT/runtime/include" \
-  -c "$ROOT/bench/cuda/bench_collectives.cu" -o "$OUT/bench_collectives.o"
-"$NVCC" -arch=sm_90 "$OUT/bench_collectives.o" "$OUT/collectives.o" \
-  -L"$BUILD/lib" -lbsgprt -Xlinker -rpath,'$ORIGIN' -o "$OUT/bench_collectives"
-# Loops of supersteps in one spawn against CUDA host loops.
-"$BUILD/bin/bsgpc" -O3 --target=cpu,cuda -c "$ROOT/bench/cuda/uniform_loop.bsgp" \
-  -o "$OUT/uniform_loop.o"
-"$NVCC" -O3 -arch=sm_90 -I"$BUILD/include" -I"$ROOT/runtime/include" \
-  -c "$ROOT/bench/cuda/bench_uniform_loop.cu" -o "$OUT/bench_uniform_loop.o"
-"$NVCC" -arch=sm_90 "$OUT/bench_uniform_loop.o" "$OUT/uniform_loop.o" \
-  -L"$BUILD/lib" -lbsgprt -Xlinker -rpath,'$ORIGIN' -o "$OUT/bench_uniform_loop"
+bsgp_bench collectives
+# Loops of supersteps in one spawn against CUDA host loops, graphs and a
+# cooperative kernel.
+bsgp_bench uniform_loop
 # Programs of many small supersteps (wavefront, BFS, pathfinder, backprop)
 # against their hand-written CUDA.
-"$BUILD/bin/bsgpc" -O3 --target=cpu,cuda -c "$ROOT/bench/cuda/supersteps.bsgp" \
-  -o "$OUT/supersteps.o"
-"$NVCC" -O3 -arch=sm_90 -I"$BUILD/include" -I"$ROOT/runtime/include" \
-  -c "$ROOT/bench/cuda/bench_supersteps.cu" -o "$OUT/bench_supersteps.o"
-"$NVCC" -arch=sm_90 "$OUT/bench_supersteps.o" "$OUT/supersteps.o" \
-  -L"$BUILD/lib" -lbsgprt -Xlinker -rpath,'$ORIGIN' -o "$OUT/bench_supersteps"
+bsgp_bench supersteps
 # The particle fluid (examples/apps/particles) against its CUDA twin; the
 # twin without FMA contraction, so that both round alike (bench_particles.cu).
 APP="$ROOT/examples/apps/particles"

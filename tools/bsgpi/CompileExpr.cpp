@@ -262,7 +262,7 @@ class UnaryExpr : public CExpr {
           if constexpr (std::is_signed_v<X> && sizeof(X) >= 4)
             if (Code == UnaryOperator::Minus && !Wraps &&
                 A == std::numeric_limits<X>::min())
-              I.signedOverflow(R, "-u", A, A, Ty, F, LaneOf(W));
+              I.signedNegationOverflow(R, A, Ty, F, LaneOf(W));
           using UX = std::make_unsigned_t<X>;
           st<X>(P, Code == UnaryOperator::Minus ? (X)(UX(0) - (UX)A) : (X)~A);
         }

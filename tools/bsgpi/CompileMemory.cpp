@@ -462,7 +462,7 @@ static T applyArith(Interpreter &I, Op O, T A, T B, SourceRange R,
   bool Overflow = false;
   T V = cArith(O, A, B, Overflow);
   if (Overflow)
-    I.signedOverflow(R, BinaryOperator::getSpelling(O), A, B, Ty, F, Lane);
+    I.signedOverflow(R, O, A, B, Ty, F, Lane);
   return V;
 }
 

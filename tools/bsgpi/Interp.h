@@ -445,19 +445,28 @@ public:
   uint32_t rankOf(Frame &F, uint32_t Lane) {
     return F.Device ? F.Thread[Lane] : 0;
   }
-  /// Reports `A op B` (or `-A`) overflowing the signed type \p T in lane
-  /// \p Lane, as UBSan words it.
-  template <typename T>
-  [[noreturn]] void signedOverflow(SourceRange R, const char *Op, T A, T B,
+  /// Reports `What` (`A op B`, or the negation of A) overflowing the signed
+  /// type \p Ty in lane \p Lane, as UBSan words it.
+  [[noreturn]] void signedOverflow(SourceRange R, const std::string &What,
                                    const Type *Ty, Frame &F, uint32_t Lane) {
-    std::string What =
-        *Op == '-' && Op[1] == 'u'
-            ? "negation of " + std::to_string(A)
-            : std::to_string(A) + " " + Op + " " + std::to_string(B);
     fatal(R, "signed integer overflow: " + What +
                  " cannot be represented in type '" + Ty->str() + "'" +
                  (F.Device ? " by rank " + std::to_string(rankOf(F, Lane))
                            : std::string()));
+  }
+  template <typename T>
+  [[noreturn]] void signedOverflow(SourceRange R, BinaryOperator::Opcode O, T A,
+                                   T B, const Type *Ty, Frame &F,
+                                   uint32_t Lane) {
+    signedOverflow(R,
+                   std::to_string(A) + " " + BinaryOperator::getSpelling(O) +
+                       " " + std::to_string(B),
+                   Ty, F, Lane);
+  }
+  template <typename T>
+  [[noreturn]] void signedNegationOverflow(SourceRange R, T A, const Type *Ty,
+                                           Frame &F, uint32_t Lane) {
+    signedOverflow(R, "negation of " + std::to_string(A), Ty, F, Lane);
   }
   /// Counts a loop iteration or call against --max-steps.
   void step(SourceRange R) {

@@ -63,8 +63,7 @@ static T apply(Interpreter &I, Op O, T A, T B, SourceRange R, const Who &W,
       bool Overflow = false;
       T V = cArith(O, A, B, Overflow);
       if (Overflow && !Wraps)
-        I.signedOverflow(R, BinaryOperator::getSpelling(O), A, B, Ty, *W.F,
-                         (*W.L)[W.K]);
+        I.signedOverflow(R, O, A, B, Ty, *W.F, (*W.L)[W.K]);
       return V;
     }
     case Op::And:
@@ -337,7 +336,7 @@ Column Interpreter::evalUnary(Frame &F, UnaryOperator *U, Lanes &L) {
           if constexpr (std::is_signed_v<X> && sizeof(X) >= 4)
             if (Code == UnaryOperator::Minus && !U->wrapsOnOverflow() &&
                 A == std::numeric_limits<X>::min())
-              signedOverflow(U->getRange(), "-u", A, A, T, F, L[I / Words]);
+              signedNegationOverflow(U->getRange(), A, T, F, L[I / Words]);
           using UX = std::make_unsigned_t<X>;
           st<X>(P, Code == UnaryOperator::Minus ? (X)(UX(0) - (UX)A) : (X)~A);
         }
