@@ -6,7 +6,8 @@
 // collectives run without their barrier where the caller allows it, copy
 // private arrays across barriers, split into supersteps (3), propagate
 // thread.rank (2), find the saved values (5), save and load them (6), share
-// streams (7, §4.3) and outline kernels (3-4).
+// streams (7, §4.3) and outline kernels (3-4); with CUDA among the
+// targets, make uniform loops of supersteps one kernel each.
 //
 //===----------------------------------------------------------------------===//
 
@@ -50,6 +51,10 @@ void bsgp::buildBSGPPipeline(mlir::OpPassManager &pm,
                              const BSGPSpecializeTargetsPassOptions &targets) {
   buildBSGPSuperstepPipeline(pm, targets);
   buildBSGPStreamPipeline(pm);
+  // Loops of supersteps as one kernel where the backend at run time is
+  // CUDA; the other targets run the loop as it is.
+  if (targets.cuda)
+    pm.addPass(createBSGPFuseUniformLoopsPass());
 }
 
 void bsgp::registerBSGPPipelines() {

@@ -71,6 +71,32 @@ public:
                         uint64_t n, const void *args) = 0;
   virtual Status synchronize() = 0;
 
+  /// \name Grid loops (bsgp-fuse-uniform-loops)
+  /// A kernel made of a whole uniform loop waits at grid-wide barriers, so
+  /// all its blocks must run at once. A backend that can launch it so says
+  /// so for a launch of n threads; the program runs the loop's supersteps
+  /// one launch each where it cannot.
+  /// @{
+  virtual bool canLaunchCooperative(const bsgprt_module_desc &m,
+                                    uint32_t kernel, uint64_t n) {
+    (void)m;
+    (void)kernel;
+    (void)n;
+    return false;
+  }
+  /// Launches the grid-loop kernel with as many blocks as are resident at
+  /// once, at most those n threads need; asynchronous, as launch.
+  virtual Status launchCooperative(const bsgprt_module_desc &m, uint32_t kernel,
+                                   uint64_t n, const void *args) {
+    (void)m;
+    (void)kernel;
+    (void)n;
+    (void)args;
+    return Status::error(BSGPRT_ERROR_LAUNCH_FAILED,
+                         "this backend has no cooperative launch");
+  }
+  /// @}
+
   /// \name Devices of a multi-device backend (MultiDevice.h)
   /// @{
   /// Ranks [begin, end) of a launch of n ranks, run as `chunks` contiguous

@@ -91,6 +91,13 @@ struct DriverAPI {
   /// Optional: block size 256 is used without it.
   CUresult (*cuOccupancyMaxPotentialBlockSize)(int *, int *, CUfunction,
                                                CUoccupancyB2DSize, size_t, int);
+  /// Optional, both: grid loops (bsgp-fuse-uniform-loops) run in one
+  /// cooperative launch of as many blocks as are resident.
+  CUresult (*cuLaunchCooperativeKernel)(CUfunction, unsigned, unsigned,
+                                        unsigned, unsigned, unsigned, unsigned,
+                                        unsigned, CUstream, void **);
+  CUresult (*cuOccupancyMaxActiveBlocksPerMultiprocessor)(int *, CUfunction,
+                                                          int, size_t);
   /// Optional: checks that a fixed work-group size fits the kernel.
   CUresult (*cuFuncGetAttribute)(int *, int, CUfunction);
   /// Optional: the allocation a device pointer lies in, for
@@ -155,6 +162,9 @@ public:
            d.cuOccupancyMaxPotentialBlockSize);
     lookup(lib, "cuDeviceGetAttribute", d.cuDeviceGetAttribute);
     lookup(lib, "cuFuncGetAttribute", d.cuFuncGetAttribute);
+    lookup(lib, "cuLaunchCooperativeKernel", d.cuLaunchCooperativeKernel);
+    lookup(lib, "cuOccupancyMaxActiveBlocksPerMultiprocessor",
+           d.cuOccupancyMaxActiveBlocksPerMultiprocessor);
     lookup(lib, "cuPointerGetAttribute", d.cuPointerGetAttribute);
     lookup(lib, "cuDeviceTotalMem_v2", d.cuDeviceTotalMem);
     lookup(lib, "cuDeviceCanAccessPeer", d.cuDeviceCanAccessPeer);
@@ -201,6 +211,13 @@ public:
     if (!d.cuDeviceGetAttribute ||
         d.cuDeviceGetAttribute(&multiprocessors, 16, device) != CUDA_SUCCESS)
       multiprocessors = 0;
+    // CU_DEVICE_ATTRIBUTE_COOPERATIVE_LAUNCH
+    int coop = 0;
+    cooperative = d.cuLaunchCooperativeKernel &&
+                  d.cuOccupancyMaxActiveBlocksPerMultiprocessor &&
+                  d.cuDeviceGetAttribute && multiprocessors > 0 &&
+                  d.cuDeviceGetAttribute(&coop, 95, device) == CUDA_SUCCESS &&
+                  coop != 0;
     // BSGP_SYNC=1 waits for every kernel, so that a fault is reported at
     // the launch that caused it (the profile waits too, to time kernels).
     if (const char *env = std::getenv("BSGP_SYNC"))
@@ -377,6 +394,53 @@ public:
     return check(api.cuCtxSynchronize(), "cuCtxSynchronize");
   }
 
+  bool canLaunchCooperative(const bsgprt_module_desc &m, uint32_t kernel,
+                            uint64_t n) override {
+    if (!cooperative || n == 0)
+      return false;
+    makeCurrent();
+    LoadedKernel *lk = nullptr;
+    return !getKernel(m, kernel, lk).failed() && !lk->fixedBlock &&
+           residentBlocks(*lk, gridLoopBlock(*lk, n)) > 0;
+  }
+
+  Status launchCooperative(const bsgprt_module_desc &m, uint32_t kernel,
+                           uint64_t n, const void *args) override {
+    makeCurrent();
+    const bsgprt_kernel_desc &k = m.kernels[kernel];
+    LoadedKernel *lk = nullptr;
+    if (Status s = getKernel(m, kernel, lk); s.failed())
+      return s;
+    int blockSize = gridLoopBlock(*lk, n);
+    uint64_t block = uint64_t(blockSize);
+    // Each grid barrier waits for every block: the fewest blocks that give
+    // each rank a thread, and never more than are resident.
+    uint64_t grid =
+        std::min((n + block - 1) / block, residentBlocks(*lk, blockSize));
+    if (grid == 0)
+      return Status::error(BSGPRT_ERROR_LAUNCH_FAILED,
+                           std::string("kernel '") + k.name +
+                               "' cannot run its blocks all at once");
+    static const uint64_t kNoArgs = 0;
+    if (!args)
+      args = &kNoArgs;
+    uint64_t size = n, first = 0, last = n;
+    void *params[] = {const_cast<void *>(args), &size, &first, &last};
+    CUresult r = api.cuLaunchCooperativeKernel(
+        lk->function, static_cast<unsigned>(grid), 1, 1,
+        static_cast<unsigned>(block), 1, 1, 0, nullptr, params);
+    if (r == CUDA_SUCCESS && syncEachLaunch)
+      r = api.cuCtxSynchronize();
+    if (r != CUDA_SUCCESS)
+      return Status::error(BSGPRT_ERROR_LAUNCH_FAILED,
+                           std::string("cooperative launch of kernel '") +
+                               k.name + "' failed: " + errorString(r));
+    pending = true;
+    lastLaunch =
+        std::string(k.name) + "' (" + (k.srcloc ? k.srcloc : "?") + ")";
+    return Status::ok();
+  }
+
   bool hasDeviceTimer() const override { return hasEvents; }
 
   Status launchTimed(const bsgprt_module_desc &m, uint32_t kernel, uint64_t n,
@@ -478,6 +542,8 @@ private:
     /// The kernel was compiled for work groups of exactly blockSize
     /// threads (bsgprt_kernel_desc::group_size): no heuristic may change it.
     bool fixedBlock = false;
+    /// Blocks a multiprocessor holds at once, by block size (grid loops).
+    std::map<int, int> residentPerMultiprocessor;
   };
   struct LoadedModule {
     CUmodule module = nullptr;
@@ -516,6 +582,42 @@ private:
       lm.resolved.assign(m.num_kernels, false);
     }
     return Status::ok();
+  }
+
+  /// The blocks of `block` threads of `lk` that fit the device at once, 0
+  /// if unknown.
+  uint64_t residentBlocks(LoadedKernel &lk, int block) {
+    std::lock_guard<std::mutex> lock(mutex);
+    auto it = lk.residentPerMultiprocessor.find(block);
+    if (it == lk.residentPerMultiprocessor.end()) {
+      int blocks = 0;
+      if (api.cuOccupancyMaxActiveBlocksPerMultiprocessor(
+              &blocks, lk.function, block, 0) != CUDA_SUCCESS)
+        blocks = 0;
+      it = lk.residentPerMultiprocessor.emplace(block, blocks).first;
+    }
+    return uint64_t(it->second) * uint64_t(multiprocessors);
+  }
+
+  /// The block size of a grid loop of n threads: one block per
+  /// multiprocessor where n allows. A grid barrier costs more with each
+  /// block that arrives (one atomic each, on one word), and less with each
+  /// multiprocessor that shares a small launch's memory latency.
+  int gridLoopBlock(LoadedKernel &lk, uint64_t n) {
+    int maxThreads = 1024;
+    int allowed = 0;
+    if (api.cuFuncGetAttribute &&
+        api.cuFuncGetAttribute(&allowed,
+                               CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK,
+                               lk.function) == CUDA_SUCCESS &&
+        allowed > 0)
+      maxThreads = std::min(maxThreads, allowed & ~31);
+    if (blockOverride)
+      return std::min(blockOverride, maxThreads);
+    uint64_t perSM =
+        (n + uint64_t(multiprocessors) - 1) / uint64_t(multiprocessors);
+    uint64_t block = std::max<uint64_t>(64, (perSM + 31) / 32 * 32);
+    return int(std::min<uint64_t>(block, uint64_t(maxThreads)));
   }
 
   Status getKernel(const bsgprt_module_desc &m, uint32_t kernel,
@@ -606,6 +708,8 @@ private:
   DriverAPI api = {};
   CUdevice device = 0;
   int multiprocessors = 0;
+  /// The device runs cooperative launches (grid loops).
+  bool cooperative = false;
   int blockOverride = 0;
   uint64_t residentWaves = kResidentWaves;
   bool syncEachLaunch = false;

@@ -728,6 +728,56 @@ void bsgprt_launch(const bsgprt_module_desc *m, uint32_t kernel,
     report(makeError(s.code, k.srcloc, s.message));
 }
 
+int bsgprt_can_launch_cooperative(const bsgprt_module_desc *m, uint32_t kernel,
+                                  uint64_t nthreads) {
+  if (!m || kernel >= m->num_kernels || !m->kernels ||
+      checkABIVersion(*m).failed())
+    return 0;
+  // BSGP_GRID_LOOPS=0 runs every uniform loop one launch per superstep.
+  static const bool enabled = [] {
+    const char *env = std::getenv("BSGP_GRID_LOOPS");
+    return !env || std::atoi(env) != 0;
+  }();
+  if (!enabled || static_cast<int64_t>(nthreads) <= 0)
+    return 0;
+  return backend().canLaunchCooperative(*m, kernel, nthreads) ? 1 : 0;
+}
+
+void bsgprt_launch_cooperative(const bsgprt_module_desc *m, uint32_t kernel,
+                               uint64_t nthreads, const void *args) {
+  // bsgprt_can_launch_cooperative said yes for this kernel and count.
+  const bsgprt_kernel_desc &k = m->kernels[kernel];
+  State &st = state();
+  Backend &b = backend();
+  bool profiling;
+  {
+    std::lock_guard<std::mutex> lock(st.mutex);
+    profiling = st.profiling;
+  }
+  auto start = std::chrono::steady_clock::now();
+  double traceStart = traceNow();
+  Status s = b.launchCooperative(*m, kernel, nthreads, args);
+  if ((profiling || traceEnabled()) && !s.failed())
+    s = b.synchronize();
+  auto stop = std::chrono::steady_clock::now();
+  traceKernel(k.name, k.srcloc, nthreads, traceStart, traceNow());
+  if (profiling) {
+    std::lock_guard<std::mutex> lock(st.mutex);
+    const char *callsite = currentCallSite();
+    KernelStats &ks = st.stats[{m, kernel, callsite}];
+    if (!ks.launches) {
+      ks.srcloc = describeLaunchSite(k.srcloc, callsite);
+      ks.name = k.name ? k.name : "?";
+    }
+    ++ks.launches;
+    ks.totalMs +=
+        std::chrono::duration<double, std::milli>(stop - start).count();
+    ks.elements += nthreads;
+  }
+  if (s.failed())
+    report(makeError(s.code, k.srcloc, s.message));
+}
+
 int32_t bsgprt_spawn_count(int64_t n, const char *srcloc) {
   if (n >= 0 && n <= INT32_MAX)
     return static_cast<int32_t>(n);

@@ -35,6 +35,13 @@ inline constexpr llvm::StringLiteral kSPIRVBlobSymbol = "__bsgp_spirv";
 inline constexpr llvm::StringLiteral kStringSymbolPrefix = "__bsgp_str_";
 /// Prefix of the globals bsgp-lower-kernels-nvvm makes of `local` arrays.
 inline constexpr llvm::StringLiteral kLocalArraySymbolPrefix = "__bsgp_local_";
+/// The grid-wide barrier of grid-loop kernels (bsgp-fuse-uniform-loops) in
+/// the CUDA module, its arrival word, and the prefix of the device
+/// functions holding the ranks of the kernels a grid loop runs.
+inline constexpr llvm::StringLiteral kGridBarrierSymbol = "__bsgp_grid_barrier";
+inline constexpr llvm::StringLiteral kGridArrivedSymbol = "__bsgp_grid_arrived";
+inline constexpr llvm::StringLiteral kGridBodySymbolPrefix =
+    "__bsgp_grid_body_";
 
 } // namespace bsgp
 

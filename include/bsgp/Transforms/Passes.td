@@ -324,6 +324,30 @@ def BSGPOutlineKernelsPass
   }];
 }
 
+def BSGPFuseUniformLoopsPass
+    : Pass<"bsgp-fuse-uniform-loops", "::mlir::ModuleOp"> {
+  let summary = "run a host loop of superstep launches as one CUDA kernel";
+  let description = [{
+    A host `scf.while` (a uniform loop that bsgp-split-uniform-flow cut out
+    of a spawn) whose iterations do only arithmetic, launches of kernels
+    without work-group operations and the temporary lists they hand each
+    other becomes a `bsgp.kernel` marked `bsgp.grid_loop`: each thread runs
+    the loop's arithmetic and, for each launch, a `bsgp.grid_launch`, the
+    kernel's ranks a grid stride apart followed by a grid-wide barrier. A
+    list allocated by an iteration and freed by the next alternates between
+    the loop's first list and one more, allocated before the loop; a list
+    an iteration allocates and frees is allocated once.
+
+    The host asks `bsgp.can_launch_grid_loop`; where the backend can keep
+    the kernel's blocks resident, it launches the kernel and runs the loop
+    without its launches to learn the loop's results, else the original
+    loop. Added to the pipeline when CUDA is a target.
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::scf::SCFDialect",
+                           "::mlir::LLVM::LLVMDialect"];
+}
+
 def BSGPNarrowSingleRankPass
     : Pass<"bsgp-narrow-single-rank", "::mlir::ModuleOp"> {
   let summary = "launch one thread for a kernel guarded by `thread.rank == v`";

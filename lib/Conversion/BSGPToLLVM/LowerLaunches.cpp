@@ -252,6 +252,35 @@ void LowerLaunchesPass::runOnOperation() {
 
   LLVM::LLVMFuncOp launchFn =
       bsgp::getOrInsertRuntimeFn(module, bsgp::RuntimeFn::Launch);
+  StringRef gridLoop = bsgp::BSGPDialect::GridLoopAttrHelper::getNameStr();
+  // Whether the backend runs a grid-loop kernel (bsgp-fuse-uniform-loops).
+  WalkResult asked = module.walk([&](bsgp::CanLaunchGridLoopOp query) {
+    auto kernel = module.lookupSymbol<bsgp::KernelOp>(query.getKernelAttr());
+    if (!kernel) {
+      query.emitOpError("asks about an unknown kernel");
+      return WalkResult::interrupt();
+    }
+    Location l = query.getLoc();
+    OpBuilder b(query);
+    Value desc = LLVM::AddressOfOp::create(b, l, moduleDesc);
+    Value index = LLVM::ConstantOp::create(
+        b, l, i32, static_cast<int32_t>(kernelIndex[kernel.getSymName()]));
+    Value count = LLVM::SExtOp::create(b, l, i64, query.getThreadCount());
+    Value can =
+        LLVM::CallOp::create(b, l,
+                             bsgp::getOrInsertRuntimeFn(
+                                 module, bsgp::RuntimeFn::CanLaunchCooperative),
+                             ValueRange{desc, index, count})
+            .getResult();
+    Value zero = LLVM::ConstantOp::create(b, l, i32, 0);
+    query.replaceAllUsesWith(
+        LLVM::ICmpOp::create(b, l, LLVM::ICmpPredicate::ne, can, zero)
+            .getResult());
+    query.erase();
+    return WalkResult::advance();
+  });
+  if (asked.wasInterrupted())
+    return signalPassFailure();
   WalkResult result = module.walk([&](bsgp::LaunchOp launch) {
     auto kernel = module.lookupSymbol<bsgp::KernelOp>(launch.getKernelAttr());
     if (!kernel) {
@@ -289,7 +318,12 @@ void LowerLaunchesPass::runOnOperation() {
     // Sign-extended, as the count is a C int: the runtime reports a
     // negative one as such.
     Value count = LLVM::SExtOp::create(b, l, i64, launch.getThreadCount());
-    LLVM::CallOp::create(b, l, launchFn, ValueRange{desc, index, count, slot});
+    LLVM::LLVMFuncOp fnToCall =
+        kernel->hasAttr(gridLoop)
+            ? bsgp::getOrInsertRuntimeFn(module,
+                                         bsgp::RuntimeFn::LaunchCooperative)
+            : launchFn;
+    LLVM::CallOp::create(b, l, fnToCall, ValueRange{desc, index, count, slot});
     launch.erase();
     return WalkResult::advance();
   });

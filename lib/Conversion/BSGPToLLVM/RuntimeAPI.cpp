@@ -63,6 +63,14 @@ LLVM::LLVMFuncOp bsgp::getOrInsertRuntimeFn(ModuleOp module, RuntimeFn fn) {
     name = "bsgprt_callsite_pop";
     type = LLVM::LLVMFunctionType::get(voidTy, {});
     break;
+  case RuntimeFn::LaunchCooperative:
+    name = "bsgprt_launch_cooperative";
+    type = LLVM::LLVMFunctionType::get(voidTy, {ptr, i32, i64, ptr});
+    break;
+  case RuntimeFn::CanLaunchCooperative:
+    name = "bsgprt_can_launch_cooperative";
+    type = LLVM::LLVMFunctionType::get(i32, {ptr, i32, i64});
+    break;
   case RuntimeFn::CPUChunkIndex:
     name = "bsgprt_cpu_chunk_index";
     type = LLVM::LLVMFunctionType::get(i64, {});

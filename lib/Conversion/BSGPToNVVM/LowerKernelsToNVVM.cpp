@@ -15,6 +15,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "CoarsenGroups.h"
+#include "GridLoops.h"
 
 #include "bsgp/Conversion/BSGPToLLVM/KernelABI.h"
 #include "bsgp/Conversion/Common/KernelBody.h"
@@ -30,6 +31,8 @@
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/IRMapping.h"
+
+#include "llvm/ADT/StringSet.h"
 
 namespace bsgp {
 #define GEN_PASS_DEF_BSGPLOWERKERNELSTONVVMPASS
@@ -48,9 +51,13 @@ struct LowerKernelsToNVVMPass
 private:
   LogicalResult buildKernel(bsgp::KernelOp kernel, OpBuilder &db,
                             bool gridStride, bsgp::KernelOp folded,
-                            unsigned groupsPerBlock);
+                            unsigned groupsPerBlock, StringRef name,
+                            bool entryPoint);
   LogicalResult addKernel(bsgp::KernelOp kernel, ModuleOp device,
                           OpBuilder &db);
+
+  /// The kernels that grid-loop kernels launch.
+  llvm::StringSet<> gridLaunched;
 };
 
 } // namespace
@@ -63,11 +70,15 @@ private:
 /// work group is a block of consecutive ranks; with `groupsPerBlock` > 1
 /// each block runs that many work groups (CoarsenGroups.h), compiled from
 /// `folded`, the kernel with its target queries folded for CUDA.
-LogicalResult LowerKernelsToNVVMPass::buildKernel(bsgp::KernelOp kernel,
-                                                  OpBuilder &db,
-                                                  bool gridStride,
-                                                  bsgp::KernelOp folded,
-                                                  unsigned groupsPerBlock) {
+///
+/// With `entryPoint` false the function is a device function called `name`
+/// that a grid-loop kernel calls where the host would launch the kernel.
+/// A kernel marked bsgp.grid_loop runs its body once in every thread.
+LogicalResult
+LowerKernelsToNVVMPass::buildKernel(bsgp::KernelOp kernel, OpBuilder &db,
+                                    bool gridStride, bsgp::KernelOp folded,
+                                    unsigned groupsPerBlock, StringRef name,
+                                    bool entryPoint) {
   if (kernel.getBody().empty())
     return kernel.emitOpError("has no body to compile for CUDA");
   MLIRContext *ctx = kernel.getContext();
@@ -81,20 +92,25 @@ LogicalResult LowerKernelsToNVVMPass::buildKernel(bsgp::KernelOp kernel,
   // (args, size, first, end): kCUDAFirstArg and kCUDAEndArg.
   auto fnType = LLVM::LLVMFunctionType::get(LLVM::LLVMVoidType::get(ctx),
                                             {ptrTy, i64, i64, i64});
-  auto fn = LLVM::LLVMFuncOp::create(db, loc, kernel.getSymName(), fnType);
-  fn->setAttr(NVVM::NVVMDialect::getKernelFuncAttrName(), db.getUnitAttr());
+  auto fn = LLVM::LLVMFuncOp::create(db, loc, name, fnType,
+                                     entryPoint ? LLVM::Linkage::External
+                                                : LLVM::Linkage::Internal);
   fn->setAttr(bsgp::BSGPDialect::getDeviceAttrName(), db.getUnitAttr());
-  // The argument struct is a `.param` aggregate: byval in LLVM's terms. A
-  // kernel that captures nothing still takes one byte: ptxas rejects a
-  // `.b8 args[0]` parameter that is not the last one.
-  Type byvalTy = argsTy;
-  if (argsTy.getBody().empty())
-    byvalTy = LLVM::LLVMStructType::getLiteral(ctx, {db.getI8Type()});
-  fn.setArgAttr(0, LLVM::LLVMDialect::getByValAttrName(),
-                TypeAttr::get(byvalTy));
-  fn.setArgAttr(0, LLVM::LLVMDialect::getAlignAttrName(),
-                db.getI64IntegerAttr(8));
-  fn.setArgAttr(0, LLVM::LLVMDialect::getNoAliasAttrName(), db.getUnitAttr());
+  // A body function takes a pointer to its caller's argument struct.
+  if (entryPoint) {
+    fn->setAttr(NVVM::NVVMDialect::getKernelFuncAttrName(), db.getUnitAttr());
+    // The argument struct is a `.param` aggregate: byval in LLVM's terms. A
+    // kernel that captures nothing still takes one byte: ptxas rejects a
+    // `.b8 args[0]` parameter that is not the last one.
+    Type byvalTy = argsTy;
+    if (argsTy.getBody().empty())
+      byvalTy = LLVM::LLVMStructType::getLiteral(ctx, {db.getI8Type()});
+    fn.setArgAttr(0, LLVM::LLVMDialect::getByValAttrName(),
+                  TypeAttr::get(byvalTy));
+    fn.setArgAttr(0, LLVM::LLVMDialect::getAlignAttrName(),
+                  db.getI64IntegerAttr(8));
+    fn.setArgAttr(0, LLVM::LLVMDialect::getNoAliasAttrName(), db.getUnitAttr());
+  }
 
   OpBuilder b(ctx);
   Block *entry = fn.addEntryBlock(b);
@@ -131,7 +147,12 @@ LogicalResult LowerKernelsToNVVMPass::buildKernel(bsgp::KernelOp kernel,
     mapping.map(param, v);
   }
 
-  if (groupsPerBlock > 1) {
+  if (kernel->hasAttr(bsgp::BSGPDialect::GridLoopAttrHelper::getNameStr())) {
+    // Every thread runs the loop; its grid launches run the ranks.
+    Value zero = LLVM::ConstantOp::create(b, loc, i32, b.getI32IntegerAttr(0));
+    Value size32 = LLVM::TruncOp::create(b, loc, i32, size);
+    bsgp::cloneKernelBody(kernel, b, mapping, zero, size32, entry);
+  } else if (groupsPerBlock > 1) {
     // The body comes from the folded copy, whose parameters are its own.
     for (auto [param, copy] :
          llvm::zip(kernelEntry.getArguments(), folded.getBody().getArguments()))
@@ -213,7 +234,15 @@ LogicalResult LowerKernelsToNVVMPass::addKernel(bsgp::KernelOp kernel,
     kernel->setAttr(bsgp::kGroupSizeAttrName,
                     IntegerAttr::get(IntegerType::get(ctx, 32), blockSize));
   if (failed(buildKernel(kernel, db, /*gridStride=*/!groups, *folded,
-                         groupsPerBlock)))
+                         groupsPerBlock, kernel.getSymName(),
+                         /*entryPoint=*/true)))
+    return failure();
+  // The ranks of a kernel a grid loop runs, as a function it calls.
+  if (gridLaunched.contains(kernel.getSymName()) &&
+      failed(buildKernel(kernel, db, /*gridStride=*/true, *folded,
+                         /*groupsPerBlock=*/1,
+                         bsgp::getGridBodyName(kernel.getSymName()),
+                         /*entryPoint=*/false)))
     return failure();
   // `spawn (n) [[min_blocks(N)]]`: `.maxntid` and `.minnctapersm` bound the
   // registers ptxas gives the kernel so that N blocks fit a
@@ -268,9 +297,19 @@ void LowerKernelsToNVVMPass::runOnOperation() {
   // Device functions are internal to the PTX module.
   for (func::FuncOp callee : callees)
     cast<func::FuncOp>(db.clone(*callee)).setPrivate();
+  gridLaunched.clear();
+  for (bsgp::KernelOp kernel : kernels)
+    kernel.walk(
+        [&](bsgp::GridLaunchOp l) { gridLaunched.insert(l.getKernel()); });
   for (bsgp::KernelOp kernel : kernels)
     if (failed(addKernel(kernel, device, db)))
       return signalPassFailure();
+  for (bsgp::KernelOp kernel : kernels)
+    if (kernel->hasAttr(bsgp::BSGPDialect::GridLoopAttrHelper::getNameStr()))
+      if (failed(bsgp::lowerGridLaunches(
+              device.lookupSymbol<LLVM::LLVMFuncOp>(kernel.getSymName()), host,
+              device)))
+        return signalPassFailure();
   // Before any conversion: code for the other targets goes away.
   bsgp::foldTargetQueries(device, "cuda");
   if (failed(bsgp::rejectChunkOps(device, "CUDA")))

@@ -86,6 +86,21 @@ BSGPRT_API void bsgprt_register_module(const bsgprt_module_desc *m);
 BSGPRT_API void bsgprt_launch(const bsgprt_module_desc *m, uint32_t kernel,
                               uint64_t nthreads, const void *args);
 
+/** Whether the backend in use can launch kernel `kernel` of `m`, a loop of
+ *  supersteps made one kernel (bsgp-fuse-uniform-loops, docs/cuda.md), for
+ *  `nthreads` threads with all its thread blocks resident at once: 1 on a
+ *  CUDA device with cooperative launches, 0 elsewhere or with
+ *  BSGP_GRID_LOOPS=0. */
+BSGPRT_API int bsgprt_can_launch_cooperative(const bsgprt_module_desc *m,
+                                             uint32_t kernel,
+                                             uint64_t nthreads);
+
+/** Launches that kernel (after bsgprt_can_launch_cooperative said 1). As
+ *  bsgprt_launch, it runs in order with the other launches. */
+BSGPRT_API void bsgprt_launch_cooperative(const bsgprt_module_desc *m,
+                                          uint32_t kernel, uint64_t nthreads,
+                                          const void *args);
+
 /** The number of chunks the cpu backend splits a launch of `nthreads` ranks
  *  into, when called where the launch will be made: 0 for no ranks, 1 when
  *  the launch runs on the calling thread (few ranks, OMP_NUM_THREADS=1, or

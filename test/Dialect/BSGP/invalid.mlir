@@ -928,6 +928,50 @@ func.func @launch_arg_type(%n: i32, %q: !bsgp.ptr<f32>) {
 
 // -----
 
+bsgp.kernel @k(%p: !bsgp.ptr<i32>) {
+  bsgp.return
+}
+
+// A grid launch runs in a kernel that is a whole uniform loop, only.
+bsgp.kernel @not_a_loop(%n: i32, %p: !bsgp.ptr<i32>) {
+  // expected-error @+1 {{'bsgp.grid_launch' op must be in a bsgp.kernel marked bsgp.grid_loop}}
+  bsgp.grid_launch @k(%n) args(%p : !bsgp.ptr<i32>)
+  bsgp.return
+}
+
+// -----
+
+bsgp.kernel @k(%p: !bsgp.ptr<i32>) {
+  bsgp.return
+}
+
+bsgp.kernel @loop(%n: i32, %q: !bsgp.ptr<f32>) attributes {bsgp.grid_loop} {
+  // expected-error @+1 {{'bsgp.grid_launch' op argument #0 has type '!bsgp.ptr<f32>' but 'k' expects '!bsgp.ptr<i32>'}}
+  bsgp.grid_launch @k(%n) args(%q : !bsgp.ptr<f32>)
+  bsgp.return
+}
+
+// -----
+
+bsgp.kernel @k() {
+  bsgp.return
+}
+
+func.func @ask_plain_kernel(%n: i32) -> i1 {
+  // expected-error @+1 {{'bsgp.can_launch_grid_loop' op 'k' does not reference a bsgp.kernel marked bsgp.grid_loop}}
+  %ok = bsgp.can_launch_grid_loop @k(%n)
+  return %ok : i1
+}
+
+// -----
+
+// expected-error @+1 {{'bsgp.grid_loop' must be a unit attribute of a bsgp.kernel}}
+func.func @grid_loop_on_func() attributes {bsgp.grid_loop} {
+  return
+}
+
+// -----
+
 //===----------------------------------------------------------------------===//
 // Dialect attributes and types
 //===----------------------------------------------------------------------===//

@@ -307,6 +307,22 @@ bsgp.kernel @empty() {
   bsgp.return
 }
 
+// A uniform loop made one kernel (bsgp-fuse-uniform-loops), and the host's
+// question whether the backend runs it.
+// CHECK-LABEL: bsgp.kernel @loop(
+// CHECK-SAME: attributes {bsgp.grid_loop}
+bsgp.kernel @loop(%n: i32) attributes {bsgp.grid_loop} {
+  // CHECK-NEXT: bsgp.grid_launch @empty(%{{.*}}){{$}}
+  bsgp.grid_launch @empty(%n)
+  bsgp.return
+}
+// CHECK-LABEL: func.func @ask(
+func.func @ask(%n: i32) -> i1 {
+  // CHECK-NEXT: bsgp.can_launch_grid_loop @loop(%{{.*}}){{$}}
+  %ok = bsgp.can_launch_grid_loop @loop(%n)
+  return %ok : i1
+}
+
 // Collective functions hold barriers and requires (Appendix A); device
 // functions use the thread intrinsics.
 // CHECK-LABEL: func.func @collective

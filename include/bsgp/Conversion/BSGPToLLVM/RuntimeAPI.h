@@ -47,6 +47,12 @@ enum class RuntimeFn {
   /// library's kernels to the program's line.
   CallSitePush,
   CallSitePop,
+  /// void bsgprt_launch_cooperative(const module*, u32, u64, const void*):
+  /// a grid-loop kernel, all its blocks resident.
+  LaunchCooperative,
+  /// int bsgprt_can_launch_cooperative(const module*, u32, u64): whether
+  /// the backend in use can.
+  CanLaunchCooperative,
 };
 
 /// Declares `fn` in `module` if needed and returns the declaration.

@@ -128,6 +128,13 @@ LogicalResult BSGPDialect::verifyOperationAttribute(Operation *op,
       return op->emitError() << "'" << name << "' must be a unit attribute";
     return success();
   }
+  // A uniform loop of supersteps made one kernel (bsgp-fuse-uniform-loops).
+  if (name == GridLoopAttrHelper::getNameStr()) {
+    if (!isa<KernelOp>(op) || !isa<UnitAttr>(attr.getValue()))
+      return op->emitError()
+             << "'" << name << "' must be a unit attribute of a bsgp.kernel";
+    return success();
+  }
   // Which copy of a spawn versioned by bsgp-rematerialize-loads,
   // bsgp-single-pass or bsgp-forward-sort-results this is.
   if (name == LoadVersionAttrHelper::getNameStr() ||

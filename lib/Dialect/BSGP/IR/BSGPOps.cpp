@@ -774,21 +774,55 @@ LogicalResult KernelOp::verify() {
 
 LogicalResult LaunchOp::verify() { return verifyHostCode(*this); }
 
+/// The callee of a launch is a kernel taking `args`.
+static LogicalResult verifyLaunchedKernel(Operation *op, FlatSymbolRefAttr sym,
+                                          ValueRange args,
+                                          SymbolTableCollection &symbolTable) {
+  auto kernel = symbolTable.lookupNearestSymbolFrom<KernelOp>(op, sym);
+  if (!kernel)
+    return op->emitOpError()
+           << "'" << sym.getValue() << "' does not reference a bsgp.kernel";
+  ArrayRef<Type> params = kernel.getArgumentTypes();
+  if (params.size() != args.size())
+    return op->emitOpError() << "passes " << args.size() << " argument(s) but '"
+                             << sym.getValue() << "' takes " << params.size();
+  for (auto [i, arg, param] : llvm::enumerate(args, params))
+    if (arg.getType() != param)
+      return op->emitOpError()
+             << "argument #" << i << " has type " << arg.getType() << " but '"
+             << sym.getValue() << "' expects " << param;
+  return success();
+}
+
 LogicalResult LaunchOp::verifySymbolUses(SymbolTableCollection &symbolTable) {
+  return verifyLaunchedKernel(*this, getKernelAttr(), getArgs(), symbolTable);
+}
+
+LogicalResult GridLaunchOp::verify() {
+  auto kernel = (*this)->getParentOfType<KernelOp>();
+  if (!kernel ||
+      !kernel->hasAttr(BSGPDialect::GridLoopAttrHelper::getNameStr()))
+    return emitOpError() << "must be in a bsgp.kernel marked "
+                         << BSGPDialect::GridLoopAttrHelper::getNameStr();
+  return success();
+}
+
+LogicalResult
+GridLaunchOp::verifySymbolUses(SymbolTableCollection &symbolTable) {
+  return verifyLaunchedKernel(*this, getKernelAttr(), getArgs(), symbolTable);
+}
+
+LogicalResult CanLaunchGridLoopOp::verify() { return verifyHostCode(*this); }
+
+LogicalResult
+CanLaunchGridLoopOp::verifySymbolUses(SymbolTableCollection &symbolTable) {
   auto kernel =
       symbolTable.lookupNearestSymbolFrom<KernelOp>(*this, getKernelAttr());
-  if (!kernel)
+  if (!kernel ||
+      !kernel->hasAttr(BSGPDialect::GridLoopAttrHelper::getNameStr()))
     return emitOpError() << "'" << getKernel()
-                         << "' does not reference a bsgp.kernel";
-  ArrayRef<Type> params = kernel.getArgumentTypes();
-  if (params.size() != getArgs().size())
-    return emitOpError() << "passes " << getArgs().size()
-                         << " argument(s) but '" << getKernel() << "' takes "
-                         << params.size();
-  for (auto [i, arg, param] : llvm::enumerate(getArgs(), params))
-    if (arg.getType() != param)
-      return emitOpError() << "argument #" << i << " has type " << arg.getType()
-                           << " but '" << getKernel() << "' expects " << param;
+                         << "' does not reference a bsgp.kernel marked "
+                         << BSGPDialect::GridLoopAttrHelper::getNameStr();
   return success();
 }
 

@@ -51,6 +51,7 @@ def BSGP_Dialect : Dialect {
     | `bsgp.ptx`, `bsgp.spirv` | module | the device code blobs (string) |
     | `bsgp.group_size`, `bsgp.groups_per_block` | kernel | CUDA block shape of a kernel with group ops (integer) |
     | `bsgp.lookback` | kernel | its CUDA blocks wait for earlier blocks (unit) |
+    | `bsgp.grid_loop` | kernel | a uniform loop of supersteps in one cooperative CUDA kernel (unit) |
     | `bsgp.block_size`, `bsgp.min_blocks` | spawn, kernel | `[[block_size(N), min_blocks(M)]]` (integer) |
     | `bsgp.load_version`, `bsgp.pass_version`, `bsgp.result_version` | spawn | which copy of a versioned spawn it is (string) |
     | `bsgp.freed_by_flow` | `bsgp.dtempnew` | bsgp-split-uniform-flow frees its list, not the end of the segment holding it (unit) |
@@ -103,6 +104,12 @@ def BSGP_Dialect : Dialect {
     // BSGPRT_KERNEL_LOOKBACK, by which the runtime runs the slices of such a
     // kernel on several GPUs one device after another.
     "::mlir::UnitAttr":$lookback,
+    // Unit attribute of a bsgp.kernel made of a whole uniform loop of
+    // supersteps by bsgp-fuse-uniform-loops: every thread runs the loop's
+    // host arithmetic, each bsgp.grid_launch in it runs a kernel on all
+    // ranks and waits at a grid-wide barrier. Only CUDA compiles it, and the
+    // runtime launches it with all its blocks resident (cooperatively).
+    "::mlir::UnitAttr":$grid_loop,
     // Integer attribute of a `bsgp.spawn` (`[[block_size(N)]]`) and of the
     // kernels outlined from it: the CUDA thread-block size asked for.
     "::mlir::IntegerAttr":$block_size,

@@ -191,6 +191,51 @@ def BSGP_LaunchOp : BSGP_Op<"launch", [
   let hasVerifier = 1;
 }
 
+def BSGP_GridLaunchOp : BSGP_Op<"grid_launch", [
+    DeclareOpInterfaceMethods<SymbolUserOpInterface>]> {
+  let summary = "a launch inside a kernel that is a whole uniform loop";
+  let description = [{
+    In a `bsgp.kernel` marked `bsgp.grid_loop` (bsgp-fuse-uniform-loops):
+    the kernel's threads together run `kernel` on ranks [0, `threadCount`),
+    each thread taking the ranks a grid stride apart, and then wait for each
+    other at a grid-wide barrier, which is the barrier ending the superstep.
+    It is what a host `bsgp.launch` of the same kernel does, without a
+    launch.
+
+    ```mlir
+    bsgp.grid_launch @loop_spawn1_ss1(%n) args(%x, %n, %y : !bsgp.ptr<f32>, i32, !bsgp.ptr<f32>)
+    ```
+  }];
+  let arguments = (ins FlatSymbolRefAttr:$kernel, I32:$threadCount,
+                       Variadic<AnyType>:$args);
+  let assemblyFormat = [{
+    $kernel `(` $threadCount `)` (`args` `(` $args^ `:` type($args) `)`)?
+    attr-dict
+  }];
+  let hasVerifier = 1;
+}
+
+def BSGP_CanLaunchGridLoopOp : BSGP_Op<"can_launch_grid_loop", [
+    DeclareOpInterfaceMethods<SymbolUserOpInterface>,
+    MemoryEffects<[MemRead]>]> {
+  let summary = "whether the backend runs a grid-loop kernel in one launch";
+  let description = [{
+    Host code: true when the backend in use can launch `kernel`, a kernel
+    marked `bsgp.grid_loop`, for `threadCount` threads with all its thread
+    blocks resident at once (a cooperative launch on CUDA). Where it is
+    false, the host runs the loop the kernel was made from, one launch per
+    superstep (bsgp-fuse-uniform-loops).
+
+    ```mlir
+    %ok = bsgp.can_launch_grid_loop @loop_grid0(%n)
+    ```
+  }];
+  let arguments = (ins FlatSymbolRefAttr:$kernel, I32:$threadCount);
+  let results = (outs I1:$result);
+  let assemblyFormat = "$kernel `(` $threadCount `)` attr-dict";
+  let hasVerifier = 1;
+}
+
 //===----------------------------------------------------------------------===//
 // Target queries and atomics
 //===----------------------------------------------------------------------===//
