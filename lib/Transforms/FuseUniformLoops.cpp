@@ -114,6 +114,54 @@ bool isPassable(Type t) {
   return isa<IntegerType, FloatType, PtrType, StreamType, VectorType>(t);
 }
 
+/// True if `launch` runs a kernel that a grid loop can run: one without
+/// work-group operations (they need the block shape they were compiled
+/// for) and not of another target.
+bool isGridLaunchable(LaunchOp launch, ModuleOp module) {
+  auto kernel = module.lookupSymbol<KernelOp>(launch.getKernelAttr());
+  if (!kernel)
+    return false;
+  if (kernel
+          .walk([](Operation *k) {
+            return isGroupOp(k) ? WalkResult::interrupt()
+                                : WalkResult::advance();
+          })
+          .wasInterrupted())
+    return false;
+  auto only =
+      kernel->getAttrOfType<StringAttr>(BSGPDialect::getTargetAttrName());
+  return !only || only.getValue() == "cuda";
+}
+
+/// Adds the launches of `op`, an scf branch or loop of the body, to `plan`;
+/// failure where it holds anything but arithmetic, such branches and loops,
+/// and launches (no temporary lists: their lifetimes would depend on the
+/// branch taken).
+LogicalResult planNestedFlow(Operation *op, LoopPlan &plan, ModuleOp module) {
+  if (!isa<scf::IfOp, scf::ForOp, scf::WhileOp>(op))
+    return failure();
+  SmallVector<LaunchOp> launches;
+  WalkResult walk = op->walk([&](Operation *inner) {
+    if (inner == op)
+      return WalkResult::advance();
+    if (auto launch = dyn_cast<LaunchOp>(inner)) {
+      if (!isGridLaunchable(launch, module))
+        return WalkResult::interrupt();
+      launches.push_back(launch);
+      return WalkResult::advance();
+    }
+    if (isa<scf::IfOp, scf::ForOp, scf::WhileOp>(inner) ||
+        isa<UnrealizedConversionCastOp>(inner) ||
+        (inner->getNumRegions() == 0 && isMemoryEffectFree(inner)))
+      return WalkResult::advance();
+    return WalkResult::interrupt();
+  });
+  if (walk.wasInterrupted())
+    return failure();
+  plan.launches.append(launches);
+  return success();
+}
+
 /// Plans the fusion of `loop`; failure where the loop does anything but
 /// arithmetic, launches of grid-stride kernels and its temporary lists.
 FailureOr<LoopPlan> planLoop(scf::WhileOp loop, ModuleOp module) {
@@ -139,21 +187,7 @@ FailureOr<LoopPlan> planLoop(scf::WhileOp loop, ModuleOp module) {
   DenseMap<Value, int> listIndex;
   for (Operation &op : after.without_terminator()) {
     if (auto launch = dyn_cast<LaunchOp>(op)) {
-      auto kernel = module.lookupSymbol<KernelOp>(launch.getKernelAttr());
-      if (!kernel)
-        return failure();
-      // Work-group operations need the block shape they were compiled for;
-      // a kernel of another target is not CUDA's to run.
-      if (kernel
-              .walk([](Operation *k) {
-                return isGroupOp(k) ? WalkResult::interrupt()
-                                    : WalkResult::advance();
-              })
-              .wasInterrupted())
-        return failure();
-      if (auto only = kernel->getAttrOfType<StringAttr>(
-              BSGPDialect::getTargetAttrName());
-          only && only.getValue() != "cuda")
+      if (!isGridLaunchable(launch, module))
         return failure();
       plan.launches.push_back(launch);
       continue;
@@ -194,6 +228,10 @@ FailureOr<LoopPlan> planLoop(scf::WhileOp loop, ModuleOp module) {
       continue;
     }
     if (isa<UnrealizedConversionCastOp>(op) || isMemoryEffectFree(&op))
+      continue;
+    // A uniform branch or loop nested in the body (`if (i == 2) { ...;
+    // barrier; }`): every thread takes it alike, so it may hold launches.
+    if (succeeded(planNestedFlow(&op, plan, module)))
       continue;
     return failure();
   }

@@ -184,3 +184,74 @@ func.func @sizes(%n: i32, %m: i64, %iters: i32) {
   }
   return
 }
+
+// -----
+
+// A uniform branch in the body (`if (i == 2) { ...; barrier; }`): every
+// thread takes it alike, so the kernel keeps it, with its grid launch.
+bsgp.kernel @step(%x: !bsgp.ptr<i32>) {
+  bsgp.return
+}
+// CHECK-LABEL: func.func @branch_in_loop(
+// CHECK: bsgp.can_launch_grid_loop @branch_in_loop_loop0
+// CHECK-LABEL: bsgp.kernel @branch_in_loop_loop0(
+// CHECK: scf.while
+// CHECK: %[[TWO:.*]] = arith.cmpi eq
+// CHECK-NEXT: scf.if %[[TWO]] {
+// CHECK-NEXT: bsgp.grid_launch @step
+// CHECK-NEXT: }
+// CHECK-NEXT: bsgp.grid_launch @step
+func.func @branch_in_loop(%d: !bsgp.ptr<i32>, %n: i32, %iters: i32) {
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  %c2 = arith.constant 2 : i32
+  %r = scf.while (%i = %c0) : (i32) -> i32 {
+    %more = arith.cmpi slt, %i, %iters : i32
+    scf.condition(%more) %i : i32
+  } do {
+  ^bb0(%i: i32):
+    %two = arith.cmpi eq, %i, %c2 : i32
+    scf.if %two {
+      bsgp.launch @step(%n) args(%d : !bsgp.ptr<i32>)
+    }
+    bsgp.launch @step(%n) args(%d : !bsgp.ptr<i32>)
+    %next = arith.addi %i, %c1 : i32
+    scf.yield %next : i32
+  }
+  return
+}
+
+// -----
+
+// A list allocated in a branch of the body would live as long as the
+// branch decides: the loop stays a host loop.
+llvm.func @bsgprt_temp_alloc_elements(i64, i64, !llvm.ptr) -> !llvm.ptr
+llvm.func @bsgprt_temp_free(!llvm.ptr)
+bsgp.kernel @fill(%x: !bsgp.ptr<i32>) {
+  bsgp.return
+}
+// CHECK-NOT: bsgp.grid_loop
+// CHECK-LABEL: func.func @list_in_branch(
+// CHECK-NOT: bsgp.can_launch_grid_loop
+func.func @list_in_branch(%n: i32, %iters: i32, %flag: i1) {
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  %c4 = arith.constant 4 : i64
+  %null = llvm.mlir.zero : !llvm.ptr
+  %n64 = arith.extsi %n : i32 to i64
+  %r = scf.while (%i = %c0) : (i32) -> i32 {
+    %more = arith.cmpi slt, %i, %iters : i32
+    scf.condition(%more) %i : i32
+  } do {
+  ^bb0(%i: i32):
+    scf.if %flag {
+      %p = llvm.call @bsgprt_temp_alloc_elements(%n64, %c4, %null) : (i64, i64, !llvm.ptr) -> !llvm.ptr
+      %l = builtin.unrealized_conversion_cast %p : !llvm.ptr to !bsgp.ptr<i32>
+      bsgp.launch @fill(%n) args(%l : !bsgp.ptr<i32>)
+      llvm.call @bsgprt_temp_free(%p) : (!llvm.ptr) -> ()
+    }
+    %next = arith.addi %i, %c1 : i32
+    scf.yield %next : i32
+  }
+  return
+}

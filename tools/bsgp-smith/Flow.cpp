@@ -419,10 +419,19 @@ void Generator::uniformBranch() {
 /// then. The body's statements update the spawn's variables each iteration,
 /// and the next iteration reads them.
 void Generator::uniformLoop(Context Kind) {
+  // Every fourth loop (by the name counter: no draw decides it) is plain:
+  // a bound the host knows, no rank changes and barriers as its segments'
+  // ends, the form bsgp-fuse-uniform-loops runs as one CUDA kernel.
+  bool Plain = Opts.has(Feature::Barrier) && NameCounter % 4 == 3;
   unsigned Trips = R.range(Kind == Context::Do ? 1 : 0, 3);
-  std::string Bound = uniformValue(Kind, Trips);
+  std::string Host = inFunction(*this) ? "thread.size" : "n";
+  std::string Bound =
+      !Plain ? uniformValue(Kind, Trips)
+      : NameCounter % 8 < 4
+          ? std::to_string(Trips)
+          : "(" + Host + " % " + std::to_string(Trips + 1) + ")";
   std::string I = fresh("it");
-  FlowLevel L{Kind, 0, /*RankChanges=*/R.chance(70)};
+  FlowLevel L{Kind, 0, /*RankChanges=*/!Plain && R.chance(70)};
   // A fork in the loop may double the threads each iteration: room for it
   // is made now, in a loop not nested in another.
   unsigned SavedDoubles = ForkDoubles;
@@ -436,8 +445,10 @@ void Generator::uniformLoop(Context Kind) {
   // Kill and fork in one iteration change the next one's thread count.
   if (L.RankChanges)
     MinThreads = 0;
-  bool Break = Opts.has(Feature::UniformJumps) && R.chance(30);
-  bool Continue = Opts.has(Feature::UniformJumps) && R.chance(30);
+  // A plain loop has no jumps: they make its condition a flag the body
+  // sets, which the host keeps.
+  bool Break = !Plain && Opts.has(Feature::UniformJumps) && R.chance(30);
+  bool Continue = !Plain && Opts.has(Feature::UniformJumps) && R.chance(30);
   unsigned BreakAt = R.below(3), ContinueAt = R.below(3);
   std::string BreakIt = std::to_string(R.range(0, 3));
   std::string ContinueIt = std::to_string(R.range(0, 3));
@@ -454,6 +465,7 @@ void Generator::uniformLoop(Context Kind) {
   if (Continue)
     Flow.push_back({Context::Continue});
   ++InLoops;
+  PlainLoops += Plain;
   flowBody(L, [&] {
     if (Kind == Context::For)
       S.add({I, Ty::Int, /*Writable=*/false});
@@ -465,13 +477,19 @@ void Generator::uniformLoop(Context Kind) {
       if (Break && BreakAt == At)
         line("if (" + I + " == " + BreakIt + ") break;");
     };
+    auto Segment = [&] {
+      if (!Plain)
+        return flowSegment(*this);
+      superstepBreak();
+      afterBarrier();
+    };
     Jumps(0);
     stmtList(1, 1);
-    flowSegment(*this);
+    Segment();
     Jumps(1);
     stmtList(1, 1);
     if (R.chance(50))
-      flowSegment(*this);
+      Segment();
     // A value the next iteration reads.
     Var Carried = outerVar(*this);
     if (!Carried.Name.empty())
@@ -479,6 +497,7 @@ void Generator::uniformLoop(Context Kind) {
     Jumps(2);
   });
   --InLoops;
+  PlainLoops -= Plain;
   if (Continue)
     Flow.pop_back();
   if (Break)

@@ -343,6 +343,9 @@ public:
   /// uniform branches and loops.
   std::string Acc;
   unsigned NextPiece = 1, InLoops = 0, ForkDoubles = 0;
+  /// Plain uniform loops open (uniformLoop): their supersteps print nothing
+  /// from a require, which would make the host loop call printf.
+  unsigned PlainLoops = 0;
   int LastRankChangePiece = -1;
   /// A kill or fork may have ended every thread: bsgpi then runs no later
   /// require of the spawn, so none prints.

@@ -125,7 +125,7 @@ void Generator::superstepBreak() {
     S.add({G, V.T});
   }
   // Its require runs before the superstep that begins here.
-  if (R.chance(20))
+  if (R.chance(20) && PlainLoops == 0)
     requirePrintf();
   if (SpawnLevel > 0 && NameCounter % 4 == 1)
     listRoundTrip();
