@@ -35,6 +35,7 @@
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/IRMapping.h"
 #include "mlir/IR/Matchers.h"
+#include "mlir/IR/TypeUtilities.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 
 #include "llvm/ADT/SetVector.h"
@@ -181,6 +182,19 @@ FailureOr<LoopPlan> planLoop(scf::WhileOp loop, ModuleOp module) {
       return failure();
   for (Operation &op : before.without_terminator())
     if (!isMemoryEffectFree(&op))
+      return failure();
+  // The host and the kernel each run the loop's arithmetic and must agree
+  // on its trip count and results. Integer arithmetic does; floating
+  // point need not (NVPTX contracts a multiply and an add into an fma), so
+  // a loop carrying a floating-point value or testing one stays a host
+  // loop.
+  auto isFloating = [](Type t) {
+    return isa<FloatType>(getElementTypeOrSelf(t));
+  };
+  if (llvm::any_of(before.getArgumentTypes(), isFloating))
+    return failure();
+  for (Operation &op : before.without_terminator())
+    if (llvm::any_of(op.getResultTypes(), isFloating))
       return failure();
 
   auto yield = cast<scf::YieldOp>(after.getTerminator());

@@ -640,8 +640,11 @@ void bsgprt_register_module(const bsgprt_module_desc *m) {
     b->prepare(*m);
 }
 
-void bsgprt_launch(const bsgprt_module_desc *m, uint32_t kernel,
-                   uint64_t nthreads, const void *args) {
+/// bsgprt_launch, and with `cooperative` bsgprt_launch_cooperative: a
+/// grid-loop kernel, timed on the host (its blocks wait for each other).
+static void launchKernel(const bsgprt_module_desc *m, uint32_t kernel,
+                         uint64_t nthreads, const void *args,
+                         bool cooperative) {
   if (!m)
     return report(makeError(BSGPRT_ERROR_INVALID_VALUE, nullptr,
                             "launch of a null module"));
@@ -680,8 +683,8 @@ void bsgprt_launch(const bsgprt_module_desc *m, uint32_t kernel,
   Status s;
   double ms = 0;
   // A trace wants each kernel's start and end on the host's clock.
-  bool deviceTimed =
-      profiling && nthreads && b.hasDeviceTimer() && !traceEnabled();
+  bool deviceTimed = profiling && nthreads && b.hasDeviceTimer() &&
+                     !traceEnabled() && !cooperative;
   auto record = [&] {
     std::lock_guard<std::mutex> lock(st.mutex);
     const char *callsite = currentCallSite();
@@ -713,7 +716,8 @@ void bsgprt_launch(const bsgprt_module_desc *m, uint32_t kernel,
     if (nthreads) {
       auto start = std::chrono::steady_clock::now();
       double traceStart = traceNow();
-      s = b.launch(*m, kernel, nthreads, args);
+      s = cooperative ? b.launchCooperative(*m, kernel, nthreads, args)
+                      : b.launch(*m, kernel, nthreads, args);
       // Asynchronous backends are timed to the kernel's end.
       if ((profiling || traceEnabled()) && !s.failed())
         s = b.synchronize();
@@ -728,54 +732,25 @@ void bsgprt_launch(const bsgprt_module_desc *m, uint32_t kernel,
     report(makeError(s.code, k.srcloc, s.message));
 }
 
+void bsgprt_launch(const bsgprt_module_desc *m, uint32_t kernel,
+                   uint64_t nthreads, const void *args) {
+  launchKernel(m, kernel, nthreads, args, /*cooperative=*/false);
+}
+
 int bsgprt_can_launch_cooperative(const bsgprt_module_desc *m, uint32_t kernel,
                                   uint64_t nthreads) {
   if (!m || kernel >= m->num_kernels || !m->kernels ||
       checkABIVersion(*m).failed())
     return 0;
   // BSGP_GRID_LOOPS=0 runs every uniform loop one launch per superstep.
-  static const bool enabled = [] {
-    const char *env = std::getenv("BSGP_GRID_LOOPS");
-    return !env || std::atoi(env) != 0;
-  }();
-  if (!enabled || static_cast<int64_t>(nthreads) <= 0)
-    return 0;
-  return backend().canLaunchCooperative(*m, kernel, nthreads) ? 1 : 0;
+  static const bool on =
+      !std::getenv("BSGP_GRID_LOOPS") || envFlag("BSGP_GRID_LOOPS");
+  return on && static_cast<int64_t>(nthreads) > 0 &&
+         backend().canLaunchCooperative(*m, kernel, nthreads);
 }
-
 void bsgprt_launch_cooperative(const bsgprt_module_desc *m, uint32_t kernel,
                                uint64_t nthreads, const void *args) {
-  // bsgprt_can_launch_cooperative said yes for this kernel and count.
-  const bsgprt_kernel_desc &k = m->kernels[kernel];
-  State &st = state();
-  Backend &b = backend();
-  bool profiling;
-  {
-    std::lock_guard<std::mutex> lock(st.mutex);
-    profiling = st.profiling;
-  }
-  auto start = std::chrono::steady_clock::now();
-  double traceStart = traceNow();
-  Status s = b.launchCooperative(*m, kernel, nthreads, args);
-  if ((profiling || traceEnabled()) && !s.failed())
-    s = b.synchronize();
-  auto stop = std::chrono::steady_clock::now();
-  traceKernel(k.name, k.srcloc, nthreads, traceStart, traceNow());
-  if (profiling) {
-    std::lock_guard<std::mutex> lock(st.mutex);
-    const char *callsite = currentCallSite();
-    KernelStats &ks = st.stats[{m, kernel, callsite}];
-    if (!ks.launches) {
-      ks.srcloc = describeLaunchSite(k.srcloc, callsite);
-      ks.name = k.name ? k.name : "?";
-    }
-    ++ks.launches;
-    ks.totalMs +=
-        std::chrono::duration<double, std::milli>(stop - start).count();
-    ks.elements += nthreads;
-  }
-  if (s.failed())
-    report(makeError(s.code, k.srcloc, s.message));
+  launchKernel(m, kernel, nthreads, args, /*cooperative=*/true);
 }
 
 int32_t bsgprt_spawn_count(int64_t n, const char *srcloc) {

@@ -255,3 +255,31 @@ func.func @list_in_branch(%n: i32, %iters: i32, %flag: i1) {
   }
   return
 }
+
+// -----
+
+// A floating-point value carried by the loop: the host and the kernel could
+// round its arithmetic apart (an fma on the GPU) and disagree on the trip
+// count, so the loop stays a host loop.
+bsgp.kernel @halve(%x: !bsgp.ptr<f32>) {
+  bsgp.return
+}
+// CHECK-NOT: bsgp.grid_loop
+// CHECK-LABEL: func.func @float_carried(
+// CHECK-NOT: bsgp.can_launch_grid_loop
+func.func @float_carried(%d: !bsgp.ptr<f32>, %n: i32, %eps: f32) {
+  %one = arith.constant 1.0 : f32
+  %a = arith.constant 0.9 : f32
+  %b = arith.constant 0.05 : f32
+  %r = scf.while (%t = %one) : (f32) -> f32 {
+    %more = arith.cmpf ogt, %t, %eps : f32
+    scf.condition(%more) %t : f32
+  } do {
+  ^bb0(%t: f32):
+    bsgp.launch @halve(%n) args(%d : !bsgp.ptr<f32>)
+    %m = arith.mulf %t, %a : f32
+    %next = arith.addf %m, %b : f32
+    scf.yield %next : f32
+  }
+  return
+}

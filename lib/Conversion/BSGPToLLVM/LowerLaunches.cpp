@@ -169,6 +169,42 @@ static void markLibraryCalls(ModuleOp module) {
   }
 }
 
+/// Each bsgp.can_launch_grid_loop becomes bsgprt_can_launch_cooperative of
+/// the kernel's index in the descriptor (bsgp-fuse-uniform-loops).
+static LogicalResult
+lowerGridLoopQueries(ModuleOp module, LLVM::GlobalOp moduleDesc,
+                     const llvm::StringMap<unsigned> &kernelIndex) {
+  Type i32 = IntegerType::get(module.getContext(), 32);
+  Type i64 = IntegerType::get(module.getContext(), 64);
+  WalkResult asked = module.walk([&](bsgp::CanLaunchGridLoopOp query) {
+    auto kernel = module.lookupSymbol<bsgp::KernelOp>(query.getKernelAttr());
+    if (!kernel) {
+      query.emitOpError("asks about an unknown kernel");
+      return WalkResult::interrupt();
+    }
+    Location l = query.getLoc();
+    OpBuilder b(query);
+    Value desc = LLVM::AddressOfOp::create(b, l, moduleDesc);
+    Value index = LLVM::ConstantOp::create(
+        b, l, i32,
+        static_cast<int32_t>(kernelIndex.lookup(kernel.getSymName())));
+    Value count = LLVM::SExtOp::create(b, l, i64, query.getThreadCount());
+    Value can =
+        LLVM::CallOp::create(b, l,
+                             bsgp::getOrInsertRuntimeFn(
+                                 module, bsgp::RuntimeFn::CanLaunchCooperative),
+                             ValueRange{desc, index, count})
+            .getResult();
+    Value zero = LLVM::ConstantOp::create(b, l, i32, 0);
+    query.replaceAllUsesWith(
+        LLVM::ICmpOp::create(b, l, LLVM::ICmpPredicate::ne, can, zero)
+            .getResult());
+    query.erase();
+    return WalkResult::advance();
+  });
+  return failure(asked.wasInterrupted());
+}
+
 void LowerLaunchesPass::runOnOperation() {
   ModuleOp module = getOperation();
   MLIRContext *ctx = module.getContext();
@@ -253,33 +289,7 @@ void LowerLaunchesPass::runOnOperation() {
   LLVM::LLVMFuncOp launchFn =
       bsgp::getOrInsertRuntimeFn(module, bsgp::RuntimeFn::Launch);
   StringRef gridLoop = bsgp::BSGPDialect::GridLoopAttrHelper::getNameStr();
-  // Whether the backend runs a grid-loop kernel (bsgp-fuse-uniform-loops).
-  WalkResult asked = module.walk([&](bsgp::CanLaunchGridLoopOp query) {
-    auto kernel = module.lookupSymbol<bsgp::KernelOp>(query.getKernelAttr());
-    if (!kernel) {
-      query.emitOpError("asks about an unknown kernel");
-      return WalkResult::interrupt();
-    }
-    Location l = query.getLoc();
-    OpBuilder b(query);
-    Value desc = LLVM::AddressOfOp::create(b, l, moduleDesc);
-    Value index = LLVM::ConstantOp::create(
-        b, l, i32, static_cast<int32_t>(kernelIndex[kernel.getSymName()]));
-    Value count = LLVM::SExtOp::create(b, l, i64, query.getThreadCount());
-    Value can =
-        LLVM::CallOp::create(b, l,
-                             bsgp::getOrInsertRuntimeFn(
-                                 module, bsgp::RuntimeFn::CanLaunchCooperative),
-                             ValueRange{desc, index, count})
-            .getResult();
-    Value zero = LLVM::ConstantOp::create(b, l, i32, 0);
-    query.replaceAllUsesWith(
-        LLVM::ICmpOp::create(b, l, LLVM::ICmpPredicate::ne, can, zero)
-            .getResult());
-    query.erase();
-    return WalkResult::advance();
-  });
-  if (asked.wasInterrupted())
+  if (failed(lowerGridLoopQueries(module, moduleDesc, kernelIndex)))
     return signalPassFailure();
   WalkResult result = module.walk([&](bsgp::LaunchOp launch) {
     auto kernel = module.lookupSymbol<bsgp::KernelOp>(launch.getKernelAttr());
