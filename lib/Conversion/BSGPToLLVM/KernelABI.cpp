@@ -9,7 +9,10 @@
 #include "bsgp/Dialect/BSGP/IR/BSGPDialect.h"
 #include "bsgp/Dialect/BSGP/IR/BSGPOps.h"
 
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/LLVMIR/LLVMTypes.h"
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/BuiltinTypes.h"
 
 #include "llvm/Support/MathExtras.h"
@@ -77,6 +80,31 @@ uint64_t bsgp::getKernelArgsAlign(KernelOp kernel) {
   for (Type t : getKernelArgsStructType(kernel).getBody())
     align = std::max(align, getNaturalLayout(t).align);
   return align;
+}
+
+Value bsgp::packKernelArgs(OpBuilder &b, Location loc, KernelOp kernel,
+                           ValueRange args, Block &entry) {
+  // The slot has the struct's alignment: a vector field (a host float3 the
+  // threads read) is stored with its own, 16, which a slot aligned to 8
+  // breaks on the CPU (movaps faults).
+  LLVM::LLVMStructType argsTy = getKernelArgsStructType(kernel);
+  Type ptr = LLVM::LLVMPointerType::get(b.getContext());
+  OpBuilder eb = OpBuilder::atBlockBegin(&entry);
+  Value one = LLVM::ConstantOp::create(eb, loc, eb.getI64Type(), 1);
+  Value slot =
+      LLVM::AllocaOp::create(eb, loc, ptr, argsTy, one,
+                             static_cast<unsigned>(getKernelArgsAlign(kernel)));
+  for (auto [i, arg] : llvm::enumerate(args)) {
+    Type storage = argsTy.getBody()[i];
+    Value v = arg;
+    if (v.getType() != storage)
+      v = UnrealizedConversionCastOp::create(b, loc, storage, v).getResult(0);
+    Value addr =
+        LLVM::GEPOp::create(b, loc, ptr, argsTy, slot,
+                            ArrayRef<LLVM::GEPArg>{0, static_cast<int32_t>(i)});
+    LLVM::StoreOp::create(b, loc, v, addr);
+  }
+  return slot;
 }
 
 std::string bsgp::getCPUEntryName(StringRef kernelName) {

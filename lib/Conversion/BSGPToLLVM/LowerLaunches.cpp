@@ -298,30 +298,10 @@ void LowerLaunchesPass::runOnOperation() {
       return WalkResult::interrupt();
     }
     Location l = launch.getLoc();
-    LLVM::LLVMStructType argsTy = bsgp::getKernelArgsStructType(kernel);
-
-    // One stack slot per launch site, in the entry block so that a launch in
-    // a host loop does not grow the stack. It has the struct's alignment: a
-    // vector field (a host float3 the threads read) is stored with its own,
-    // 16, which a slot aligned to 8 breaks on the CPU (movaps faults).
     auto fn = launch->getParentOfType<FunctionOpInterface>();
-    OpBuilder eb = OpBuilder::atBlockBegin(&fn.getFunctionBody().front());
-    Value one = LLVM::ConstantOp::create(eb, l, i64, 1);
-    Value slot = LLVM::AllocaOp::create(
-        eb, l, ptr, argsTy, one,
-        static_cast<unsigned>(bsgp::getKernelArgsAlign(kernel)));
-
     OpBuilder b(launch);
-    for (auto [i, arg] : llvm::enumerate(launch.getArgs())) {
-      Type storage = argsTy.getBody()[i];
-      Value v = arg;
-      if (v.getType() != storage)
-        v = UnrealizedConversionCastOp::create(b, l, storage, v).getResult(0);
-      Value addr = LLVM::GEPOp::create(
-          b, l, ptr, argsTy, slot,
-          ArrayRef<LLVM::GEPArg>{0, static_cast<int32_t>(i)});
-      LLVM::StoreOp::create(b, l, v, addr);
-    }
+    Value slot = bsgp::packKernelArgs(b, l, kernel, launch.getArgs(),
+                                      fn.getFunctionBody().front());
     Value desc = LLVM::AddressOfOp::create(b, l, moduleDesc);
     Value index = LLVM::ConstantOp::create(
         b, l, i32, static_cast<int32_t>(kernelIndex[kernel.getSymName()]));

@@ -127,9 +127,7 @@ LogicalResult bsgp::lowerGridLaunches(LLVM::LLVMFuncOp fn, ModuleOp host,
   fn.walk([&](GridLaunchOp l) { launches.push_back(l); });
   if (launches.empty())
     return success();
-  MLIRContext *ctx = fn.getContext();
-  Type ptrTy = LLVM::LLVMPointerType::get(ctx);
-  Type i64 = IntegerType::get(ctx, 64);
+  Type i64 = IntegerType::get(fn.getContext(), 64);
   LLVM::LLVMFuncOp barrier = getOrCreateGridBarrier(device);
   Block &entry = fn.getBody().front();
   for (GridLaunchOp launch : launches) {
@@ -139,25 +137,8 @@ LogicalResult bsgp::lowerGridLaunches(LLVM::LLVMFuncOp fn, ModuleOp host,
         getGridBodyName(launch.getKernel()));
     if (!kernel || !body)
       return launch.emitOpError("launches a kernel without a CUDA body");
-    LLVM::LLVMStructType argsTy = getKernelArgsStructType(kernel);
-    // The argument struct, in the entry block so that a loop does not grow
-    // the stack; after inlining it is registers.
-    OpBuilder eb = OpBuilder::atBlockBegin(&entry);
-    Value one = LLVM::ConstantOp::create(eb, loc, i64, eb.getI64IntegerAttr(1));
-    Value slot = LLVM::AllocaOp::create(
-        eb, loc, ptrTy, argsTy, one,
-        static_cast<unsigned>(getKernelArgsAlign(kernel)));
     OpBuilder b(launch);
-    for (auto [i, arg] : llvm::enumerate(launch.getArgs())) {
-      Type storage = argsTy.getBody()[i];
-      Value v = arg;
-      if (v.getType() != storage)
-        v = UnrealizedConversionCastOp::create(b, loc, storage, v).getResult(0);
-      Value addr = LLVM::GEPOp::create(
-          b, loc, ptrTy, argsTy, slot,
-          ArrayRef<LLVM::GEPArg>{0, static_cast<int32_t>(i)});
-      LLVM::StoreOp::create(b, loc, v, addr);
-    }
+    Value slot = packKernelArgs(b, loc, kernel, launch.getArgs(), entry);
     // A negative count launches nothing, as bsgprt_launch would refuse it.
     Value zero32 = arith::ConstantIntOp::create(b, loc, 0, 32);
     Value count =

@@ -16,9 +16,14 @@
 #define BSGP_CONVERSION_BSGPTOLLVM_KERNELABI_H
 
 #include "mlir/IR/Types.h"
+#include "mlir/IR/Value.h"
+#include "mlir/IR/ValueRange.h"
 
 namespace mlir {
+class Block;
+class Location;
 class ModuleOp;
+class OpBuilder;
 namespace LLVM {
 class LLVMStructType;
 }
@@ -43,6 +48,15 @@ uint64_t getKernelArgsSize(KernelOp kernel);
 /// copy of the struct must have it, since its fields are stored and loaded
 /// with their natural alignment.
 uint64_t getKernelArgsAlign(KernelOp kernel);
+
+/// Packs `args` into `kernel`'s parameter struct for a launch at `b`'s
+/// insertion point and returns its address. The struct is a stack slot at
+/// the start of `entry` (one per launch site, so that a launch in a loop
+/// does not grow the stack) with getKernelArgsAlign's alignment; the
+/// stores are at `b`.
+mlir::Value packKernelArgs(mlir::OpBuilder &b, mlir::Location loc,
+                           KernelOp kernel, mlir::ValueRange args,
+                           mlir::Block &entry);
 
 /// Name of the native entry point of `kernel` on the CPU target.
 std::string getCPUEntryName(llvm::StringRef kernelName);
