@@ -17,9 +17,10 @@
 // frees alternate between two lists allocated once.
 //
 // The backend decides at run time: where it can keep all the kernel's
-// blocks resident (CUDA's cooperative launch), the host launches the kernel
-// and runs the loop's arithmetic alone to learn its results; elsewhere the
-// original loop runs.
+// blocks resident (CUDA's cooperative launch) or run it on a team of
+// threads with a team barrier (the CPU), the host launches the kernel and
+// runs the loop's arithmetic alone to learn its results; elsewhere (Vulkan,
+// several devices) the original loop runs.
 //
 //===----------------------------------------------------------------------===//
 
@@ -115,23 +116,31 @@ bool isPassable(Type t) {
   return isa<IntegerType, FloatType, PtrType, StreamType, VectorType>(t);
 }
 
+/// The one target `op` is compiled for (bsgp-specialize-targets' copies of
+/// a host function), or null.
+StringAttr getOnlyTarget(Operation *op) {
+  return op->getAttrOfType<StringAttr>(BSGPDialect::getTargetAttrName());
+}
+
 /// True if `launch` runs a kernel that a grid loop can run: one without
 /// work-group operations (they need the block shape they were compiled
-/// for) and not of another target.
+/// for) or per-chunk accumulators (their chunks are the launch's, which a
+/// grid loop does not make), and compiled for the targets the loop is.
 bool isGridLaunchable(LaunchOp launch, ModuleOp module) {
   auto kernel = module.lookupSymbol<KernelOp>(launch.getKernelAttr());
   if (!kernel)
     return false;
   if (kernel
           .walk([](Operation *k) {
-            return isGroupOp(k) ? WalkResult::interrupt()
-                                : WalkResult::advance();
+            return isGroupOp(k) || isa<ChunkReduceOp, ChunkScanOp>(k)
+                       ? WalkResult::interrupt()
+                       : WalkResult::advance();
           })
           .wasInterrupted())
     return false;
-  auto only =
-      kernel->getAttrOfType<StringAttr>(BSGPDialect::getTargetAttrName());
-  return !only || only.getValue() == "cuda";
+  StringAttr only = getOnlyTarget(kernel);
+  return !only ||
+         only == getOnlyTarget(launch->getParentOfType<func::FuncOp>());
 }
 
 /// Adds the launches of `op`, an scf branch or loop of the body, to `plan`;
@@ -407,8 +416,10 @@ KernelOp buildGridLoopKernel(LoopPlan &plan, ArrayRef<Value> captured,
                        nullptr, nullptr, nullptr);
   kernel->setAttr(BSGPDialect::GridLoopAttrHelper::getNameStr(),
                   UnitAttr::get(ctx));
-  kernel->setAttr(BSGPDialect::getTargetAttrName(),
-                  StringAttr::get(ctx, "cuda"));
+  // The targets of the function the loop is in; SPIR-V skips grid loops.
+  if (StringAttr only =
+          getOnlyTarget(plan.loop->getParentOfType<func::FuncOp>()))
+    kernel->setAttr(BSGPDialect::getTargetAttrName(), only);
   // The loop's source range: the first kernel's, whose srcloc names its
   // superstep, is close enough for a fault report.
   if (auto first =
@@ -549,9 +560,8 @@ void FuseUniformLoopsPass::runOnOperation() {
     if (fn.isExternal() || fn->hasAttr(BSGPDialect::getDeviceAttrName()) ||
         isCollectiveFunction(fn))
       continue;
-    if (auto only =
-            fn->getAttrOfType<StringAttr>(BSGPDialect::getTargetAttrName());
-        only && only.getValue() != "cuda")
+    if (StringAttr only = getOnlyTarget(fn);
+        only && only.getValue() != "cuda" && only.getValue() != "cpu")
       continue;
     fn.walk([&](scf::WhileOp loop) { loops.push_back(loop); });
   }

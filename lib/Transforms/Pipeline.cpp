@@ -52,8 +52,9 @@ void bsgp::buildBSGPPipeline(mlir::OpPassManager &pm,
   buildBSGPSuperstepPipeline(pm, targets);
   buildBSGPStreamPipeline(pm);
   // Loops of supersteps as one kernel where the backend at run time is
-  // CUDA; the other targets run the loop as it is.
-  if (targets.cuda)
+  // CUDA or the CPU; SPIR-V runs the loop as it is (Vulkan does not promise
+  // that the work groups of a dispatch run at once).
+  if (targets.cuda || targets.cpu)
     pm.addPass(createBSGPFuseUniformLoopsPass());
 }
 

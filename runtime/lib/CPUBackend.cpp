@@ -38,6 +38,11 @@ constexpr size_t Alignment = 256;
 /// kernel ABI stays as it is; kernels read it once per chunk.
 thread_local uint64_t CurrentChunk = 0;
 
+/// The team running a grid-loop kernel (launchCooperative): the calling
+/// thread's index and the team's size; 0 and 1 elsewhere.
+thread_local uint64_t TeamRank = 0;
+thread_local uint64_t TeamSize = 1;
+
 /// The number of chunks a launch of `n` ranks made here and now runs in:
 /// none for no ranks; one, on the calling thread, inside an OpenMP parallel
 /// region; otherwise one per thread of the team (`threads`, or OpenMP's
@@ -140,6 +145,41 @@ public:
     return Status::ok();
   }
 
+  /// A grid loop runs on a team of threads: any kernel compiled for the CPU.
+  bool canLaunchCooperative(const bsgprt_module_desc &m, uint32_t kernel,
+                            uint64_t n) override {
+    (void)n;
+    return m.kernels[kernel].cpu != nullptr;
+  }
+  /// One parallel region for the whole loop: each thread runs the kernel,
+  /// which splits every superstep's ranks by the team (the team's actual
+  /// size, which OpenMP may make smaller than asked) and waits at the team
+  /// barrier between them. The team is as large as a launch of the loop's
+  /// largest superstep (`n`) would use: a loop of at most 256 threads, or
+  /// one inside a parallel region, runs on the calling thread.
+  Status launchCooperative(const bsgprt_module_desc &m, uint32_t kernel,
+                           uint64_t n, const void *args) override {
+    bsgprt_cpu_kernel_fn fn = m.kernels[kernel].cpu;
+    if (!fn)
+      return launchSlice(m, kernel, Slice(), args);
+    uint64_t team = chunkCount(n, threads);
+    if (team <= 1) {
+      CurrentChunk = 0;
+      fn(args, 0, n, n);
+      return Status::ok();
+    }
+#pragma omp parallel num_threads(static_cast<int>(team))
+    {
+      TeamRank = static_cast<uint64_t>(omp_get_thread_num());
+      TeamSize = static_cast<uint64_t>(omp_get_num_threads());
+      CurrentChunk = TeamRank;
+      fn(args, 0, n, n);
+      TeamRank = 0;
+      TeamSize = 1;
+    }
+    return Status::ok();
+  }
+
   uint64_t sliceChunkCount(uint64_t ranks) const override {
     return chunkCount(ranks, threads);
   }
@@ -220,5 +260,18 @@ uint64_t bsgprt_cpu_chunk_count(uint64_t nthreads) {
 }
 
 uint64_t bsgprt_cpu_chunk_index(void) { return bsgprt::CurrentChunk; }
+
+uint64_t bsgprt_cpu_team_rank(void) { return bsgprt::TeamRank; }
+
+uint64_t bsgprt_cpu_team_size(void) { return bsgprt::TeamSize; }
+
+void bsgprt_cpu_team_barrier(void) {
+  // An orphaned barrier: it binds to the team of launchCooperative's
+  // parallel region, which every thread of it reaches the same number of
+  // times (the loop's control flow is uniform).
+  if (bsgprt::TeamSize > 1) {
+#pragma omp barrier
+  }
+}
 
 } // extern "C"

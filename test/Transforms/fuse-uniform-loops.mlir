@@ -79,7 +79,7 @@ bsgp.kernel @after(%x: !bsgp.ptr<f32>) {
 // CHECK-LABEL: bsgp.kernel @smooth_loop0(
 // CHECK-SAME: %[[KX:[^:]*]]: !bsgp.ptr<f32>, %[[KITERS:[^:]*]]: i32, %[[KN:[^:]*]]: i32, %[[KS:[^:]*]]: !bsgp.stream, %[[KB:[^:]*]]: !bsgp.ptr<f32>)
 // CHECK-SAME: bsgp.grid_loop
-// CHECK-SAME: bsgp.target = "cuda"
+// CHECK-NOT: bsgp.target
 // CHECK-NOT: llvm.mlir.zero
 // CHECK: scf.while
 // CHECK: ^bb0(%{{.*}}: i32, %[[READ:.*]]: !bsgp.ptr<f32>):
@@ -283,3 +283,82 @@ func.func @float_carried(%d: !bsgp.ptr<f32>, %n: i32, %eps: f32) {
   }
   return
 }
+
+// -----
+
+// In a copy of a host function for one target (bsgp-specialize-targets),
+// the loop's kernel is for that target only, and launches that target's
+// kernels; a copy for SPIR-V, whose work groups need not run at once,
+// keeps its loop.
+bsgp.kernel @tstep_ss1(%x: !bsgp.ptr<f32>) attributes {bsgp.target = "cpu"} {
+  bsgp.return
+}
+bsgp.kernel @tstep_spirv(%x: !bsgp.ptr<f32>) attributes {bsgp.target = "spirv"} {
+  bsgp.return
+}
+// CHECK-LABEL: func.func private @targeted__cpu(
+// CHECK: bsgp.can_launch_grid_loop @targeted__cpu_loop0
+func.func private @targeted__cpu(%a: !bsgp.ptr<f32>, %n: i32, %iters: i32) attributes {bsgp.target = "cpu"} {
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  %r = scf.while (%i = %c0) : (i32) -> i32 {
+    %more = arith.cmpi slt, %i, %iters : i32
+    scf.condition(%more) %i : i32
+  } do {
+  ^bb0(%i: i32):
+    bsgp.launch @tstep_ss1(%n) args(%a : !bsgp.ptr<f32>)
+    %next = arith.addi %i, %c1 overflow<nsw> : i32
+    scf.yield %next : i32
+  }
+  return
+}
+// CHECK-LABEL: func.func private @targeted__spirv(
+// CHECK-NOT: bsgp.can_launch_grid_loop
+// CHECK: scf.while
+// CHECK: bsgp.launch @tstep_spirv
+func.func private @targeted__spirv(%a: !bsgp.ptr<f32>, %n: i32, %iters: i32) attributes {bsgp.target = "spirv"} {
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  %r = scf.while (%i = %c0) : (i32) -> i32 {
+    %more = arith.cmpi slt, %i, %iters : i32
+    scf.condition(%more) %i : i32
+  } do {
+  ^bb0(%i: i32):
+    bsgp.launch @tstep_spirv(%n) args(%a : !bsgp.ptr<f32>)
+    %next = arith.addi %i, %c1 overflow<nsw> : i32
+    scf.yield %next : i32
+  }
+  return
+}
+// CHECK-LABEL: bsgp.kernel @targeted__cpu_loop0(
+// CHECK-SAME: bsgp.grid_loop
+// CHECK-SAME: bsgp.target = "cpu"
+// CHECK: bsgp.grid_launch @tstep_ss1
+// CHECK-NOT: bsgp.kernel @targeted__spirv_loop
+
+// -----
+
+// A kernel with per-chunk accumulators (a reduce's CPU form) is not run by
+// a grid loop: its chunks are the launch's.
+bsgp.kernel @chunked(%x: f32, %partials: !bsgp.ptr<f32>) {
+  bsgp.chunk_reduce "add" %x, %partials : !bsgp.ptr<f32>
+  bsgp.return
+}
+// CHECK-LABEL: func.func @chunk_loop(
+// CHECK-NOT: bsgp.can_launch_grid_loop
+func.func @chunk_loop(%p: !bsgp.ptr<f32>, %n: i32, %iters: i32) {
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  %f = arith.constant 1.0 : f32
+  %r = scf.while (%i = %c0) : (i32) -> i32 {
+    %more = arith.cmpi slt, %i, %iters : i32
+    scf.condition(%more) %i : i32
+  } do {
+  ^bb0(%i: i32):
+    bsgp.launch @chunked(%n) args(%f, %p : f32, !bsgp.ptr<f32>)
+    %next = arith.addi %i, %c1 overflow<nsw> : i32
+    scf.yield %next : i32
+  }
+  return
+}
+// CHECK-NOT: bsgp.grid_loop

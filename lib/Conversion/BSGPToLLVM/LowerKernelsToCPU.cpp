@@ -19,6 +19,8 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "GridLoopsCPU.h"
+
 #include "bsgp/Conversion/BSGPToLLVM/KernelABI.h"
 #include "bsgp/Conversion/BSGPToLLVM/RuntimeAPI.h"
 #include "bsgp/Conversion/Common/KernelBody.h"
@@ -393,6 +395,16 @@ LogicalResult LowerKernelsToCPUPass::lowerKernel(bsgp::KernelOp kernel) {
   Value end32 = arith::TruncIOp::create(b, loc, i32, end);
   Value one = arith::ConstantIntOp::create(b, loc, i32, 1);
 
+  if (kernel->hasAttr(bsgp::BSGPDialect::GridLoopAttrHelper::getNameStr())) {
+    // Every thread of the team runs the loop; its grid launches run the
+    // ranks (GridLoopsCPU.cpp).
+    Value zero = arith::ConstantIntOp::create(b, loc, i32, 0);
+    bsgp::cloneKernelBody(kernel, b, mapping, zero, size32, entry);
+    b.setInsertionPointToEnd(entry);
+    LLVM::ReturnOp::create(b, loc, ValueRange{});
+    return success();
+  }
+
   // One accumulator per chunk op, set up once per chunk. A chunk without
   // ranks (never made by the runtime, which launches nothing for n = 0)
   // reads and writes no list element.
@@ -480,7 +492,19 @@ void LowerKernelsToCPUPass::runOnOperation() {
   bsgp::foldTargetQueries(getOperation(), "cpu");
   SmallVector<bsgp::KernelOp> kernels;
   bsgp::getKernelsForTarget(getOperation(), "cpu", kernels);
+  // Grid loops last: they call the entries of the kernels they launch.
+  StringRef gridLoop = bsgp::BSGPDialect::GridLoopAttrHelper::getNameStr();
+  for (bool grid : {false, true})
+    for (bsgp::KernelOp k : kernels)
+      if (k->hasAttr(gridLoop) == grid &&
+          (failed(bsgp::rejectGroupLookbacks(k, "CPU")) ||
+           failed(lowerKernel(k))))
+        return signalPassFailure();
   for (bsgp::KernelOp k : kernels)
-    if (failed(bsgp::rejectGroupLookbacks(k, "CPU")) || failed(lowerKernel(k)))
-      return signalPassFailure();
+    if (k->hasAttr(gridLoop))
+      if (failed(bsgp::lowerGridLaunchesForCPU(
+              getOperation().lookupSymbol<LLVM::LLVMFuncOp>(
+                  bsgp::getCPUEntryName(k.getSymName())),
+              getOperation())))
+        return signalPassFailure();
 }

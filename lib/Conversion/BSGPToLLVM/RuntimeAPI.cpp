@@ -75,6 +75,18 @@ LLVM::LLVMFuncOp bsgp::getOrInsertRuntimeFn(ModuleOp module, RuntimeFn fn) {
     name = "bsgprt_cpu_chunk_index";
     type = LLVM::LLVMFunctionType::get(i64, {});
     break;
+  case RuntimeFn::CPUTeamRank:
+    name = "bsgprt_cpu_team_rank";
+    type = LLVM::LLVMFunctionType::get(i64, {});
+    break;
+  case RuntimeFn::CPUTeamSize:
+    name = "bsgprt_cpu_team_size";
+    type = LLVM::LLVMFunctionType::get(i64, {});
+    break;
+  case RuntimeFn::CPUTeamBarrier:
+    name = "bsgprt_cpu_team_barrier";
+    type = LLVM::LLVMFunctionType::get(voidTy, {});
+    break;
   }
   if (auto existing = module.lookupSymbol<LLVM::LLVMFuncOp>(name))
     return existing;

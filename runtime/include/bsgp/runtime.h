@@ -115,6 +115,13 @@ BSGPRT_API uint64_t bsgprt_cpu_chunk_count(uint64_t nthreads);
  *  accumulate over their chunk (bsgp.chunk_reduce, bsgp.chunk_scan) call
  *  it once per chunk. */
 BSGPRT_API uint64_t bsgprt_cpu_chunk_index(void);
+/** In a grid-loop kernel run by the cpu backend (bsgprt_launch_cooperative,
+ *  docs/runtime.md): the calling thread's index in the team that runs the
+ *  kernel, the team's size (1 outside such a kernel), and the barrier the
+ *  team waits at between the loop's supersteps. */
+BSGPRT_API uint64_t bsgprt_cpu_team_rank(void);
+BSGPRT_API uint64_t bsgprt_cpu_team_size(void);
+BSGPRT_API void bsgprt_cpu_team_barrier(void);
 
 /** The thread count of `spawn (n)` when n is not an `int` (an int64, a
  *  uint, ...): n itself when 0 <= n <= INT32_MAX, else an INVALID_VALUE

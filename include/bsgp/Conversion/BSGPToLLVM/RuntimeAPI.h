@@ -53,6 +53,13 @@ enum class RuntimeFn {
   /// int bsgprt_can_launch_cooperative(const module*, u32, u64): whether
   /// the backend in use can.
   CanLaunchCooperative,
+  /// u64 bsgprt_cpu_team_rank(void), u64 bsgprt_cpu_team_size(void) and
+  /// void bsgprt_cpu_team_barrier(void): in a grid-loop kernel on the CPU,
+  /// the calling thread's place in the team that runs it, and the team's
+  /// barrier between the loop's supersteps.
+  CPUTeamRank,
+  CPUTeamSize,
+  CPUTeamBarrier,
 };
 
 /// Declares `fn` in `module` if needed and returns the declaration.

@@ -59,7 +59,8 @@ collectDeviceFunctions(mlir::ModuleOp host, llvm::ArrayRef<KernelOp> kernels,
 
 /// The kernels of `module` that `target` compiles: all but those outlined
 /// from a copy of a host function made for another target
-/// (bsgp-specialize-targets).
+/// (bsgp-specialize-targets), and on "spirv" the grid loops
+/// (bsgp-fuse-uniform-loops).
 void getKernelsForTarget(mlir::ModuleOp module, llvm::StringRef target,
                          llvm::SmallVectorImpl<KernelOp> &kernels);
 
