@@ -41,6 +41,7 @@
 #include "PrivateArrays.h"
 #include "SegmentEndValues.h"
 #include "SegmentLists.h"
+#include "SegmentRanks.h"
 #include "SourceNames.h"
 #include "SynchronizingFlow.h"
 #include "Uniformity.h"
@@ -965,6 +966,7 @@ struct SplitUniformFlowPass
         continue;
       // Before the analysis: the elements are new per-thread values.
       carryArraysThroughFlow(spawn, isSynchronizing);
+      recomputeRanksInSegments(spawn, movesThreads);
       TempListPlan temps = planTempLists(spawn, isSynchronizing);
       UniformityInfo uni(spawn);
       Splitter splitter(spawn, uni, temps);

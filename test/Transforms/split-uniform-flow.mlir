@@ -369,7 +369,8 @@ func.func @get_after_reassign(%n: i32, %k: i32, %out: !bsgp.ptr<i32>) {
 // CHECK: bsgp.spawn
 // CHECK: %[[RK:.*]] = bsgp.thread_rank
 // CHECK: %[[R:.*]] = arith.addi %[[RK]]
-// CHECK: %[[V:.*]] = arith.muli %[[RK]]
+// CHECK: %[[RK2:.*]] = bsgp.thread_rank
+// CHECK: %[[V:.*]] = arith.muli %[[RK2]]
 // CHECK: %[[L:.*]] = bsgp.require -> !bsgp.ptr<i32>
 // CHECK: bsgp.yield
 // CHECK: %[[S:.*]] = bsgp.thread_size
@@ -399,6 +400,69 @@ func.func @put_before_loop(%n: i32, %k: i32, %out: !bsgp.ptr<i32>) {
       %i3 = arith.addi %i2, %c1 : i32
       scf.yield %i3 : i32
     }
+  }
+  return
+}
+
+// -----
+
+// A rank used in the loop and after it, in a spawn whose threads never
+// move: each segment computes thread.rank itself; no list carries it.
+// CHECK-LABEL: func.func @rank_in_segments(
+// CHECK-NOT: llvm.call @bsgprt_temp_alloc_elements
+// CHECK: scf.while
+// CHECK: bsgp.spawn
+// CHECK-NEXT: %[[R1:.*]] = bsgp.thread_rank
+// CHECK: bsgp.ptr.store %{{.*}}, %{{.*}}[%[[R1]]]
+// CHECK-NOT: llvm.call @bsgprt_temp_alloc_elements
+// CHECK: bsgp.spawn
+// CHECK-NEXT: %[[R2:.*]] = bsgp.thread_rank
+// CHECK: bsgp.ptr.store %{{.*}}, %{{.*}}[%[[R2]]]
+// CHECK-NOT: llvm.call @bsgprt_temp_alloc_elements
+func.func @rank_in_segments(%n: i32, %k: i32, %out: !bsgp.ptr<i32>) {
+  bsgp.spawn %n {
+    %c0 = arith.constant 0 : i32
+    %c1 = arith.constant 1 : i32
+    %r = bsgp.thread_rank : i32
+    %res = scf.while (%i = %c0) : (i32) -> i32 {
+      %c = arith.cmpi slt, %i, %k : i32
+      scf.condition(%c) %i : i32
+    } do {
+    ^bb0(%i2: i32):
+      bsgp.ptr.store %i2, %out[%r] : !bsgp.ptr<i32>, i32
+      bsgp.barrier
+      %i3 = arith.addi %i2, %c1 : i32
+      scf.yield %i3 : i32
+    }
+    bsgp.ptr.store %res, %out[%r] : !bsgp.ptr<i32>, i32
+  }
+  return
+}
+
+// -----
+
+// The same with a rank-reassigning barrier in the loop: the rank from
+// before the loop is the thread's old one, which a list carries.
+// CHECK-LABEL: func.func @rank_through_reassignment(
+// CHECK: %[[RK:.*]] = bsgp.thread_rank
+// CHECK: llvm.call @bsgprt_temp_alloc_elements
+// CHECK: bsgp.ptr.store %[[RK]]
+func.func @rank_through_reassignment(%n: i32, %k: i32, %out: !bsgp.ptr<i32>) {
+  bsgp.spawn %n {
+    %c0 = arith.constant 0 : i32
+    %c1 = arith.constant 1 : i32
+    %r = bsgp.thread_rank : i32
+    %res = scf.while (%i = %c0) : (i32) -> i32 {
+      %c = arith.cmpi slt, %i, %k : i32
+      scf.condition(%c) %i : i32
+    } do {
+    ^bb0(%i2: i32):
+      bsgp.ptr.store %i2, %out[%r] : !bsgp.ptr<i32>, i32
+      bsgp.barrier rank_reassigned
+      %i3 = arith.addi %i2, %c1 : i32
+      scf.yield %i3 : i32
+    }
+    bsgp.ptr.store %res, %out[%r] : !bsgp.ptr<i32>, i32
   }
   return
 }
