@@ -21,6 +21,7 @@
 #include "llvm/IR/Verifier.h"
 #include "llvm/MC/TargetRegistry.h"
 #include "llvm/Passes/PassBuilder.h"
+#include "llvm/Support/CommandLine.h"
 #include "llvm/Support/TargetSelect.h"
 #include "llvm/Target/TargetMachine.h"
 #include "llvm/TargetParser/Host.h"
@@ -30,6 +31,20 @@
 using namespace mlir;
 
 namespace {
+
+/// Turns off x86's conversion of cmov groups into branches (as
+/// `-mllvm -x86-cmov-converter=false` would) unless it was set already. Its
+/// cost model expects the branch to be predictable; in a rank loop a
+/// select's condition is each thread's data (a min over a neighbour's
+/// value), which it rarely is: Rodinia's pathfinder ran 3.4 times slower
+/// than the same loop kept branchless (bench/README.md, "Small supersteps
+/// on the CPU"). GPUs, like the cmov, select without branching.
+void keepSelectsBranchless() {
+  auto &options = llvm::cl::getRegisteredOptions();
+  auto it = options.find("x86-cmov-converter");
+  if (it != options.end() && it->second->getNumOccurrences() == 0)
+    (void)it->second->addOccurrence(0, "x86-cmov-converter", "false");
+}
 
 std::unique_ptr<llvm::TargetMachine>
 createTargetMachine(const bsgp::HostCodegenOptions &options,
@@ -61,6 +76,7 @@ createTargetMachine(const bsgp::HostCodegenOptions &options,
   default:
     break;
   }
+  keepSelectsBranchless();
   llvm::TargetOptions targetOptions;
   return std::unique_ptr<llvm::TargetMachine>(target->createTargetMachine(
       triple, cpu, /*Features=*/"", targetOptions,
