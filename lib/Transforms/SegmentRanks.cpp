@@ -23,13 +23,22 @@ void bsgp::recomputeRanksInSegments(
   if (moves)
     return;
   // Every use, as one in the rank's block may be past a branch or loop
-  // that holds a barrier; CSE merges the copies a segment has twice.
+  // that holds a barrier; CSE merges the copies a segment has twice. Not
+  // the value a thread.get reads: that is the value of the superstep
+  // before the get's, which a copy next to the get is not.
   for (ThreadRankOp rank : ranks) {
-    SmallVector<OpOperand *> uses(llvm::make_pointer_range(rank->getUses()));
+    SmallVector<OpOperand *> uses;
+    for (OpOperand &use : rank->getUses()) {
+      auto get = dyn_cast<GetOp>(use.getOwner());
+      if (!get ||
+          use.getOperandNumber() != get.getValueMutable().getOperandNumber())
+        uses.push_back(&use);
+    }
     for (OpOperand *use : uses) {
       OpBuilder b(use->getOwner());
       use->set(b.clone(*rank)->getResult(0));
     }
-    rank->erase();
+    if (rank->use_empty())
+      rank->erase();
   }
 }

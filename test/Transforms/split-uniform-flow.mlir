@@ -466,3 +466,40 @@ func.func @rank_through_reassignment(%n: i32, %k: i32, %out: !bsgp.ptr<i32>) {
   }
   return
 }
+
+// -----
+
+// A thread.get of the rank reads the rank of the superstep before it (a
+// function parameter assigned the rank, then a barrier, in generated
+// programs): it keeps the rank from before the barrier, which a list
+// carries; the other uses get their own copies.
+// CHECK-LABEL: func.func @get_of_rank(
+// CHECK: %[[RK:.*]] = bsgp.thread_rank
+// CHECK: llvm.call @bsgprt_temp_alloc_elements
+// CHECK: bsgp.ptr.store %[[RK]]
+// CHECK: scf.while
+// CHECK: bsgp.spawn
+// CHECK: arith.select
+// CHECK: %[[G:.*]] = bsgp.ptr.load
+// CHECK: %[[MINE:.*]] = bsgp.thread_rank
+// CHECK-NEXT: bsgp.ptr.store %[[G]], %{{.*}}[%[[MINE]]]
+func.func @get_of_rank(%n: i32, %k: i32, %out: !bsgp.ptr<i32>) {
+  bsgp.spawn %n {
+    %c0 = arith.constant 0 : i32
+    %c1 = arith.constant 1 : i32
+    %r = bsgp.thread_rank : i32
+    bsgp.barrier
+    %res = scf.while (%i = %c0) : (i32) -> i32 {
+      %c = arith.cmpi slt, %i, %k : i32
+      scf.condition(%c) %i : i32
+    } do {
+    ^bb0(%i2: i32):
+      %g = bsgp.get %c0, %r : i32
+      bsgp.ptr.store %g, %out[%r] : !bsgp.ptr<i32>, i32
+      bsgp.barrier
+      %i3 = arith.addi %i2, %c1 : i32
+      scf.yield %i3 : i32
+    }
+  }
+  return
+}
