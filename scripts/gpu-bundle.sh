@@ -128,6 +128,15 @@ done
 ./bench_collectives "\${1:-1}"
 ./bench_uniform_loop
 ./bench_supersteps
+# The same loops with the BSGP side on the cpu backend (against OpenMP),
+# the CPU kernels against OpenMP, and the uniform loop on the vulkan
+# backend (against the same CUDA programs; bench_supersteps hands BSGP
+# CUDA allocations, so it runs on cuda only).
+BSGP_DEVICE=cpu ./bench_supersteps_cpu
+BSGP_DEVICE=cpu ./bench_cpu "\${1:-1}"
+case " \${BACKENDS:-cuda} " in *" vulkan "*)
+  BSGP_DEVICE=vulkan ./bench_uniform_loop ;;
+esac
 ./bench_particles
 ./bench_tessellation
 BSGP_DEVICE=cuda ./x3d --bench

@@ -21,3 +21,14 @@ clang++-22 -O3 -fopenmp -Wno-deprecated-declarations -I"$BUILD/include" -c "$ROO
 clang++-22 "$OUT/kernels.o" "$OUT/collectives.o" "$OUT/bench_cpu.o" -fopenmp -L"$BUILD/lib" -lbsgprt \
   -Wl,-rpath,"$BUILD/lib" -o "$OUT/bench_cpu"
 BSGP_DEVICE=cpu "$OUT/bench_cpu" "$@"
+# Small supersteps (bench/cuda/uniform_loop.bsgp, supersteps.bsgp) against
+# OpenMP versions of the same algorithms.
+"$BUILD/bin/bsgpc" -O3 -c "$ROOT/bench/cuda/uniform_loop.bsgp" \
+  -o "$OUT/uniform_loop.o"
+"$BUILD/bin/bsgpc" -O3 -c "$ROOT/bench/cuda/supersteps.bsgp" \
+  -o "$OUT/supersteps.o"
+clang++-22 -O3 -fopenmp -I"$BUILD/include" -I"$ROOT/runtime/include" \
+  "$ROOT/bench/cpu/bench_supersteps_cpu.cpp" "$OUT/uniform_loop.o" \
+  "$OUT/supersteps.o" -L"$BUILD/lib" -lbsgprt -Wl,-rpath,"$BUILD/lib" \
+  -o "$OUT/bench_supersteps_cpu"
+BSGP_DEVICE=cpu "$OUT/bench_supersteps_cpu" "$@"

@@ -26,9 +26,11 @@ mkdir -p "$OUT"
   -lbsgprt -lcublas -Xlinker -rpath,'$ORIGIN' -Xlinker -rpath,"$CUDA_LIB" \
   -o "$OUT/bench_cuda"
 # bench/cuda/NAME.bsgp and its competitor bench_NAME.cu, as bench_NAME.
+# With a second argument, also for SPIR-V, so that BSGP_DEVICE=vulkan runs
+# the BSGP side on the vulkan backend of the same GPU.
 bsgp_bench() {
-  "$BUILD/bin/bsgpc" -O3 --target=cpu,cuda -c "$ROOT/bench/cuda/$1.bsgp" \
-    -o "$OUT/$1.o"
+  "$BUILD/bin/bsgpc" -O3 --target=cpu,cuda${2:+,spirv} \
+    -c "$ROOT/bench/cuda/$1.bsgp" -o "$OUT/$1.o"
   "$NVCC" -O3 -arch=sm_90 -I"$BUILD/include" -I"$ROOT/runtime/include" \
     -c "$ROOT/bench/cuda/bench_$1.cu" -o "$OUT/bench_$1.o"
   "$NVCC" -arch=sm_90 "$OUT/bench_$1.o" "$OUT/$1.o" -L"$BUILD/lib" -lbsgprt \
@@ -38,10 +40,30 @@ bsgp_bench() {
 bsgp_bench collectives
 # Loops of supersteps in one spawn against CUDA host loops, graphs and a
 # cooperative kernel.
-bsgp_bench uniform_loop
+bsgp_bench uniform_loop spirv
 # Programs of many small supersteps (wavefront, BFS, pathfinder, backprop)
 # against their hand-written CUDA.
 bsgp_bench supersteps
+# The same two programs on the cpu backend against OpenMP versions.
+"$BUILD/bin/bsgpc" -O3 --target=cpu -c "$ROOT/bench/cuda/uniform_loop.bsgp" \
+  -o "$OUT/uniform_loop-cpu.o"
+"$BUILD/bin/bsgpc" -O3 --target=cpu -c "$ROOT/bench/cuda/supersteps.bsgp" \
+  -o "$OUT/supersteps-cpu.o"
+clang++-22 -O3 -fopenmp -std=c++17 -I"$ROOT/runtime/include" \
+  "$ROOT/bench/cpu/bench_supersteps_cpu.cpp" "$OUT/uniform_loop-cpu.o" \
+  "$OUT/supersteps-cpu.o" -L"$BUILD/lib" -lbsgprt -Wl,-rpath,'$ORIGIN' \
+  -o "$OUT/bench_supersteps_cpu"
+# The CPU kernels against OpenMP (bench/cpu/run.sh), for the GPU machine's
+# cores.
+clang++-22 -O3 -fopenmp -std=c++17 -Wno-deprecated-declarations \
+  -I"$ROOT/runtime/include" -c "$ROOT/bench/cpu/bench_cpu.cpp" \
+  -o "$OUT/bench_cpu.o"
+"$BUILD/bin/bsgpc" -O3 --target=cpu -c "$ROOT/bench/cpu/kernels.bsgp" \
+  -o "$OUT/kernels-cpu.o"
+"$BUILD/bin/bsgpc" -O3 --target=cpu -c "$ROOT/bench/cuda/collectives.bsgp" \
+  -o "$OUT/collectives-cpu.o"
+clang++-22 "$OUT/bench_cpu.o" "$OUT/kernels-cpu.o" "$OUT/collectives-cpu.o" \
+  -fopenmp -L"$BUILD/lib" -lbsgprt -Wl,-rpath,'$ORIGIN' -o "$OUT/bench_cpu"
 # The particle fluid (examples/apps/particles) against its CUDA twin; the
 # twin without FMA contraction, so that both round alike (bench_particles.cu).
 APP="$ROOT/examples/apps/particles"
