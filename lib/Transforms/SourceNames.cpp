@@ -7,11 +7,7 @@
 
 #include "SourceNames.h"
 
-#include "bsgp/Dialect/BSGP/IR/BSGPDialect.h"
-
-#include "mlir/Dialect/LLVMIR/LLVMTypes.h"
 #include "mlir/IR/BuiltinAttributes.h"
-#include "mlir/IR/BuiltinTypes.h"
 #include "mlir/IR/Operation.h"
 
 using namespace mlir;
@@ -50,41 +46,14 @@ std::string getValueName(Value value) {
   return name;
 }
 
-std::string describeType(Type type) {
-  if (type.isInteger(1))
-    return "bool";
-  if (type.isInteger(8))
-    return "char";
-  if (type.isInteger(32))
-    return "int";
-  if (type.isInteger(64))
-    return "int64";
-  if (auto i = dyn_cast<IntegerType>(type))
-    return "a " + std::to_string(i.getWidth()) + "-bit integer";
-  if (type.isF32())
-    return "float";
-  if (type.isF64())
-    return "double";
-  if (auto v = dyn_cast<VectorType>(type))
-    return "a vector of " + std::to_string(v.getNumElements()) + " " +
-           describeType(v.getElementType());
-  if (isa<PtrType>(type))
-    return "a pointer";
-  if (auto a = dyn_cast<LLVM::LLVMArrayType>(type);
-      a && a.getElementType().isInteger(8))
-    return "a struct of " + std::to_string(a.getNumElements()) + " bytes";
-  if (isa<LLVM::LLVMPointerType>(type))
-    return "the address of a thread-private array";
-  return "a value of the compiler's own";
-}
-
 InFlightDiagnostic emitUnsavableError(Value value, StringRef where) {
+  // MLIRGen gives every value a type that a stream holds (structs and
+  // private arrays are carried word by word), so only IR written for
+  // bsgp-opt gets here, and its reader knows the type by its IR name.
   std::string name = getValueName(value);
-  InFlightDiagnostic diag = mlir::emitError(value.getLoc());
-  diag << "cannot keep " << (name.empty() ? "this value" : "'" + name + "'")
-       << " " << where << ": " << describeType(value.getType())
-       << " cannot be saved for later supersteps";
-  return diag;
+  return mlir::emitError(value.getLoc())
+         << "cannot keep " << (name.empty() ? "this value" : "'" + name + "'")
+         << " " << where << ": no temporary stream holds " << value.getType();
 }
 
 } // namespace ssutil

@@ -24,10 +24,6 @@ mlir::FileLineColLoc findFileLineCol(mlir::Location loc);
 /// The source name of `value`: its NameLoc, else "".
 std::string getValueName(mlir::Value value);
 
-/// What a value of `type` is, in the source's words ("int", "a pointer",
-/// "a struct of 8 bytes"): diagnostics never show MLIR type text.
-std::string describeType(mlir::Type type);
-
 /// The error for `value`, of a type that no temporary stream or list holds,
 /// which would have to be kept `where` ("across a barrier").
 mlir::InFlightDiagnostic emitUnsavableError(mlir::Value value,

@@ -41,7 +41,7 @@ func.func @use_before_oldrank(%p: !bsgp.ptr<i32>, %n: i32) {
 func.func @unsavable(%n: i32) {
   bsgp.spawn %n {
     %v = bsgp.superstep 1 -> tensor<2xi32> {
-      // expected-error @below {{cannot keep this value across a barrier: a value of the compiler's own cannot be saved for later supersteps}}
+      // expected-error @below {{cannot keep this value across a barrier: no temporary stream holds 'tensor<2xi32>'}}
       %t = arith.constant dense<1> : tensor<2xi32>
       bsgp.yield %t : tensor<2xi32>
     }

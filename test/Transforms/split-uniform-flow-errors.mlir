@@ -89,10 +89,10 @@ func.func @private_pointer(%n: i32, %k: i32) {
 // -----
 
 // A per-thread value of a type no list holds, live across a loop that holds
-// a barrier: an error that names no MLIR type.
+// a barrier (only IR written by hand has one: the error names its IR type).
 func.func @unsavable(%n: i32, %k: i32, %out: !bsgp.ptr<i32>) {
   bsgp.spawn %n {
-    // expected-error @+2 {{cannot keep this value across a branch or loop that holds a barrier: a value of the compiler's own cannot be saved for later supersteps}}
+    // expected-error @+2 {{cannot keep this value across a branch or loop that holds a barrier: no temporary stream holds 'index'}}
     %r = bsgp.thread_rank : i32
     %t = arith.index_cast %r : i32 to index
     %c0 = arith.constant 0 : i32

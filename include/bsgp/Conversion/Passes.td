@@ -308,18 +308,17 @@ def BSGPLowerLocalArraysToSPIRVPass
 
 def BSGPStructurizeForSPIRVPass
     : Pass<"bsgp-structurize-for-spirv", "::mlir::ModuleOp"> {
-  let summary = "Give SPIR-V functions structured control flow";
+  let summary = "Check SPIR-V functions are structured; rewrite their compares";
   let description = [{
-    SPIR-V shaders need structured control flow: a function of the SPIR-V
-    device module with branches (early returns, or regions that scf cannot
-    hold) goes through the CFG and comes back as `scf.if` / `scf.while`.
-    Signed 64-bit relational compares then become unsigned ones of the
-    operands with their sign bits flipped, which lavapipe evaluates right
-    (SignedCompares.h).
+    SPIR-V shaders need structured control flow. MLIRGen writes early
+    returns, breaks and continues as flags and kernel bodies are one block,
+    so every function of the SPIR-V device module arrives structured; one
+    with branches (IR written by hand) is an error here. Signed 64-bit
+    relational compares then become unsigned ones of the operands with their
+    sign bits flipped, which lavapipe evaluates right, and the other
+    rewrites of SignedCompares.h run.
   }];
-  let dependentDialects = ["mlir::cf::ControlFlowDialect",
-                           "mlir::scf::SCFDialect",
-                           "mlir::ub::UBDialect",
+  let dependentDialects = ["mlir::scf::SCFDialect",
                            "mlir::arith::ArithDialect"];
 }
 

@@ -9,17 +9,10 @@
 #include "bsgp/Conversion/BSGPToSPIRV/BSGPToSPIRV.h"
 #include "bsgp/Conversion/Passes.h"
 
-#include "mlir/Conversion/ControlFlowToSCF/ControlFlowToSCF.h"
-#include "mlir/Conversion/SCFToControlFlow/SCFToControlFlow.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
-#include "mlir/Dialect/ControlFlow/IR/ControlFlow.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/SPIRV/IR/SPIRVOps.h"
-#include "mlir/Dialect/UB/IR/UBOps.h"
-#include "mlir/IR/Dominance.h"
-#include "mlir/Transforms/CFGToSCF.h"
-#include "mlir/Transforms/DialectConversion.h"
 
 namespace bsgp {
 #define GEN_PASS_DEF_BSGPSTRUCTURIZEFORSPIRVPASS
@@ -28,32 +21,24 @@ namespace bsgp {
 
 using namespace mlir;
 
-/// SPIR-V shaders need structured control flow. Functions with branches
-/// (early returns, or regions that scf cannot hold) go through the CFG and
-/// come back as scf.if / scf.while.
-static LogicalResult structurize(ModuleOp device) {
-  MLIRContext *ctx = device.getContext();
+/// SPIR-V shaders need structured control flow. MLIRGen writes early
+/// returns, breaks and continues as flags, kernel bodies are one block, and
+/// no pass before this one adds blocks, so every device function arrives
+/// structured; a function with branches (IR written by hand) gets an error
+/// here instead of SPIR-V that no driver takes.
+static LogicalResult checkStructured(ModuleOp device) {
   for (func::FuncOp fn : device.getOps<func::FuncOp>()) {
-    bool unstructured = !fn.getBody().hasOneBlock();
-    fn.walk([&](Operation *op) {
-      if (isa<scf::ExecuteRegionOp>(op) ||
-          (op->getNumRegions() && !op->getRegion(0).empty() &&
-           !op->getRegion(0).hasOneBlock()))
-        unstructured = true;
+    WalkResult branches = fn.walk([](Operation *op) {
+      bool hasBlocks = llvm::any_of(op->getRegions(), [](Region &r) {
+        return !r.empty() && !r.hasOneBlock();
+      });
+      return hasBlocks || isa<scf::ExecuteRegionOp>(op)
+                 ? WalkResult::interrupt()
+                 : WalkResult::advance();
     });
-    if (!unstructured)
-      continue;
-    RewritePatternSet patterns(ctx);
-    populateSCFToControlFlowConversionPatterns(patterns);
-    ConversionTarget target(*ctx);
-    target.addIllegalDialect<scf::SCFDialect>();
-    target.markUnknownOpDynamicallyLegal([](Operation *) { return true; });
-    if (failed(applyPartialConversion(fn, target, std::move(patterns))))
-      return failure();
-    ControlFlowToSCFTransformation transformation;
-    DominanceInfo dominance(fn);
-    if (failed(transformCFGToSCF(fn.getBody(), transformation, dominance)))
-      return fn.emitError("control flow that SPIR-V cannot express");
+    if (branches.wasInterrupted())
+      return fn.emitError("control flow that SPIR-V cannot express: a block "
+                          "with branches in a device function");
   }
   return success();
 }
@@ -70,7 +55,7 @@ struct StructurizeForSPIRVPass
 
 void StructurizeForSPIRVPass::runOnOperation() {
   for (ModuleOp device : bsgp::getSPIRVDeviceModules(getOperation())) {
-    if (failed(structurize(device)))
+    if (failed(checkStructured(device)))
       return signalPassFailure();
     // Once control flow is final, so that every compare the functions keep
     // is seen.

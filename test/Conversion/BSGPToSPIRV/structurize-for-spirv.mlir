@@ -1,33 +1,13 @@
 // RUN: bsgp-opt %s --bsgp-structurize-for-spirv | FileCheck %s
 
-// SPIR-V needs structured control flow: a function of the SPIR-V device
-// module with branches (here an early return inside an scf.execute_region)
-// goes through the CFG and comes back as scf ops. A function without
-// branches is left as it is. Signed 64-bit relational compares then become
-// unsigned compares of the operands with their sign bits flipped, which
-// lavapipe evaluates right, and narrow signed integers convert to floats
-// through 64 bits.
+// Structured functions of the SPIR-V device module keep their control
+// flow (structurize-for-spirv-errors.mlir: branches are an error). Signed
+// 64-bit relational compares become unsigned compares of the operands with
+// their sign bits flipped, which lavapipe evaluates right, and narrow signed
+// integers convert to floats through 64 bits.
 
 module {
   module @bsgp_spirv attributes {bsgp.target = "spirv"} {
-    // CHECK-LABEL: func.func @early(
-    // CHECK-NOT: cf.cond_br
-    // CHECK-NOT: scf.execute_region
-    // CHECK: scf.if
-    // CHECK: bsgp.ptr.store
-    // CHECK: return
-    func.func @early(%p: !bsgp.ptr<i32>, %c: i1, %r: i32) attributes {bsgp.device} {
-      scf.execute_region {
-        cf.cond_br %c, ^done, ^work
-      ^work:
-        bsgp.ptr.store %r, %p[%r] : !bsgp.ptr<i32>, i32
-        cf.br ^done
-      ^done:
-        scf.yield
-      }
-      return
-    }
-
     // CHECK-LABEL: func.func @compare(
     // CHECK: %[[SIGN:.*]] = arith.constant -9223372036854775808 : i64
     // CHECK: %[[A:.*]] = arith.xori %arg0, %[[SIGN]] : i64
