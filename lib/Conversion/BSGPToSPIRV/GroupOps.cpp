@@ -336,6 +336,29 @@ bool isUniformLoad(Operation *op, const Varying &varying) {
   return load && !varying.contains(load.getResult());
 }
 
+/// True if `op` is control flow that every rank of the group takes alike
+/// (an scf.if on a uniform condition, an scf.for with uniform bounds, an
+/// scf.while with a uniform condition) and yields a uniform value.
+/// Predicated as a whole, it would give the missing ranks zeros for that
+/// value, which the group's ranks must agree on: the counter of a loop with
+/// a subgroup operation and a break (`if (it == 1) break; ...; ++it`) is
+/// yielded by such an scf.if, and a missing rank whose counter stayed 0
+/// would never leave the loop. Its regions are predicated instead, so that
+/// the missing ranks follow the same path and compute the uniform values.
+bool isUniformFlowWithUniformResult(Operation *op, const Varying &varying) {
+  bool uniform = false;
+  if (auto ifOp = dyn_cast<scf::IfOp>(op))
+    uniform = !varying.contains(ifOp.getCondition());
+  else if (auto forOp = dyn_cast<scf::ForOp>(op))
+    uniform = !varying.contains(forOp.getLowerBound()) &&
+              !varying.contains(forOp.getUpperBound()) &&
+              !varying.contains(forOp.getStep());
+  else if (auto whileOp = dyn_cast<scf::WhileOp>(op))
+    uniform = !varying.contains(whileOp.getConditionOp().getCondition());
+  return uniform && llvm::any_of(op->getResults(),
+                                 [&](Value r) { return !varying.contains(r); });
+}
+
 LogicalResult predicateBlock(Block &block, Block::iterator begin, Value inRange,
                              const Varying &varying) {
   // A run starts and ends with an op that must be predicated; ops that
@@ -361,6 +384,14 @@ LogicalResult predicateBlock(Block &block, Block::iterator begin, Value inRange,
       if (runsEverywhere(&op)) {
         if (!run.empty())
           pending.push_back(&op);
+        continue;
+      }
+      if (isUniformFlowWithUniformResult(&op, varying)) {
+        flush();
+        for (Region &region : op.getRegions())
+          if (failed(predicateBlock(region.front(), region.front().begin(),
+                                    inRange, varying)))
+            return failure();
         continue;
       }
       run.append(pending);
