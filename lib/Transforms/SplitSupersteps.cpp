@@ -232,7 +232,14 @@ LogicalResult splitSpawn(SpawnOp spawn) {
           saved.push_back(result);
 
     OpBuilder b(terminator);
-    Location loc = piece.ops.front()->getLoc();
+    // The first op with a location (a constant the folder made has none):
+    // launches, line tables and run-time errors name this place.
+    Location loc = spawn.getLoc();
+    for (Operation *op : piece.ops)
+      if (!isa<UnknownLoc>(op->getLoc())) {
+        loc = op->getLoc();
+        break;
+      }
     auto [begin, end] = getSourceRange(piece);
     auto step = SuperstepOp::create(
         b, loc, ValueRange(saved).getTypes(), b.getI32IntegerAttr(++index),

@@ -46,7 +46,10 @@ LogicalResult bsgp::lowerGridLaunchesForCPU(LLVM::LLVMFuncOp fn,
   Value next = arith::AddIOp::create(
       eb, loc, me, arith::ConstantIntOp::create(eb, loc, 1, 64));
   for (GridLaunchOp launch : launches) {
-    Location l = launch.getLoc();
+    // The call of the superstep's entry may be inlined, and with -g LLVM
+    // wants every inlinable call in a function with debug information to
+    // have a line.
+    Location l = isa<UnknownLoc>(launch.getLoc()) ? loc : launch.getLoc();
     auto kernel = module.lookupSymbol<KernelOp>(launch.getKernelAttr());
     auto body = kernel ? module.lookupSymbol<LLVM::LLVMFuncOp>(
                              getCPUEntryName(kernel.getSymName()))
