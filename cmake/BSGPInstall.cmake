@@ -9,7 +9,7 @@
 #   lib/libbsgprt.so libbsgprt.a      the runtime (runtime/CMakeLists.txt)
 #   include/bsgp/                     the runtime's C and C++ headers
 #   lib/bsgp/collectives.bsgp         the collective library
-#   lib/bsgp/include/bsgp.h           <bsgp.h> for BSGP programs
+#   lib/bsgp/include/*.h              <bsgp.h>, <math.h>, ... for BSGP programs
 #   lib/cmake/BSGP/                   find_package(BSGP) and BSGP as a language
 #   lib/pkgconfig/bsgprt.pc           pkg-config
 #   share/man/man1/bsgpc.1            the manual page

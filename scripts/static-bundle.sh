@@ -57,7 +57,8 @@ for tool in "${TOOLS[@]}"; do
 done
 
 cp "$BUILD/lib/bsgp/collectives.bsgp" "$STAGE/lib/bsgp/"
-# <bsgp.h>, which bsgpc and bsgpi find in lib/bsgp/include.
+# <bsgp.h> and BSGP's <math.h>, <stdio.h>, ..., which bsgpc and bsgpi find in
+# lib/bsgp/include.
 cp -r "$BUILD/lib/bsgp/include" "$STAGE/lib/bsgp/"
 cp "$BUILD/lib/libbsgprt.so" "$STAGE/lib/"
 omp=$(ldd "$BUILD/lib/libbsgprt.so" | awk '/libomp/ { print $3 }')

@@ -1,0 +1,34 @@
+//===- stdlib.h - C's general utilities for BSGP --------------------------===//
+//
+// Part of bsgpc, the BSGP compiler.
+//
+//===----------------------------------------------------------------------===//
+//
+// `#include <stdlib.h>` in a BSGP program declares the C library's memory,
+// conversion, random-number and environment functions that host code
+// calls. abs is BSGP's own (every integer and float type) and needs no
+// declaration.
+//
+//===----------------------------------------------------------------------===//
+
+#pragma once
+#ifndef BSGP_STDLIB_H
+#define BSGP_STDLIB_H
+
+#define EXIT_SUCCESS 0
+#define EXIT_FAILURE 1
+#define RAND_MAX 2147483647
+
+extern "C" void *malloc(uint64 bytes);
+extern "C" void *calloc(uint64 n, uint64 size);
+extern "C" void *realloc(void *p, uint64 bytes);
+extern "C" void free(void *p);
+extern "C" int atoi(const char *s);
+extern "C" double atof(const char *s);
+extern "C" int rand();
+extern "C" void srand(uint seed);
+extern "C" char *getenv(const char *name);
+extern "C" void exit(int status);
+extern "C" void abort();
+
+#endif // BSGP_STDLIB_H
