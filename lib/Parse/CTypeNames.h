@@ -7,9 +7,10 @@
 /// \file
 /// The types C and C++ programmers write that BSGP spells otherwise
 /// (`long`, `unsigned int`, `size_t`) or lacks (`short`): one table, which
-/// the parser uses to say "unknown type name 'long'; did you mean
-/// 'int64'?" and to recover with that type. The sizes are those of the
-/// LP64 hosts bsgpc compiles for (`long` is 64 bits).
+/// the parser uses to read the first as BSGP's type and to say of the
+/// others "unknown type name 'short' (BSGP has no 16-bit integer type);
+/// did you mean 'int'?", going on with that type. The sizes are those of
+/// the LP64 hosts bsgpc compiles for (`long` is 64 bits).
 ///
 //===----------------------------------------------------------------------===//
 

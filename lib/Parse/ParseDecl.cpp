@@ -92,14 +92,14 @@ const Type *Parser::parseUnknownTypeName() {
   SourceRange R = rangeFrom(Begin);
   std::string Written = llvm::join(Words, " ");
   if (const CTypeName *C = lookupCTypeName(Words)) {
+    // C's spelling of a BSGP type (`long`, `unsigned int`, `size_t`) is
+    // that type, as a C programmer means it; one of a type BSGP lacks
+    // (`short`) is an error that goes on with the nearest.
     const Type *T = Ctx.getBuiltinType(C->BSGP);
-    FixItHint Fix = FixItHint::replace(R, T->str());
     if (C->Missing)
       Diags.report(R, diag::err_unknown_type_name_nearest)
-          << Written << T->str() << C->Missing << Fix;
-    else
-      Diags.report(R, diag::err_unknown_type_name_suggest)
-          << Written << T->str() << Fix;
+          << Written << T->str() << C->Missing
+          << FixItHint::replace(R, T->str());
     return T;
   }
   if (Words.size() == 1) {

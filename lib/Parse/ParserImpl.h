@@ -162,10 +162,12 @@ private:
   /// (`flaot x;`, which no expression is). Variables and functions of that
   /// name are not types.
   bool startsUnknownType() const;
-  /// Reports the unknown type name at Tok, with BSGP's spelling where it
-  /// has one (`unknown type name 'long'; did you mean 'int64'?`), reads it
-  /// and returns the type to go on with: the one suggested, or the error
-  /// type.
+  /// Reads the type name at Tok that is no BSGP keyword or typedef and
+  /// returns its type: C's spelling of a BSGP type (`long` is `int64`,
+  /// `size_t` `uint64`); otherwise it reports an unknown type name, with
+  /// BSGP's nearest spelling where it has one (`unknown type name 'short'
+  /// (BSGP has no 16-bit integer type); did you mean 'int'?`), and returns
+  /// the type to go on with: the one suggested, or the error type.
   const Type *parseUnknownTypeName();
   /// True if \p Name is a variable or function declared so far, which
   /// hides a C spelling of a type (a variable named `size_t`).
