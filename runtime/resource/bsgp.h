@@ -35,12 +35,16 @@ extern "C" void *memcpy(void *dst, const void *src, uint64 bytes);
 extern "C" void *memset(void *dst, int value, uint64 bytes);
 
 // libbsgprt (runtime/include/bsgp/runtime.h): copies between host memory
-// and the device lists that dnew returns, and waiting for the device.
+// and the device lists that dnew returns, waiting for the device, and a
+// clock.
 extern "C" void bsgprt_memcpy_htod(void *dst, const void *src, uint64 bytes);
 extern "C" void bsgprt_memcpy_dtoh(void *dst, const void *src, uint64 bytes);
 extern "C" void bsgprt_memcpy_dtod(void *dst, const void *src, uint64 bytes);
 extern "C" void bsgprt_memset_d(void *dst, int value, uint64 bytes);
 extern "C" void bsgprt_synchronize();
 extern "C" const char *bsgprt_device_name();
+// A monotonic wall clock in milliseconds: time a spawn as the difference of
+// two calls, each after bsgprt_synchronize().
+extern "C" double bsgprt_time_ms();
 
 #endif // BSGP_H

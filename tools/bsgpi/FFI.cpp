@@ -19,6 +19,7 @@
 
 #include "llvm/ADT/StringSwitch.h"
 
+#include <chrono>
 #include <csignal>
 #include <cstdio>
 #include <dlfcn.h>
@@ -143,6 +144,13 @@ static bool callRuntime(Interpreter &I, llvm::StringRef Name,
   if (Name == "bsgprt_synchronize" || Name == "bsgprt_profile_enable" ||
       Name == "bsgprt_profile_reset")
     return true;
+  if (Name == "bsgprt_time_ms") {
+    double Ms = std::chrono::duration<double, std::milli>(
+                    std::chrono::steady_clock::now().time_since_epoch())
+                    .count();
+    std::memcpy(&Ret, &Ms, sizeof(Ms));
+    return true;
+  }
   if (Name == "bsgprt_target") {
     Ret = 0;
     return true;

@@ -1,4 +1,4 @@
-//===- ProfileTest.cpp - Tests for BSGP_PROFILE launch timing -------------===//
+//===- ProfileTest.cpp - BSGP_PROFILE launch timing, and the clock --------===//
 //
 // Part of bsgpc, a compiler for BSGP (Bulk-Synchronous GPU Programming).
 //
@@ -6,8 +6,10 @@
 
 #include "RuntimeTestUtil.h"
 
+#include <chrono>
 #include <cstdio>
 #include <cstdlib>
+#include <thread>
 
 using bsgp::test::profileRow;
 using bsgp::test::RuntimeTest;
@@ -80,6 +82,17 @@ TEST(RuntimeProfileDeathTest, ReportIsPrintedAtExit) {
       ::testing::ExitedWithCode(0),
       "bsgprt profile.*\n.*\nfind.bsgp:22:3-25:1 +find_k1 +2 +[0-9.]+ +[0-9.]+ "
       "+15");
+}
+
+// bsgprt_time_ms, the clock programs time spawns with: it runs forward by
+// at least the time slept (sleep_for waits at least that long on the
+// steady clock).
+TEST(ClockTest, TimeMsFollowsTheWallClock) {
+  double t0 = bsgprt_time_ms();
+  std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  double t1 = bsgprt_time_ms();
+  EXPECT_GT(t0, 0.0);
+  EXPECT_GE(t1 - t0, 19.0);
 }
 
 } // namespace

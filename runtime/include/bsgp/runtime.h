@@ -193,6 +193,11 @@ BSGPRT_API void bsgprt_synchronize(void);
  *  (BSGP_DEVICE=cpu:N, docs/multi-device.md). */
 BSGPRT_API const char *bsgprt_device_name(void);
 
+/** A monotonic wall clock in milliseconds (arbitrary origin): time a spawn
+ *  as the difference of two calls, with bsgprt_synchronize() before each
+ *  so that the device work launched before it is over. */
+BSGPRT_API double bsgprt_time_ms(void);
+
 /*===-- Several devices (docs/multi-device.md) ----------------------------===*/
 
 /** How many devices a spawn's ranks are split over: N for BSGP_DEVICE=cpu:N,
