@@ -6,8 +6,9 @@
 // collectives run without their barrier where the caller allows it, copy
 // private arrays across barriers, split into supersteps (3), propagate
 // thread.rank (2), find the saved values (5), save and load them (6), share
-// streams (7, §4.3) and outline kernels (3-4); with CUDA among the
-// targets, make uniform loops of supersteps one kernel each.
+// streams (7, §4.3) and outline kernels (3-4), leave the uniform values
+// only kernels use on the device; with CUDA among the targets, make
+// uniform loops of supersteps one kernel each.
 //
 //===----------------------------------------------------------------------===//
 
@@ -43,6 +44,7 @@ void bsgp::buildBSGPStreamPipeline(mlir::OpPassManager &pm) {
   pm.addPass(createBSGPAllocateStreamsPass());
   pm.addPass(createBSGPOutlineKernelsPass());
   pm.addPass(createBSGPNarrowSingleRankPass());
+  pm.addPass(createBSGPKeepUniformsOnDevicePass());
   pm.addPass(mlir::createCanonicalizerPass());
   pm.addPass(mlir::createCSEPass());
 }

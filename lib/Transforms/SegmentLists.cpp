@@ -37,6 +37,16 @@ Value bsgp::allocSegmentList(OpBuilder &b, Location loc, Type listTy,
   Value p = ssutil::buildRuntimeCall(b, loc, "bsgprt_temp_alloc_elements",
                                      LLVM::LLVMPointerType::get(b.getContext()),
                                      {n, bytes, srcloc});
+  // The allocator touches only its own state, which no program reaches:
+  // memory the program can see is unchanged across the call (what
+  // bsgp-keep-uniforms-on-device asks of the host code it looks past).
+  using LLVM::ModRefInfo;
+  p.getDefiningOp()->setAttr(
+      "memory_effects",
+      LLVM::MemoryEffectsAttr::get(
+          b.getContext(),
+          {ModRefInfo::NoModRef, ModRefInfo::NoModRef, ModRefInfo::ModRef,
+           ModRefInfo::NoModRef, ModRefInfo::NoModRef, ModRefInfo::NoModRef}));
   return UnrealizedConversionCastOp::create(b, loc, listTy, p).getResult(0);
 }
 

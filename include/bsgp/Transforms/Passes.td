@@ -363,4 +363,21 @@ def BSGPNarrowSingleRankPass
   let dependentDialects = ["::mlir::arith::ArithDialect"];
 }
 
+def BSGPKeepUniformsOnDevicePass
+    : Pass<"bsgp-keep-uniforms-on-device", "::mlir::ModuleOp"> {
+  let summary = "give kernels a uniform value's address instead of its value";
+  let description = [{
+    The collective library returns a value its threads computed (a
+    reduce's total) by a call of a `#bsgp.library<read_back>` function,
+    which copies `p[0]` from device memory to the host: a round trip that
+    waits for every kernel before it. Where the value's only uses are
+    arguments of `bsgp.launch`es in the same block, nothing between the
+    call and those launches can write `p[0]` (no op writing memory, no
+    launch given `p`) and each launched kernel has that launch alone, the
+    launches pass `p` instead and each kernel loads `p[0]` at its entry;
+    the call goes away and the host never waits. A value the host itself
+    uses (a loop condition, a grid size) is still read back.
+  }];
+}
+
 #endif // BSGP_TRANSFORMS_PASSES_TD

@@ -92,6 +92,17 @@ static LogicalResult verifySortRanksSignature(Operation *op,
   return success();
 }
 
+/// `(p: !bsgp.ptr<T>) -> T`: the value at p[0], read by the host.
+static LogicalResult verifyReadBackSignature(Operation *op,
+                                             FunctionOpInterface fn) {
+  ArrayRef<Type> in = fn.getArgumentTypes(), out = fn.getResultTypes();
+  auto ptr = in.size() == 1 ? dyn_cast<PtrType>(in[0]) : PtrType();
+  if (!ptr || out.size() != 1 || ptr.getElementType() != out[0])
+    return op->emitError() << "a #bsgp.library<read_back> function must take "
+                              "(!bsgp.ptr<T> p) and return T";
+  return success();
+}
+
 LogicalResult BSGPDialect::verifyOperationAttribute(Operation *op,
                                                     NamedAttribute attr) {
   StringRef name = attr.getName().getValue();
@@ -162,6 +173,8 @@ LogicalResult BSGPDialect::verifyOperationAttribute(Operation *op,
              << "'" << name << "' must be a #bsgp.library of a function";
     if (library.getValue() == LibraryKind::SortRanks)
       return verifySortRanksSignature(op, fn);
+    if (library.getValue() == LibraryKind::ReadBack)
+      return verifyReadBackSignature(op, fn);
     return success();
   }
   if (name != CollectiveAttrHelper::getNameStr() &&

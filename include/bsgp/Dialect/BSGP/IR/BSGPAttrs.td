@@ -16,7 +16,8 @@ include "mlir/IR/EnumAttr.td"
 def BSGP_LibraryKind : I32EnumAttr<"LibraryKind",
     "what a function of the collective library is", [
   I32EnumAttrCase<"Function", 0, "function">,
-  I32EnumAttrCase<"SortRanks", 1, "sort_ranks">
+  I32EnumAttrCase<"SortRanks", 1, "sort_ranks">,
+  I32EnumAttrCase<"ReadBack", 2, "read_back">
 ]> {
   let cppNamespace = "::bsgp";
   let genSpecializedAttr = 0;
@@ -41,6 +42,13 @@ def BSGP_LibraryAttr : EnumAttr<BSGP_Dialect, BSGP_LibraryKind, "library"> {
       or in the spare lists where it returns true. bsgp-forward-sort-keys
       and bsgp-forward-sort-results rewrite its calls; the operand numbers
       are bsgp::SortRanksOperand.
+
+    - `read_back` (`[[library(read_back)]]`): the host reads `p[0]`, one
+      value in device memory, with the signature `(p: !bsgp.ptr<T>) -> T`
+      (checked by the verifier). The library returns a uniform value its
+      threads computed (a reduce's total) through it, so that
+      bsgp-keep-uniforms-on-device can hand `p` to the kernels that use
+      the value instead of reading it back on the host.
 
     ```mlir
     func.func private @sort(!bsgp.ptr<i32>, !bsgp.ptr<i32>, !bsgp.ptr<i32>,
