@@ -54,7 +54,7 @@ build $ALL atomics "$ROOT/test/Execution/language/Inputs/atomics.bsgp" \
   "$ROOT/test/Execution/language/Inputs/atomics-main.cpp"
 build $ALL min-max "$ROOT/test/Execution/language/Inputs/min-max.bsgp" \
   "$ROOT/test/Execution/language/Inputs/min-max-main.cpp"
-for t in group-ops group-uniform generic-values wide-multiply; do
+for t in group-ops group-uniform generic-values wide-multiply reduce-total-on-device; do
   build $ALL "$t" "$ROOT/test/Execution/language/Inputs/$t.bsgp"
 done
 # The threads' printf lines come in any order: compared sorted.

@@ -32,7 +32,7 @@ namespace bsgp {
 using namespace mlir;
 
 /// Must match BSGPRT_ABI_VERSION in runtime/include/bsgp/runtime.h.
-static constexpr unsigned kRuntimeABIVersion = 6;
+static constexpr unsigned kRuntimeABIVersion = 7;
 static constexpr llvm::StringLiteral kModuleDescName = bsgp::kModuleDescSymbol;
 static constexpr llvm::StringLiteral kRegisterName =
     bsgp::kRegisterModuleSymbol;

@@ -229,9 +229,22 @@ void bsgp::emitCoarsenedGroupKernel(KernelOp kernel, OpBuilder &b,
   // ranks on every slice but the last, and a multiple of a work group on
   // all.
   Value firstGroup = LLVM::UDivOp::create(b, loc, first, c64(group));
-  Value fullBlocks =
-      LLVM::UDivOp::create(b, loc, LLVM::SubOp::create(b, loc, end, first),
-                           c64(group * groupsPerBlock));
+  // The runtime launches either full blocks of groupsPerBlock work groups
+  // and then a block for each group left, or, where that would leave
+  // multiprocessors idle (a small launch), a block for every group of the
+  // slice (ABI version 7). Only the second has a block per group, so the
+  // grid's size says which.
+  Value sliceRanks = LLVM::SubOp::create(b, loc, end, first);
+  Value sliceGroups = LLVM::UDivOp::create(
+      b, loc, LLVM::AddOp::create(b, loc, sliceRanks, c64(group - 1)),
+      c64(group));
+  Value grid =
+      LLVM::ZExtOp::create(b, loc, i64, NVVM::GridDimXOp::create(b, loc, i32));
+  Value onePerBlock =
+      LLVM::ICmpOp::create(b, loc, LLVM::ICmpPredicate::uge, grid, sliceGroups);
+  Value fullBlocks = LLVM::SelectOp::create(
+      b, loc, onePerBlock, c64(0),
+      LLVM::UDivOp::create(b, loc, sliceRanks, c64(group * groupsPerBlock)));
   Value isFull =
       LLVM::ICmpOp::create(b, loc, LLVM::ICmpPredicate::ult, block, fullBlocks);
   auto split = scf::IfOp::create(b, loc, TypeRange{}, isFull,

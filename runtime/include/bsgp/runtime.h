@@ -28,7 +28,7 @@
 extern "C" {
 #endif
 
-#define BSGPRT_ABI_VERSION 6
+#define BSGPRT_ABI_VERSION 7
 
 /*===-- Modules and launch ------------------------------------------------===*/
 
@@ -52,7 +52,11 @@ typedef struct bsgprt_kernel_desc {
                                 one block runs (ABI version 3). A launch of
                                 n ranks has n / (group_size *
                                 groups_per_block) such blocks, then one
-                                block per remaining work group. 0 or 1: one
+                                block per remaining work group; or, where
+                                that grid is smaller than the device's
+                                multiprocessors, one block per work group
+                                (ABI version 7: the kernel tells the two
+                                apart by the grid's size). 0 or 1: one
                                 work group per block */
   uint32_t flags;            /* BSGPRT_KERNEL_* bits (ABI version 6) */
 } bsgprt_kernel_desc;

@@ -48,7 +48,7 @@
 // CHECK:         llvm.insertvalue %[[FLAGS1]], %{{.*}}[6]
 // CHECK:       llvm.mlir.global internal constant @__bsgp_module_desc()
 // The ABI version and the kernel count come first.
-// CHECK:         %[[VER:.*]] = llvm.mlir.constant(6 : i32)
+// CHECK:         %[[VER:.*]] = llvm.mlir.constant(7 : i32)
 // CHECK:         %[[NK:.*]] = llvm.mlir.constant(2 : i32)
 // CHECK:         llvm.insertvalue %[[VER]], %{{.*}}[0]
 // CHECK:         llvm.insertvalue %[[NK]], %{{.*}}[1]

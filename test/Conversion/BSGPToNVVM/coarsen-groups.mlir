@@ -57,3 +57,24 @@ bsgp.kernel @cpu_groups(%p: !bsgp.ptr<i32>) {
   bsgp.ptr.store %v, %p[%r] : !bsgp.ptr<i32>, i32
   bsgp.return
 }
+
+// Lowered, a block runs its groups_per_block work groups only when the
+// grid has fewer blocks than the slice has work groups: the runtime
+// launches a block per work group where the coarsened grid would leave
+// multiprocessors idle (ABI version 7), and then no block is full.
+// RUN: bsgp-opt %s --bsgp-coarsen-groups="groups-per-block=2" --bsgp-lower-kernels-nvvm | FileCheck %s --check-prefix=LOWER
+// LOWER-LABEL: llvm.func @load_then_reduce(
+// LOWER-SAME: %{{[^:]*}}: !llvm.ptr {{{.*}}}, %{{[^:]*}}: i64, %[[FIRST:[^:]*]]: i64, %[[END:[^:]*]]: i64)
+// LOWER: %[[BLOCK:.*]] = nvvm.read.ptx.sreg.ctaid.x
+// LOWER: %[[BLOCK64:.*]] = llvm.zext %[[BLOCK]]
+// LOWER: %[[RANKS:.*]] = llvm.sub %[[END]], %[[FIRST]] : i64
+// LOWER: %[[ROUND:.*]] = llvm.add %[[RANKS]], %{{.*}} : i64
+// LOWER: %[[GROUPS:.*]] = llvm.udiv %[[ROUND]], %{{.*}} : i64
+// LOWER: %[[GRID:.*]] = nvvm.read.ptx.sreg.nctaid.x
+// LOWER: %[[GRID64:.*]] = llvm.zext %[[GRID]]
+// LOWER: %[[ONE:.*]] = llvm.icmp "uge" %[[GRID64]], %[[GROUPS]] : i64
+// LOWER: %[[ZERO:.*]] = llvm.mlir.constant(0 : i64)
+// LOWER: %[[PER:.*]] = llvm.mlir.constant(512 : i64)
+// LOWER: %[[COARSE:.*]] = llvm.udiv %[[RANKS]], %[[PER]] : i64
+// LOWER: %[[FULL:.*]] = llvm.select %[[ONE]], %[[ZERO]], %[[COARSE]] : i1, i64
+// LOWER: llvm.icmp "ult" %[[BLOCK64]], %[[FULL]] : i64
