@@ -71,6 +71,8 @@ void Sema::collect() {
         if (F->isDefinition() && F->isExternC() && !F->isVarargs())
           F->setExternC(false);
         const Type *FT = functionType(F);
+        if (!Ctx.isLibraryFile(F->getLoc().File))
+          ProgramFunctions.insert(F->getName());
         FunctionDecl *&Slot = Functions[F->getName()];
         if (Slot) {
           if (Slot->getFunctionType() != FT) {

@@ -768,6 +768,10 @@ Expr *Sema::checkCall(CallExpr *C) {
   FunctionDecl *F = nullptr;
   if (auto *R = dyn_cast<DeclRefExpr>(Callee)) {
     F = Functions.lookup(R->getName());
+    // A program sees its own declarations, not the collective library's.
+    if (F && !Ctx.isLibraryFile(R->getRange().Begin.File) &&
+        !ProgramFunctions.contains(R->getName()))
+      F = nullptr;
     if (F && !lookup(R->getName())) {
       R->setDecl(F);
       R->setType(F->getFunctionType());

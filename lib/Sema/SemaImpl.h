@@ -35,6 +35,7 @@
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringMap.h"
+#include "llvm/ADT/StringSet.h"
 
 #include <string>
 #include <vector>
@@ -251,6 +252,10 @@ private:
   ASTContext &Ctx;
   DiagnosticEngine &Diags;
   llvm::StringMap<FunctionDecl *> Functions;
+  /// Functions declared outside the collective library: the only ones a
+  /// program's own code may call (the library's declarations are its own,
+  /// and it is there only when code is generated).
+  llvm::StringSet<> ProgramFunctions;
   llvm::DenseMap<FunctionDecl *, FunctionInfo> Infos;
   std::vector<Scope> Scopes;
   FunctionDecl *CurFn = nullptr;

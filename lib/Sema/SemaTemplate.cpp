@@ -122,6 +122,8 @@ struct Deduction {
 
 void Sema::registerTemplate(FunctionTemplateDecl *T) {
   FunctionDecl *P = T->getPattern();
+  if (!Ctx.isLibraryFile(T->getFileId()))
+    ProgramFunctions.insert(T->getName());
   FunctionDecl *&Slot = Functions[T->getName()];
   // A template declared before its definition (the library's mutually
   // recursive ones): the definition is the template.
