@@ -99,6 +99,7 @@ enum class Feature : unsigned {
   Libm,          ///< inexact C math functions (exp, sin, atan2, ...),
                  ///< rounded back to integers
   FnJumps,       ///< a function with a return and a break in a loop
+  CNames,        ///< BSGP's C headers and C's spellings of its types
   NumFeatures
 };
 
@@ -243,6 +244,9 @@ public:
     line("}" + Tail);
   }
   std::string fresh(const char *Prefix);
+  /// How a declaration spells \p T: its BSGP name, or with c-names one of
+  /// C's spellings of it, chosen by \p Which.
+  std::string declTyName(Ty T, unsigned Which) const;
 
   // Expressions (Expr.cpp).
   /// An expression of type \p T of nesting at most \p Depth; floating

@@ -88,6 +88,7 @@ static const FeatureInfo Features[] = {
     {"uniform-args", true},
     {"libm", true},
     {"fn-jumps", true},
+    {"c-names", true},
 };
 static_assert(sizeof(Features) / sizeof(Features[0]) ==
                   static_cast<unsigned>(Feature::NumFeatures),
@@ -109,6 +110,16 @@ bool bsgp::smith::featureOnByDefault(Feature F) {
 }
 
 void Generator::preamble() {
+  // BSGP's own C headers (resource headers of bsgpc, found by bsgpi too)
+  // declare what the extern "C" lines below declare again, with the same
+  // types.
+  if (Opts.has(Feature::CNames)) {
+    line("#include <bsgp.h>");
+    line("#include <stdio.h>");
+    line("#include <stdlib.h>");
+    if (Opts.has(Feature::Math))
+      line("#include <math.h>");
+  }
   line("extern \"C\" int printf(const char *fmt, ...);");
   line("extern \"C\" void *malloc(uint64 bytes);");
   line("extern \"C\" void free(void *p);");

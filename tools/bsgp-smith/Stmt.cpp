@@ -13,6 +13,8 @@
 
 #include "Generator.h"
 
+#include <iterator>
+
 using namespace bsgp::smith;
 
 void Generator::line(const std::string &Text) {
@@ -34,8 +36,36 @@ void Generator::declStmt() {
   if (R.chance(40))
     line(Name + " = " + Init + ";");
   else
-    line(std::string(tyName(T)) + " " + Name + " = " + Init + ";");
+    line(declTyName(T, NameCounter) + " " + Name + " = " + Init + ";");
   S.add({Name, T});
+}
+
+std::string Generator::declTyName(Ty T, unsigned Which) const {
+  // C's spellings of the integer types (docs/language.md, "Types and
+  // conversions"), taken in turn by the counter, so that the choice draws
+  // nothing from the random stream and the programs of other features do
+  // not change.
+  static const char *const Int[] = {"int", "signed", "int32_t", "signed int"};
+  static const char *const UInt[] = {"uint", "unsigned", "uint32_t",
+                                     "unsigned int"};
+  static const char *const Int64[] = {"int64", "long", "int64_t", "long long",
+                                      "ptrdiff_t"};
+  static const char *const UInt64[] = {"uint64", "unsigned long", "uint64_t",
+                                       "size_t", "unsigned long long"};
+  if (!Opts.has(Feature::CNames))
+    return tyName(T);
+  switch (T) {
+  case Ty::Int:
+    return Int[Which % std::size(Int)];
+  case Ty::UInt:
+    return UInt[Which % std::size(UInt)];
+  case Ty::Int64:
+    return Int64[Which % std::size(Int64)];
+  case Ty::UInt64:
+    return UInt64[Which % std::size(UInt64)];
+  default:
+    return tyName(T);
+  }
 }
 
 void Generator::assignStmt() {
