@@ -56,16 +56,8 @@ bool keepsValue(Operation *op, Value p) {
     return memory && memory.getOther() == LLVM::ModRefInfo::NoModRef &&
            memory.getArgMem() == LLVM::ModRefInfo::NoModRef;
   }
-  if (op->getNumRegions() != 0)
-    return false;
-  auto effects = dyn_cast<MemoryEffectOpInterface>(op);
-  if (!effects)
-    return false;
-  SmallVector<MemoryEffects::EffectInstance> list;
-  effects.getEffects(list);
-  return llvm::none_of(list, [](const MemoryEffects::EffectInstance &e) {
-    return isa<MemoryEffects::Write, MemoryEffects::Free>(e.getEffect());
-  });
+  return op->getNumRegions() == 0 &&
+         !mightHaveEffect<MemoryEffects::Write, MemoryEffects::Free>(op);
 }
 
 /// The launches that take `value` as an argument, when these are all its

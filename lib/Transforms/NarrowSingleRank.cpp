@@ -39,16 +39,10 @@ struct NarrowSingleRankPass
 /// True if `op` at most reads memory or thread state: running it for one
 /// rank instead of all of them changes nothing the program can see.
 bool onlyReads(Operation *op) {
-  if (op->getNumRegions() != 0)
-    return false;
-  auto effects = dyn_cast<MemoryEffectOpInterface>(op);
-  if (!effects)
-    return false;
-  SmallVector<MemoryEffects::EffectInstance> list;
-  effects.getEffects(list);
-  return llvm::all_of(list, [](const MemoryEffects::EffectInstance &e) {
-    return isa<MemoryEffects::Read>(e.getEffect());
-  });
+  return op->getNumRegions() == 0 &&
+         !mightHaveEffect<MemoryEffects::Write>(op) &&
+         !hasEffect<MemoryEffects::Allocate>(op) &&
+         !hasEffect<MemoryEffects::Free>(op);
 }
 
 /// The value V of a kernel whose body is reads, then `scf.if (rank == V)`
