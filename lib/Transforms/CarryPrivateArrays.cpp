@@ -142,13 +142,20 @@ FailureOr<PrivateArray> carryAcross(PrivateArray array, BarrierOp barrier,
     Value index = arith::ConstantIntOp::create(b, loc, i32, int64_t(i));
     PtrStoreOp::create(b, loc, element, freshWords, index);
   }
-  // The pointers made before the barrier are made again from the copy.
+  // The pointers made before the barrier and used after it are made again
+  // from the copy, with the pointers they are made of (`&a[i].f` is a cast
+  // of an offset of a cast of a[i], and only the last crosses).
   map.map(array.ptr, ptr);
-  for (Value v : derived) {
-    if (v == array.ptr || !crosses(v, barrier, body))
+  llvm::SmallPtrSet<Value, 8> remade;
+  for (Value v : llvm::reverse(derived)) {
+    if (v == array.ptr || (!remade.contains(v) && !crosses(v, barrier, body)))
       continue;
-    map.map(v, b.clone(*v.getDefiningOp(), map)->getResult(0));
+    remade.insert(v);
+    remade.insert(v.getDefiningOp()->getOperand(0));
   }
+  for (Value v : derived)
+    if (v != array.ptr && remade.contains(v))
+      map.map(v, b.clone(*v.getDefiningOp(), map)->getResult(0));
   for (Value v : derived) {
     Value copy = map.lookupOrNull(v);
     if (!copy)

@@ -169,3 +169,40 @@ func.func @structs(%n: i32, %out: !bsgp.ptr<i32>) {
   }
   return
 }
+
+// -----
+
+// A field of an array of structs, `a[0].f`: a cast of an offset of a cast
+// of the element pointer. Only the last pointer is used after the barrier;
+// the whole chain is made again from the copy, none of it from the old slot.
+// CHECK-LABEL: func.func @field_chain(
+// CHECK: %[[OLD:.*]] = builtin.unrealized_conversion_cast %{{.*}} : !llvm.ptr to !bsgp.ptr<!llvm.array<8 x i8>>
+// CHECK: bsgp.barrier
+// CHECK: %[[NEW:.*]] = builtin.unrealized_conversion_cast %{{.*}} : !llvm.ptr to !bsgp.ptr<!llvm.array<8 x i8>>
+// CHECK-NOT: %[[OLD]]{{[^0-9_]}}
+// CHECK: %[[E:.*]] = bsgp.ptr.offset %[[NEW]]
+// CHECK-NEXT: %[[B:.*]] = bsgp.ptr.cast %[[E]] : !bsgp.ptr<!llvm.array<8 x i8>> to !bsgp.ptr<i8>
+// CHECK-NEXT: %[[F:.*]] = bsgp.ptr.offset %[[B]]
+// CHECK-NEXT: %[[P:.*]] = bsgp.ptr.cast %[[F]] : !bsgp.ptr<i8> to !bsgp.ptr<f32>
+// CHECK-NOT: %[[OLD]]{{[^0-9_]}}
+// CHECK: bsgp.ptr.load %[[P]]
+func.func @field_chain(%n: i32, %out: !bsgp.ptr<f32>) {
+  bsgp.spawn %n {
+    %c1 = llvm.mlir.constant(1 : i64) : i64
+    %slot = llvm.alloca %c1 x !llvm.array<8 x i8> {alignment = 16 : i64} : (i64) -> !llvm.ptr
+    %arr = builtin.unrealized_conversion_cast %slot : !llvm.ptr to !bsgp.ptr<!llvm.array<8 x i8>>
+    %rk = bsgp.thread_rank : i32
+    %c0 = arith.constant 0 : i32
+    %c4 = arith.constant 4 : i64
+    %e = bsgp.ptr.offset %arr[%c0] : !bsgp.ptr<!llvm.array<8 x i8>>, i32
+    %bytes = bsgp.ptr.cast %e : !bsgp.ptr<!llvm.array<8 x i8>> to !bsgp.ptr<i8>
+    %fb = bsgp.ptr.offset %bytes[%c4] : !bsgp.ptr<i8>, i64
+    %f = bsgp.ptr.cast %fb : !bsgp.ptr<i8> to !bsgp.ptr<f32>
+    %v = arith.sitofp %rk : i32 to f32
+    bsgp.ptr.store %v, %f[%c0] : !bsgp.ptr<f32>, i32
+    bsgp.barrier
+    %x = bsgp.ptr.load %f[%c0] : !bsgp.ptr<f32>, i32
+    bsgp.ptr.store %x, %out[%rk] : !bsgp.ptr<f32>, i32
+  }
+  return
+}
