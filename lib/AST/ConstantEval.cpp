@@ -439,3 +439,11 @@ std::optional<IntConstant> bsgp::evaluateCheckedIntConstant(const Expr *E) {
   ConstantEvaluator Eval(lookupGlobalConstant);
   return Eval.evaluate(E);
 }
+
+bool bsgp::isNullPointerConstant(const Expr *E) {
+  const Type *T = E->getType() ? E->getType()->getUnqualified() : nullptr;
+  if (!T || !T->isInteger() || T->isBool())
+    return false;
+  std::optional<IntConstant> C = evaluateCheckedIntConstant(E);
+  return C && C->isZero();
+}

@@ -5,9 +5,9 @@
 //===----------------------------------------------------------------------===//
 ///
 /// \file
-/// Conversions (promotions, the usual arithmetic conversions, implicit
-/// casts) and every expression other than the builtins of SemaBuiltin.cpp:
-/// literals, names, operators, assignments, calls, members, constructors.
+/// Every expression other than the builtins of SemaBuiltin.cpp: literals,
+/// names, operators, assignments, calls, members, constructors (C's
+/// conversions are SemaConvert.cpp's).
 ///
 //===----------------------------------------------------------------------===//
 
@@ -21,112 +21,6 @@ using llvm::cast;
 using llvm::dyn_cast;
 using llvm::dyn_cast_or_null;
 using llvm::isa;
-
-//===----------------------------------------------------------------------===//
-// Conversions
-//===----------------------------------------------------------------------===//
-
-const Type *Sema::promote(const Type *T) {
-  auto *B = dyn_cast<BuiltinType>(T->getUnqualified());
-  if (B && (B->getBuiltinKind() == BuiltinType::Bool ||
-            B->getBuiltinKind() == BuiltinType::Char))
-    return Ctx.getIntType();
-  return T->getUnqualified();
-}
-
-const Type *Sema::commonArith(const Type *A, const Type *B) {
-  auto *X = cast<BuiltinType>(promote(A));
-  auto *Y = cast<BuiltinType>(promote(B));
-  if (X->isFloating() || Y->isFloating()) {
-    if (X->getBuiltinKind() == BuiltinType::Double ||
-        Y->getBuiltinKind() == BuiltinType::Double)
-      return Ctx.getDoubleType();
-    return Ctx.getFloatType();
-  }
-  if (X == Y)
-    return X;
-  if (X->getBitWidth() != Y->getBitWidth())
-    return X->getBitWidth() > Y->getBitWidth() ? X : Y;
-  // Same width, different signedness: unsigned wins.
-  return X->isSignedInteger() ? Y : X;
-}
-
-Expr *Sema::rvalue(Expr *E) {
-  const Type *T = E->getType()->getUnqualified();
-  if (auto *AT = dyn_cast<ArrayType>(T))
-    return implicitCast(ImplicitCastExpr::ArrayToPointer, E,
-                        Ctx.getPointerType(AT->getElementType()));
-  return E;
-}
-
-Expr *Sema::toBool(Expr *E) {
-  const Type *T = E->getType()->getUnqualified();
-  if (T->isError() || T->isBool())
-    return E;
-  if (!T->isScalar()) {
-    Diags.report(E->getRange(), diag::err_typecheck_cond) << T->str();
-    return error(E);
-  }
-  return implicitCast(ImplicitCastExpr::ToBool, E, Ctx.getBoolType());
-}
-
-Expr *Sema::convert(Expr *E, const Type *To, bool Report) {
-  E = rvalue(E);
-  const Type *From = E->getType()->getUnqualified();
-  To = To->getUnqualified();
-  if (From->isError() || To->isError())
-    return E;
-  if (From == To) {
-    if (E->getType() != From)
-      return implicitCast(ImplicitCastExpr::NoOp, E, To);
-    return E;
-  }
-  using IC = ImplicitCastExpr;
-  if (From->isArithmetic() && To->isArithmetic()) {
-    IC::CastKind K;
-    if (To->isBool())
-      K = IC::ToBool;
-    else if (From->isInteger() && To->isInteger())
-      K = IC::IntegralCast;
-    else if (From->isInteger())
-      K = IC::IntegralToFloating;
-    else if (To->isInteger())
-      K = IC::FloatingToIntegral;
-    else
-      K = IC::FloatingCast;
-    return implicitCast(K, E, To);
-  }
-  if (To->isBool() && From->isPointer())
-    return implicitCast(IC::ToBool, E, To);
-  if (isa<NullType>(From) && To->isPointer())
-    return implicitCast(IC::NullToPointer, E, To);
-  if (From->isPointer() && To->isPointer()) {
-    const Type *FP = cast<PointerType>(From)->getPointee();
-    const Type *TP = cast<PointerType>(To)->getPointee();
-    bool AddsConst = FP->getUnqualified() == TP->getUnqualified() &&
-                     (!FP->isConst() || TP->isConst());
-    if (AddsConst || TP->getUnqualified()->isVoid() ||
-        FP->getUnqualified()->isVoid())
-      return implicitCast(IC::PointerCast, E, To);
-    if (Report)
-      Diags.report(E->getRange(), diag::err_incompatible_pointer)
-          << From->str() << To->str();
-    return error(E);
-  }
-  if (auto *VT = dyn_cast<VectorType>(To)) {
-    if (From->isArithmetic()) {
-      Expr *S = convert(E, VT->getElementType(), Report);
-      return implicitCast(IC::VectorSplat, S, To);
-    }
-    if (auto *VF = dyn_cast<VectorType>(From))
-      if (VF->getNumElements() == VT->getNumElements())
-        return implicitCast(IC::VectorConvert, E, To);
-  }
-  if (Report)
-    Diags.report(E->getRange(), diag::err_typecheck_convert)
-        << E->getType()->str() << To->str();
-  return error(E);
-}
 
 //===----------------------------------------------------------------------===//
 // Expressions
@@ -206,9 +100,9 @@ Expr *Sema::checkConditional(ConditionalOperator *C) {
     R = commonArith(TT, FT);
   else if (TT->isPointer() && FT->isPointer())
     R = commonPointer(Ctx, TT, FT);
-  else if (TT->isPointer() && isa<NullType>(FT))
+  else if (TT->isPointer() && (isa<NullType>(FT) || isNullPointerConstant(F)))
     R = TT;
-  else if (FT->isPointer() && isa<NullType>(TT))
+  else if (FT->isPointer() && (isa<NullType>(TT) || isNullPointerConstant(T)))
     R = FT;
   if (!R) {
     Diags.report(C->getRange(), diag::err_cond_incompatible)
@@ -649,7 +543,8 @@ Expr *Sema::checkBinary(BinaryOperator *B) {
   }
   // Pointers.
   bool LP = LT->isPointer(), RP = RT->isPointer();
-  bool LN = isa<NullType>(LT), RN = isa<NullType>(RT);
+  bool LN = isa<NullType>(LT) || (RP && isNullPointerConstant(L)),
+       RN = isa<NullType>(RT) || (LP && isNullPointerConstant(R));
   if ((Op == BO::Add || Op == BO::Sub) && LP && RT->isInteger()) {
     B->setType(LT);
     return B;

@@ -147,6 +147,12 @@ std::optional<IntConstant> lookupGlobalConstant(const DeclRefExpr *R);
 /// constant expression whose names are global integer constants.
 std::optional<IntConstant> evaluateCheckedIntConstant(const Expr *E);
 
+/// Whether \p E, an expression Sema checked, is C's null pointer constant
+/// written as an integer: an integer constant expression of value 0
+/// (`char *end = 0;`), which converts to any pointer as NULL does. Not a
+/// bool: `false` is not a pointer.
+bool isNullPointerConstant(const Expr *E);
+
 } // namespace bsgp
 
 #endif // BSGP_AST_CONSTANTEVAL_H
