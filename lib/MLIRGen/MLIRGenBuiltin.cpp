@@ -91,6 +91,13 @@ Value MLIRGen::emitMathCall(bsgp::MathFunction f, ArrayRef<Value> a,
     return binary(arith::RemFOp());
   case MF::Copysign:
     return binary(math::CopySignOp());
+  case MF::Fma:
+    return a.size() == 3 && a[0].getType() == a[1].getType() &&
+                   a[1].getType() == a[2].getType()
+               ? Value(math::FmaOp::create(b, l, a[0], a[1], a[2]))
+               : Value();
+  case MF::Rsqrt:
+    return unary(math::RsqrtOp());
   }
   return {};
 }

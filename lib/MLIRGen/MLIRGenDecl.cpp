@@ -188,6 +188,7 @@ void MLIRGen::emitFunctionBody(bsgp::FunctionDecl *fd) {
   loops.clear();
   pendingPuts.clear();
   currentFunction = fd;
+  findAddressTaken(fd->getBody());
   Block &entry = fn.getBody().front();
   b.setInsertionPointToStart(&entry);
   unsigned argNo = 0;
@@ -207,6 +208,9 @@ void MLIRGen::emitFunctionBody(bsgp::FunctionDecl *fd) {
     env[param] = arg;
     arg.setLoc(loc(param->getLoc()));
   }
+  for (bsgp::VarDecl *param : fd->getParams())
+    if (addressTaken.contains(param))
+      moveToMemory(param);
 
   SmallVector<bsgp::ReturnStmt *> returns;
   collectReturns(fd->getBody(), returns);
@@ -294,30 +298,7 @@ void MLIRGen::emitDecl(bsgp::VarDecl *vd) {
             : convertType(elem, vd->getRange());
     if (!et)
       return;
-    // Outside a spawn the slot goes to the function's entry block, where
-    // LLVM treats it as a fixed stack slot even if declared in a loop.
-    Value ptr;
-    {
-      OpBuilder::InsertionGuard guard(b);
-      Operation *parent = b.getInsertionBlock()->getParentOp();
-      if (!parent->getParentOfType<bsgp::SpawnOp>() &&
-          !isa<bsgp::SpawnOp>(parent)) {
-        auto fn = isa<func::FuncOp>(parent)
-                      ? cast<func::FuncOp>(parent)
-                      : parent->getParentOfType<func::FuncOp>();
-        b.setInsertionPointToStart(&fn.getBody().front());
-      }
-      Value n = LLVM::ConstantOp::create(b, l, b.getI64Type(),
-                                         static_cast<int64_t>(count));
-      Value slot = LLVM::AllocaOp::create(
-          b, l, LLVM::LLVMPointerType::get(&ctx),
-          isa<bsgp::PtrType>(et) ? Type(LLVM::LLVMPointerType::get(&ctx)) : et,
-          n,
-          /*alignment=*/16);
-      ptr = UnrealizedConversionCastOp::create(
-                b, l, bsgp::PtrType::get(&ctx, et), slot)
-                .getResult(0);
-    }
+    Value ptr = stackSlot(et, count, l);
     nameValue(ptr, vd->getName());
     env[vd] = ptr;
     if (auto *il = dyn_cast_or_null<bsgp::InitListExpr>(vd->getInit()))
@@ -336,6 +317,18 @@ void MLIRGen::emitDecl(bsgp::VarDecl *vd) {
       for (Type t : types)
         leaves.push_back(zeroOf(t, l));
     }
+    if (addressTaken.contains(vd)) {
+      Type et = structMemoryType(st, vd->getRange());
+      if (!et)
+        return;
+      Value slot = stackSlot(et, 1, l);
+      if (!storeStruct(slot, st, leaves, l, vd->getRange()))
+        return;
+      nameValue(slot, vd->getName());
+      env[vd] = slot;
+      inMemory.insert(vd);
+      return;
+    }
     bindStruct(vd, st, leaves, vd->getName());
     return;
   }
@@ -347,10 +340,20 @@ void MLIRGen::emitDecl(bsgp::VarDecl *vd) {
     v = emitExpr(init);
   else
     v = zeroOf(t, l);
-  if (v) {
-    nameValue(v, vd->getName());
-    env[vd] = v;
+  if (!v)
+    return;
+  if (addressTaken.contains(vd)) {
+    // Zero without an initializer too, as for the SSA value: C leaves it
+    // indeterminate.
+    Value slot = stackSlot(t, 1, l);
+    bsgp::PtrStoreOp::create(b, l, v, slot, constInt(b.getI32Type(), 0, l));
+    nameValue(slot, vd->getName());
+    env[vd] = slot;
+    inMemory.insert(vd);
+    return;
   }
+  nameValue(v, vd->getName());
+  env[vd] = v;
 }
 
 /// Stores every element of an array's initializer list at \p ptr (the

@@ -25,8 +25,11 @@ bsgp::VarDecl *MLIRGen::asVariable(bsgp::Expr *e) {
     return nullptr;
   if (auto *p = dyn_cast<bsgp::ParenExpr>(e))
     return asVariable(p->getSubExpr());
-  if (auto *d = dyn_cast<bsgp::DeclRefExpr>(e))
-    return dyn_cast_or_null<bsgp::VarDecl>(d->getDecl());
+  if (auto *d = dyn_cast<bsgp::DeclRefExpr>(e)) {
+    // A variable in memory is written there, not rebound.
+    auto *vd = dyn_cast_or_null<bsgp::VarDecl>(d->getDecl());
+    return vd && addressTaken.contains(vd) ? nullptr : vd;
+  }
   // v.x = ... and v[i] = ... on a vector variable rebind v.
   // So do v.f = ... on a struct variable, and v.f.x = ... .
   if (auto *m = dyn_cast<bsgp::MemberExpr>(e))

@@ -135,6 +135,8 @@ Value MLIRGen::emitDeclRef(bsgp::DeclRefExpr *d) {
   }
   if (vd->getStorage() == bsgp::VarDecl::Global)
     return emitGlobalRef(vd, l);
+  if (isInMemory(vd))
+    return loadVariable(vd, d->getRange());
   Value v = env.lookup(vd);
   if (!v) {
     // Read before any assignment: C leaves it undefined; zero is as good.
@@ -562,6 +564,11 @@ Value MLIRGen::emitAssign(bsgp::Expr *target, Value v, Location l) {
       (void)unsupported(target->getRange(), "assigning this");
       return {};
     }
+    if (isInMemory(vd)) {
+      bsgp::PtrStoreOp::create(b, l, v, env.lookup(vd),
+                               constInt(b.getI32Type(), 0, l));
+      return v;
+    }
     // thread.get reads a variable as it was at the last barrier: a value
     // computed before a barrier and assigned after it is a new value of
     // the variable, so the variable gets its own SSA value here (folded
@@ -698,9 +705,24 @@ Value MLIRGen::emitUnary(bsgp::UnaryOperator *e) {
         constInt(b.getI32Type(), 0, l));
   }
   case UO::AddrOf: {
-    // &p[i] is p + i; taking the address of a variable has no meaning for
-    // SSA values.
+    // &p[i] is p + i; &x of a variable is its stack slot (findAddressTaken
+    // put it in memory).
     bsgp::Expr *sub = e->getSubExpr()->ignoreParenImpCasts();
+    if (auto *d = dyn_cast<bsgp::DeclRefExpr>(sub)) {
+      auto *vd = dyn_cast_or_null<bsgp::VarDecl>(d->getDecl());
+      if (vd && isInMemory(vd)) {
+        if (!slotReachable(vd)) {
+          (void)unsupported(e->getRange(),
+                            "taking the address of a host variable in threads");
+          return {};
+        }
+        Value p = env.lookup(vd);
+        Type t = convertType(e->getType(), e->getRange());
+        if (t && t != p.getType())
+          p = bsgp::PtrCastOp::create(b, l, t, p);
+        return p;
+      }
+    }
     if (auto *ix = dyn_cast<bsgp::IndexExpr>(sub)) {
       Value base = emitExpr(ix->getBase());
       Value idx = emitExpr(ix->getIndex());

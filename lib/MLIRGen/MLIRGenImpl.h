@@ -53,6 +53,7 @@
 #include "mlir/IR/Verifier.h"
 
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/ScopeExit.h"
 #include "llvm/ADT/SetVector.h"
@@ -123,6 +124,25 @@ private:
   void emitPar(bsgp::ParStmt *s);
   void emitReturn(bsgp::ReturnStmt *s);
   void emitDecl(bsgp::VarDecl *vd);
+
+  //===--- Variables in memory (MLIRGenMemoryVars.cpp) --------------------===//
+  /// Collects the local variables and parameters of \p body whose address
+  /// is taken (`&x`, `&s.f`) into addressTaken.
+  void findAddressTaken(bsgp::Stmt *body);
+  /// A stack slot of \p count elements of \p et: a pointer to the first.
+  /// Outside a spawn it goes to the function's entry block.
+  Value stackSlot(Type et, uint64_t count, Location l);
+  /// Moves parameter \p param, already bound, to a stack slot.
+  void moveToMemory(bsgp::VarDecl *param);
+  bool isInMemory(bsgp::VarDecl *vd) const { return inMemory.contains(vd); }
+  /// Whether the code being emitted can use \p vd's slot: threads cannot
+  /// reach the host's stack.
+  bool slotReachable(bsgp::VarDecl *vd);
+  /// The value of in-memory scalar or vector variable \p vd.
+  Value loadVariable(bsgp::VarDecl *vd, bsgp::SourceRange where);
+  /// The leaves [first, first + count) of in-memory struct variable \p vd.
+  bool loadStructVariable(bsgp::VarDecl *vd, SmallVectorImpl<Value> &out,
+                          Location l, unsigned first, unsigned count);
 
   /// The current values of `keys` in the SSA environment, and their
   /// rebinding to `values` (the results of the op that carried them).
@@ -280,6 +300,11 @@ private:
   llvm::DenseMap<std::pair<VarKey, unsigned>, VarKey> leafKeys;
   /// The struct variables (and the struct return value) and their types.
   llvm::DenseMap<VarKey, const bsgp::StructType *> structVars;
+  /// Per function: the variables whose address it takes, and those of them
+  /// living in their stack slot so far (env binds them to the slot's
+  /// pointer). As clang's allocas before mem2reg, every other variable is
+  /// an SSA value.
+  llvm::DenseSet<bsgp::VarDecl *> addressTaken, inMemory;
   unsigned stringCount = 0;
 };
 

@@ -127,6 +127,8 @@ void MLIRGen::bindStruct(VarKey k, const bsgp::StructType *st,
 
 bool MLIRGen::structVarValues(bsgp::VarDecl *vd, SmallVectorImpl<Value> &out,
                               Location l, unsigned first, unsigned count) {
+  if (isInMemory(vd))
+    return loadStructVariable(vd, out, l, first, count);
   const bsgp::StructType *st = asStructValue(vd->getType());
   SmallVector<Type> types;
   if (!structLeafTypes(st, types, vd->getRange()))
@@ -178,6 +180,10 @@ bsgp::VarDecl *MLIRGen::varLeafRange(bsgp::Expr *e, unsigned &first,
 /// a struct variable and the fields of one.
 bool MLIRGen::isStructInMemory(bsgp::Expr *e) {
   e = e->ignoreParenImpCasts();
+  if (auto *d = dyn_cast<bsgp::DeclRefExpr>(e)) {
+    auto *vd = dyn_cast_or_null<bsgp::VarDecl>(d->getDecl());
+    return vd && isInMemory(vd) && slotReachable(vd);
+  }
   if (auto *m = dyn_cast<bsgp::MemberExpr>(e))
     return m->isArrow() || isStructInMemory(m->getBase());
   if (isa<bsgp::IndexExpr>(e))
@@ -373,6 +379,8 @@ bool MLIRGen::assignStruct(bsgp::Expr *target, ArrayRef<Value> values,
       (void)unsupported(target->getRange(), "assigning this");
       return false;
     }
+    if (isInMemory(vd))
+      return storeStruct(env.lookup(vd), st, values, l, target->getRange());
     bindStruct(vd, st, values, vd->getName());
     return true;
   }

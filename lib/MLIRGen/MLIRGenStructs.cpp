@@ -12,8 +12,9 @@
 /// sizeof(struct P) bytes), so that indexing, pointer arithmetic and dnew
 /// step over whole structs on every target; a field is that address plus
 /// the field's offset in the C layout (bsgp/AST/Layout.h), read and
-/// written as a pointer to the field's type. Struct values (locals,
-/// parameters, whole-struct copies) are not supported yet.
+/// written as a pointer to the field's type. Struct values are
+/// MLIRGenStructValues.cpp's, and variables whose address is taken
+/// MLIRGenMemoryVars.cpp's.
 ///
 //===----------------------------------------------------------------------===//
 
@@ -52,6 +53,10 @@ Value MLIRGen::structAddress(bsgp::Expr *e) {
       return emitExpr(u->getSubExpr());
   if (auto *m = dyn_cast<bsgp::MemberExpr>(e); m && m->getField())
     return fieldAddress(m);
+  if (auto *d = dyn_cast<bsgp::DeclRefExpr>(e))
+    if (auto *vd = dyn_cast_or_null<bsgp::VarDecl>(d->getDecl());
+        vd && isInMemory(vd) && slotReachable(vd))
+      return env.lookup(vd);
   (void)unsupported(e->getRange(), "a struct value");
   return {};
 }

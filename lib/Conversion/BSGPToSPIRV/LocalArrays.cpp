@@ -154,7 +154,7 @@ std::string describeEscape(OpOperand &use) {
   if (isa<bsgp::SaveOp>(user))
     return "keeps the address of a local array across a barrier";
   if (isa<func::CallOp>(user))
-    return "passes the address of a local array to a function";
+    return "passes the address of a local array or variable to a function";
   if (isa<func::ReturnOp>(user))
     return "returns the address of a local array";
   return "uses the address of a local array in '" +

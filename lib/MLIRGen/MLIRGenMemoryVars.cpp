@@ -1,0 +1,164 @@
+//===- MLIRGenMemoryVars.cpp - variables whose address is taken -----------===//
+//
+// Part of bsgpc, the BSGP compiler.
+//
+//===----------------------------------------------------------------------===//
+///
+/// \file
+/// Every variable is an SSA value that structured control flow carries,
+/// except those whose address the function takes (`&x`, `&s.f`): C lets a
+/// callee write them through the pointer (`clock_gettime(..., &ts)`,
+/// `sscanf(s, "%d", &n)`), so they live in a stack slot, as clang's allocas
+/// do before mem2reg, and each use loads or stores it. LLVM's mem2reg and
+/// SROA turn the slots that do not escape back into registers.
+///
+/// Threads cannot reach the host's stack: when threads read a host variable
+/// kept in memory, the value is loaded before the spawn (threads cannot
+/// assign host variables, so it does not change while they run).
+///
+//===----------------------------------------------------------------------===//
+
+#include "MLIRGenImpl.h"
+
+using namespace mlir;
+using namespace mlirgen;
+
+/// The variable \p e designates if it is a variable or a field (of a field)
+/// of a struct variable: the storage that `&e` needs in memory.
+static bsgp::VarDecl *addressedVariable(bsgp::Expr *e) {
+  e = e->ignoreParenImpCasts();
+  while (auto *m = dyn_cast<bsgp::MemberExpr>(e)) {
+    if (m->isArrow() || !m->getField())
+      return nullptr;
+    e = m->getBase()->ignoreParenImpCasts();
+  }
+  auto *d = dyn_cast<bsgp::DeclRefExpr>(e);
+  auto *vd = d ? dyn_cast_or_null<bsgp::VarDecl>(d->getDecl()) : nullptr;
+  if (!vd || vd->getStorage() == bsgp::VarDecl::Global ||
+      isa<bsgp::ArrayType>(vd->getType()->getUnqualified()))
+    return nullptr;
+  return vd;
+}
+
+void MLIRGen::findAddressTaken(bsgp::Stmt *body) {
+  addressTaken.clear();
+  inMemory.clear();
+  SmallVector<bsgp::Stmt *> work{body};
+  while (!work.empty()) {
+    bsgp::Stmt *s = work.pop_back_val();
+    if (auto *u = dyn_cast<bsgp::UnaryOperator>(s))
+      if (u->getOpcode() == bsgp::UnaryOperator::AddrOf)
+        if (bsgp::VarDecl *vd = addressedVariable(u->getSubExpr()))
+          addressTaken.insert(vd);
+    bsgp::forEachChild(s, [&](bsgp::Stmt *c) { work.push_back(c); });
+  }
+}
+
+Value MLIRGen::stackSlot(Type et, uint64_t count, Location l) {
+  OpBuilder::InsertionGuard guard(b);
+  // Outside a spawn the slot goes to the function's entry block, where LLVM
+  // treats it as a fixed stack slot even if declared in a loop.
+  Operation *parent = b.getInsertionBlock()->getParentOp();
+  if (!parent->getParentOfType<bsgp::SpawnOp>() &&
+      !isa<bsgp::SpawnOp>(parent)) {
+    auto fn = isa<func::FuncOp>(parent)
+                  ? cast<func::FuncOp>(parent)
+                  : parent->getParentOfType<func::FuncOp>();
+    b.setInsertionPointToStart(&fn.getBody().front());
+  }
+  Value n = LLVM::ConstantOp::create(b, l, b.getI64Type(),
+                                     static_cast<int64_t>(count));
+  auto llvmPtr = LLVM::LLVMPointerType::get(&ctx);
+  Value slot = LLVM::AllocaOp::create(
+      b, l, llvmPtr, isa<bsgp::PtrType>(et) ? Type(llvmPtr) : et, n,
+      /*alignment=*/16);
+  return UnrealizedConversionCastOp::create(b, l, bsgp::PtrType::get(&ctx, et),
+                                            slot)
+      .getResult(0);
+}
+
+void MLIRGen::moveToMemory(bsgp::VarDecl *param) {
+  Location l = loc(param->getLoc());
+  if (auto *st = asStructValue(param->getType())) {
+    SmallVector<Value> leaves;
+    Type et = structMemoryType(st, param->getRange());
+    if (!et || !structVarValues(param, leaves, l))
+      return;
+    Value slot = stackSlot(et, 1, l);
+    if (!storeStruct(slot, st, leaves, l, param->getRange()))
+      return;
+    nameValue(slot, param->getName());
+    env[param] = slot;
+    inMemory.insert(param);
+    return;
+  }
+  Value v = env.lookup(param);
+  if (!v)
+    return;
+  Value slot = stackSlot(v.getType(), 1, l);
+  bsgp::PtrStoreOp::create(b, l, v, slot, constInt(b.getI32Type(), 0, l));
+  nameValue(slot, param->getName());
+  env[param] = slot;
+  inMemory.insert(param);
+}
+
+bool MLIRGen::slotReachable(bsgp::VarDecl *vd) {
+  if (!vd->isHost())
+    return true;
+  // Host code inside a spawn (a require block) runs on the host.
+  Operation *where = b.getInsertionBlock()->getParentOp();
+  bool inThreads =
+      (isa<bsgp::SpawnOp>(where) || where->getParentOfType<bsgp::SpawnOp>()) &&
+      !isa<bsgp::RequireOp>(where) &&
+      !where->getParentOfType<bsgp::RequireOp>();
+  return !inThreads;
+}
+
+/// Sets the insertion point before the outermost spawn being emitted: where
+/// threads' reads of a host variable in memory are loaded.
+static void beforeSpawn(OpBuilder &b) {
+  Operation *spawn = nullptr;
+  for (Operation *op = b.getInsertionBlock()->getParentOp(); op;
+       op = op->getParentOp())
+    if (isa<bsgp::SpawnOp>(op))
+      spawn = op;
+  if (spawn)
+    b.setInsertionPoint(spawn);
+}
+
+Value MLIRGen::loadVariable(bsgp::VarDecl *vd, bsgp::SourceRange where) {
+  Location l = loc(where);
+  if (getRank && !vd->isHost()) {
+    (void)unsupported(where, "thread.get of a variable whose address is taken");
+    return {};
+  }
+  Value slot = env.lookup(vd);
+  OpBuilder::InsertionGuard guard(b);
+  if (!slotReachable(vd))
+    beforeSpawn(b);
+  return bsgp::PtrLoadOp::create(
+      b, l, cast<bsgp::PtrType>(slot.getType()).getElementType(), slot,
+      constInt(b.getI32Type(), 0, l));
+}
+
+bool MLIRGen::loadStructVariable(bsgp::VarDecl *vd, SmallVectorImpl<Value> &out,
+                                 Location l, unsigned first, unsigned count) {
+  if (getRank && !vd->isHost()) {
+    // The struct's declaration: the leaves' reads do not know the get.
+    (void)unsupported(vd->getRange(),
+                      "thread.get of a struct variable whose address is taken");
+    return false;
+  }
+  SmallVector<Value> leaves;
+  {
+    OpBuilder::InsertionGuard guard(b);
+    if (!slotReachable(vd))
+      beforeSpawn(b);
+    if (!loadStruct(env.lookup(vd), asStructValue(vd->getType()), leaves, l,
+                    vd->getRange()))
+      return false;
+  }
+  count = std::min<unsigned>(count, leaves.size() - first);
+  llvm::append_range(out, ArrayRef<Value>(leaves).slice(first, count));
+  return true;
+}
