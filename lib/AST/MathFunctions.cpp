@@ -39,6 +39,8 @@ bsgp::MathFunction bsgp::getMathFunction(llvm::StringRef Name) {
         .Case("fmax", MathFunction::Fmax)
         .Case("fmod", MathFunction::Fmod)
         .Case("copysign", MathFunction::Copysign)
+        .Case("fma", MathFunction::Fma)
+        .Case("rsqrt", MathFunction::Rsqrt)
         .Default(MathFunction::None);
   };
   MathFunction F = lookup(Name);

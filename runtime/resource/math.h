@@ -70,5 +70,10 @@ extern "C" double fmod(double x, double y);
 extern "C" float fmodf(float x, float y);
 extern "C" double copysign(double x, double y);
 extern "C" float copysignf(float x, float y);
+extern "C" double fma(double x, double y, double z);
+extern "C" float fmaf(float x, float y, float z);
+// CUDA's reciprocal square roots (not C's): 1 / sqrt(x), in host code too.
+extern "C" double rsqrt(double x);
+extern "C" float rsqrtf(float x);
 
 #endif // BSGP_MATH_H

@@ -20,6 +20,7 @@
 #include "llvm/ADT/StringSwitch.h"
 
 #include <chrono>
+#include <cmath>
 #include <csignal>
 #include <cstdio>
 #include <dlfcn.h>
@@ -30,6 +31,12 @@ using namespace bsgp::interp;
 using BK = BuiltinType::BuiltinKind;
 
 namespace {
+/// CUDA's math functions that the C library lacks (<math.h> declares them
+/// for host and device code): bsgpi computes them here, rounding once
+/// more than a fused instruction would.
+extern "C" float bsgpiRsqrtf(float X) { return 1.0f / std::sqrt(X); }
+extern "C" double bsgpiRsqrt(double X) { return 1.0 / std::sqrt(X); }
+
 /// The C call in progress, for the report if it crashes.
 Interpreter *CrashInterp = nullptr;
 const FunctionDecl *CrashFn = nullptr;
@@ -176,7 +183,12 @@ Column Interpreter::callExternal(Frame &F, const FunctionDecl *Fn,
   void *Sym = nullptr;
   bool Runtime = Name.starts_with("bsgprt_");
   if (!Runtime) {
-    Sym = dlsym(RTLD_DEFAULT, Name.str().c_str());
+    Sym = llvm::StringSwitch<void *>(Name)
+              .Case("rsqrtf", reinterpret_cast<void *>(&bsgpiRsqrtf))
+              .Case("rsqrt", reinterpret_cast<void *>(&bsgpiRsqrt))
+              .Default(nullptr);
+    if (!Sym)
+      Sym = dlsym(RTLD_DEFAULT, Name.str().c_str());
     if (!Sym)
       fatal(R, "no C function named '" + Name + "' to call");
   }

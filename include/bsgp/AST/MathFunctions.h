@@ -50,6 +50,9 @@ enum class MathFunction {
   Fmax,
   Fmod,
   Copysign,
+  Fma,
+  /// CUDA's rsqrtf and rsqrt (not C's): 1 / sqrt(x).
+  Rsqrt,
 };
 
 /// The function \p Name denotes (`sinf` and `sin` are both Sin), or None.
