@@ -55,12 +55,12 @@ build $ALL atomics "$ROOT/test/Execution/language/Inputs/atomics.bsgp" \
 build $ALL min-max "$ROOT/test/Execution/language/Inputs/min-max.bsgp" \
   "$ROOT/test/Execution/language/Inputs/min-max-main.cpp"
 for t in group-ops group-uniform generic-values wide-multiply reduce-total-on-device \
-    address-of-locals; do
+    address-of-locals struct-initializers c-program; do
   build $ALL "$t" "$ROOT/test/Execution/language/Inputs/$t.bsgp"
 done
 # The spirv target compiles no private array of structs and passes no
 # address of a local to a function.
-for t in address-of-device struct-field-barrier; do
+for t in address-of-device struct-field-barrier struct-array-init-device; do
   build cpu,cuda "$t" "$ROOT/test/Execution/language/Inputs/$t.bsgp"
 done
 # The math functions against the host's C library, within each backend's

@@ -362,6 +362,26 @@ void MLIRGen::emitDecl(bsgp::VarDecl *vd) {
 /// array declared in a loop starts over in each iteration, as in C.
 void MLIRGen::storeInitList(bsgp::InitListExpr *il, Value ptr, Type et,
                             Location l) {
+  // An array of structs: each element a struct value (a list of its
+  // fields), stored leaf by leaf; zero where the list leaves it out.
+  if (auto *st = asStructValue(flattenArray(il->getType()).first)) {
+    SmallVector<Type> types;
+    if (!structLeafTypes(st, types, il->getRange()))
+      return;
+    for (auto [i, e] : llvm::enumerate(il->getFlat())) {
+      SmallVector<Value> leaves;
+      if (!e)
+        for (Type t : types)
+          leaves.push_back(zeroOf(t, l));
+      else if (!emitStructValue(e, leaves))
+        return;
+      Value at = bsgp::PtrOffsetOp::create(
+          b, l, ptr.getType(), ptr, constInt(b.getI64Type(), (int64_t)i, l));
+      if (!storeStruct(at, st, leaves, l, il->getRange()))
+        return;
+    }
+    return;
+  }
   for (auto [i, e] : llvm::enumerate(il->getFlat())) {
     Value v = e ? emitExpr(e) : zeroOf(et, l);
     if (!v)

@@ -21,6 +21,7 @@
 #include "MLIRGenImpl.h"
 
 #include "bsgp/AST/ConstantEval.h"
+#include "bsgp/AST/Layout.h"
 
 using namespace mlir;
 using namespace mlirgen;
@@ -73,6 +74,82 @@ static Attribute constantAttr(bsgp::Expr *e, Type t) {
   return {};
 }
 
+/// Appends the initializers of \p st's leaves (in structLeaves' order)
+/// that list \p il gives, null for those it leaves out (zero); false where
+/// a struct field is not given by a nested list.
+static bool structLeafInits(bsgp::InitListExpr *il, const bsgp::StructType *st,
+                            SmallVectorImpl<bsgp::Expr *> &out) {
+  auto inits = il ? il->inits() : llvm::MutableArrayRef<bsgp::Expr *>();
+  for (auto [i, f] : llvm::enumerate(st->getDecl()->getFields())) {
+    bsgp::Expr *init = i < inits.size() ? inits[i] : nullptr;
+    auto *sub = dyn_cast<bsgp::StructType>(f->getType()->getUnqualified());
+    if (!sub) {
+      out.push_back(init);
+      continue;
+    }
+    auto *subList = dyn_cast_or_null<bsgp::InitListExpr>(init);
+    if ((init && !subList) || !structLeafInits(subList, sub, out))
+      return false;
+  }
+  return true;
+}
+
+/// The bytes of \p count structs \p st, the elements of array constant
+/// \p vd, as the C layout places them: an LLVM global of i8.
+LLVM::GlobalOp MLIRGen::constStructArrayGlobal(bsgp::VarDecl *vd,
+                                               const bsgp::StructType *st,
+                                               uint64_t count, StringRef name,
+                                               Location l) {
+  auto *il = dyn_cast_or_null<bsgp::InitListExpr>(vd->getInit());
+  SmallVector<StructLeaf> leaves;
+  if (!structLeaves(st, leaves, vd->getRange()))
+    return {};
+  uint64_t size = bsgp::typeSize(st);
+  std::vector<uint8_t> bytes(count * size, 0);
+  for (uint64_t i = 0; i < count; ++i) {
+    bsgp::Expr *e = il && i < il->getFlat().size() ? il->getFlat()[i] : nullptr;
+    SmallVector<bsgp::Expr *> inits;
+    auto *list = dyn_cast_or_null<bsgp::InitListExpr>(e);
+    if ((e && !list) || !structLeafInits(list, st, inits)) {
+      (void)unsupported(e->getRange(), "this constant struct initializer "
+                                       "(give each struct as a list)");
+      return {};
+    }
+    for (auto [leaf, init] : llvm::zip(leaves, inits)) {
+      Type t = convertType(leaf.type, vd->getRange());
+      if (!t || !t.isIntOrFloat()) {
+        (void)unsupported(vd->getRange(), "a global constant struct with a '" +
+                                              leaf.type->str() + "' field");
+        return {};
+      }
+      if (!init)
+        continue;
+      Attribute a = constantAttr(init, t);
+      if (!a) {
+        (void)unsupported(init->getRange(), "this constant initializer");
+        return {};
+      }
+      APInt bits = isa<FloatAttr>(a)
+                       ? cast<FloatAttr>(a).getValue().bitcastToAPInt()
+                       : cast<IntegerAttr>(a).getValue();
+      // Little-endian, as every target is; bool is one byte.
+      unsigned n = std::max(1u, bits.getBitWidth() / 8);
+      for (unsigned k = 0; k < n; ++k)
+        bytes[i * size + leaf.offset + k] = bits.extractBitsAsZExtValue(
+            std::min(8u, bits.getBitWidth()), 8 * k);
+    }
+  }
+  SmallVector<Attribute> values;
+  for (uint8_t v : bytes)
+    values.push_back(b.getI8IntegerAttr(static_cast<int8_t>(v)));
+  auto tensor = RankedTensorType::get({(int64_t)bytes.size()}, b.getI8Type());
+  OpBuilder mb = OpBuilder::atBlockBegin(module.getBody());
+  return LLVM::GlobalOp::create(
+      mb, l, LLVM::LLVMArrayType::get(b.getI8Type(), bytes.size()),
+      /*isConstant=*/true, LLVM::Linkage::Internal, name,
+      DenseElementsAttr::get(tensor, values), /*alignment=*/16);
+}
+
 /// The LLVM global holding array constant \p vd, made on first use.
 LLVM::GlobalOp MLIRGen::constArrayGlobal(bsgp::VarDecl *vd, Location l) {
   std::string name = ("__bsgp_const_" + vd->getName()).str();
@@ -80,6 +157,8 @@ LLVM::GlobalOp MLIRGen::constArrayGlobal(bsgp::VarDecl *vd, Location l) {
     return g;
   auto *il = dyn_cast_or_null<bsgp::InitListExpr>(vd->getInit());
   auto [elem, count] = flattenArray(vd->getType());
+  if (auto *st = asStructValue(elem))
+    return constStructArrayGlobal(vd, st, count, name, l);
   Type et = convertType(elem, vd->getRange());
   if (!et)
     return {};
@@ -122,8 +201,11 @@ Value MLIRGen::emitConstArrayRef(bsgp::VarDecl *vd, Location l) {
     return {};
   Type llvmPtr = LLVM::LLVMPointerType::get(&ctx);
   Type et = cast<LLVM::LLVMArrayType>(g.getType()).getElementType();
-  if (et.isInteger(8) && flattenArray(vd->getType()).first->isBool())
+  const bsgp::Type *elem = flattenArray(vd->getType()).first;
+  if (et.isInteger(8) && elem->isBool())
     et = b.getI1Type();
+  if (auto *st = asStructValue(elem))
+    et = structMemoryType(st, vd->getRange());
   Type ptrTy = bsgp::PtrType::get(&ctx, et);
   auto hostPtr = [&]() {
     Value addr = LLVM::AddressOfOp::create(b, l, g);

@@ -247,6 +247,10 @@ private:
   Value emitGlobalRef(bsgp::VarDecl *vd, Location l);
   Value emitConstArrayRef(bsgp::VarDecl *vd, Location l);
   LLVM::GlobalOp constArrayGlobal(bsgp::VarDecl *vd, Location l);
+  LLVM::GlobalOp constStructArrayGlobal(bsgp::VarDecl *vd,
+                                        const bsgp::StructType *st,
+                                        uint64_t count, StringRef name,
+                                        Location l);
   Value emitConversion(Value v, const bsgp::Type *from, const bsgp::Type *to,
                        Location l);
   Value emitToBool(Value v, Location l);

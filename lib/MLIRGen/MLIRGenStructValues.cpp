@@ -289,6 +289,20 @@ bool MLIRGen::emitStructValue(bsgp::Expr *e, SmallVectorImpl<Value> &out) {
   case bsgp::Stmt::SK_DeclRef: {
     auto *vd =
         dyn_cast_or_null<bsgp::VarDecl>(cast<bsgp::DeclRefExpr>(e)->getDecl());
+    // A constant struct is its initializer, made again where it is used
+    // (its fields are constants).
+    if (vd && vd->getStorage() == bsgp::VarDecl::Global &&
+        isGlobalConstant(vd)) {
+      auto *il = dyn_cast_or_null<bsgp::InitListExpr>(vd->getInit());
+      if (il)
+        return emitStructInitList(il, st, out);
+      SmallVector<Type> types;
+      if (!structLeafTypes(st, types, e->getRange()))
+        return false;
+      for (Type t : types)
+        out.push_back(zeroOf(t, l));
+      return true;
+    }
     if (!vd || vd->getStorage() == bsgp::VarDecl::Global)
       break;
     return structVarValues(vd, out, l);

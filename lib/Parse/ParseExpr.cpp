@@ -271,12 +271,19 @@ Expr *Parser::parseUnary() {
       return nullptr;
     return new (Ctx) SizeofExpr(rangeFrom(Begin), Sub);
   }
-  // Cast: `(type) expr`.
+  // Cast: `(type) expr`, and C99's compound literal `(type){...}`, a cast
+  // of an initializer list.
   if (Tok.is(tok::l_paren) && isTypeStart(Next)) {
     consume();
     const Type *T = parseTypeName();
     if (!T || !expect(tok::r_paren))
       return nullptr;
+    if (Tok.is(tok::l_brace)) {
+      Expr *List = parseInitList();
+      if (!List)
+        return nullptr;
+      return parsePostfix(new (Ctx) CastExpr(rangeFrom(Begin), T, List));
+    }
     Expr *Sub = parseUnary();
     if (!Sub)
       return nullptr;

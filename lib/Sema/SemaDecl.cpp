@@ -47,7 +47,8 @@ bool Sema::isConstantInit(Expr *I, VarDecl *V) {
 void Sema::checkGlobal(VarDecl *V) {
   CurFn = nullptr;
   checkVarDecl(V);
-  if (V->getType() && isa<StructType>(V->getType()->getUnqualified())) {
+  if (V->getType() && isa<StructType>(V->getType()->getUnqualified()) &&
+      !V->getType()->isConst()) {
     Diags.report(SourceRange(V->getLoc()), diag::err_global_struct)
         << V->getName() << V->getType()->str();
     return;
@@ -55,14 +56,15 @@ void Sema::checkGlobal(VarDecl *V) {
   Expr *I = V->getInit();
   if (!I || I->getType()->isError())
     return;
-  llvm::SmallVector<Expr *, 8> Parts;
-  if (auto *IL = dyn_cast<InitListExpr>(I))
-    llvm::append_range(Parts, IL->getFlat());
-  else
-    Parts.push_back(I);
-  for (Expr *P : Parts)
-    if (P && !isConstantInit(P, V))
+  // Every scalar of the initializer, through the lists of struct elements.
+  llvm::SmallVector<Expr *, 8> Parts{I};
+  while (!Parts.empty()) {
+    Expr *P = Parts.pop_back_val();
+    if (auto *IL = dyn_cast_or_null<InitListExpr>(P))
+      llvm::append_range(Parts, llvm::reverse(IL->getFlat()));
+    else if (P && !isConstantInit(P, V))
       return;
+  }
 }
 
 /// Fills \p Flat[Base, Base + size of \p AT) from \p IL as C does: an
@@ -79,6 +81,19 @@ bool Sema::fillInitList(InitListExpr *IL, const ArrayType *AT, uint64_t Base,
     Elem = A->getElementType()->getUnqualified();
   for (Expr *&X : IL->inits()) {
     if (auto *Sub = dyn_cast<InitListExpr>(X)) {
+      // A struct element of an array of structs: the list is its fields.
+      auto *ST = dyn_cast<StructType>(Elem);
+      if (!Inner && ST) {
+        if (At >= Total) {
+          Diags.report(Sub->getRange(), diag::err_init_list_excess)
+              << V->getName();
+          return false;
+        }
+        if (!checkStructInitList(Sub, ST, V))
+          return false;
+        Flat[Base + At++] = Sub;
+        continue;
+      }
       if (!Inner) {
         Diags.report(Sub->getRange(), diag::err_init_list_scalar)
             << Elem->str();
@@ -109,7 +124,8 @@ bool Sema::fillInitList(InitListExpr *IL, const ArrayType *AT, uint64_t Base,
 }
 
 /// `T a[N]... = {...}`: every element converted to the array's scalar
-/// element type; what the list leaves out is zero.
+/// element type, or for an array of structs a struct (a nested list or a
+/// struct value); what the list leaves out is zero.
 /// `struct S s = {...}` as C does it: the elements initialize the fields in
 /// order (a nested list a nested struct), each converted to its field's
 /// type; the fields left out are zero, more elements than fields is an
@@ -126,7 +142,9 @@ bool Sema::checkStructInitList(InitListExpr *IL, const StructType *ST,
   unsigned I = 0;
   for (Expr *&X : IL->inits()) {
     if (I >= Fields.size()) {
-      Diags.report(X->getRange(), diag::err_init_list_excess) << V->getName();
+      // A compound literal has no variable: it is named as written.
+      Diags.report(X->getRange(), diag::err_init_list_excess)
+          << (V ? V->getName().str() : "(" + ST->str() + "){...}");
       return false;
     }
     const Type *FT = Fields[I++]->getType()->getUnqualified();
@@ -167,13 +185,6 @@ Expr *Sema::checkInitList(InitListExpr *IL, VarDecl *V) {
   if (!AT) {
     Diags.report(IL->getRange(), diag::err_init_list_type)
         << (T ? T->str() : std::string("auto"));
-    return error(IL);
-  }
-  const Type *Elem = AT;
-  while (auto *A = dyn_cast<ArrayType>(Elem))
-    Elem = A->getElementType()->getUnqualified();
-  if (isa<StructType>(Elem)) {
-    Diags.report(IL->getRange(), diag::err_init_list_struct_array);
     return error(IL);
   }
   llvm::SmallVector<Expr *, 16> Flat(flatCount(AT), nullptr);

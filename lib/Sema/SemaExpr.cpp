@@ -166,6 +166,18 @@ Expr *Sema::checkIndex(IndexExpr *I) {
 }
 
 Expr *Sema::checkCast(CastExpr *C) {
+  // A compound literal: a struct value made of its fields' list.
+  if (auto *IL = dyn_cast<InitListExpr>(C->getSubExpr())) {
+    auto *ST = dyn_cast<StructType>(C->getWrittenType()->getUnqualified());
+    C->setType(ST ? (const Type *)ST : Ctx.getErrorType());
+    if (!ST || !ST->getDecl()) {
+      Diags.report(C->getRange(), ST ? diag::err_unknown_struct
+                                     : diag::err_compound_literal_type)
+          << (ST ? ST->getName().str() : C->getWrittenType()->str());
+      return error(C);
+    }
+    return checkStructInitList(IL, ST, nullptr) ? C : error(C);
+  }
   Expr *S = rvalue(checkExpr(C->getSubExpr()));
   C->setSubExpr(S);
   const Type *To = C->getWrittenType()->getUnqualified();

@@ -127,6 +127,7 @@ private:
   Expr *checkAtomic(AtomicExpr *A);
   Expr *checkMathBuiltin(MathBuiltinExpr *M);
   Expr *checkInitList(InitListExpr *IL, VarDecl *V);
+  /// \p V is the variable initialized, null for a compound literal.
   bool checkStructInitList(InitListExpr *IL, const StructType *ST, VarDecl *V);
   bool fillInitList(InitListExpr *IL, const ArrayType *AT, uint64_t Base,
                     llvm::MutableArrayRef<Expr *> Flat, VarDecl *V);
