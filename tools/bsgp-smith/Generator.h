@@ -100,6 +100,10 @@ enum class Feature : unsigned {
                  ///< rounded back to integers
   FnJumps,       ///< a function with a return and a break in a loop
   CNames,        ///< BSGP's C headers and C's spellings of its types
+  AddrOf,        ///< &x of locals and struct fields, written through the
+                 ///< pointer (and by helper calls in host code)
+  StructInits,   ///< lists of arrays of structs, a constant table of
+                 ///< structs, compound literals
   NumFeatures
 };
 
@@ -189,6 +193,9 @@ struct Var {
   unsigned Len = 0;
   /// The piece of the split spawn the variable was declared in.
   unsigned Piece = 0;
+  /// Its address may be taken (Feature::AddrOf): thread.get does not read
+  /// it, as the compiler rejects thread.get of such a variable.
+  bool Addressed = false;
 };
 
 /// Magnitude bound of the integer values a floating variable holds.
@@ -273,16 +280,22 @@ public:
   void loopStmt(int Depth);
   void privateArrayStmt();
   void vectorStmt();
+  /// A write through the address of a variable declared addressable;
+  /// false if there is none in scope.
+  bool addrStmt();
   void hashVars(const std::string &Acc);
 
   // Struct values (Structs.cpp).
   void structHelpers();
   /// Declares the scalar fields of struct local \p Name as variables.
-  void addStructFields(const std::string &Name);
+  void addStructFields(const std::string &Name, bool Addressed = false);
   /// The writable struct locals in scope (of the spawn body's top level
   /// only, if \p OnlySpawnLevel).
   std::vector<std::string> structLocals(bool OnlySpawnLevel) const;
   std::string structInitList();
+  /// A struct value of Feature::StructInits: a compound literal, a table
+  /// element, an element of a host array of structs from a list.
+  std::string structInitsValue();
   void structStmt();
   /// Before a barrier: a new struct local \p Target that another thread
   /// puts a struct value into.

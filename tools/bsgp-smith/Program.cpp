@@ -89,6 +89,8 @@ static const FeatureInfo Features[] = {
     {"libm", true},
     {"fn-jumps", true},
     {"c-names", true},
+    {"addr-of", true},
+    {"struct-inits", true},
 };
 static_assert(sizeof(Features) / sizeof(Features[0]) ==
                   static_cast<unsigned>(Feature::NumFeatures),
@@ -285,6 +287,15 @@ void Generator::helpers() {
     close();
   }
   line("");
+  if (Opts.has(Feature::AddrOf)) {
+    line("// Out-parameters, as C functions write them.");
+    for (Ty T :
+         {Ty::Int, Ty::UInt, Ty::Int64, Ty::UInt64, Ty::Float, Ty::Double}) {
+      std::string N = tyName(T);
+      line("void sm_set_" + N + "(" + N + " *p, " + N + " v) { *p = v; }");
+    }
+    line("");
+  }
   if (Opts.has(Feature::StructValues))
     structHelpers();
   if (Opts.has(Feature::ConstExprs))

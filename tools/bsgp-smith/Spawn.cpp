@@ -68,7 +68,7 @@ void Generator::superstepBreak() {
       Var V = R.pick(Before);
       // A value of an earlier piece with ranks changed since is read
       // through a copy made in this one unless flow-get is on.
-      if (!Opts.has(Feature::GetAny) || !gettable(V)) {
+      if (!Opts.has(Feature::GetAny) || !gettable(V) || V.Addressed) {
         // A value that varies between threads, through a load and the rank:
         // the compiler does not yet take thread.get of a value it can prove
         // uniform (`x ^ rk` with x == rk folds to 0).

@@ -38,6 +38,31 @@ void Generator::declStmt() {
   else
     line(declTyName(T, NameCounter) + " " + Name + " = " + Init + ";");
   S.add({Name, T});
+  if (Opts.has(Feature::AddrOf) && R.chance(30))
+    S.Levels.back().back().Addressed = true;
+}
+
+bool Generator::addrStmt() {
+  std::vector<Var> Targets;
+  // Vector lanes (`sv.w.x`) have no address.
+  for (const Var &V : S.writable())
+    if (V.Addressed && !llvm::StringRef(V.Name).contains(".w."))
+      Targets.push_back(V);
+  if (Targets.empty())
+    return false;
+  Var V = R.pick(Targets);
+  std::string E = expr(V.T, 1);
+  // The spirv target passes no address of a thread's variable to a
+  // function: calls only in host code.
+  if (Where == Ctx::Host && R.chance(50)) {
+    line(std::string("sm_set_") + tyName(V.T) + "(&" + V.Name + ", " + E +
+         ");");
+    return true;
+  }
+  std::string P = fresh("p");
+  line(std::string(tyName(V.T)) + " *" + P + " = &" + V.Name + ";");
+  line("*" + P + " = " + E + ";");
+  return true;
 }
 
 std::string Generator::declTyName(Ty T, unsigned Which) const {
@@ -211,6 +236,8 @@ void Generator::stmt(int Depth) {
       return tempListStmt();
     if (Opts.has(Feature::StructValues) && R.chance(35))
       return structStmt();
+    if (Opts.has(Feature::AddrOf) && R.chance(50) && addrStmt())
+      return;
     if (Where == Ctx::Device && Opts.has(Feature::Atomics) && R.chance(50))
       return atomicStmt();
     if (Opts.has(Feature::Vectors) && R.chance(50))

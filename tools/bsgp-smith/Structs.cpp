@@ -57,10 +57,13 @@ void Generator::structHelpers() {
   open("struct SmVal sm_spick(bool c, struct SmVal a, struct SmVal b)");
   line("return c ? a : b;");
   close();
+  if (Opts.has(Feature::StructInits))
+    line("const struct SmIn SM_INS[4] = {{3, 5u}, {-7, 11u}, {13}};");
   line("");
 }
 
-void Generator::addStructFields(const std::string &Name) {
+void Generator::addStructFields(const std::string &Name, bool Addressed) {
+  size_t First = S.Levels.back().size();
   S.add({Name + ".i", Ty::Int});
   S.add({Name + ".in.a", Ty::Int});
   S.add({Name + ".in.b", Ty::UInt});
@@ -71,6 +74,9 @@ void Generator::addStructFields(const std::string &Name) {
     S.add({Name + ".w.x", Ty::UInt});
     S.add({Name + ".w.y", Ty::UInt});
   }
+  // The address of one field puts the whole struct in memory.
+  for (size_t K = First; K < S.Levels.back().size(); ++K)
+    S.Levels.back()[K].Addressed = Addressed;
 }
 
 std::vector<std::string> Generator::structLocals(bool OnlySpawnLevel) const {
@@ -81,8 +87,9 @@ std::vector<std::string> Generator::structLocals(bool OnlySpawnLevel) const {
       llvm::StringRef N(V.Name);
       if (!V.Writable || !N.starts_with("sv") || !N.ends_with(".i"))
         continue;
-      // For thread.get: not from an earlier piece after a rank change.
-      if (OnlySpawnLevel && !gettable(V))
+      // For thread.get: not from an earlier piece after a rank change, nor
+      // one whose address is taken.
+      if (OnlySpawnLevel && (!gettable(V) || V.Addressed))
         continue;
       Names.push_back(N.drop_back(2).str());
     }
@@ -111,6 +118,45 @@ std::string Generator::structInitList() {
   return "{" + List + "}";
 }
 
+/// Whether the point is in a collective function's body (Flow.cpp's
+/// contexts).
+static bool inCollectiveFunction(const Generator &G) {
+  for (const Generator::FlowLevel &L : G.Flow)
+    if (L.C == Context::Inline || L.C == Context::Template)
+      return true;
+  return false;
+}
+
+std::string Generator::structInitsValue() {
+  unsigned Kinds = Where == Ctx::Host ? 4 : 3;
+  // A function's copy of the table of structs would be a private array of
+  // structs, which the spirv target does not compile: threads read the
+  // table in spawn bodies only.
+  if (inCollectiveFunction(*this))
+    Kinds = 2;
+  switch (R.below(Kinds)) {
+  case 0:
+    return "(struct SmVal)" + structInitList();
+  case 1:
+    return "sm_sstep((struct SmVal)" + structInitList() + ", " +
+           expr(Ty::Int, 1) + ")";
+  case 2:
+    return "{" + expr(Ty::Int, 1) + ", SM_INS[(" + expr(Ty::UInt, 1) +
+           ") % 4u], " + expr(Ty::UInt, 1) + "}";
+  default: {
+    // Host code: an array of structs from a list (elements left out are
+    // zero), one of its elements taken.
+    std::string A = fresh("sa");
+    unsigned Given = R.range(0, 3);
+    std::string List;
+    for (unsigned K = 0; K < Given; ++K)
+      List += (K ? ", " : "") + structInitList();
+    line("struct SmVal " + A + "[3] = {" + List + "};");
+    return A + "[(" + expr(Ty::UInt, 1) + ") % 3u]";
+  }
+  }
+}
+
 void Generator::structStmt() {
   std::vector<std::string> Locals = structLocals(false);
   auto Any = [&] { return R.pick(Locals); };
@@ -118,7 +164,9 @@ void Generator::structStmt() {
     std::string N = fresh("sv");
     std::string Init;
     unsigned Choice = Locals.empty() ? 0 : R.below(4);
-    if (Choice == 0)
+    if (Opts.has(Feature::StructInits) && R.chance(40))
+      Init = structInitsValue();
+    else if (Choice == 0)
       Init = structInitList();
     else if (Choice == 1)
       Init = Any();
@@ -127,7 +175,10 @@ void Generator::structStmt() {
     else
       Init = "sm_spick(" + cond(1) + ", " + Any() + ", " + Any() + ")";
     line("struct SmVal " + N + " = " + Init + ";");
-    addStructFields(N);
+    // A thread's struct in memory would be a private array of structs,
+    // which the spirv target does not compile: host code only.
+    addStructFields(N, Opts.has(Feature::AddrOf) && Where == Ctx::Host &&
+                           R.chance(20));
     return;
   }
   std::string T = Any(), A = Any();
