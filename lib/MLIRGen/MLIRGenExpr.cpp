@@ -564,7 +564,17 @@ Value MLIRGen::emitAssign(bsgp::Expr *target, Value v, Location l) {
       (void)unsupported(target->getRange(), "assigning this");
       return {};
     }
+    // An inferred local whose address is taken: its first assignment
+    // declares it, and makes its slot.
+    if (addressTaken.contains(vd) && !isInMemory(vd) &&
+        !asStructValue(vd->getType())) {
+      Value slot = stackSlot(v.getType(), 1, l);
+      nameValue(slot, vd->getName());
+      env[vd] = slot;
+      inMemory.insert(vd);
+    }
     if (isInMemory(vd)) {
+      noteRequireWrite(vd);
       bsgp::PtrStoreOp::create(b, l, v, env.lookup(vd),
                                constInt(b.getI32Type(), 0, l));
       return v;

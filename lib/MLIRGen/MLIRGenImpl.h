@@ -138,6 +138,11 @@ private:
   /// Whether the code being emitted can use \p vd's slot: threads cannot
   /// reach the host's stack.
   bool slotReachable(bsgp::VarDecl *vd);
+  /// Sets the insertion point where threads load host variable \p vd.
+  bool hostSlotLoadPoint(bsgp::VarDecl *vd, bsgp::SourceRange where);
+  /// Notes a write of in-memory \p vd by a require block (which may make
+  /// threads' later reads of it an error).
+  void noteRequireWrite(bsgp::VarDecl *vd);
   /// The value of in-memory scalar or vector variable \p vd.
   Value loadVariable(bsgp::VarDecl *vd, bsgp::SourceRange where);
   /// The leaves [first, first + count) of in-memory struct variable \p vd.
@@ -309,6 +314,8 @@ private:
   /// pointer). As clang's allocas before mem2reg, every other variable is
   /// an SSA value.
   llvm::DenseSet<bsgp::VarDecl *> addressTaken, inMemory;
+  /// Per spawn: the host variables in memory its require blocks wrote.
+  llvm::DenseSet<bsgp::VarDecl *> assignedInRequire;
   unsigned stringCount = 0;
 };
 

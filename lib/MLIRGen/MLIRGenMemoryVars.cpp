@@ -114,16 +114,47 @@ bool MLIRGen::slotReachable(bsgp::VarDecl *vd) {
   return !inThreads;
 }
 
-/// Sets the insertion point before the outermost spawn being emitted: where
-/// threads' reads of a host variable in memory are loaded.
-static void beforeSpawn(OpBuilder &b) {
+/// The outermost spawn around the insertion point, or null.
+static Operation *outermostSpawn(OpBuilder &b) {
   Operation *spawn = nullptr;
   for (Operation *op = b.getInsertionBlock()->getParentOp(); op;
        op = op->getParentOp())
     if (isa<bsgp::SpawnOp>(op))
       spawn = op;
-  if (spawn)
-    b.setInsertionPoint(spawn);
+  return spawn;
+}
+
+/// Where threads' reads of host variable \p vd in memory are loaded: before
+/// the spawn. False, after reporting, where that cannot be: a variable of
+/// one of the spawn's require blocks, or one such a block assigns (the
+/// threads would not see the new value).
+bool MLIRGen::hostSlotLoadPoint(bsgp::VarDecl *vd, bsgp::SourceRange where) {
+  Operation *spawn = outermostSpawn(b);
+  Value slot = env.lookup(vd);
+  if (spawn->isAncestor(slot.getDefiningOp()) ||
+      assignedInRequire.contains(vd)) {
+    (void)unsupported(where, "threads reading a variable whose address is "
+                             "taken and that a require block declares or "
+                             "assigns");
+    return false;
+  }
+  b.setInsertionPoint(spawn);
+  return true;
+}
+
+void MLIRGen::noteRequireWrite(bsgp::VarDecl *vd) {
+  Operation *op = b.getInsertionBlock()->getParentOp();
+  auto require = isa<bsgp::RequireOp>(op)
+                     ? cast<bsgp::RequireOp>(op)
+                     : op->getParentOfType<bsgp::RequireOp>();
+  if (!require)
+    return;
+  Operation *spawn = require->getParentOfType<bsgp::SpawnOp>();
+  Value slot = env.lookup(vd);
+  // Threads load a host variable before the spawn (hostSlotLoadPoint): from
+  // here on they would not see what the require writes.
+  if (spawn && slot && !spawn->isAncestor(slot.getDefiningOp()))
+    assignedInRequire.insert(vd);
 }
 
 Value MLIRGen::loadVariable(bsgp::VarDecl *vd, bsgp::SourceRange where) {
@@ -134,8 +165,8 @@ Value MLIRGen::loadVariable(bsgp::VarDecl *vd, bsgp::SourceRange where) {
   }
   Value slot = env.lookup(vd);
   OpBuilder::InsertionGuard guard(b);
-  if (!slotReachable(vd))
-    beforeSpawn(b);
+  if (!slotReachable(vd) && !hostSlotLoadPoint(vd, where))
+    return {};
   return bsgp::PtrLoadOp::create(
       b, l, cast<bsgp::PtrType>(slot.getType()).getElementType(), slot,
       constInt(b.getI32Type(), 0, l));
@@ -152,8 +183,8 @@ bool MLIRGen::loadStructVariable(bsgp::VarDecl *vd, SmallVectorImpl<Value> &out,
   SmallVector<Value> leaves;
   {
     OpBuilder::InsertionGuard guard(b);
-    if (!slotReachable(vd))
-      beforeSpawn(b);
+    if (!slotReachable(vd) && !hostSlotLoadPoint(vd, vd->getRange()))
+      return false;
     if (!loadStruct(env.lookup(vd), asStructValue(vd->getType()), leaves, l,
                     vd->getRange()))
       return false;

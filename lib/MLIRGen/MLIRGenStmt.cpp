@@ -424,6 +424,7 @@ void MLIRGen::emitSpawn(bsgp::SpawnStmt *s) {
   if (!n)
     return;
   n = emitSpawnCount(n, count, l);
+  assignedInRequire.clear();
   auto spawn = bsgp::SpawnOp::create(b, l, TypeRange{}, n);
   if (unsigned block = s->getBlockSize())
     spawn->setAttr(bsgp::kBlockSizeAttrName, b.getI32IntegerAttr(block));

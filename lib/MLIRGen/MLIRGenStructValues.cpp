@@ -393,8 +393,10 @@ bool MLIRGen::assignStruct(bsgp::Expr *target, ArrayRef<Value> values,
       (void)unsupported(target->getRange(), "assigning this");
       return false;
     }
-    if (isInMemory(vd))
+    if (isInMemory(vd)) {
+      noteRequireWrite(vd);
       return storeStruct(env.lookup(vd), st, values, l, target->getRange());
+    }
     bindStruct(vd, st, values, vd->getName());
     return true;
   }

@@ -55,8 +55,11 @@ Value MLIRGen::structAddress(bsgp::Expr *e) {
     return fieldAddress(m);
   if (auto *d = dyn_cast<bsgp::DeclRefExpr>(e))
     if (auto *vd = dyn_cast_or_null<bsgp::VarDecl>(d->getDecl());
-        vd && isInMemory(vd) && slotReachable(vd))
+        vd && isInMemory(vd) && slotReachable(vd)) {
+      // A field's address may be written through.
+      noteRequireWrite(vd);
       return env.lookup(vd);
+    }
   (void)unsupported(e->getRange(), "a struct value");
   return {};
 }
