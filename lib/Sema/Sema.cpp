@@ -114,13 +114,11 @@ void Sema::collect() {
 }
 
 /// Struct values are passed as their fields (MLIRGenStructValues.cpp),
-/// which only BSGP's own calls do: a host function is the program's
-/// interface to C (-emit-header) and an extern "C" function is C's, so
-/// both take structs through pointers.
+/// which only BSGP's own calls do: an extern "C" function is C's, so it
+/// takes structs through pointers. (A host or device function that takes
+/// one by value is BSGP's alone: MLIRGen gives it no external symbol.)
 void Sema::checkStructByValue(FunctionDecl *F) {
-  bool ExternC = F->isExternC();
-  if (!ExternC &&
-      (F->getFunctionKind() != FunctionDecl::FK_Host || F->isInline()))
+  if (!F->isExternC())
     return;
   llvm::SmallVector<const Type *, 8> Types;
   if (F->getReturnType())
@@ -133,8 +131,7 @@ void Sema::checkStructByValue(FunctionDecl *F) {
             dyn_cast_or_null<StructType>(T ? T->getUnqualified() : nullptr);
         ST && ST->getDecl()) {
       Diags.report(SourceRange(F->getLoc()), diag::err_struct_by_value_host)
-          << (ExternC ? "extern \"C\"" : "host") << F->getName()
-          << ST->getName();
+          << "extern \"C\"" << F->getName() << ST->getName();
       return;
     }
 }
