@@ -350,8 +350,15 @@ void Generator::run(llvm::raw_ostream &OS) {
       line("printf(\"host" + std::to_string(H) + " %016llx\\n\", h);");
       ++H;
     }
+    // The struct parameter of struct-inits: a compound literal (no random
+    // draw).
+    std::string Arg;
+    if (Opts.has(Feature::StructValues) && Opts.has(Feature::StructInits))
+      Arg = ", (struct SmVal){" + std::to_string(K + 1) + ", {-" +
+            std::to_string(K + 2) + ", 5u}, " + std::to_string(3 * K + 7) +
+            "u}";
     line("h = spawn" + std::to_string(K) + "(h, " +
-         std::to_string(SpawnSizes[K]) + ");");
+         std::to_string(SpawnSizes[K]) + Arg + ");");
     line("printf(\"spawn" + std::to_string(K) + " %016llx\\n\", h);");
   }
   for (; H < NumHost; ++H) {

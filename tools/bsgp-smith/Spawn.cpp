@@ -399,6 +399,16 @@ void Generator::spawnFunction(unsigned K) {
   S = Scope();
   S.push();
   S.add({"n", Ty::Int, /*Writable=*/false});
+  // With struct-inits, a struct parameter of the host function (passed by
+  // value as its fields), read by host code and threads.
+  bool StructParam = Opts.has(Feature::StructValues) &&
+                     Opts.has(Feature::StructInits);
+  if (StructParam) {
+    size_t First = S.Levels.back().size();
+    addStructFields("sp");
+    for (size_t I = First; I < S.Levels.back().size(); ++I)
+      S.Levels.back()[I].Writable = false;
+  }
   unsigned NumInputs = R.range(1, 3);
   for (unsigned I = 0; I < NumInputs; ++I) {
     Ty T = randomTy();
@@ -421,7 +431,8 @@ void Generator::spawnFunction(unsigned K) {
   Indent = SavedIndent;
 
   Out += FnDefs;
-  open("uint64 " + Fn + "(uint64 h, int n)");
+  open("uint64 " + Fn + "(uint64 h, int n" +
+       (StructParam ? ", struct SmVal sp" : "") + ")");
   for (unsigned I = 0; I < Inputs.size(); ++I) {
     const Var &In = Inputs[I];
     std::string T = tyName(In.T);
