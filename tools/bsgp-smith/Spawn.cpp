@@ -401,8 +401,8 @@ void Generator::spawnFunction(unsigned K) {
   S.add({"n", Ty::Int, /*Writable=*/false});
   // With struct-inits, a struct parameter of the host function (passed by
   // value as its fields), read by host code and threads.
-  bool StructParam = Opts.has(Feature::StructValues) &&
-                     Opts.has(Feature::StructInits);
+  bool StructParam =
+      Opts.has(Feature::StructValues) && Opts.has(Feature::StructInits);
   if (StructParam) {
     size_t First = S.Levels.back().size();
     addStructFields("sp");
