@@ -325,18 +325,8 @@ void MLIRGen::emitDecl(bsgp::VarDecl *vd) {
       for (Type t : types)
         leaves.push_back(zeroOf(t, l));
     }
-    if (addressTaken.contains(vd)) {
-      Type et = structMemoryType(st, vd->getRange());
-      if (!et)
-        return;
-      Value slot = stackSlot(et, 1, l);
-      if (!storeStruct(slot, st, leaves, l, vd->getRange()))
-        return;
-      nameValue(slot, vd->getName());
-      env[vd] = slot;
-      inMemory.insert(vd);
-      return;
-    }
+    if (addressTaken.contains(vd))
+      return placeInMemory(vd, Value(), leaves, l);
     bindStruct(vd, st, leaves, vd->getName());
     return;
   }
@@ -350,16 +340,10 @@ void MLIRGen::emitDecl(bsgp::VarDecl *vd) {
     v = zeroOf(t, l);
   if (!v)
     return;
-  if (addressTaken.contains(vd)) {
-    // Zero without an initializer too, as for the SSA value: C leaves it
-    // indeterminate.
-    Value slot = stackSlot(t, 1, l);
-    bsgp::PtrStoreOp::create(b, l, v, slot, constInt(b.getI32Type(), 0, l));
-    nameValue(slot, vd->getName());
-    env[vd] = slot;
-    inMemory.insert(vd);
-    return;
-  }
+  // Zero without an initializer too, as for the SSA value: C leaves it
+  // indeterminate.
+  if (addressTaken.contains(vd))
+    return placeInMemory(vd, v, {}, l);
   nameValue(v, vd->getName());
   env[vd] = v;
 }

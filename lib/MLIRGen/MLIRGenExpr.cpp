@@ -568,10 +568,8 @@ Value MLIRGen::emitAssign(bsgp::Expr *target, Value v, Location l) {
     // declares it, and makes its slot.
     if (addressTaken.contains(vd) && !isInMemory(vd) &&
         !asStructValue(vd->getType())) {
-      Value slot = stackSlot(v.getType(), 1, l);
-      nameValue(slot, vd->getName());
-      env[vd] = slot;
-      inMemory.insert(vd);
+      placeInMemory(vd, v, {}, l);
+      return v;
     }
     if (isInMemory(vd)) {
       noteRequireWrite(vd);

@@ -132,6 +132,10 @@ private:
   /// A stack slot of \p count elements of \p et: a pointer to the first.
   /// Outside a spawn it goes to the function's entry block.
   Value stackSlot(Type et, uint64_t count, Location l);
+  /// Binds \p vd to a fresh stack slot that holds \p v, or for a struct
+  /// variable its \p leaves.
+  void placeInMemory(bsgp::VarDecl *vd, Value v, ArrayRef<Value> leaves,
+                     Location l);
   /// Moves parameter \p param, already bound, to a stack slot.
   void moveToMemory(bsgp::VarDecl *param);
   bool isInMemory(bsgp::VarDecl *vd) const { return inMemory.contains(vd); }

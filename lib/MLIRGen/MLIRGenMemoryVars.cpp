@@ -77,29 +77,34 @@ Value MLIRGen::stackSlot(Type et, uint64_t count, Location l) {
       .getResult(0);
 }
 
+void MLIRGen::placeInMemory(bsgp::VarDecl *vd, Value v, ArrayRef<Value> leaves,
+                            Location l) {
+  Type et = v ? v.getType() : Type();
+  const bsgp::StructType *st = asStructValue(vd->getType());
+  if (st)
+    et = structMemoryType(st, vd->getRange());
+  if (!et)
+    return;
+  Value slot = stackSlot(et, 1, l);
+  nameValue(slot, vd->getName());
+  env[vd] = slot;
+  inMemory.insert(vd);
+  if (st)
+    (void)storeStruct(slot, st, leaves, l, vd->getRange());
+  else
+    bsgp::PtrStoreOp::create(b, l, v, slot, constInt(b.getI32Type(), 0, l));
+}
+
 void MLIRGen::moveToMemory(bsgp::VarDecl *param) {
   Location l = loc(param->getLoc());
-  if (auto *st = asStructValue(param->getType())) {
-    SmallVector<Value> leaves;
-    Type et = structMemoryType(st, param->getRange());
-    if (!et || !structVarValues(param, leaves, l))
-      return;
-    Value slot = stackSlot(et, 1, l);
-    if (!storeStruct(slot, st, leaves, l, param->getRange()))
-      return;
-    nameValue(slot, param->getName());
-    env[param] = slot;
-    inMemory.insert(param);
+  SmallVector<Value> leaves;
+  if (asStructValue(param->getType())) {
+    if (structVarValues(param, leaves, l))
+      placeInMemory(param, Value(), leaves, l);
     return;
   }
-  Value v = env.lookup(param);
-  if (!v)
-    return;
-  Value slot = stackSlot(v.getType(), 1, l);
-  bsgp::PtrStoreOp::create(b, l, v, slot, constInt(b.getI32Type(), 0, l));
-  nameValue(slot, param->getName());
-  env[param] = slot;
-  inMemory.insert(param);
+  if (Value v = env.lookup(param))
+    placeInMemory(param, v, {}, l);
 }
 
 bool MLIRGen::slotReachable(bsgp::VarDecl *vd) {

@@ -305,6 +305,8 @@ public:
 
   // Spawns (Spawn.cpp and Collectives.cpp).
   void spawnFunction(unsigned K);
+  /// The host side of the input list of structs (Feature::StructLists).
+  void hostRecords();
   void spawnBody(unsigned K);
   void plantError();
   void superstepBreak();

@@ -374,6 +374,29 @@ void Generator::spawnBody(unsigned K) {
   S.pop();
 }
 
+void Generator::hostRecords() {
+  // The records, filled field by field on the host.
+  line("struct SmRec *hrec = (struct SmRec *)malloc((uint64)n * "
+       "sizeof(struct SmRec) + 64);");
+  open("for (int i = 0; i < n; i++)");
+  std::string V = "((uint64)i * " + std::to_string(R.next() | 1) + "ul + " +
+                  std::to_string(R.next() >> 1) + "ul)";
+  line("hrec[i].c = (char)i;");
+  line("hrec[i].i = (int)(" + V + " >> 3);");
+  line("hrec[i].v = float3((float)(i & 7), 1.0f, -2.0f);");
+  line("hrec[i].u = (uint)(" + V + " >> 17);");
+  line("hrec[i].l = (int64)(" + V + " >> 5);");
+  line("hrec[i].f = (float)(int)((" + V + " >> 9) % 8193ul) - 4096.0f;");
+  line("hrec[i].c2 = (char)(i * 3);");
+  line("hrec[i].q = " + V + ";");
+  line("hrec[i].d = (double)(int64)((" + V +
+       " >> 11) % 2097153ul) - 1048576.0;");
+  close();
+  line("struct SmRec *drec = dnew[n + 1]struct SmRec;");
+  line("bsgprt_memcpy_htod(drec, hrec, (uint64)n * sizeof(struct SmRec));");
+  line("free(hrec);");
+}
+
 void Generator::spawnFunction(unsigned K) {
   static const uint64_t Small[] = {0,   1,   2,   3,   31,  32,   33,   64,
                                    100, 128, 255, 256, 257, 1000, 1024, 4096};
@@ -458,28 +481,8 @@ void Generator::spawnFunction(unsigned K) {
          ");");
     line("free(" + H + ");");
   }
-  if (HasRec) {
-    // The records, filled field by field on the host.
-    line("struct SmRec *hrec = (struct SmRec *)malloc((uint64)n * "
-         "sizeof(struct SmRec) + 64);");
-    open("for (int i = 0; i < n; i++)");
-    std::string V = "((uint64)i * " + std::to_string(R.next() | 1) + "ul + " +
-                    std::to_string(R.next() >> 1) + "ul)";
-    line("hrec[i].c = (char)i;");
-    line("hrec[i].i = (int)(" + V + " >> 3);");
-    line("hrec[i].v = float3((float)(i & 7), 1.0f, -2.0f);");
-    line("hrec[i].u = (uint)(" + V + " >> 17);");
-    line("hrec[i].l = (int64)(" + V + " >> 5);");
-    line("hrec[i].f = (float)(int)((" + V + " >> 9) % 8193ul) - 4096.0f;");
-    line("hrec[i].c2 = (char)(i * 3);");
-    line("hrec[i].q = " + V + ";");
-    line("hrec[i].d = (double)(int64)((" + V +
-         " >> 11) % 2097153ul) - 1048576.0;");
-    close();
-    line("struct SmRec *drec = dnew[n + 1]struct SmRec;");
-    line("bsgprt_memcpy_htod(drec, hrec, (uint64)n * sizeof(struct SmRec));");
-    line("free(hrec);");
-  }
+  if (HasRec)
+    hostRecords();
   if (HasAtomics) {
     line("uint *acc = dnew[10]uint;");
     line("uint accInit[10];");
