@@ -118,9 +118,10 @@ const char *TargetQueryExpr::getName(Target T) {
 }
 
 const char *AtomicExpr::getName(AtomicOp Op) {
-  static const char *Names[] = {
-      "atomicAdd", "atomicSub", "atomicMin",  "atomicMax", "atomicAnd",
-      "atomicOr",  "atomicXor", "atomicExch", "atomicCAS", "atomicLoad"};
+  static const char *Names[] = {"atomicAdd",  "atomicSub",    "atomicMin",
+                                "atomicMax",  "atomicAnd",    "atomicOr",
+                                "atomicXor",  "atomicExch",   "atomicCAS",
+                                "atomicLoad", "__threadfence"};
   return Names[Op];
 }
 

@@ -486,6 +486,10 @@ Value MLIRGen::emitAtomic(bsgp::AtomicExpr *e) {
   using AO = bsgp::AtomicExpr;
   using K = arith::AtomicRMWKind;
   Location l = loc(e->getRange());
+  if (e->getOp() == AO::Fence) {
+    bsgp::FenceOp::create(b, l);
+    return {};
+  }
   SmallVector<Value, 3> args;
   for (bsgp::Expr *a : e->args()) {
     Value v = emitExpr(a);
@@ -530,6 +534,7 @@ Value MLIRGen::emitAtomic(bsgp::AtomicExpr *e) {
     break;
   case AO::CAS:
   case AO::Load:
+  case AO::Fence:
     break;
   }
   return bsgp::AtomicRMWOp::create(b, l, v.getType(), kind, v, args[0]);

@@ -753,6 +753,7 @@ Expr *Parser::parseIdentifierExpr(SourceLocation Begin) {
                 .Case("atomicExch", AtomicExpr::Exch)
                 .Case("atomicCAS", AtomicExpr::CAS)
                 .Case("atomicLoad", AtomicExpr::Load)
+                .Case("__threadfence", AtomicExpr::Fence)
                 .Default(-1);
     int M = llvm::StringSwitch<int>(Name.Text)
                 .Case("min", MathBuiltinExpr::Min)

@@ -499,7 +499,7 @@ Expr *Sema::checkMathBuiltin(MathBuiltinExpr *M) {
 /// device code only, `p` a pointer to a non-const 32- or 64-bit integer (or
 /// float for Add, Exch and CAS; const allowed for Load); the other
 /// arguments are converted to the pointee type, which is also the result
-/// type (the old value).
+/// type (the old value). __threadfence() takes nothing and is void.
 Expr *Sema::checkAtomic(AtomicExpr *A) {
   const char *Name = AtomicExpr::getName(A->getOp());
   bool DeviceFn = CurFn && !InRequire && SpawnDepth == 0 &&
@@ -509,11 +509,19 @@ Expr *Sema::checkAtomic(AtomicExpr *A) {
   for (Expr *&X : A->args())
     X = rvalue(checkExpr(X));
   bool IsLoad = A->getOp() == AtomicExpr::Load;
-  unsigned Want = A->getOp() == AtomicExpr::CAS ? 3 : IsLoad ? 1 : 2;
+  bool IsFence = A->getOp() == AtomicExpr::Fence;
+  unsigned Want = A->getOp() == AtomicExpr::CAS ? 3
+                  : IsLoad                      ? 1
+                  : IsFence                     ? 0
+                                                : 2;
   if (A->args().size() != Want) {
     Diags.report(A->getRange(), diag::err_atomic_arity)
         << Name << Want << unsigned(A->args().size());
     return error(A);
+  }
+  if (IsFence) {
+    A->setType(Ctx.getVoidType());
+    return A;
   }
   for (Expr *X : A->args())
     if (X->getType()->isError())

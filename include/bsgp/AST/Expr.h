@@ -592,7 +592,9 @@ private:
 /// type (unqualified).
 class AtomicExpr : public Expr {
 public:
-  enum AtomicOp { Add, Sub, Min, Max, And, Or, Xor, Exch, CAS, Load };
+  /// Fence is `__threadfence()`: no arguments, void, orders the calling
+  /// thread's memory accesses at device scope (CUDA's `__threadfence`).
+  enum AtomicOp { Add, Sub, Min, Max, And, Or, Xor, Exch, CAS, Load, Fence };
   AtomicExpr(SourceRange R, AtomicOp Op, llvm::MutableArrayRef<Expr *> Args)
       : Expr(SK_Atomic, R), Op(Op), Args(Args) {}
   AtomicOp getOp() const { return Op; }

@@ -528,6 +528,19 @@ struct AtomicCASLowering : AtomicPattern<bsgp::AtomicCASOp> {
   }
 };
 
+/// `__threadfence()` is a sequentially consistent fence at the atomics'
+/// scope: NVPTX's `fence.sc.gpu`, which is CUDA's own `__threadfence()`.
+struct FenceLowering : AtomicPattern<bsgp::FenceOp> {
+  using AtomicPattern::AtomicPattern;
+  LogicalResult
+  matchAndRewrite(bsgp::FenceOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    rewriter.replaceOpWithNewOp<LLVM::FenceOp>(
+        op, LLVM::AtomicOrdering::seq_cst, syncScope);
+    return success();
+  }
+};
+
 void bsgp::populateBSGPToLLVMPatterns(LLVMTypeConverter &converter,
                                       RewritePatternSet &patterns,
                                       StringRef atomicSyncScope) {
@@ -539,8 +552,8 @@ void bsgp::populateBSGPToLLVMPatterns(LLVMTypeConverter &converter,
            AllocLowering<bsgp::DTempNewOp, RuntimeFn::TempAllocElements>,
            DFreeLowering, FreeLowering<bsgp::DTempFreeOp, RuntimeFn::TempFree>,
            FreeLowering<bsgp::StreamFreeOp, RuntimeFn::TempFree>>(converter);
-  patterns.add<AtomicRMWLowering, AtomicLoadLowering, AtomicCASLowering>(
-      converter, atomicSyncScope);
+  patterns.add<AtomicRMWLowering, AtomicLoadLowering, AtomicCASLowering,
+               FenceLowering>(converter, atomicSyncScope);
 }
 
 void bsgp::populateCodeToLLVMPatterns(LLVMTypeConverter &converter,

@@ -332,6 +332,22 @@ struct AtomicCASToSPIRV : BSGPToSPIRVPattern<bsgp::AtomicCASOp> {
   }
 };
 
+/// `__threadfence()` as OpMemoryBarrier at device scope, acquire-release of
+/// device memory (storage buffers) and workgroup memory.
+struct FenceToSPIRV : BSGPToSPIRVPattern<bsgp::FenceOp> {
+  using BSGPToSPIRVPattern::BSGPToSPIRVPattern;
+  LogicalResult
+  matchAndRewrite(bsgp::FenceOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    rewriter.replaceOpWithNewOp<spirv::MemoryBarrierOp>(
+        op, spirv::Scope::Device,
+        spirv::MemorySemantics::AcquireRelease |
+            spirv::MemorySemantics::UniformMemory |
+            spirv::MemorySemantics::WorkgroupMemory);
+    return success();
+  }
+};
+
 /// `math.trunc`: MLIR's SPIR-V dialect has no GLSL.std.450 Trunc, and
 /// MathToSPIRV no lowering of it for shaders. Rounding toward zero is
 /// Ceil below zero and Floor elsewhere: -0.0 and NaN take Floor, which
@@ -390,6 +406,7 @@ void bsgp::populateBSGPToSPIRVPatterns(SPIRVTypeConverter &converter,
   patterns.add<PtrLoadToSPIRV, PtrStoreToSPIRV, PtrOffsetToSPIRV,
                PtrNullToSPIRV, PtrCastToSPIRV, PtrCmpToSPIRV, PtrDiffToSPIRV,
                SaveToSPIRV, LoadToSPIRV>(converter, ctx);
-  patterns.add<AtomicRMWToSPIRV, AtomicCASToSPIRV>(converter, ctx);
+  patterns.add<AtomicRMWToSPIRV, AtomicCASToSPIRV, FenceToSPIRV>(converter,
+                                                                 ctx);
   patterns.add<TruncToSPIRV>(converter, ctx);
 }

@@ -80,3 +80,11 @@ func.func @load_on_host(%p: !bsgp.ptr<i32>) -> i32 {
   %0 = bsgp.atomic_load %p : !bsgp.ptr<i32>
   return %0 : i32
 }
+
+// -----
+
+func.func @fence_on_host() {
+  // expected-error @+1 {{'bsgp.fence' op must be in device code}}
+  bsgp.fence
+  return
+}

@@ -14,6 +14,7 @@
 // CHECK:         bsgp.atomic_cas %{{.*}}, %{{.*}}, %{{.*}} : !bsgp.ptr<i32>
 // CHECK:         bsgp.atomic_cas %{{.*}}, %{{.*}}, %{{.*}} : !bsgp.ptr<f32>
 // CHECK:         bsgp.atomic_load %{{.*}} : !bsgp.ptr<i64>
+// CHECK:         bsgp.fence
 func.func @ops(%p: !bsgp.ptr<i32>, %q: !bsgp.ptr<i64>, %f: !bsgp.ptr<f32>,
                %v: i32, %w: i64, %x: f32) attributes {bsgp.device} {
   %c = bsgp.target_is "cpu" : i1
@@ -25,6 +26,7 @@ func.func @ops(%p: !bsgp.ptr<i32>, %q: !bsgp.ptr<i64>, %f: !bsgp.ptr<f32>,
   %4 = bsgp.atomic_cas %p, %v, %0 : !bsgp.ptr<i32>
   %5 = bsgp.atomic_cas %f, %x, %2 : !bsgp.ptr<f32>
   %6 = bsgp.atomic_load %q : !bsgp.ptr<i64>
+  bsgp.fence
   return
 }
 

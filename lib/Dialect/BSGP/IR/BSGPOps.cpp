@@ -535,6 +535,8 @@ LogicalResult AtomicLoadOp::verify() {
                           /*allowInt=*/true);
 }
 
+LogicalResult FenceOp::verify() { return verifyDeviceCode(*this); }
+
 LogicalResult AtomicCASOp::verify() {
   if (failed(verifyDeviceCode(*this)))
     return failure();

@@ -243,6 +243,27 @@ def BSGP_AtomicCASOp : BSGP_Op<"atomic_cas", [
   let hasVerifier = 1;
 }
 
+def BSGP_FenceOp : BSGP_Op<"fence", [
+    MemoryEffects<[MemRead, MemWrite]>]> {
+  let summary = "`__threadfence()`: a device-scope memory fence";
+  let description = [{
+    Orders the calling thread's memory accesses at device scope, as CUDA's
+    `__threadfence()`: its writes before the fence are seen by any thread of
+    the device before its writes after it, and with the relaxed atomics a
+    thread of another work group that observes a write after the fence and
+    then fences itself sees the writes before it (the last work group of a
+    reduction reading every group's partial). It does not wait for other
+    threads. Its memory effects keep loads and stores on their side.
+    Device code only.
+
+    ```mlir
+    bsgp.fence
+    ```
+  }];
+  let assemblyFormat = "attr-dict";
+  let hasVerifier = 1;
+}
+
 //===----------------------------------------------------------------------===//
 // Output
 //===----------------------------------------------------------------------===//
