@@ -86,9 +86,12 @@ LogicalResult detachRequire(SpawnOp spawn, RequireOp require) {
       if (isa<BlockArgument>(v) || isa<RequireOp>(def) ||
           !body.findAncestorOpInBlock(*def))
         continue;
-      // Target queries are constants of each target; CSE may have merged
-      // the require's with the device code's.
-      if (def->hasTrait<OpTrait::ConstantLike>() || isa<TargetIsOp>(def)) {
+      // Target queries are constants of each target, and a pure op of no
+      // operands (the null pointer, bsgp.ptr.null) is a constant too; CSE
+      // may have merged the require's with the device code's.
+      if (def->hasTrait<OpTrait::ConstantLike>() || isa<TargetIsOp>(def) ||
+          (def->getNumOperands() == 0 && def->getNumRegions() == 0 &&
+           isPure(def))) {
         OpBuilder b(&reqBody, reqBody.begin());
         Operation *clone = b.clone(*def);
         operand.set(clone->getResult(cast<OpResult>(v).getResultNumber()));

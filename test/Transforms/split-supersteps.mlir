@@ -245,3 +245,31 @@ func.func @query_per_superstep(%l: !bsgp.ptr<i32>, %n: i32) {
   }
   return
 }
+
+// A require comparing with the null pointer that CSE merged with the device
+// code's (the collective library's reduce on CUDA): bsgp.ptr.null has no
+// operands and is pure, a constant, and the require gets its own copy.
+// CHECK-LABEL: func.func @require_null(
+// CHECK: bsgp.superstep 1
+// CHECK: bsgp.require -> i1 {
+// CHECK-NEXT: %[[NULL:.*]] = bsgp.ptr.null : !bsgp.ptr<i32>
+// CHECK-NEXT: bsgp.ptr.cmp eq, %{{.*}}, %[[NULL]]
+func.func @require_null(%n: i32, %p: !bsgp.ptr<i32>) {
+  bsgp.spawn %n {
+    %null = bsgp.ptr.null : !bsgp.ptr<i32>
+    %rk = bsgp.thread_rank : i32
+    %ne = bsgp.ptr.cmp ne, %p, %null : !bsgp.ptr<i32>
+    scf.if %ne {
+      bsgp.ptr.store %rk, %p[%rk] : !bsgp.ptr<i32>, i32
+    }
+    bsgp.barrier
+    %isNull = bsgp.require -> i1 {
+      %eq = bsgp.ptr.cmp eq, %p, %null : !bsgp.ptr<i32>
+      bsgp.yield %eq : i1
+    }
+    scf.if %isNull {
+      bsgp.ptr.store %rk, %p[%rk] : !bsgp.ptr<i32>, i32
+    }
+  }
+  return
+}
