@@ -42,6 +42,11 @@ public:
   /// "cpu", "cuda: <name>", "vulkan: <name>".
   virtual const char *deviceName() const = 0;
 
+  /// bsgprt_zero_counter's ring of zeroed words on this device (null until
+  /// first asked) and the next word it hands out.
+  void *zeroCounters = nullptr;
+  uint32_t nextZeroCounter = 0;
+
   /// The device's memory in bytes, or 0 when it has none of its own (the
   /// cpu backend); sizes the pool of temporaries.
   virtual uint64_t memoryBytes() const { return 0; }

@@ -232,6 +232,32 @@ int bsgprt_single_pass_forms(void) {
   return currentBackend().singlePassForms();
 }
 
+uint32_t *bsgprt_zero_counter(void) {
+  // Zeroed once, instead of a memset before each kernel: a memset is one
+  // more command for the device and one more driver call for the host in
+  // every iteration of a loop of small reduces.
+  constexpr uint32_t Words = 1024;
+  Backend &b = currentBackend();
+  if (!b.zeroCounters) {
+    void *ring = b.allocate(Words * sizeof(uint32_t));
+    if (!ring) {
+      reportStatus(Status::error(BSGPRT_ERROR_OUT_OF_MEMORY,
+                                 "no device memory for the zero counters"),
+                   "bsgprt_zero_counter");
+      return nullptr;
+    }
+    if (Status s = b.memset(ring, 0, Words * sizeof(uint32_t)); s.failed()) {
+      reportStatus(s, "bsgprt_zero_counter");
+      b.deallocate(ring);
+      return nullptr;
+    }
+    b.zeroCounters = ring;
+  }
+  uint32_t *word = static_cast<uint32_t *>(b.zeroCounters) + b.nextZeroCounter;
+  b.nextZeroCounter = (b.nextZeroCounter + 1) % Words;
+  return word;
+}
+
 // The typed forms. A failed call returns zero (after reporting).
 #define BSGPRT_LIST_DEFINE_OP(OP, ENUMOP, SUFFIX, ENUMTYPE, T)                 \
   T bsgprt_list_reduce_##OP##_##SUFFIX(const T *in, uint64_t n) {              \

@@ -71,6 +71,23 @@ TEST_F(ListPrimitivesTest, Identities) {
   EXPECT_TRUE(errors.empty());
 }
 
+// The collective library's reduce takes one word per reduce and leaves it
+// 0: the ring hands out 1024 distinct zero words, then the first again.
+TEST_F(ListPrimitivesTest, ZeroCountersAreARing) {
+  std::vector<uint32_t *> words;
+  for (int i = 0; i < 1024; ++i) {
+    uint32_t *w = bsgprt_zero_counter();
+    ASSERT_NE(w, nullptr);
+    EXPECT_EQ(*w, 0u); // cpu backend: device memory is host memory
+    words.push_back(w);
+  }
+  std::vector<uint32_t *> sorted = words;
+  std::sort(sorted.begin(), sorted.end());
+  EXPECT_EQ(std::unique(sorted.begin(), sorted.end()), sorted.end());
+  EXPECT_EQ(bsgprt_zero_counter(), words[0]);
+  EXPECT_TRUE(errors.empty());
+}
+
 TEST_F(ListPrimitivesTest, SignedOverflowWraps) {
   std::vector<int32_t> in(70000, 65536); // 65536 * 70000 wraps
   EXPECT_EQ(bsgprt_list_reduce_add_i32(in.data(), in.size()),

@@ -357,6 +357,15 @@ BSGPRT_API int bsgprt_list_primitives_native(void);
  *  others (docs/multi-device.md). Compiled spawns that have both forms
  *  ask it before each launch (bsgp-single-pass). */
 BSGPRT_API int bsgprt_single_pass_forms(void);
+/** A 32-bit word of the current device's memory that is 0, for a kernel
+ *  whose work groups count themselves in it (the collective library's
+ *  reduce on CUDA, where the last work group to arrive combines the
+ *  partials): that kernel must leave it 0 again. The words come from a
+ *  ring of 1024 zeroed once per device, so that the kernels of one
+ *  device, which run one after another, never share one at the same time
+ *  (up to 1024 such words in one kernel). Reports and returns null when
+ *  the device is out of memory. */
+BSGPRT_API uint32_t *bsgprt_zero_counter(void);
 
 /** Operators of reduce and scan. Floats admit the first four only. */
 typedef enum bsgprt_list_op {
