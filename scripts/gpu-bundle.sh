@@ -55,6 +55,7 @@ build $ALL atomics "$ROOT/test/Execution/language/Inputs/atomics.bsgp" \
 build $ALL min-max "$ROOT/test/Execution/language/Inputs/min-max.bsgp" \
   "$ROOT/test/Execution/language/Inputs/min-max-main.cpp"
 for t in group-ops group-uniform generic-values wide-multiply reduce-total-on-device \
+    reduce-last-group \
     address-of-locals struct-initializers c-program; do
   build $ALL "$t" "$ROOT/test/Execution/language/Inputs/$t.bsgp"
 done
