@@ -159,19 +159,57 @@ void Sema::classify() {
       }
     }
   }
+  // Functions that can only run on the host: those that spawn or allocate
+  // (outside a spawn), and, when not inline, those that call one of them,
+  // through any number of calls. As device functions, the callers were
+  // compiled once per target and the host called the CPU's copy, whose
+  // target queries say cpu: the library's scan of a short list took its
+  // CPU form on CUDA in objects compiled for cpu and cuda. (Calls of
+  // extern "C" functions do not count: device code calls printf.)
+  llvm::DenseSet<FunctionDecl *> Spawning;
   for (auto &KV : Functions) {
     FunctionDecl *F = KV.second;
     auto It = Infos.find(F);
+    if (!Collective.count(F) && It != Infos.end() &&
+        (It->second.HasSpawn ||
+         // dnew allocates from the host: a function that calls it outside
+         // a spawn can only run there, as a host function.
+         (It->second.HasNew && !F->isInline())))
+      Spawning.insert(F);
+  }
+  Changed = true;
+  while (Changed) {
+    Changed = false;
+    for (auto &KV : Infos) {
+      FunctionDecl *F = KV.first;
+      if (F->isInline() || F->isExternC() || Collective.count(F) ||
+          Spawning.count(F) || Functions.lookup(F->getName()) != F)
+        continue;
+      for (auto &Call : KV.second.Calls) {
+        auto It = Functions.find(Call.first);
+        if (It != Functions.end() && Spawning.count(It->second)) {
+          Spawning.insert(F);
+          HostThroughCall[F] = It->second->getName();
+          Changed = true;
+          break;
+        }
+      }
+    }
+  }
+  llvm::DenseSet<FunctionDecl *> Host = Spawning;
+  for (auto &KV : Functions) {
+    FunctionDecl *F = KV.second;
+    if (!Collective.count(F) &&
+        ((F->isExternC() &&
+          getMathFunction(F->getName()) == MathFunction::None) ||
+         F->getName() == "main"))
+      Host.insert(F);
+  }
+  for (auto &KV : Functions) {
+    FunctionDecl *F = KV.second;
     if (Collective.count(F))
       F->setFunctionKind(FunctionDecl::FK_Collective);
-    else if ((F->isExternC() &&
-              getMathFunction(F->getName()) == MathFunction::None) ||
-             F->getName() == "main" ||
-             (It != Infos.end() &&
-              (It->second.HasSpawn ||
-               // dnew allocates from the host: a function that calls it
-               // outside a spawn can only run there, as a host function.
-               (It->second.HasNew && !F->isInline()))))
+    else if (Host.count(F))
       F->setFunctionKind(FunctionDecl::FK_Host);
     else
       F->setFunctionKind(FunctionDecl::FK_Device);

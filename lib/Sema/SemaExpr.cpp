@@ -726,10 +726,14 @@ Expr *Sema::checkCall(CallExpr *C) {
     Diags.report(C->getRange(), diag::err_host_in_device) << F->getName();
     auto It = Infos.find(F);
     bool Spawns = It != Infos.end() && It->second.HasSpawn;
-    const char *Why = F->isExternC()           ? "it is declared extern \"C\""
-                      : F->getName() == "main" ? "it is 'main'"
-                      : Spawns ? "it contains a spawn"
-                               : "it allocates with dnew or dtempnew";
+    auto Through = HostThroughCall.find(F);
+    std::string Why =
+        F->isExternC()           ? "it is declared extern \"C\""
+        : F->getName() == "main" ? "it is 'main'"
+        : Spawns                 ? "it contains a spawn"
+        : Through != HostThroughCall.end()
+            ? ("it calls '" + Through->second + "', which is host code").str()
+            : "it allocates with dnew or dtempnew";
     Diags.report(SourceRange(F->getLoc()), diag::note_host_because)
         << F->getName() << Why;
   }

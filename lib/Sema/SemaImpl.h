@@ -258,6 +258,9 @@ private:
   /// and it is there only when code is generated).
   llvm::StringSet<> ProgramFunctions;
   llvm::DenseMap<FunctionDecl *, FunctionInfo> Infos;
+  /// A function that is host code because it calls one that spawns (or
+  /// calls such a function): the callee, for notes.
+  llvm::DenseMap<FunctionDecl *, llvm::StringRef> HostThroughCall;
   std::vector<Scope> Scopes;
   FunctionDecl *CurFn = nullptr;
   unsigned SpawnDepth = 0;
