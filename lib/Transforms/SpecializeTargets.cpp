@@ -22,6 +22,7 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/IR/SymbolTable.h"
@@ -72,17 +73,22 @@ int64_t bsgp::getRuntimeTargetId(StringRef target) {
   return target == "cpu" ? 1 : target == "cuda" ? 2 : 3;
 }
 
-func::FuncOp bsgp::getOrInsertRuntimeTargetFn(ModuleOp module) {
+Value bsgp::emitRuntimeTargetCall(OpBuilder &b, Location loc, ModuleOp module) {
   constexpr StringLiteral name = "bsgprt_target";
-  if (auto fn = module.lookupSymbol<func::FuncOp>(name))
-    return fn;
   MLIRContext *ctx = module.getContext();
-  OpBuilder b = OpBuilder::atBlockEnd(module.getBody());
-  auto fn = func::FuncOp::create(
-      b, module.getLoc(), name,
-      FunctionType::get(ctx, {}, {IntegerType::get(ctx, 32)}));
-  fn.setPrivate();
-  return fn;
+  Type i32 = IntegerType::get(ctx, 32);
+  // A program that declares it itself (to print the backend) has it as an
+  // LLVM function: adding a func.func of the same name was a redefinition.
+  if (auto fn = module.lookupSymbol<LLVM::LLVMFuncOp>(name))
+    return LLVM::CallOp::create(b, loc, fn, ValueRange{}).getResult();
+  auto fn = module.lookupSymbol<func::FuncOp>(name);
+  if (!fn) {
+    OpBuilder mb = OpBuilder::atBlockEnd(module.getBody());
+    fn = func::FuncOp::create(mb, module.getLoc(), name,
+                              FunctionType::get(ctx, {}, {i32}));
+    fn.setPrivate();
+  }
+  return func::CallOp::create(b, loc, fn, ValueRange{}).getResult(0);
 }
 
 namespace {
@@ -116,14 +122,12 @@ bool hasTargetDependentSupersteps(func::FuncOp func) {
 void emitDispatch(func::FuncOp func,
                   ArrayRef<std::pair<StringRef, func::FuncOp>> copies) {
   ModuleOp module = func->getParentOfType<ModuleOp>();
-  func::FuncOp runtimeTarget = bsgp::getOrInsertRuntimeTargetFn(module);
   Location loc = func.getLoc();
   func.getBody().dropAllReferences();
   func.getBody().getBlocks().clear();
   Block *entry = func.addEntryBlock();
   OpBuilder b = OpBuilder::atBlockEnd(entry);
-  Value got =
-      func::CallOp::create(b, loc, runtimeTarget, ValueRange{}).getResult(0);
+  Value got = bsgp::emitRuntimeTargetCall(b, loc, module);
   ValueRange args = entry->getArguments();
 
   std::function<SmallVector<Value>(OpBuilder &, size_t)> emitFrom =

@@ -13,6 +13,9 @@
 #ifndef BSGP_TRANSFORMS_TARGETQUERIES_H
 #define BSGP_TRANSFORMS_TARGETQUERIES_H
 
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/Location.h"
+#include "mlir/IR/Value.h"
 #include "llvm/ADT/StringRef.h"
 
 #include <cstdint>
@@ -20,9 +23,6 @@
 namespace mlir {
 class ModuleOp;
 class Operation;
-namespace func {
-class FuncOp;
-} // namespace func
 } // namespace mlir
 
 namespace bsgp {
@@ -37,9 +37,11 @@ void foldTargetQueries(mlir::Operation *root, llvm::StringRef target);
 /// (BSGPRT_TARGET_CPU, _CUDA, _VULKAN in runtime/include/bsgp/runtime.h).
 int64_t getRuntimeTargetId(llvm::StringRef target);
 
-/// The declaration of `int bsgprt_target(void)` in `module`, added if
-/// missing.
-mlir::func::FuncOp getOrInsertRuntimeTargetFn(mlir::ModuleOp module);
+/// A call of `int bsgprt_target(void)` at `b`: of the program's own
+/// `extern "C"` declaration where it has one (MLIRGen makes those LLVM
+/// functions), else of a declaration added to `module` if missing.
+mlir::Value emitRuntimeTargetCall(mlir::OpBuilder &b, mlir::Location loc,
+                                  mlir::ModuleOp module);
 
 } // namespace bsgp
 

@@ -66,9 +66,6 @@ void ResolveTargetQueriesPass::runOnOperation() {
   unsigned numTargets = unsigned(cpu) + unsigned(cuda) + unsigned(spirv);
   MLIRContext *ctx = module.getContext();
   Type i32 = IntegerType::get(ctx, 32);
-  func::FuncOp runtimeTarget;
-  if (numTargets != 1)
-    runtimeTarget = bsgp::getOrInsertRuntimeTargetFn(module);
   for (bsgp::TargetIsOp q : queries) {
     OpBuilder b(q);
     Location loc = q.getLoc();
@@ -81,8 +78,7 @@ void ResolveTargetQueriesPass::runOnOperation() {
       v = arith::ConstantIntOp::create(b, loc, inObject ? 1 : 0, 1);
     } else {
       int64_t id = bsgp::getRuntimeTargetId(t);
-      Value got = func::CallOp::create(b, loc, runtimeTarget, ValueRange{})
-                      .getResult(0);
+      Value got = bsgp::emitRuntimeTargetCall(b, loc, module);
       v = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, got,
                                 arith::ConstantIntOp::create(b, loc, i32, id));
     }
