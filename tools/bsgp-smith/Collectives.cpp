@@ -431,6 +431,11 @@ void Generator::atomicStmt() {
   static const char *const Fn[] = {"atomicAdd", "atomicMin", "atomicMax",
                                    "atomicAnd", "atomicOr",  "atomicXor",
                                    "atomicMin", "atomicMax"};
+  // A fence before the counter's add, as the last-block pattern writes it
+  // (it changes no result). Drawn from K, so that the random stream, and
+  // with it every seed's program, stays as it was.
+  if (K == 0)
+    line("__threadfence();");
   if (K >= 6) {
     line(std::string(Fn[K]) + "((int *)&acc[" + std::to_string(K) + "], " +
          expr(Ty::Int, 2) + ");");
