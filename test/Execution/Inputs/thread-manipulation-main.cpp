@@ -201,6 +201,11 @@ int main() {
   for (int &c : counts)
     c = next() % 4 == 0 ? 0 : int(next() % 7000); // ~1.5M children
   testFork("fork large", counts);
+  // More parents than one work group scans (two levels of tiles on GPUs).
+  std::vector<int> many(70000);
+  for (int &c : many)
+    c = int(next() % 4);
+  testFork("fork many parents", many);
   testKill("kill none", std::vector<int>(1000, 0));
   testKill("kill all", std::vector<int>(1000, 1));
   std::vector<int> flags(5000);
