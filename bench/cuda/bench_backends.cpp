@@ -5,12 +5,16 @@
 //===----------------------------------------------------------------------===//
 //
 // SAXPY, the 5-point stencil and thread.sortby (the collective library's
-// radix sort) of bench/cpu/kernels.bsgp, compiled once with
-// --target=cpu,cuda,spirv, run on the same GPU through the cuda backend
+// radix sort) of bench/cpu/kernels.bsgp, and the three level-synchronous
+// BFS loops of bench/cuda/supersteps.bsgp (claim + fork, fork + kill, the
+// direct form; a random graph of 10^6 nodes, as bench_supersteps makes
+// it), compiled once with --target=cpu,cuda,spirv, run on the same GPU
+// through the cuda backend
 // (PTX) and through the vulkan backend (SPIR-V), switching with
 // bsgprt_select_device. Prints the median time of each and the ratio
 // cuda_time / vulkan_time (above 1: Vulkan is faster), and whether the two
-// backends computed the same results. With BSGP_PROFILE set, each
+// backends computed the same results (the BFS levels also against a
+// sequential BFS on the host). With BSGP_PROFILE set, each
 // backend's kernel profile is printed after its runs.
 //
 //===----------------------------------------------------------------------===//
@@ -18,9 +22,11 @@
 #include "../Timing.h"
 #include "bsgp/runtime.h"
 
+#include <algorithm>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
+#include <queue>
 #include <string>
 #include <vector>
 
@@ -28,6 +34,12 @@ extern "C" {
 void saxpy(int n, float a, float *x, float *y);
 void stencil(int w, int h, float *src, float *dst);
 void sortKeys(unsigned *key, unsigned *sorted, int *old, int n);
+// bench/cuda/supersteps.bsgp
+void bfsFrontierFork(int *level, int *via, const int *start, const int *adj,
+                     int n, int src);
+void bfsFrontierKill(int *level, const int *start, const int *adj, int n,
+                     int src);
+void bfsDirect(int *level, const int *start, const int *adj, int n, int src);
 }
 
 namespace {
@@ -128,6 +140,81 @@ Result runSort(int n, int reps) {
   return r;
 }
 
+/// The random graph of bench_supersteps (CSR, 0 to 16 edges a node).
+uint32_t hash32(uint32_t x) {
+  x ^= x >> 16;
+  x *= 0x7feb352dU;
+  x ^= x >> 15;
+  x *= 0x846ca68bU;
+  x ^= x >> 16;
+  return x;
+}
+
+struct Graph {
+  std::vector<int> start, adj;
+};
+
+Graph randomGraph(int n) {
+  Graph g;
+  g.start.assign(n + 1, 0);
+  for (int u = 0; u < n; ++u)
+    g.start[u + 1] = g.start[u] + int(hash32(2 * u + 1) % 17);
+  g.adj.resize(g.start[n]);
+  for (int u = 0; u < n; ++u)
+    for (int e = g.start[u]; e < g.start[u + 1]; ++e)
+      g.adj[e] = int(hash32(0x12345U + e) % n);
+  return g;
+}
+
+/// Every node's level from node 0 (-1 where it does not reach).
+std::vector<int> hostLevels(const Graph &g, int n) {
+  std::vector<int> level(n, -1);
+  std::queue<int> q;
+  level[0] = 0;
+  q.push(0);
+  while (!q.empty()) {
+    int u = q.front();
+    q.pop();
+    for (int e = g.start[u]; e < g.start[u + 1]; ++e)
+      if (level[g.adj[e]] < 0) {
+        level[g.adj[e]] = level[u] + 1;
+        q.push(g.adj[e]);
+      }
+  }
+  return level;
+}
+
+int *uploadInts(const std::vector<int> &h) {
+  auto *d = static_cast<int *>(bsgprt_dnew(h.size() * 4, "bench"));
+  bsgprt_memcpy_htod(d, h.data(), h.size() * 4);
+  return d;
+}
+
+/// The three BFS forms on the current backend; out holds each one's
+/// levels (as floats, exact below 2^24) one after the other.
+void runBFS(const Graph &g, int n, int reps, Result r[3]) {
+  int *start = uploadInts(g.start), *adj = uploadInts(g.adj);
+  auto *level = static_cast<int *>(bsgprt_dnew(size_t(n) * 4, "bench"));
+  auto *via = static_cast<int *>(bsgprt_dnew(size_t(n) * 4, "bench"));
+  for (int form = 0; form < 3; ++form) {
+    auto call = [&] {
+      if (form == 0)
+        bfsFrontierFork(level, via, start, adj, n, 0);
+      else if (form == 1)
+        bfsFrontierKill(level, start, adj, n, 0);
+      else
+        bfsDirect(level, start, adj, n, 0);
+      bsgprt_synchronize();
+    };
+    r[form].seconds = medianSeconds(call, reps);
+    std::vector<int> h(n);
+    bsgprt_memcpy_dtoh(h.data(), level, size_t(n) * 4);
+    r[form].out.assign(h.begin(), h.end());
+  }
+  for (int *p : {start, adj, level, via})
+    bsgprt_dfree(p);
+}
+
 } // namespace
 
 int main(int argc, char **argv) {
@@ -136,7 +223,9 @@ int main(int argc, char **argv) {
   int n = int(200'000'000 * scale);
   int w = 8192, h = int(8192 * scale);
   int keys = int(100'000'000 * scale);
-  Result saxpyOn[2], stencilOn[2], sortOn[2];
+  int nodes = std::max(2, int(1'000'000 * scale));
+  Graph graph = randomGraph(nodes);
+  Result saxpyOn[2], stencilOn[2], sortOn[2], bfsOn[3][2];
   bool profiling = std::getenv("BSGP_PROFILE") != nullptr;
   const char *backends[2] = {"cuda", "vulkan"};
   for (int b = 0; b < 2; ++b) {
@@ -148,6 +237,10 @@ int main(int argc, char **argv) {
     saxpyOn[b] = runSaxpy(n, reps);
     stencilOn[b] = runStencil(w, h, reps);
     sortOn[b] = runSort(keys, 5);
+    Result bfs[3];
+    runBFS(graph, nodes, reps, bfs);
+    for (int form = 0; form < 3; ++form)
+      bfsOn[form][b] = bfs[form];
     if (profiling) {
       bsgprt_profile_report(stdout);
       bsgprt_profile_reset();
@@ -182,5 +275,23 @@ int main(int argc, char **argv) {
   }
   std::printf("sortby   %s\n", sorted ? "stable order" : "NOT SORTED");
   ok &= sorted;
+  // BFS: µs per level; the levels against the host's.
+  std::vector<int> levels = hostLevels(graph, nodes);
+  int depth = 0;
+  for (int l : levels)
+    depth = std::max(depth, l + 1);
+  std::vector<float> expect(levels.begin(), levels.end());
+  const char *forms[3] = {"bfs claim+fork", "bfs fork+kill", "bfs direct"};
+  for (int form = 0; form < 3; ++form) {
+    const Result *r = bfsOn[form];
+    bool right = r[0].out == expect && r[1].out == expect;
+    ok &= right;
+    std::printf("%-15s n=%d cuda %8.3f ms (%7.2f us/level)   vulkan %8.3f ms "
+                "(%7.2f us/level)   ratio %.2f   %s\n",
+                forms[form], nodes, r[0].seconds * 1e3,
+                r[0].seconds * 1e6 / depth, r[1].seconds * 1e3,
+                r[1].seconds * 1e6 / depth, r[0].seconds / r[1].seconds,
+                right ? "levels right" : "LEVELS WRONG");
+  }
   return ok ? 0 : 1;
 }

@@ -552,6 +552,15 @@ int main(int argc, char **argv) {
   pyramid = std::max(1, std::min(pyramid, (PYRAMID_BLOCK - 1) / 2));
   CHECK(cudaFree(nullptr));
   std::printf("device: %s\n", bsgprt_device_name());
+  // Both sides share lists allocated with cudaMalloc, which only the cuda
+  // backend can read (another backend would take them for its own).
+  if (std::strncmp(bsgprt_device_name(), "cuda", 4) != 0) {
+    std::fprintf(stderr,
+                 "%s: the BSGP side runs on the cuda backend only "
+                 "(bench_backends runs the BFS on cuda and vulkan)\n",
+                 argv[0]);
+    return 2;
+  }
   if (nw > 0)
     runNW(nw, reps);
   if (bfs > 0)

@@ -80,8 +80,11 @@ APP="$ROOT/examples/apps/particles"
 # only talks to libbsgprt).
 "$BUILD/bin/bsgpc" -O3 --target=cpu,cuda,spirv -c "$ROOT/bench/cpu/kernels.bsgp" \
   -o "$OUT/kernels-all.o"
+"$BUILD/bin/bsgpc" -O3 --target=cpu,cuda,spirv -c "$ROOT/bench/cuda/supersteps.bsgp" \
+  -o "$OUT/supersteps-all.o"
 clang++-22 -O2 -std=c++17 -I"$ROOT/runtime/include" \
-  "$ROOT/bench/cuda/bench_backends.cpp" "$OUT/kernels-all.o" -L"$BUILD/lib" \
+  "$ROOT/bench/cuda/bench_backends.cpp" "$OUT/kernels-all.o" \
+  "$OUT/supersteps-all.o" -L"$BUILD/lib" \
   -lbsgprt -Wl,-rpath,'$ORIGIN' -o "$OUT/bench_backends"
 cp "$BUILD/lib/libbsgprt.so" "$OUT/"
 cp -L /usr/lib/llvm-22/lib/libomp.so.5 "$OUT/" 2>/dev/null ||
