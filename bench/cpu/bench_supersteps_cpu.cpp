@@ -21,6 +21,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "../Hash.h"
 #include "../Timing.h"
 #include "bsgp/runtime.h"
 
@@ -44,15 +45,6 @@ namespace {
 
 // The scores of bench/cuda/supersteps.bsgp.
 constexpr int MATCH = 5, MISMATCH = -3, GAP = 4;
-
-uint32_t hash32(uint32_t x) {
-  x ^= x >> 16;
-  x *= 0x7feb352dU;
-  x ^= x >> 15;
-  x *= 0x846ca68bU;
-  x ^= x >> 16;
-  return x;
-}
 
 template <typename T> T *deviceList(size_t n) {
   return static_cast<T *>(bsgprt_dnew(n * sizeof(T), "bench_supersteps_cpu"));

@@ -19,6 +19,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "../Hash.h"
 #include "../Timing.h"
 #include "bsgp/runtime.h"
 
@@ -141,15 +142,6 @@ Result runSort(int n, int reps) {
 }
 
 /// The random graph of bench_supersteps (CSR, 0 to 16 edges a node).
-uint32_t hash32(uint32_t x) {
-  x ^= x >> 16;
-  x *= 0x7feb352dU;
-  x ^= x >> 15;
-  x *= 0x846ca68bU;
-  x ^= x >> 16;
-  return x;
-}
-
 struct Graph {
   std::vector<int> start, adj;
 };

@@ -42,6 +42,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "../Hash.h"
 #include "../Timing.h"
 #include "CudaCheck.h"
 #include "bsgp/runtime.h"
@@ -71,15 +72,6 @@ namespace {
 
 // As supersteps.bsgp.
 constexpr int MATCH = 5, MISMATCH = -3, GAP = 4;
-
-__host__ __device__ uint32_t hash32(uint32_t x) {
-  x ^= x >> 16;
-  x *= 0x7feb352dU;
-  x ^= x >> 15;
-  x *= 0x846ca68bU;
-  x ^= x >> 16;
-  return x;
-}
 
 template <class T> T *deviceList(size_t n) {
   T *p = nullptr;
