@@ -80,8 +80,10 @@ def BSGPSplitRankLoopRowsPass
     constant (`rank / u`, `rank % u`, signed or unsigned), the loop becomes
     a loop over rows of `u` ranks around the original body: `rank / u` is
     the row, computed once per chunk and then incremented, and `rank % u`
-    is `rank` minus the row's first rank, so no division is left per rank
-    and the inner loop is the one a 2-D OpenMP loop nest writes. The split
+    is the inner loop's counter (from 0 in every row but the chunk's first,
+    which is a loop of its own), `rank` the row's first rank plus it, so no
+    division is left per rank and the inner loop is the one a 2-D OpenMP
+    loop nest writes. The split
     loop runs under `u >= 16 && begin >= 0`; otherwise (short rows, a zero
     or negative divisor) the original loop does, so results and a division
     by zero are as before. Only the first such divisor is split on.

@@ -13,9 +13,13 @@
 //
 // This pass splits the rank loop into rows of `w` ranks: an outer loop over
 // the rows of the chunk (one division for the chunk's first rank), an inner
-// loop, the original body, over the ranks of one row, in which `rank / w`
-// is the row (invariant) and `rank % w` is `rank - row start` (affine): the
-// loop the 2-D OpenMP version of the kernel writes by hand. The split loop
+// loop, the original body, over the columns of one row, in which `rank / w`
+// is the row (invariant), `rank % w` the loop's counter and the rank the
+// row's first rank plus it: the loop the 2-D OpenMP version of the kernel
+// writes by hand. The chunk's first row, which may start mid-row, is a loop
+// of its own, so that in the other rows the column counts from 0, from
+// which LLVM peels the first column off a test like `x > 0 && x < w - 1`
+// (one compare per rank instead of two). The split loop
 // runs where `w` is at least kMinRowLength and the chunk's ranks are not
 // negative (always, for a rank loop); otherwise, and so for a zero or
 // negative divisor, the original loop runs, so that every value, and a
@@ -137,11 +141,53 @@ static void splitRows(scf::ForOp loop, const RankDivisions &divs) {
   if (!thenBlock->empty())
     thenBlock->getTerminator()->erase();
   b.setInsertionPointToEnd(thenBlock);
+
+  // The body over the columns [x0, x1) of the row starting at rank
+  // rowStart, whose quotient is q: the loop counts the column, rank % u,
+  // and the rank is rowStart + column.
+  auto emitRow = [&](Value x0, Value x1, Value rowStart, Value q,
+                     ValueRange inits) {
+    IRMapping mapping;
+    auto inner = cast<scf::ForOp>(b.clone(*loop, mapping));
+    inner.getLowerBoundMutable().assign(x0);
+    inner.getUpperBoundMutable().assign(x1);
+    inner.getInitArgsMutable().assign(inits);
+    Value x = inner.getInductionVar();
+    OpBuilder rb = OpBuilder::atBlockBegin(inner.getBody());
+    Value rank = arith::AddIOp::create(rb, loc, rowStart, x,
+                                       arith::IntegerOverflowFlags::nsw);
+    x.replaceAllUsesExcept(rank, rank.getDefiningOp());
+    for (Operation *op : divs.quotients) {
+      Operation *clone = mapping.lookup(op->getResult(0)).getDefiningOp();
+      clone->getResult(0).replaceAllUsesWith(q);
+      clone->erase();
+    }
+    for (Operation *op : divs.remainders) {
+      Operation *clone = mapping.lookup(op->getResult(0)).getDefiningOp();
+      clone->getResult(0).replaceAllUsesWith(x);
+      clone->erase();
+    }
+    return inner;
+  };
+
+  // The chunk's first row, which may start past its first column.
   Value q0 = arith::DivSIOp::create(b, loc, begin, u);
   Value r0 = arith::RemSIOp::create(b, loc, begin, u);
-  SmallVector<Value> inits{begin, q0, r0};
-  llvm::append_range(inits, loop.getInitArgs());
-  SmallVector<Type> types(3, i32);
+  Value len0 =
+      arith::MinSIOp::create(b, loc, arith::SubIOp::create(b, loc, u, r0),
+                             arith::SubIOp::create(b, loc, end, begin));
+  Value rowEnd0 = arith::AddIOp::create(b, loc, begin, len0);
+  Value rowStart0 = arith::SubIOp::create(b, loc, begin, r0);
+  scf::ForOp first =
+      emitRow(r0, arith::AddIOp::create(b, loc, r0, len0), rowStart0, q0,
+              loop.getInitArgs());
+
+  // Whole rows after it, each from its first column: with the remainder
+  // counting from 0 in every row, LLVM peels the iterations that a test
+  // of the column (x > 0, x < u - 1) sets apart.
+  SmallVector<Value> inits{rowEnd0, arith::AddIOp::create(b, loc, q0, one)};
+  llvm::append_range(inits, first.getResults());
+  SmallVector<Type> types(2, i32);
   llvm::append_range(types, resultTypes);
   SmallVector<Location> locs(types.size(), loc);
   auto rows = scf::WhileOp::create(b, loc, types, inits);
@@ -150,41 +196,20 @@ static void splitRows(scf::ForOp loop, const RankDivisions &divs) {
                                      before->getArgument(0), end);
   scf::ConditionOp::create(b, loc, more, before->getArguments());
 
-  // One row: ranks [rank, rank + len) share the quotient q, and rank % u
-  // is rank - (rank - r).
   Block *after = b.createBlock(&rows.getAfter(), {}, types, locs);
-  Value rank = after->getArgument(0), q = after->getArgument(1),
-        r = after->getArgument(2);
-  Value len =
-      arith::MinSIOp::create(b, loc, arith::SubIOp::create(b, loc, u, r),
-                             arith::SubIOp::create(b, loc, end, rank));
+  Value rank = after->getArgument(0), q = after->getArgument(1);
+  Value len = arith::MinSIOp::create(b, loc, u,
+                                     arith::SubIOp::create(b, loc, end, rank));
   Value rowEnd = arith::AddIOp::create(b, loc, rank, len);
-  Value rowStart = arith::SubIOp::create(b, loc, rank, r);
-  IRMapping mapping;
-  auto inner = cast<scf::ForOp>(b.clone(*loop, mapping));
-  inner.getLowerBoundMutable().assign(rank);
-  inner.getUpperBoundMutable().assign(rowEnd);
-  inner.getInitArgsMutable().assign(after->getArguments().drop_front(3));
-  for (Operation *op : divs.quotients) {
-    Operation *clone = mapping.lookup(op->getResult(0)).getDefiningOp();
-    clone->getResult(0).replaceAllUsesWith(q);
-    clone->erase();
-  }
-  for (Operation *op : divs.remainders) {
-    Operation *clone = mapping.lookup(op->getResult(0)).getDefiningOp();
-    OpBuilder rb(clone);
-    Value x = arith::SubIOp::create(rb, clone->getLoc(),
-                                    inner.getInductionVar(), rowStart);
-    clone->getResult(0).replaceAllUsesWith(x);
-    clone->erase();
-  }
+  scf::ForOp inner =
+      emitRow(zero, len, rank, q, after->getArguments().drop_front(2));
   b.setInsertionPointAfter(inner);
-  SmallVector<Value> next{rowEnd, arith::AddIOp::create(b, loc, q, one), zero};
+  SmallVector<Value> next{rowEnd, arith::AddIOp::create(b, loc, q, one)};
   llvm::append_range(next, inner.getResults());
   scf::YieldOp::create(b, loc, next);
 
   b.setInsertionPointAfter(rows);
-  scf::YieldOp::create(b, loc, rows.getResults().drop_front(3));
+  scf::YieldOp::create(b, loc, rows.getResults().drop_front(2));
   loop->replaceAllUsesWith(ifOp.getResults());
   loop->erase();
 }
