@@ -247,6 +247,38 @@ static void splitLoopHeadersAtNestedConstructs(spirv::ModuleOp device) {
   }
 }
 
+/// MLIR's serializer takes a spirv.mlir.loop's next-to-last block as the
+/// loop's continue target; where the loop's body is one block (a scf.while
+/// whose body holds its nested constructs), the whole body is then the
+/// continue construct. Drivers handle that less well than a loop whose
+/// continue construct is a block of its own: lavapipe dropped the stores
+/// of a kernel with an OpMemoryBarrier in a selection in such a loop. Each
+/// loop gets an empty continue block through which its back edges go.
+static void giveLoopsContinueBlocks(spirv::ModuleOp device) {
+  SmallVector<spirv::LoopOp> loops;
+  device.walk([&](spirv::LoopOp loop) { loops.push_back(loop); });
+  for (spirv::LoopOp loop : loops) {
+    Region &body = loop.getBody();
+    Block *header = loop.getHeaderBlock();
+    Block *merge = loop.getMergeBlock();
+    Block *entry = &body.front();
+    auto *cont = new Block();
+    body.getBlocks().insert(merge->getIterator(), cont);
+    SmallVector<Location> locs(header->getNumArguments(), loop.getLoc());
+    cont->addArguments(header->getArgumentTypes(), locs);
+    for (Block &block : body) {
+      if (&block == entry || &block == cont)
+        continue;
+      Operation *term = block.getTerminator();
+      for (BlockOperand &succ : term->getBlockOperands())
+        if (succ.get() == header)
+          succ.set(cont);
+    }
+    OpBuilder b = OpBuilder::atBlockEnd(cont);
+    spirv::BranchOp::create(b, loop.getLoc(), header, cont->getArguments());
+  }
+}
+
 /// Moves what `staged` holds into a new spirv.module in its place: from
 /// here on the module holds SPIR-V only.
 static spirv::ModuleOp moveIntoSPIRVModule(ModuleOp staged) {
@@ -269,5 +301,6 @@ void ConvertToSPIRVPass::runOnOperation() {
         failed(setVersion(device)))
       return signalPassFailure();
     splitLoopHeadersAtNestedConstructs(device);
+    giveLoopsContinueBlocks(device);
   }
 }
