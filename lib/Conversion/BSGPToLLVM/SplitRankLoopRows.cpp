@@ -178,9 +178,8 @@ static void splitRows(scf::ForOp loop, const RankDivisions &divs) {
                              arith::SubIOp::create(b, loc, end, begin));
   Value rowEnd0 = arith::AddIOp::create(b, loc, begin, len0);
   Value rowStart0 = arith::SubIOp::create(b, loc, begin, r0);
-  scf::ForOp first =
-      emitRow(r0, arith::AddIOp::create(b, loc, r0, len0), rowStart0, q0,
-              loop.getInitArgs());
+  scf::ForOp first = emitRow(r0, arith::AddIOp::create(b, loc, r0, len0),
+                             rowStart0, q0, loop.getInitArgs());
 
   // Whole rows after it, each from its first column: with the remainder
   // counting from 0 in every row, LLVM peels the iterations that a test
