@@ -268,7 +268,7 @@ def BSGPLowerGroupOpsToSPIRVPass
 
 def BSGPLegalizeForSPIRVPass
     : Pass<"bsgp-legalize-for-spirv", "::mlir::ModuleOp"> {
-  let summary = "Rewrite atomics, float division and double math that SPIR-V lacks or Vulkan relaxes";
+  let summary = "Rewrite atomics, float and 64-bit integer division and double math that SPIR-V lacks or Vulkan relaxes";
   let description = [{
     In the SPIR-V device module: `bsgp.atomic_load` becomes an atomic or of
     0 (the SPIR-V dialect has no OpAtomicLoad), a float `bsgp.atomic_rmw
@@ -283,7 +283,11 @@ def BSGPLegalizeForSPIRVPass
     `log10`, `powf`, `sin`, `cos`, `tan`, `asin`, `acos`, `atan`, `atan2`,
     `sinh`, `cosh`, `tanh`) become calls of functions of the module,
     `bsgp.math.<name>`, created once each, that compute them in software
-    (DoubleMath.h).
+    (DoubleMath.h). A 64-bit `arith.divui`, `remui`, `divsi` or `remsi`
+    whose divisor is not a constant becomes a call of `bsgp.int.udiv64`
+    (a 32-bit division where both operands fit, else one shift and
+    subtract a quotient bit; signs as C's), since NVIDIA's Vulkan driver
+    divided one lane by another lane's divisor (WideDivision.h).
   }];
   let dependentDialects = ["mlir::arith::ArithDialect",
                            "mlir::func::FuncDialect",

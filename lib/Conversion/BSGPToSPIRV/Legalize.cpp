@@ -7,12 +7,13 @@
 // Rewrites, still in bsgp and arith ops, of what SPIR-V lacks (an atomic
 // load, a float atomic add, the transcendental functions of doubles) or
 // what Vulkan computes less exactly than the other targets (float
-// division).
+// division) or a driver wrongly (64-bit integer division).
 //
 //===----------------------------------------------------------------------===//
 
 #include "DoubleMath.h"
 #include "SPIRVCommon.h"
+#include "WideDivision.h"
 
 #include "bsgp/Conversion/BSGPToSPIRV/BSGPToSPIRV.h"
 
@@ -192,5 +193,6 @@ void LegalizeForSPIRVPass::runOnOperation() {
     expandFloatAtomicAdds(device);
     divideFloatsInDouble(device);
     bsgp::spv::expandDoubleMath(device);
+    bsgp::spv::expandWideDivision(device);
   }
 }
