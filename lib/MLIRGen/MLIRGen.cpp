@@ -165,11 +165,6 @@ OwningOpRef<ModuleOp> MLIRGen::run() {
         if (!fd->isUnchecked())
           declareFunction(fd, /*imported=*/tu.FileId != mainFile,
                           /*library=*/ast.isLibraryFile(tu.FileId));
-      } else if (auto *vd = dyn_cast<bsgp::VarDecl>(d)) {
-        // Constants have no storage of their own (MLIRGenGlobals.cpp).
-        if (!isGlobalConstant(vd))
-          (void)unsupported(vd->getRange(), "a global variable that is not "
-                                            "const");
       }
   for (bsgp::TranslationUnit &tu : tus)
     for (bsgp::Decl *d : tu.Decls)

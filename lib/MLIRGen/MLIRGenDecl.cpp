@@ -199,6 +199,7 @@ void MLIRGen::emitFunctionBody(bsgp::FunctionDecl *fd) {
   findAddressTaken(fd->getBody());
   Block &entry = fn.getBody().front();
   b.setInsertionPointToStart(&entry);
+  bindMutableGlobals(fd->getBody());
   unsigned argNo = 0;
   for (bsgp::VarDecl *param : fd->getParams()) {
     if (auto *st = asStructValue(param->getType())) {

@@ -133,7 +133,7 @@ Value MLIRGen::emitDeclRef(bsgp::DeclRefExpr *d) {
     (void)unsupported(d->getRange(), "a function used as a value");
     return {};
   }
-  if (vd->getStorage() == bsgp::VarDecl::Global)
+  if (vd->getStorage() == bsgp::VarDecl::Global && !isInMemory(vd))
     return emitGlobalRef(vd, l);
   if (isInMemory(vd))
     return loadVariable(vd, d->getRange());

@@ -99,15 +99,19 @@ static bool structLeafInits(bsgp::InitListExpr *il, const bsgp::StructType *st,
 LLVM::GlobalOp MLIRGen::constStructArrayGlobal(bsgp::VarDecl *vd,
                                                const bsgp::StructType *st,
                                                uint64_t count, StringRef name,
-                                               Location l) {
+                                               Location l, bool isConstant) {
   auto *il = dyn_cast_or_null<bsgp::InitListExpr>(vd->getInit());
   SmallVector<StructLeaf> leaves;
   if (!structLeaves(st, leaves, vd->getRange()))
     return {};
   uint64_t size = bsgp::typeSize(st);
   std::vector<uint8_t> bytes(count * size, 0);
+  // A struct variable's list is its fields; an array's, its elements.
+  bool single = !isa<bsgp::ArrayType>(vd->getType()->getUnqualified());
   for (uint64_t i = 0; i < count; ++i) {
-    bsgp::Expr *e = il && i < il->getFlat().size() ? il->getFlat()[i] : nullptr;
+    bsgp::Expr *e = single                           ? il
+                    : il && i < il->getFlat().size() ? il->getFlat()[i]
+                                                     : nullptr;
     SmallVector<bsgp::Expr *> inits;
     auto *list = dyn_cast_or_null<bsgp::InitListExpr>(e);
     if ((e && !list) || !structLeafInits(list, st, inits)) {
@@ -145,20 +149,22 @@ LLVM::GlobalOp MLIRGen::constStructArrayGlobal(bsgp::VarDecl *vd,
   auto tensor = RankedTensorType::get({(int64_t)bytes.size()}, b.getI8Type());
   OpBuilder mb = OpBuilder::atBlockBegin(module.getBody());
   return LLVM::GlobalOp::create(
-      mb, l, LLVM::LLVMArrayType::get(b.getI8Type(), bytes.size()),
-      /*isConstant=*/true, LLVM::Linkage::Internal, name,
-      DenseElementsAttr::get(tensor, values), /*alignment=*/16);
+      mb, l, LLVM::LLVMArrayType::get(b.getI8Type(), bytes.size()), isConstant,
+      LLVM::Linkage::Internal, name, DenseElementsAttr::get(tensor, values),
+      /*alignment=*/16);
 }
 
 /// The LLVM global holding array constant \p vd, made on first use.
-LLVM::GlobalOp MLIRGen::constArrayGlobal(bsgp::VarDecl *vd, Location l) {
-  std::string name = ("__bsgp_const_" + vd->getName()).str();
+LLVM::GlobalOp MLIRGen::constArrayGlobal(bsgp::VarDecl *vd, Location l,
+                                         bool isConstant) {
+  std::string name =
+      ((isConstant ? "__bsgp_const_" : "__bsgp_global_") + vd->getName()).str();
   if (auto g = module.lookupSymbol<LLVM::GlobalOp>(name))
     return g;
   auto *il = dyn_cast_or_null<bsgp::InitListExpr>(vd->getInit());
   auto [elem, count] = flattenArray(vd->getType());
   if (auto *st = asStructValue(elem))
-    return constStructArrayGlobal(vd, st, count, name, l);
+    return constStructArrayGlobal(vd, st, count, name, l, isConstant);
   Type et = convertType(elem, vd->getRange());
   if (!et)
     return {};
@@ -186,10 +192,10 @@ LLVM::GlobalOp MLIRGen::constArrayGlobal(bsgp::VarDecl *vd, Location l) {
   auto tensor = RankedTensorType::get({(int64_t)count}, storeType);
   auto type = LLVM::LLVMArrayType::get(storeType, count);
   OpBuilder mb = OpBuilder::atBlockBegin(module.getBody());
-  auto g = LLVM::GlobalOp::create(mb, l, type, /*isConstant=*/true,
-                                  LLVM::Linkage::Internal, name,
-                                  DenseElementsAttr::get(tensor, values),
-                                  /*alignment=*/16);
+  auto g =
+      LLVM::GlobalOp::create(mb, l, type, isConstant, LLVM::Linkage::Internal,
+                             name, DenseElementsAttr::get(tensor, values),
+                             /*alignment=*/16);
   return g;
 }
 
@@ -275,10 +281,124 @@ bool mlirgen::isGlobalConstant(bsgp::VarDecl *vd) {
   return t->isConst();
 }
 
+LLVM::GlobalOp MLIRGen::mutableGlobal(bsgp::VarDecl *vd, Location l) {
+  const bsgp::Type *t = vd->getType()->getUnqualified();
+  if (isa<bsgp::ArrayType>(t))
+    return constArrayGlobal(vd, l, /*isConstant=*/false);
+  std::string name = ("__bsgp_global_" + vd->getName()).str();
+  if (auto g = module.lookupSymbol<LLVM::GlobalOp>(name))
+    return g;
+  if (auto *st = asStructValue(t))
+    return constStructArrayGlobal(vd, st, 1, name, l, /*isConstant=*/false);
+  Type et = convertType(t, vd->getRange());
+  if (!et)
+    return {};
+  // A pointer is an LLVM pointer in memory, as in a stack slot.
+  Type storeType =
+      isa<bsgp::PtrType>(et) ? LLVM::LLVMPointerType::get(&ctx) : et;
+  Attribute init;
+  if (et.isIntOrFloat()) {
+    init = constantAttr(vd->getInit(), et);
+    if (!init) {
+      (void)unsupported(vd->getInit()->getRange(), "this initializer");
+      return {};
+    }
+  } else if (vd->getInit() &&
+             !isa<bsgp::NullLiteral>(vd->getInit()->ignoreParenImpCasts())) {
+    (void)unsupported(vd->getInit()->getRange(),
+                      "an initializer of a global '" + t->str() + "'");
+    return {};
+  }
+  OpBuilder mb = OpBuilder::atBlockBegin(module.getBody());
+  auto g = LLVM::GlobalOp::create(mb, l, storeType, /*isConstant=*/false,
+                                  LLVM::Linkage::Internal, name, init,
+                                  /*alignment=*/16);
+  if (!init) {
+    // Pointers and vectors start at zero (a null pointer).
+    Block *body = new Block();
+    g.getInitializerRegion().push_back(body);
+    OpBuilder ib = OpBuilder::atBlockEnd(body);
+    LLVM::ReturnOp::create(ib, l, LLVM::ZeroOp::create(ib, l, storeType));
+  }
+  return g;
+}
+
+/// Global variables that are not const live in host memory: each that
+/// \p body names is a variable in memory of the function (as one whose
+/// address is taken, MLIRGenMemoryVars.cpp), its slot the global, so host
+/// code loads and stores it there and threads read it as loaded before
+/// their spawn. Arrays are pointers to their first element (emitGlobalRef).
+void MLIRGen::bindMutableGlobals(bsgp::Stmt *body) {
+  SmallVector<bsgp::Stmt *> work{body};
+  while (!work.empty()) {
+    bsgp::Stmt *s = work.pop_back_val();
+    bsgp::forEachChild(s, [&](bsgp::Stmt *c) { work.push_back(c); });
+    auto *d = dyn_cast<bsgp::DeclRefExpr>(s);
+    auto *vd = d ? dyn_cast_or_null<bsgp::VarDecl>(d->getDecl()) : nullptr;
+    if (!vd || vd->getStorage() != bsgp::VarDecl::Global ||
+        isGlobalConstant(vd) || inMemory.contains(vd))
+      continue;
+    // Sema made every function that names one a host function but inline
+    // ones, which threads may run.
+    if (currentFunction->getFunctionKind() != bsgp::FunctionDecl::FK_Host) {
+      failed = true;
+      emitError(loc(d->getRange()))
+          << "inline function '" << currentFunction->getName()
+          << "' uses global variable '" << vd->getName()
+          << "', which is not const and lives in host memory: only host "
+             "functions can (make the function not inline)";
+      continue;
+    }
+    if (isa<bsgp::ArrayType>(vd->getType()->getUnqualified()))
+      continue;
+    Location l = loc(vd->getLoc());
+    LLVM::GlobalOp g = mutableGlobal(vd, l);
+    if (!g)
+      continue;
+    Type et;
+    if (auto *st = asStructValue(vd->getType()))
+      et = structMemoryType(st, vd->getRange());
+    else
+      et = convertType(vd->getType(), vd->getRange());
+    if (!et)
+      continue;
+    Value addr = LLVM::AddressOfOp::create(b, l, g);
+    Value slot = UnrealizedConversionCastOp::create(
+                     b, l, bsgp::PtrType::get(&ctx, et), addr)
+                     .getResult(0);
+    nameValue(slot, vd->getName());
+    env[vd] = slot;
+    inMemory.insert(vd);
+  }
+}
+
 Value MLIRGen::emitGlobalRef(bsgp::VarDecl *vd, Location l) {
   if (!isGlobalConstant(vd)) {
-    (void)unsupported(vd->getRange(), "a global variable that is not const");
-    return {};
+    // An array (bindMutableGlobals made the others variables in memory):
+    // host code uses it in place; threads cannot reach it.
+    if (!isa<bsgp::ArrayType>(vd->getType()->getUnqualified()) ||
+        !slotReachable(vd)) {
+      failed = true;
+      emitError(l) << "threads read global array '" << vd->getName()
+                   << "', which is not const and lives in host memory (copy "
+                      "it to a list with dnew and bsgprt_memcpy_htod first)";
+      return {};
+    }
+    LLVM::GlobalOp g = mutableGlobal(vd, l);
+    if (!g)
+      return {};
+    const bsgp::Type *elem = flattenArray(vd->getType()).first;
+    Type et;
+    if (auto *st = asStructValue(elem))
+      et = structMemoryType(st, vd->getRange());
+    else
+      et = convertType(elem, vd->getRange());
+    if (!et)
+      return {};
+    Value addr = LLVM::AddressOfOp::create(b, l, g);
+    return UnrealizedConversionCastOp::create(
+               b, l, bsgp::PtrType::get(&ctx, et), addr)
+        .getResult(0);
   }
   if (isa<bsgp::ArrayType>(vd->getType()->getUnqualified()))
     return emitConstArrayRef(vd, l);

@@ -255,11 +255,15 @@ private:
   // Global constants (MLIRGenGlobals.cpp).
   Value emitGlobalRef(bsgp::VarDecl *vd, Location l);
   Value emitConstArrayRef(bsgp::VarDecl *vd, Location l);
-  LLVM::GlobalOp constArrayGlobal(bsgp::VarDecl *vd, Location l);
+  LLVM::GlobalOp constArrayGlobal(bsgp::VarDecl *vd, Location l,
+                                  bool isConstant = true);
   LLVM::GlobalOp constStructArrayGlobal(bsgp::VarDecl *vd,
                                         const bsgp::StructType *st,
                                         uint64_t count, StringRef name,
-                                        Location l);
+                                        Location l, bool isConstant = true);
+  // Global variables that are not const: host memory (MLIRGenGlobals.cpp).
+  LLVM::GlobalOp mutableGlobal(bsgp::VarDecl *vd, Location l);
+  void bindMutableGlobals(bsgp::Stmt *body);
   Value emitConversion(Value v, const bsgp::Type *from, const bsgp::Type *to,
                        Location l);
   Value emitToBool(Value v, Location l);

@@ -138,9 +138,9 @@ bool MLIRGen::hostSlotLoadPoint(bsgp::VarDecl *vd, bsgp::SourceRange where) {
   Value slot = env.lookup(vd);
   if (spawn->isAncestor(slot.getDefiningOp()) ||
       assignedInRequire.contains(vd)) {
-    (void)unsupported(where, "threads reading a variable whose address is "
-                             "taken and that a require block declares or "
-                             "assigns");
+    (void)unsupported(where, "threads reading a variable in host memory (a "
+                             "global, or one whose address is taken) that a "
+                             "require block declares or assigns");
     return false;
   }
   b.setInsertionPoint(spawn);

@@ -303,7 +303,7 @@ bool MLIRGen::emitStructValue(bsgp::Expr *e, SmallVectorImpl<Value> &out) {
         out.push_back(zeroOf(t, l));
       return true;
     }
-    if (!vd || vd->getStorage() == bsgp::VarDecl::Global)
+    if (!vd || (vd->getStorage() == bsgp::VarDecl::Global && !isInMemory(vd)))
       break;
     return structVarValues(vd, out, l);
   }
@@ -389,7 +389,7 @@ bool MLIRGen::assignStruct(bsgp::Expr *target, ArrayRef<Value> values,
   const bsgp::StructType *st = asStructValue(target->getType());
   if (auto *d = dyn_cast<bsgp::DeclRefExpr>(target)) {
     auto *vd = dyn_cast_or_null<bsgp::VarDecl>(d->getDecl());
-    if (!vd || vd->getStorage() == bsgp::VarDecl::Global) {
+    if (!vd || (vd->getStorage() == bsgp::VarDecl::Global && !isInMemory(vd))) {
       (void)unsupported(target->getRange(), "assigning this");
       return false;
     }

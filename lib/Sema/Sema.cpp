@@ -39,7 +39,21 @@ const Type *Sema::functionType(FunctionDecl *F) {
   return FT;
 }
 
-void Sema::collectInfo(Stmt *S, FunctionInfo &Info) {
+/// The names a function declares (parameters and locals, wherever their
+/// scope): a use of one of them is not of a global of that name.
+static void collectLocalNames(Stmt *S, llvm::StringSet<> &Names) {
+  if (auto *D = dyn_cast<DeclStmt>(S))
+    for (Decl *X : D->decls())
+      Names.insert(X->getName());
+  forEachChild(S, [&](Stmt *X) { collectLocalNames(X, Names); });
+}
+
+void Sema::collectInfo(Stmt *S, FunctionInfo &Info,
+                       const llvm::StringSet<> &Locals) {
+  if (auto *R = dyn_cast<DeclRefExpr>(S))
+    if (Info.Global.empty() && MutableGlobals.contains(R->getName()) &&
+        !Locals.contains(R->getName()))
+      Info.Global = R->getName();
   if (isa<SpawnStmt>(S))
     Info.HasSpawn = true;
   if (isa<NewExpr>(S))
@@ -55,11 +69,31 @@ void Sema::collectInfo(Stmt *S, FunctionInfo &Info) {
   if (auto *C = dyn_cast<CallExpr>(S))
     if (auto *R = dyn_cast<DeclRefExpr>(C->getCallee()))
       Info.Calls.push_back({R->getName(), C});
-  forEachChild(S, [&](Stmt *X) { collectInfo(X, Info); });
+  forEachChild(S, [&](Stmt *X) { collectInfo(X, Info, Locals); });
+}
+
+void Sema::collectFunctionInfo(FunctionDecl *F) {
+  llvm::StringSet<> Locals;
+  for (VarDecl *P : F->getParams())
+    Locals.insert(P->getName());
+  collectLocalNames(F->getBody(), Locals);
+  collectInfo(F->getBody(), Infos[F], Locals);
 }
 
 void Sema::collect() {
   Scopes.emplace_back(); // Globals.
+  // Global variables that are not const live in host memory: a function
+  // that names one runs on the host only (classify).
+  for (TranslationUnit &TU : Ctx.getTranslationUnits())
+    for (Decl *D : TU.Decls)
+      if (auto *V = dyn_cast<VarDecl>(D)) {
+        const Type *T = V->getType();
+        while (auto *A = dyn_cast_or_null<ArrayType>(T ? T->getUnqualified()
+                                                       : nullptr))
+          T = A->getElementType();
+        if (T && !T->isConst())
+          MutableGlobals.insert(V->getName());
+      }
   for (TranslationUnit &TU : Ctx.getTranslationUnits()) {
     for (Decl *D : TU.Decls) {
       if (auto *T = dyn_cast<FunctionTemplateDecl>(D))
@@ -95,7 +129,7 @@ void Sema::collect() {
           Slot = F;
         }
         if (F->isDefinition())
-          collectInfo(F->getBody(), Infos[F]);
+          collectFunctionInfo(F);
       } else if (auto *S = dyn_cast<StructDecl>(D)) {
         llvm::StringMap<FieldDecl *> Seen;
         for (FieldDecl *Fd : S->getFields()) {
@@ -173,8 +207,10 @@ void Sema::classify() {
     if (!Collective.count(F) && It != Infos.end() &&
         (It->second.HasSpawn ||
          // dnew allocates from the host: a function that calls it outside
-         // a spawn can only run there, as a host function.
-         (It->second.HasNew && !F->isInline())))
+         // a spawn can only run there, as a host function. So does one
+         // that names a global variable that is not const, which lives in
+         // host memory.
+         ((It->second.HasNew || !It->second.Global.empty()) && !F->isInline())))
       Spawning.insert(F);
   }
   Changed = true;

@@ -47,12 +47,6 @@ bool Sema::isConstantInit(Expr *I, VarDecl *V) {
 void Sema::checkGlobal(VarDecl *V) {
   CurFn = nullptr;
   checkVarDecl(V);
-  if (V->getType() && isa<StructType>(V->getType()->getUnqualified()) &&
-      !V->getType()->isConst()) {
-    Diags.report(SourceRange(V->getLoc()), diag::err_global_struct)
-        << V->getName() << V->getType()->str();
-    return;
-  }
   Expr *I = V->getInit();
   if (!I || I->getType()->isError())
     return;

@@ -733,6 +733,10 @@ Expr *Sema::checkCall(CallExpr *C) {
         : Spawns                 ? "it contains a spawn"
         : Through != HostThroughCall.end()
             ? ("it calls '" + Through->second + "', which is host code").str()
+        : It != Infos.end() && !It->second.Global.empty()
+            ? ("it uses global variable '" + It->second.Global +
+               "', which is not const and lives in host memory")
+                  .str()
             : "it allocates with dnew or dtempnew";
     Diags.report(SourceRange(F->getLoc()), diag::note_host_because)
         << F->getName() << Why;

@@ -47,6 +47,9 @@ struct FunctionInfo {
   bool HasSpawn = false;
   bool HasNew = false;        ///< A dnew or dtempnew (host-only code).
   bool HasCollective = false; ///< A barrier or a collective primitive.
+  /// A global variable that is not const, which the function names: it
+  /// lives in host memory (host-only code).
+  llvm::StringRef Global;
   /// Calls by name, with the call expression for notes.
   llvm::SmallVector<std::pair<llvm::StringRef, CallExpr *>, 4> Calls;
 };
@@ -66,7 +69,10 @@ public:
 private:
   // Phase 1.
   void collect();
-  void collectInfo(Stmt *S, FunctionInfo &Info);
+  void collectInfo(Stmt *S, FunctionInfo &Info,
+                   const llvm::StringSet<> &Locals);
+  /// collectInfo of \p F's body into Infos[F].
+  void collectFunctionInfo(FunctionDecl *F);
   void classify();
   const Type *functionType(FunctionDecl *F);
 
@@ -261,6 +267,8 @@ private:
   /// A function that is host code because it calls one that spawns (or
   /// calls such a function): the callee, for notes.
   llvm::DenseMap<FunctionDecl *, llvm::StringRef> HostThroughCall;
+  /// The names of the global variables that are not const (collect).
+  llvm::StringSet<> MutableGlobals;
   std::vector<Scope> Scopes;
   FunctionDecl *CurFn = nullptr;
   unsigned SpawnDepth = 0;

@@ -142,7 +142,7 @@ void Sema::registerTemplate(FunctionTemplateDecl *T) {
   functionType(P);
   Templates.Patterns[P] = T;
   if (P->getBody())
-    collectInfo(P->getBody(), Infos[P]);
+    collectFunctionInfo(P);
 }
 
 FunctionDecl *Sema::instantiateForCall(CallExpr *C, DeclRefExpr *R,
@@ -309,7 +309,7 @@ FunctionDecl *Sema::instantiate(FunctionTemplateDecl *T,
   F->setFunctionKind(T->getPattern()->getFunctionKind());
   functionType(F);
   Functions[F->getName()] = F;
-  collectInfo(F->getBody(), Infos[F]);
+  collectFunctionInfo(F);
   Slot = F;
   Templates.Instances.push_back({F, Display, At, Templates.Current});
   return F;
