@@ -104,6 +104,8 @@ enum class Feature : unsigned {
                  ///< pointer (and by helper calls in host code)
   StructInits,   ///< lists of arrays of structs, a constant table of
                  ///< structs, compound literals
+  Globals,       ///< global variables (host memory) that host code updates
+                 ///< and threads read
   NumFeatures
 };
 
@@ -407,6 +409,9 @@ public:
   // Host code (Program.cpp).
   void preamble();
   void helpers();
+  /// Feature::Globals: the global variables and the host helper that
+  /// writes one.
+  void globalVariables();
   void hostFunction(unsigned K);
   void mainFunction();
 

@@ -91,6 +91,7 @@ static const FeatureInfo Features[] = {
     {"c-names", true},
     {"addr-of", true},
     {"struct-inits", true},
+    {"globals", true},
 };
 static_assert(sizeof(Features) / sizeof(Features[0]) ==
                   static_cast<unsigned>(Feature::NumFeatures),
@@ -156,6 +157,22 @@ void Generator::preamble() {
   line("");
 }
 
+void Generator::globalVariables() {
+  if (!Opts.has(Feature::Globals))
+    return;
+  // No random draw: the rest of the program is the same with it off.
+  line("// Global variables (host memory): each spawn function adds its "
+       "size to");
+  line("// sm_gcount before its spawn, whose threads read it, and notes its");
+  line("// hash in sm_gstate through a host helper; main mixes both in.");
+  line("int sm_gcount = 3;");
+  line("uint64 sm_gstate;");
+  open("void sm_note(uint64 v)");
+  line("sm_gstate = (sm_gstate ^ v) * 1099511628211ul;");
+  close();
+  line("");
+}
+
 void Generator::helpers() {
   if (Opts.has(Feature::StructLists)) {
     // Fields of every size and alignment, so that the layout matters.
@@ -191,6 +208,7 @@ void Generator::helpers() {
     }
     line("");
   }
+  globalVariables();
   if (Opts.has(Feature::Generics)) {
     line("// Generic helpers, instantiated for the types the program uses.");
     line("template <typename T> T sm_gmax(T a, T b) { return a < b ? b : a; }");
@@ -365,6 +383,11 @@ void Generator::run(llvm::raw_ostream &OS) {
     line("h = host" + std::to_string(H) + "(h, " +
          std::to_string(R.range(-100, 100)) + ");");
     line("printf(\"host" + std::to_string(H) + " %016llx\\n\", h);");
+  }
+  if (Opts.has(Feature::Globals)) {
+    line("h = sm_mix(h, sm_gstate);");
+    line("h = sm_mix(h, (uint64)sm_gcount);");
+    line("printf(\"globals %016llx\\n\", h);");
   }
   if (Opts.has(Feature::ConstExprs)) {
     line("h = sm_consts(h);");

@@ -370,6 +370,9 @@ void Generator::spawnBody(unsigned K) {
   std::string Hv = fresh("hv");
   line("uint64 " + Hv + " = 1469598103934665603ul;");
   hashVars(Hv);
+  // The global as it was when the spawn began.
+  if (Opts.has(Feature::Globals))
+    line(Hv + " = sm_mix(" + Hv + ", (uint64)sm_gcount);");
   line("res[thread.rank] = " + Hv + ";");
   S.pop();
 }
@@ -509,6 +512,8 @@ void Generator::spawnFunction(unsigned K) {
     // shorter and longer than the CPU's split rank loop takes.
     line("int gw = (n & 15) + " +
          std::to_string(R.chance(50) ? R.range(1, 15) : R.range(16, 40)) + ";");
+  if (Opts.has(Feature::Globals))
+    line("sm_gcount += n;");
   open("spawn (n)");
   Out += Body;
   close();
@@ -533,6 +538,8 @@ void Generator::spawnFunction(unsigned K) {
   if (Opts.has(Feature::DDelete))
     for (const Var &V : Inputs)
       line("ddelete " + V.Name + ";");
+  if (Opts.has(Feature::Globals))
+    line("sm_note(h);");
   line("return h;");
   close();
   line("");
