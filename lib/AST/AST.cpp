@@ -184,6 +184,24 @@ const char *ImplicitCastExpr::getCastKindName(CastKind K) {
   return Names[K];
 }
 
+uint64_t bsgp::initListArraySize(const InitListExpr *IL, const ArrayType *AT) {
+  // A row's scalars: the product of the inner dimensions.
+  uint64_t Stride = 1;
+  const Type *E = AT->getElementType()->getUnqualified();
+  bool Rows = false;
+  while (auto *A = llvm::dyn_cast<ArrayType>(E)) {
+    Stride *= A->getSize();
+    E = A->getElementType()->getUnqualified();
+    Rows = true;
+  }
+  uint64_t At = 0;
+  for (Expr *X : IL->inits())
+    At = llvm::isa<InitListExpr>(X) && Rows
+             ? (At + Stride - 1) / Stride * Stride + Stride
+             : At + 1;
+  return (At + Stride - 1) / Stride;
+}
+
 void bsgp::forEachChild(Stmt *S, llvm::function_ref<void(Stmt *)> F) {
   auto C = [&](Stmt *X) {
     if (X)

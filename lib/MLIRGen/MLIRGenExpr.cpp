@@ -340,6 +340,22 @@ Value MLIRGen::emitExprInner(bsgp::Expr *e) {
     return emitMember(cast<bsgp::MemberExpr>(e));
   case bsgp::Stmt::SK_Cast: {
     auto *c = cast<bsgp::CastExpr>(e);
+    // An array compound literal: a private array (as a local array is,
+    // emitDecl), its pointer the value.
+    if (auto *il = dyn_cast<bsgp::InitListExpr>(c->getSubExpr());
+        il && isa<bsgp::ArrayType>(c->getType()->getUnqualified())) {
+      auto [elem, count] = flattenArray(c->getType());
+      Type et =
+          isa<bsgp::StructType>(elem->getUnqualified())
+              ? structMemoryType(cast<bsgp::StructType>(elem->getUnqualified()),
+                                 c->getRange())
+              : convertType(elem, c->getRange());
+      if (!et)
+        return {};
+      Value ptr = stackSlot(et, count, l);
+      storeInitList(il, ptr, et, l);
+      return ptr;
+    }
     Value v = emitExpr(c->getSubExpr());
     return emitConversion(v, c->getSubExpr()->getType(), c->getWrittenType(),
                           l);

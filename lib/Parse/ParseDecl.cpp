@@ -275,10 +275,26 @@ bool Parser::parseSpawnAttributes(unsigned &BlockSize, unsigned &MinBlocks) {
   return expect(tok::r_square) && expect(tok::r_square);
 }
 
-const Type *Parser::parseArraySuffix(const Type *T) {
+const Type *Parser::sizeFromInit(const Type *T, Expr *Init) {
+  auto *AT = llvm::dyn_cast<ArrayType>(T->getUnqualified());
+  auto *IL = llvm::dyn_cast_or_null<InitListExpr>(Init);
+  if (!AT || AT->getSize() != 0 || !IL)
+    return T;
+  // Sized here, not in Sema, so that sizeof of the array is known to the
+  // array sizes and constants after it. An empty list stays unsized for
+  // Sema to report.
+  uint64_t N = initListArraySize(IL, AT);
+  return N ? Ctx.getArrayType(AT->getElementType(), N) : T;
+}
+
+const Type *Parser::parseArraySuffix(const Type *T, bool AllowUnsized) {
   llvm::SmallVector<uint64_t, 2> Dims;
   while (Tok.is(tok::l_square)) {
     consume();
+    if (AllowUnsized && Dims.empty() && tryConsume(tok::r_square)) {
+      Dims.push_back(0);
+      continue;
+    }
     // An integer constant expression (ConstantEval.h): a literal, a global
     // constant, sizeof, and operators on them.
     SourceLocation SizeBegin = Tok.Loc;
@@ -590,13 +606,15 @@ void Parser::parseTopLevel(llvm::SmallVectorImpl<Decl *> &Out) {
     {
       Token Name = Tok;
       consume();
-      const Type *VT = parseArraySuffix(T);
+      const Type *VT = parseArraySuffix(T, /*AllowUnsized=*/true);
       Expr *Init = nullptr;
       if (VT && tryConsume(tok::equal)) {
         Init = parseDeclInit(VT, Name, VarDecl::Global);
         if (!Init)
           VT = nullptr;
       }
+      if (VT)
+        VT = sizeFromInit(VT, Init);
       if (VT)
         Vars.push_back(new (Ctx) VarDecl(rangeFrom(Begin), Name.Loc,
                                          Ctx.copyString(Name.Text), VT, Init,
@@ -653,7 +671,7 @@ Decl *Parser::parseFunctionRest(SourceLocation Begin, const Type *Ret,
       PName = Tok;
       consume();
     }
-    T = parseArraySuffix(T);
+    T = parseArraySuffix(T, /*AllowUnsized=*/true);
     if (!T) {
       skipToStmtEnd();
       return nullptr;
@@ -740,7 +758,7 @@ bool Parser::parseVarDeclarators(const Type *Base, SourceLocation Begin,
     Token Name = Tok;
     consume();
     if (!IsAuto) {
-      T = parseArraySuffix(T);
+      T = parseArraySuffix(T, /*AllowUnsized=*/true);
       if (!T)
         return false;
     }
@@ -753,6 +771,8 @@ bool Parser::parseVarDeclarators(const Type *Base, SourceLocation Begin,
       Diags.report(Name.getRange(), diag::err_auto_needs_init);
       return false;
     }
+    if (!IsAuto)
+      T = sizeFromInit(T, Init);
     auto *V = new (Ctx) VarDecl(rangeFrom(Begin), Name.Loc,
                                 Ctx.copyString(Name.Text), T, Init, S);
     if (S != VarDecl::Global)

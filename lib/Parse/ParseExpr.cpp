@@ -276,6 +276,9 @@ Expr *Parser::parseUnary() {
   if (Tok.is(tok::l_paren) && isTypeStart(Next)) {
     consume();
     const Type *T = parseTypeName();
+    // `(int[]){1, 2}`, `(float[4]){0}`: an array compound literal.
+    if (T && Tok.is(tok::l_square))
+      T = parseArraySuffix(T, /*AllowUnsized=*/true);
     if (!T || !expect(tok::r_paren))
       return nullptr;
     if (Tok.is(tok::l_brace)) {

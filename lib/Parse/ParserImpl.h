@@ -183,7 +183,14 @@ private:
     const Type *T = parseBaseType();
     return T ? parsePointers(T) : nullptr;
   }
-  const Type *parseArraySuffix(const Type *T);
+  /// `[N]...` after a declarator or type name. With \p AllowUnsized the
+  /// first may be `[]` (a variable's, a parameter's or a compound
+  /// literal's): an array of size 0 that Sema sizes from the initializer
+  /// list (a parameter's decays anyway).
+  const Type *parseArraySuffix(const Type *T, bool AllowUnsized = false);
+  /// \p T, an array type whose first size `[]` left out, sized by the
+  /// initializer list \p Init (initListArraySize); other types unchanged.
+  const Type *sizeFromInit(const Type *T, Expr *Init);
   bool parseSpawnAttributes(unsigned &BlockSize, unsigned &MinBlocks);
   void parseLibraryFunction(llvm::SmallVectorImpl<Decl *> &Out);
   StructType *parseStructBody(StructType *ST, SourceLocation Begin,

@@ -234,7 +234,27 @@ void Sema::checkFunction(FunctionDecl *F) {
   CurFn = nullptr;
 }
 
+bool Sema::sizeUnsizedArray(VarDecl *V) {
+  auto *AT = cast<ArrayType>(V->getType()->getUnqualified());
+  auto *IL = dyn_cast_or_null<InitListExpr>(V->getInit());
+  uint64_t N = IL ? initListArraySize(IL, AT) : 0;
+  bool Ok = N > 0 && N <= (1u << 30);
+  if (!Ok) {
+    Diags.report(SourceRange(V->getLoc()), diag::err_unsized_array)
+        << V->getName();
+    // One error: a scalar initializer would also fail to convert.
+    if (!llvm::isa_and_nonnull<InitListExpr>(V->getInit()))
+      V->setInit(nullptr);
+  }
+  V->setType(Ctx.getArrayType(AT->getElementType(), Ok ? N : 1));
+  return Ok;
+}
+
 void Sema::checkVarDecl(VarDecl *V) {
+  if (auto *AT = dyn_cast_or_null<ArrayType>(
+          V->getType() ? V->getType()->getUnqualified() : nullptr);
+      AT && AT->getSize() == 0)
+    (void)sizeUnsizedArray(V);
   if (auto *IL = dyn_cast_or_null<InitListExpr>(V->getInit())) {
     if (V->isGroupLocal())
       IL->setType(Ctx.getErrorType()); // checkGroupLocalDecl reports it.

@@ -166,6 +166,27 @@ Expr *Sema::checkIndex(IndexExpr *I) {
 }
 
 Expr *Sema::checkCast(CastExpr *C) {
+  // An array compound literal, `(int[]){1, 2}`: an unnamed array of the
+  // function (C's automatic storage), initialized as a variable's list is
+  // and sized by it where `[]` leaves the size out.
+  if (auto *IL = dyn_cast<InitListExpr>(C->getSubExpr());
+      IL && isa<ArrayType>(C->getWrittenType()->getUnqualified())) {
+    auto *AT = cast<ArrayType>(C->getWrittenType()->getUnqualified());
+    std::string Name =
+        "(" + (AT->getSize() ? AT->str() : AT->getElementType()->str() + "[]") +
+        "){...}";
+    auto *V = new (Ctx) VarDecl(C->getRange(), C->getBeginLoc(),
+                                Ctx.copyString(Name), AT, IL, VarDecl::Local);
+    if (AT->getSize() == 0 && !sizeUnsizedArray(V))
+      return error(C);
+    V->setHost(!inDevice());
+    Expr *Checked = checkInitList(IL, V);
+    C->setSubExpr(Checked);
+    C->setLiteralVar(V);
+    C->setType(V->getType());
+    C->setLValue(true);
+    return Checked->getType()->isError() ? error(C) : C;
+  }
   // A compound literal: a struct value made of its fields' list.
   if (auto *IL = dyn_cast<InitListExpr>(C->getSubExpr())) {
     auto *ST = dyn_cast<StructType>(C->getWrittenType()->getUnqualified());

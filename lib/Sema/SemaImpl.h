@@ -138,6 +138,9 @@ private:
   bool fillInitList(InitListExpr *IL, const ArrayType *AT, uint64_t Base,
                     llvm::MutableArrayRef<Expr *> Flat, VarDecl *V);
   bool isConstantInit(Expr *I, VarDecl *V);
+  /// `T a[] = {...}`: \p V's type with the size its list gives
+  /// (initListArraySize). False after reporting, with the size 1.
+  bool sizeUnsizedArray(VarDecl *V);
   /// The number of scalar elements of an array of arrays.
   static uint64_t flatCount(const ArrayType *AT) {
     uint64_t N = AT->getSize();

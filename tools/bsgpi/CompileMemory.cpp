@@ -681,7 +681,9 @@ public:
 } // namespace
 
 CExprPtr interp::compileAddress(Interpreter &I, Expr *E) {
-  if (I.mayRemap(E))
+  // An array compound literal is initialized where it is evaluated
+  // (Interpreter::address).
+  if (I.mayRemap(E) || llvm::isa<CastExpr>(E))
     return std::make_unique<TreeAddr>(E);
   switch (E->getKind()) {
   case Stmt::SK_Paren:

@@ -403,6 +403,25 @@ Column Interpreter::address(Frame &F, Expr *E, Lanes &L) {
     }
     return R;
   }
+  case Stmt::SK_Cast: {
+    // An array compound literal: its object, initialized by its list each
+    // time it is evaluated, as C's automatic compound literals are.
+    auto *C = llvm::cast<CastExpr>(E);
+    VarDecl *D = C->getLiteralVar();
+    if (!D)
+      break;
+    Column V = eval(F, C->getSubExpr(), L);
+    bool PerLane = false;
+    uint8_t *Base = varBase(F, D, PerLane);
+    uint64_t Size = sizeOf(D->getType());
+    Column R(8, N);
+    for (uint32_t K = 0; K < N; ++K) {
+      uint8_t *P = Base + (PerLane ? L[K] : 0) * Size;
+      std::memcpy(P, V.at(K), Size);
+      R.set<uint64_t>(K, reinterpret_cast<uint64_t>(P));
+    }
+    return R;
+  }
   case Stmt::SK_Index: {
     auto *IE = llvm::cast<IndexExpr>(E);
     Expr *B = IE->getBase();

@@ -483,11 +483,16 @@ public:
   const Type *getWrittenType() const { return To; }
   Expr *getSubExpr() const { return Sub; }
   void setSubExpr(Expr *E) { Sub = E; }
+  /// An array compound literal's unnamed object, as Sema declares it (its
+  /// initializer the literal's list); null for other casts.
+  VarDecl *getLiteralVar() const { return LiteralVar; }
+  void setLiteralVar(VarDecl *V) { LiteralVar = V; }
   static bool classof(const Stmt *S) { return S->getKind() == SK_Cast; }
 
 private:
   const Type *To;
   Expr *Sub;
+  VarDecl *LiteralVar = nullptr;
 };
 
 /// A conversion Sema inserted; getType() is the target type.
@@ -654,6 +659,12 @@ private:
 /// Calls \p F on every direct child statement or expression of \p S (null
 /// children skipped), in source order; for a DeclStmt, the initializers.
 void forEachChild(Stmt *S, llvm::function_ref<void(Stmt *)> F);
+
+/// The first dimension that list \p IL gives an array of \p AT's element
+/// type (`T a[] = {...}`), placing its elements as C does: an expression
+/// takes the next element of the flattened array (brace elision), a
+/// nested list the next whole row. 0 for an empty list.
+uint64_t initListArraySize(const InitListExpr *IL, const ArrayType *AT);
 
 /// All declarations of one source file, in order.
 
