@@ -106,6 +106,7 @@ enum class Feature : unsigned {
                  ///< structs, compound literals
   Globals,       ///< global variables (host memory) that host code updates
                  ///< and threads read
+  ArrayLiterals, ///< `T a[] = {...}` and array compound literals
   NumFeatures
 };
 

@@ -92,6 +92,7 @@ static const FeatureInfo Features[] = {
     {"addr-of", true},
     {"struct-inits", true},
     {"globals", true},
+    {"array-literals", true},
 };
 static_assert(sizeof(Features) / sizeof(Features[0]) ==
                   static_cast<unsigned>(Feature::NumFeatures),

@@ -158,8 +158,12 @@ void Generator::privateArrayStmt() {
     std::string List;
     for (unsigned K = 0; K < Given; ++K)
       List += (K ? ", " : "") + expr(T, 1);
-    line(std::string(tyName(T)) + " " + A + "[SM_N * 0 + " +
-         std::to_string(Len) + "] = {" + List + "};");
+    // A list that gives every element sizes the array itself (no draw).
+    bool Unsized = Given == Len && Opts.has(Feature::ArrayLiterals);
+    line(std::string(tyName(T)) + " " + A +
+         (Unsized ? std::string("[]")
+                  : "[SM_N * 0 + " + std::to_string(Len) + "]") +
+         " = {" + List + "};");
   } else {
     line(std::string(tyName(T)) + " " + A + "[" + std::to_string(Len) + "];");
     // Initialize every element before any read.
@@ -175,6 +179,11 @@ void Generator::privateArrayStmt() {
   // A scattered update at an index the program computes.
   line(A + "[" + indexLeaf() + " & " + std::to_string(Len - 1) +
        "] = " + expr(T, 1) + ";");
+  // An array compound literal of two of its elements, indexed in place:
+  // the first element gets the last one's value (no draw).
+  if (Opts.has(Feature::ArrayLiterals))
+    line(A + "[0] = (" + std::string(tyName(T)) + "[]){" + A + "[" +
+         std::to_string(Len - 1) + "], " + A + "[0]}[0];");
 }
 
 void Generator::vectorStmt() {
