@@ -290,6 +290,12 @@ mlirgen::flattenArray(const bsgp::Type *t) {
   return {t, count};
 }
 
+Type MLIRGen::memoryType(const bsgp::Type *t, bsgp::SourceRange where) {
+  if (auto *st = dyn_cast<bsgp::StructType>(t->getUnqualified()))
+    return structMemoryType(st, where);
+  return convertType(t, where);
+}
+
 void MLIRGen::emitDecl(bsgp::VarDecl *vd) {
   if (vd->isGroupLocal())
     return emitGroupLocalDecl(vd);
@@ -300,11 +306,7 @@ void MLIRGen::emitDecl(bsgp::VarDecl *vd) {
     // element. It does not outlive its superstep: the CPU target hoists the
     // slot out of the rank loop, and each kernel has its own.
     auto [elem, count] = flattenArray(vd->getType());
-    Type et =
-        isa<bsgp::StructType>(elem->getUnqualified())
-            ? structMemoryType(cast<bsgp::StructType>(elem->getUnqualified()),
-                               vd->getRange())
-            : convertType(elem, vd->getRange());
+    Type et = memoryType(elem, vd->getRange());
     if (!et)
       return;
     Value ptr = stackSlot(et, count, l);

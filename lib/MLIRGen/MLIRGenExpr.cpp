@@ -345,11 +345,7 @@ Value MLIRGen::emitExprInner(bsgp::Expr *e) {
     if (auto *il = dyn_cast<bsgp::InitListExpr>(c->getSubExpr());
         il && isa<bsgp::ArrayType>(c->getType()->getUnqualified())) {
       auto [elem, count] = flattenArray(c->getType());
-      Type et =
-          isa<bsgp::StructType>(elem->getUnqualified())
-              ? structMemoryType(cast<bsgp::StructType>(elem->getUnqualified()),
-                                 c->getRange())
-              : convertType(elem, c->getRange());
+      Type et = memoryType(elem, c->getRange());
       if (!et)
         return {};
       Value ptr = stackSlot(et, count, l);

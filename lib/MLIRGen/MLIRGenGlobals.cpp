@@ -355,11 +355,7 @@ void MLIRGen::bindMutableGlobals(bsgp::Stmt *body) {
     LLVM::GlobalOp g = mutableGlobal(vd, l);
     if (!g)
       continue;
-    Type et;
-    if (auto *st = asStructValue(vd->getType()))
-      et = structMemoryType(st, vd->getRange());
-    else
-      et = convertType(vd->getType(), vd->getRange());
+    Type et = memoryType(vd->getType(), vd->getRange());
     if (!et)
       continue;
     Value addr = LLVM::AddressOfOp::create(b, l, g);
@@ -387,12 +383,7 @@ Value MLIRGen::emitGlobalRef(bsgp::VarDecl *vd, Location l) {
     LLVM::GlobalOp g = mutableGlobal(vd, l);
     if (!g)
       return {};
-    const bsgp::Type *elem = flattenArray(vd->getType()).first;
-    Type et;
-    if (auto *st = asStructValue(elem))
-      et = structMemoryType(st, vd->getRange());
-    else
-      et = convertType(elem, vd->getRange());
+    Type et = memoryType(flattenArray(vd->getType()).first, vd->getRange());
     if (!et)
       return {};
     Value addr = LLVM::AddressOfOp::create(b, l, g);

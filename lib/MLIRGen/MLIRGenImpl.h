@@ -211,6 +211,9 @@ private:
   void storeInitList(bsgp::InitListExpr *il, Value ptr, Type et, Location l);
   // Lists of structs (MLIRGenStructs.cpp).
   Type structMemoryType(const bsgp::StructType *st, bsgp::SourceRange where);
+  /// The type of \p t's values in memory: a struct's memory type
+  /// (structMemoryType), any other type converted.
+  Type memoryType(const bsgp::Type *t, bsgp::SourceRange where);
   Value structAddress(bsgp::Expr *e);
   Value fieldAddress(bsgp::MemberExpr *m);
   Value emitFieldLoad(bsgp::MemberExpr *m);
