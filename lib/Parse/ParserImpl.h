@@ -185,8 +185,9 @@ private:
   }
   /// `[N]...` after a declarator or type name. With \p AllowUnsized the
   /// first may be `[]` (a variable's, a parameter's or a compound
-  /// literal's): an array of size 0 that Sema sizes from the initializer
-  /// list (a parameter's decays anyway).
+  /// literal's): an array of size 0, which sizeFromInit sizes for a
+  /// declaration with a list and Sema for a compound literal or reports (a
+  /// parameter's decays anyway).
   const Type *parseArraySuffix(const Type *T, bool AllowUnsized = false);
   /// \p T, an array type whose first size `[]` left out, sized by the
   /// initializer list \p Init (initListArraySize); other types unchanged.
