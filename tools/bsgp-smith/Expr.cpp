@@ -227,6 +227,10 @@ std::string Generator::leaf(Ty T, double &Bound) {
     if (!Lists.empty())
       return R.pick(Lists).Name + "[(uint)" + indexLeaf() + " % (uint)n]";
   }
+  // The global variable, in host code and in spawn bodies (threads read it
+  // as it was when their spawn began), not in inline functions.
+  if (T == Ty::Int && allows(Feature::Globals) && R.chance(4))
+    return "sm_gcount";
   if (R.chance(6))
     for (const Table &Tb : Tables)
       if (Tb.T == T) {

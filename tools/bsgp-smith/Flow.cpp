@@ -112,6 +112,9 @@ const Row Rows[] = {
     // The condition of a branch or loop written here passed to a collective
     // first: Sema counted the value as per-thread from then on.
     {Feature::UniformArgs, "yyyyyyyyyyyy"},
+    // A read of the global sm_gcount as a leaf: host memory, which an inline
+    // or template function cannot name (an error).
+    {Feature::Globals, "yyyyyyyyyy--"},
 };
 
 unsigned bit(Context C) { return 1u << static_cast<unsigned>(C); }
