@@ -47,7 +47,8 @@ for t in find-faces get-numbers par-sort-idx reduce-scan thread-manipulation sor
 done
 for t in control-flow spawn-results math local-arrays atomics-barrier \
     constants struct-fields struct-values-step struct-values-barrier \
-    struct-values-init void-main wide-division global-variables unsized-arrays; do
+    struct-values-init void-main wide-division global-variables unsized-arrays \
+    struct-array-fields scalar-compound-literals; do
   build $ALL "$t" "$ROOT/test/Execution/language/Inputs/$t.bsgp"
 done
 build $ALL atomics "$ROOT/test/Execution/language/Inputs/atomics.bsgp" \

@@ -217,9 +217,12 @@ void MLIRGen::emitFunctionBody(bsgp::FunctionDecl *fd) {
     env[param] = arg;
     arg.setLoc(loc(param->getLoc()));
   }
-  for (bsgp::VarDecl *param : fd->getParams())
+  for (bsgp::VarDecl *param : fd->getParams()) {
+    if (hasArrayField(asStructValue(param->getType())))
+      addressTaken.insert(param);
     if (addressTaken.contains(param))
       moveToMemory(param);
+  }
 
   SmallVector<bsgp::ReturnStmt *> returns;
   collectReturns(fd->getBody(), returns);

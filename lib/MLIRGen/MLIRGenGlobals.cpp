@@ -74,23 +74,44 @@ static Attribute constantAttr(bsgp::Expr *e, Type t) {
   return {};
 }
 
+static bool structLeafInits(bsgp::InitListExpr *il, const bsgp::StructType *st,
+                            SmallVectorImpl<bsgp::Expr *> &out);
+
+/// Appends the initializers of the leaves of a field of type \p t that
+/// \p init gives (null: zero); false where a struct is not given by a list.
+static bool fieldLeafInits(const bsgp::Type *t, bsgp::Expr *init,
+                           SmallVectorImpl<bsgp::Expr *> &out) {
+  t = t->getUnqualified();
+  if (isa<bsgp::ArrayType>(t)) {
+    // Sema flattened an array field's list to one element per scalar or
+    // struct, as it does an array variable's.
+    auto [elem, count] = flattenArray(t);
+    auto *list = dyn_cast_or_null<bsgp::InitListExpr>(init);
+    ArrayRef<bsgp::Expr *> flat =
+        list ? list->getFlat() : ArrayRef<bsgp::Expr *>();
+    for (uint64_t k = 0; k < count; ++k)
+      if (!fieldLeafInits(elem, k < flat.size() ? flat[k] : nullptr, out))
+        return false;
+    return true;
+  }
+  if (auto *sub = dyn_cast<bsgp::StructType>(t)) {
+    auto *subList = dyn_cast_or_null<bsgp::InitListExpr>(init);
+    return (!init || subList) && structLeafInits(subList, sub, out);
+  }
+  out.push_back(init);
+  return true;
+}
+
 /// Appends the initializers of \p st's leaves (in structLeaves' order)
 /// that list \p il gives, null for those it leaves out (zero); false where
 /// a struct field is not given by a nested list.
 static bool structLeafInits(bsgp::InitListExpr *il, const bsgp::StructType *st,
                             SmallVectorImpl<bsgp::Expr *> &out) {
   auto inits = il ? il->inits() : llvm::MutableArrayRef<bsgp::Expr *>();
-  for (auto [i, f] : llvm::enumerate(st->getDecl()->getFields())) {
-    bsgp::Expr *init = i < inits.size() ? inits[i] : nullptr;
-    auto *sub = dyn_cast<bsgp::StructType>(f->getType()->getUnqualified());
-    if (!sub) {
-      out.push_back(init);
-      continue;
-    }
-    auto *subList = dyn_cast_or_null<bsgp::InitListExpr>(init);
-    if ((init && !subList) || !structLeafInits(subList, sub, out))
+  for (auto [i, f] : llvm::enumerate(st->getDecl()->getFields()))
+    if (!fieldLeafInits(f->getType(), i < inits.size() ? inits[i] : nullptr,
+                        out))
       return false;
-  }
   return true;
 }
 

@@ -93,6 +93,9 @@ struct StructLeaf {
 
 /// The struct type of \p t (qualifiers dropped), or null.
 const bsgp::StructType *asStructValue(const bsgp::Type *t);
+/// Whether \p st has an array field, directly or in a nested struct. Its
+/// variables live in memory, where `s.a[i]` indexes.
+bool hasArrayField(const bsgp::StructType *st);
 
 class MLIRGen {
 public:
@@ -222,6 +225,10 @@ private:
   bool structLeaves(const bsgp::StructType *st,
                     SmallVectorImpl<StructLeaf> &out, bsgp::SourceRange where,
                     uint64_t base = 0);
+  /// The leaves of a field of type \p t at \p offset: itself, a nested
+  /// struct's, or each element's of an array.
+  bool arrayLeaves(const bsgp::Type *t, SmallVectorImpl<StructLeaf> &out,
+                   bsgp::SourceRange where, uint64_t offset);
   bool structLeafTypes(const bsgp::StructType *st, SmallVectorImpl<Type> &out,
                        bsgp::SourceRange where);
   /// The environment key of leaf \p i of struct variable (or key) \p base.
@@ -243,6 +250,8 @@ private:
                    ArrayRef<Value> values, Location l, bsgp::SourceRange where);
   bool emitStructInitList(bsgp::InitListExpr *il, const bsgp::StructType *st,
                           SmallVectorImpl<Value> &out);
+  bool emitFieldInit(const bsgp::Type *t, bsgp::Expr *init,
+                     bsgp::SourceRange where, SmallVectorImpl<Value> &out);
   /// Appends the leaves of struct-typed \p e to \p out; false on failure.
   bool emitStructValue(bsgp::Expr *e, SmallVectorImpl<Value> &out);
   bool assignStruct(bsgp::Expr *target, ArrayRef<Value> values, Location l);

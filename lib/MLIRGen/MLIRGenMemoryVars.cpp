@@ -50,6 +50,11 @@ void MLIRGen::findAddressTaken(bsgp::Stmt *body) {
       if (u->getOpcode() == bsgp::UnaryOperator::AddrOf)
         if (bsgp::VarDecl *vd = addressedVariable(u->getSubExpr()))
           addressTaken.insert(vd);
+    // `s.a[i]` indexes the struct's memory, as `&s.a[0]` would.
+    if (auto *d = dyn_cast<bsgp::DeclStmt>(s))
+      for (bsgp::VarDecl *vd : d->decls())
+        if (vd->getType() && hasArrayField(asStructValue(vd->getType())))
+          addressTaken.insert(vd);
     bsgp::forEachChild(s, [&](bsgp::Stmt *c) { work.push_back(c); });
   }
 }
@@ -182,7 +187,8 @@ bool MLIRGen::loadStructVariable(bsgp::VarDecl *vd, SmallVectorImpl<Value> &out,
   if (getRank && !vd->isHost()) {
     // The struct's declaration: the leaves' reads do not know the get.
     (void)unsupported(vd->getRange(),
-                      "thread.get of a struct variable whose address is taken");
+                      "thread.get of a struct variable in memory (its address "
+                      "taken, or with an array field)");
     return false;
   }
   SmallVector<Value> leaves;

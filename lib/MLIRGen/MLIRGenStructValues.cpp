@@ -44,15 +44,39 @@ bool MLIRGen::structLeaves(const bsgp::StructType *st,
         return false;
       continue;
     }
-    if (isa<bsgp::ArrayType>(ft)) {
-      (void)unsupported(where, "a struct value with an array field ('" +
-                                   f->getName() + "' of struct '" +
-                                   st->getName() + "')");
+    if (!arrayLeaves(ft, out, where, offset))
       return false;
-    }
-    out.push_back({ft, offset});
   }
   return true;
+}
+
+bool MLIRGen::arrayLeaves(const bsgp::Type *t, SmallVectorImpl<StructLeaf> &out,
+                          bsgp::SourceRange where, uint64_t offset) {
+  t = t->getUnqualified();
+  if (auto *st = dyn_cast<bsgp::StructType>(t))
+    return structLeaves(st, out, where, offset);
+  auto *at = dyn_cast<bsgp::ArrayType>(t);
+  if (!at) {
+    out.push_back({t, offset});
+    return true;
+  }
+  // An array field is one leaf per element, at C's element stride.
+  uint64_t stride = bsgp::typeSize(at->getElementType());
+  for (uint64_t i = 0; i < at->getSize(); ++i)
+    if (!arrayLeaves(at->getElementType(), out, where, offset + i * stride))
+      return false;
+  return true;
+}
+
+bool mlirgen::hasArrayField(const bsgp::StructType *st) {
+  if (!st || !st->getDecl())
+    return false;
+  for (bsgp::FieldDecl *f : st->getDecl()->getFields()) {
+    const bsgp::Type *ft = f->getType()->getUnqualified();
+    if (isa<bsgp::ArrayType>(ft) || hasArrayField(asStructValue(ft)))
+      return true;
+  }
+  return false;
 }
 
 bool MLIRGen::structLeafTypes(const bsgp::StructType *st,
@@ -70,8 +94,11 @@ bool MLIRGen::structLeafTypes(const bsgp::StructType *st,
   return true;
 }
 
-/// Number of leaves of a field's type: those of a nested struct, else one.
+/// Number of leaves of a field's type: those of a nested struct, those of
+/// each element of an array, else one.
 static unsigned leafCount(const bsgp::Type *t) {
+  if (auto *at = dyn_cast<bsgp::ArrayType>(t->getUnqualified()))
+    return at->getSize() * leafCount(at->getElementType());
   auto *st = asStructValue(t);
   if (!st || !st->getDecl())
     return 1;
@@ -234,43 +261,57 @@ bool MLIRGen::storeStruct(Value addr, const bsgp::StructType *st,
   return true;
 }
 
-/// `{a, b, {c, d}}` for a struct: each element initializes the next field
-/// (a nested list a nested struct); the fields it leaves out are zero.
-/// Sema converted each element to its field's type.
+/// `{a, b, {c, d}, {e, f}}` for a struct: each element initializes the
+/// next field (a nested list a nested struct, or an array field's
+/// elements); the fields it leaves out are zero. Sema converted each
+/// element to its field's type.
 bool MLIRGen::emitStructInitList(bsgp::InitListExpr *il,
                                  const bsgp::StructType *st,
                                  SmallVectorImpl<Value> &out) {
-  Location l = loc(il->getRange());
-  auto fields = st->getDecl()->getFields();
   auto inits = il->inits();
-  for (auto [i, f] : llvm::enumerate(fields)) {
-    bsgp::Expr *init = i < inits.size() ? inits[i] : nullptr;
-    if (auto *sub = asStructValue(f->getType())) {
-      if (auto *subList = dyn_cast_or_null<bsgp::InitListExpr>(init)) {
-        if (!emitStructInitList(subList, sub, out))
-          return false;
-        continue;
-      }
-      if (init) {
-        if (!emitStructValue(init, out))
-          return false;
-        continue;
-      }
-      SmallVector<Type> types;
-      if (!structLeafTypes(sub, types, il->getRange()))
+  for (auto [i, f] : llvm::enumerate(st->getDecl()->getFields()))
+    if (!emitFieldInit(f->getType(), i < inits.size() ? inits[i] : nullptr,
+                       il->getRange(), out))
+      return false;
+  return true;
+}
+
+/// The leaves of a field of type \p t initialized by \p init (null: zero).
+bool MLIRGen::emitFieldInit(const bsgp::Type *t, bsgp::Expr *init,
+                            bsgp::SourceRange where,
+                            SmallVectorImpl<Value> &out) {
+  Location l = loc(where);
+  if (isa<bsgp::ArrayType>(t->getUnqualified())) {
+    // Sema flattened the field's list (brace elision of nested arrays
+    // included) to one expression or null per scalar or struct element.
+    auto [elem, count] = flattenArray(t);
+    ArrayRef<bsgp::Expr *> flat;
+    if (auto *list = dyn_cast_or_null<bsgp::InitListExpr>(init))
+      flat = list->getFlat();
+    for (uint64_t k = 0; k < count; ++k)
+      if (!emitFieldInit(elem, k < flat.size() ? flat[k] : nullptr, where, out))
         return false;
-      for (Type t : types)
-        out.push_back(zeroOf(t, l));
-      continue;
-    }
-    Type t = convertType(f->getType(), il->getRange());
-    if (!t)
-      return false;
-    Value v = init ? emitExpr(init) : zeroOf(t, l);
-    if (!v)
-      return false;
-    out.push_back(v);
+    return true;
   }
+  if (auto *sub = asStructValue(t)) {
+    if (auto *subList = dyn_cast_or_null<bsgp::InitListExpr>(init))
+      return emitStructInitList(subList, sub, out);
+    if (init)
+      return emitStructValue(init, out);
+    SmallVector<Type> types;
+    if (!structLeafTypes(sub, types, where))
+      return false;
+    for (Type lt : types)
+      out.push_back(zeroOf(lt, l));
+    return true;
+  }
+  Type lt = convertType(t, where);
+  if (!lt)
+    return false;
+  Value v = init ? emitExpr(init) : zeroOf(lt, l);
+  if (!v)
+    return false;
+  out.push_back(v);
   return true;
 }
 
@@ -436,9 +477,24 @@ Value MLIRGen::emitValueFieldLoad(bsgp::MemberExpr *m) {
   SmallVector<Value> base;
   if (!emitStructValue(m->getBase(), base))
     return {};
-  return base[fieldLeafRange(asStructValue(m->getBase()->getType()),
-                             m->getField()->getIndex())
-                  .first];
+  const bsgp::StructType *st = asStructValue(m->getBase()->getType());
+  const bsgp::Type *ft = m->getField()->getType()->getUnqualified();
+  if (isa<bsgp::ArrayType>(ft)) {
+    // An array field of a struct value that is not a variable (a global
+    // constant, a call's result) is indexed in a temporary copy, as C
+    // materializes it.
+    Location l = loc(m->getRange());
+    Type mt = structMemoryType(st, m->getRange());
+    Type et = memoryType(flattenArray(ft).first, m->getRange());
+    if (!mt || !et)
+      return {};
+    Value slot = stackSlot(mt, 1, l);
+    if (!storeStruct(slot, st, base, l, m->getRange()))
+      return {};
+    return leafPointer(slot, bsgp::fieldOffset(st, m->getField()->getIndex()),
+                       et, l);
+  }
+  return base[fieldLeafRange(st, m->getField()->getIndex()).first];
 }
 
 /// Writes scalar or vector field \p m of a struct value.

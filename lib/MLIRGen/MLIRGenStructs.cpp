@@ -84,7 +84,7 @@ Value MLIRGen::fieldAddress(bsgp::MemberExpr *m) {
   if (auto *st = dyn_cast<bsgp::StructType>(ft))
     elt = structMemoryType(st, m->getRange());
   else
-    elt = convertType(flattenArray(ft).first, m->getRange());
+    elt = memoryType(flattenArray(ft).first, m->getRange());
   if (!elt)
     return {};
   Type bytePtr = bsgp::PtrType::get(&ctx, b.getI8Type());

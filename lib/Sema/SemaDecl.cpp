@@ -61,6 +61,12 @@ void Sema::checkGlobal(VarDecl *V) {
   }
 }
 
+/// What an initializer list initializes, for its diagnostics: the
+/// variable, or a struct compound literal (which has none).
+static std::string initializedName(const VarDecl *V) {
+  return V ? V->getName().str() : "the compound literal";
+}
+
 /// Fills \p Flat[Base, Base + size of \p AT) from \p IL as C does: an
 /// expression takes the next element of the flattened array (brace
 /// elision), a nested list the next whole element of \p AT. Returns false
@@ -80,7 +86,7 @@ bool Sema::fillInitList(InitListExpr *IL, const ArrayType *AT, uint64_t Base,
       if (!Inner && ST) {
         if (At >= Total) {
           Diags.report(Sub->getRange(), diag::err_init_list_excess)
-              << V->getName();
+              << initializedName(V);
           return false;
         }
         if (!checkStructInitList(Sub, ST, V))
@@ -96,7 +102,7 @@ bool Sema::fillInitList(InitListExpr *IL, const ArrayType *AT, uint64_t Base,
       At = (At + Stride - 1) / Stride * Stride;
       if (At >= Total) {
         Diags.report(Sub->getRange(), diag::err_init_list_excess)
-            << V->getName();
+            << initializedName(V);
         return false;
       }
       Sub->setType(Inner);
@@ -107,7 +113,8 @@ bool Sema::fillInitList(InitListExpr *IL, const ArrayType *AT, uint64_t Base,
     }
     X = rvalue(checkExpr(X));
     if (At >= Total) {
-      Diags.report(X->getRange(), diag::err_init_list_excess) << V->getName();
+      Diags.report(X->getRange(), diag::err_init_list_excess)
+          << initializedName(V);
       return false;
     }
     if (X->getType()->isError())
@@ -142,9 +149,21 @@ bool Sema::checkStructInitList(InitListExpr *IL, const StructType *ST,
       return false;
     }
     const Type *FT = Fields[I++]->getType()->getUnqualified();
-    if (isa<ArrayType>(FT)) {
-      Diags.report(X->getRange(), diag::err_init_list_struct_array);
-      return false;
+    if (auto *FAT = dyn_cast<ArrayType>(FT)) {
+      // An array field takes a braced list of its elements, filled as an
+      // array variable's is (its flat elements are the list's own).
+      auto *Sub = dyn_cast<InitListExpr>(X);
+      if (!Sub) {
+        Diags.report(X->getRange(), diag::err_init_list_struct_array)
+            << Fields[I - 1]->getName();
+        return false;
+      }
+      llvm::SmallVector<Expr *, 16> Elems(flatCount(FAT), nullptr);
+      if (!fillInitList(Sub, FAT, 0, Elems, V))
+        return false;
+      Sub->setFlat(Ctx.copyArray<Expr *>(Elems));
+      Sub->setType(FAT);
+      continue;
     }
     if (auto *Sub = dyn_cast<InitListExpr>(X)) {
       auto *SubST = dyn_cast<StructType>(FT);

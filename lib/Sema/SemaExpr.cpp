@@ -187,6 +187,37 @@ Expr *Sema::checkCast(CastExpr *C) {
     C->setLValue(true);
     return Checked->getType()->isError() ? error(C) : C;
   }
+  // A scalar compound literal, `(int){7}`: its one element initializes the
+  // value, converted as an initializer is (an empty list is zero). Not an
+  // lvalue, as BSGP's struct compound literals are not.
+  if (auto *IL = dyn_cast<InitListExpr>(C->getSubExpr());
+      IL && (C->getWrittenType()->getUnqualified()->isArithmetic() ||
+             C->getWrittenType()->getUnqualified()->isPointer())) {
+    const Type *To = C->getWrittenType()->getUnqualified();
+    auto Inits = IL->inits();
+    if (Inits.size() > 1) {
+      Diags.report(Inits[1]->getRange(), diag::err_init_list_excess)
+          << "(" + To->str() + "){...}";
+      return error(C);
+    }
+    if (!Inits.empty() && isa<InitListExpr>(Inits[0])) {
+      Diags.report(Inits[0]->getRange(), diag::err_init_list_scalar)
+          << To->str();
+      return error(C);
+    }
+    Expr *V = Inits.empty()
+                  ? new (Ctx) IntegerLiteral(IL->getRange(), 0, false, false)
+                  : Inits[0];
+    V = rvalue(checkExpr(V));
+    if (V->getType()->isError())
+      return error(C);
+    V = convert(V, To);
+    if (V->getType()->isError())
+      return error(C);
+    C->setSubExpr(V);
+    C->setType(To);
+    return C;
+  }
   // A compound literal: a struct value made of its fields' list.
   if (auto *IL = dyn_cast<InitListExpr>(C->getSubExpr())) {
     auto *ST = dyn_cast<StructType>(C->getWrittenType()->getUnqualified());

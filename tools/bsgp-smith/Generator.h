@@ -107,6 +107,7 @@ enum class Feature : unsigned {
   Globals,       ///< global variables (host memory) that host code updates
                  ///< and threads read
   ArrayLiterals, ///< `T a[] = {...}` and array compound literals
+  ArrayFields,   ///< with StructValues: struct locals with an array field
   NumFeatures
 };
 
@@ -300,6 +301,9 @@ public:
   /// element, an element of a host array of structs from a list.
   std::string structInitsValue();
   void structStmt();
+  /// A statement on `struct SmArr` locals (Feature::ArrayFields).
+  void arrayFieldStmt();
+  void addArrayStructFields(const std::string &Name);
   /// Before a barrier: a new struct local \p Target that another thread
   /// puts a struct value into.
   void structPut(std::string &Target);

@@ -93,6 +93,7 @@ static const FeatureInfo Features[] = {
     {"struct-inits", true},
     {"globals", true},
     {"array-literals", true},
+    {"array-fields", true},
 };
 static_assert(sizeof(Features) / sizeof(Features[0]) ==
                   static_cast<unsigned>(Feature::NumFeatures),

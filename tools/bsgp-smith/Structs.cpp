@@ -59,7 +59,81 @@ void Generator::structHelpers() {
   close();
   if (Opts.has(Feature::StructInits))
     line("const struct SmIn SM_INS[4] = {{3, 5u}, {-7, 11u}, {13}};");
+  if (Opts.has(Feature::ArrayFields)) {
+    // An array field: its variables live in memory; an element indexed at
+    // run time, by value through a parameter and a result.
+    open("struct SmArr");
+    line("int n;");
+    line("uint a[3];");
+    close(";");
+    open("struct SmArr sm_astep(struct SmArr s, uint k)");
+    line("struct SmArr t = s;");
+    line("t.a[k % 3u] = s.a[(k + 1u) % 3u] * 3u + k;");
+    line("t.n = s.n ^ (int)(k & 255u);");
+    line("return t;");
+    close();
+  }
   line("");
+}
+
+void Generator::addArrayStructFields(const std::string &Name) {
+  size_t First = S.Levels.back().size();
+  S.add({Name + ".n", Ty::Int});
+  for (unsigned K = 0; K < 3; ++K)
+    S.add({Name + ".a[" + std::to_string(K) + "]", Ty::UInt});
+  // In memory, as a variable whose address is taken: thread.get reads a
+  // copy of a field, never the struct.
+  for (size_t K = First; K < S.Levels.back().size(); ++K)
+    S.Levels.back()[K].Addressed = true;
+}
+
+void Generator::arrayFieldStmt() {
+  std::vector<std::string> Locals;
+  for (const Var &V : S.writable()) {
+    llvm::StringRef N(V.Name);
+    if (N.starts_with("sr") && N.ends_with(".n"))
+      Locals.push_back(N.drop_back(2).str());
+  }
+  if (Locals.empty() || R.chance(35)) {
+    std::string N = fresh("sr");
+    std::string Init;
+    if (Locals.empty() || R.chance(50)) {
+      // C's rules: the elements and fields left out are zero.
+      unsigned Given = R.range(0, 3);
+      std::string Elems;
+      for (unsigned K = 0; K < Given; ++K)
+        Elems += (K ? ", " : "") + expr(Ty::UInt, 1);
+      Init = "{" + expr(Ty::Int, 1) + ", {" + Elems + "}}";
+    } else if (R.chance(50)) {
+      Init = R.pick(Locals);
+    } else {
+      Init = "sm_astep(" + R.pick(Locals) + ", " + expr(Ty::UInt, 1) + ")";
+    }
+    line("struct SmArr " + N + " = " + Init + ";");
+    addArrayStructFields(N);
+    return;
+  }
+  std::string T = R.pick(Locals), A = R.pick(Locals);
+  switch (R.below(4)) {
+  case 0:
+    line(T + ".a[(" + expr(Ty::UInt, 1) + ") % 3u] = " + expr(Ty::UInt, 1) +
+         ";");
+    break;
+  case 1:
+    line(T + " = sm_astep(" + A + ", " + expr(Ty::UInt, 1) + ");");
+    break;
+  case 2:
+    line(T + " = " + A + ";");
+    break;
+  default: {
+    // An element of a call's result, indexed in a temporary.
+    std::string V = fresh("v");
+    line("uint " + V + " = sm_astep(" + A + ", " + expr(Ty::UInt, 1) + ").a[(" +
+         expr(Ty::UInt, 1) + ") % 3u];");
+    S.add({V, Ty::UInt});
+    break;
+  }
+  }
 }
 
 void Generator::addStructFields(const std::string &Name, bool Addressed) {
@@ -118,22 +192,8 @@ std::string Generator::structInitList() {
   return "{" + List + "}";
 }
 
-/// Whether the point is in a collective function's body (Flow.cpp's
-/// contexts).
-static bool inCollectiveFunction(const Generator &G) {
-  for (const Generator::FlowLevel &L : G.Flow)
-    if (L.C == Context::Inline || L.C == Context::Template)
-      return true;
-  return false;
-}
-
 std::string Generator::structInitsValue() {
   unsigned Kinds = Where == Ctx::Host ? 4 : 3;
-  // A function's copy of the table of structs would be a private array of
-  // structs, which the spirv target does not compile: threads read the
-  // table in spawn bodies only.
-  if (inCollectiveFunction(*this))
-    Kinds = 2;
   switch (R.below(Kinds)) {
   case 0:
     return "(struct SmVal)" + structInitList();
@@ -158,6 +218,8 @@ std::string Generator::structInitsValue() {
 }
 
 void Generator::structStmt() {
+  if (Opts.has(Feature::ArrayFields) && R.chance(30))
+    return arrayFieldStmt();
   std::vector<std::string> Locals = structLocals(false);
   auto Any = [&] { return R.pick(Locals); };
   if (Locals.empty() || R.chance(35)) {
@@ -175,10 +237,7 @@ void Generator::structStmt() {
     else
       Init = "sm_spick(" + cond(1) + ", " + Any() + ", " + Any() + ")";
     line("struct SmVal " + N + " = " + Init + ";");
-    // A thread's struct in memory would be a private array of structs,
-    // which the spirv target does not compile: host code only.
-    addStructFields(N, Opts.has(Feature::AddrOf) && Where == Ctx::Host &&
-                           R.chance(20));
+    addStructFields(N, Opts.has(Feature::AddrOf) && R.chance(20));
     return;
   }
   std::string T = Any(), A = Any();

@@ -481,5 +481,28 @@ Column Interpreter::address(Frame &F, Expr *E, Lanes &L) {
   default:
     break;
   }
+  if (llvm::isa<StructType>(E->getType()->getUnqualified())) {
+    // A struct value that is not an object (a call's result, `c ? a : b`),
+    // indexed through an array field: a temporary object of its own, made
+    // again each time the expression is evaluated, as C materializes it.
+    VarDecl *&D = Temporaries[E];
+    if (!D) {
+      D = new (Ctx) VarDecl(E->getRange(), E->getBeginLoc(), "temporary",
+                            E->getType(), nullptr, VarDecl::Local);
+      // Threads' temporaries are their own.
+      D->setHost(!F.Device);
+    }
+    Column V = eval(F, E, L);
+    bool PerLane = false;
+    uint8_t *Base = varBase(F, D, PerLane);
+    uint64_t Size = sizeOf(E->getType());
+    Column R(8, N);
+    for (uint32_t K = 0; K < N; ++K) {
+      uint8_t *P = Base + (PerLane ? L[K] : 0) * Size;
+      std::memcpy(P, V.at(K), Size);
+      R.set<uint64_t>(K, reinterpret_cast<uint64_t>(P));
+    }
+    return R;
+  }
   fatal(E->getRange(), "bsgpi: expression is not an lvalue");
 }

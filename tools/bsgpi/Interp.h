@@ -531,6 +531,9 @@ public:
   };
 
   ASTContext &Ctx;
+  /// The objects of struct values indexed through an array field, one per
+  /// expression (Interpreter::address).
+  llvm::DenseMap<const Expr *, VarDecl *> Temporaries;
   SourceManager &SM;
   Options Opts;
   Memory Mem;

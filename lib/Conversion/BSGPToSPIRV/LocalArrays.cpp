@@ -28,6 +28,7 @@
 #include "mlir/Dialect/SPIRV/IR/SPIRVDialect.h"
 #include "mlir/Dialect/SPIRV/IR/SPIRVOps.h"
 #include "mlir/Dialect/SPIRV/IR/SPIRVTypes.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/Matchers.h"
 
 #include "llvm/ADT/DenseMap.h"
@@ -50,6 +51,11 @@ struct LocalArray {
   bsgp::GroupLocalOp groupLocal;
   bsgp::PtrType ptrType;
   uint64_t count = 0;
+  /// A slot of structs (its element an LLVM array of bytes) is a variable
+  /// of `count` 32-bit words: a SPIR-V variable has one element type, and
+  /// a struct's fields are read and written as their own types at their
+  /// byte offsets.
+  bool words = false;
   /// The array's spirv.Variable or spirv.mlir.addressof.
   Value variable;
 
@@ -199,6 +205,14 @@ static LogicalResult collectLocalArrays(func::FuncOp fn,
     a.count = count.getZExtValue();
     a.cast = cast<UnrealizedConversionCastOp>(*alloca->user_begin());
     a.ptrType = dyn_cast<bsgp::PtrType>(a.cast.getResult(0).getType());
+    if (auto bytes = a.ptrType ? dyn_cast<LLVM::LLVMArrayType>(
+                                     a.ptrType.getElementType())
+                               : nullptr) {
+      a.words = true;
+      a.count = llvm::divideCeil(a.count * bytes.getNumElements(), 4);
+      arrays.push_back(a);
+      return WalkResult::advance();
+    }
     if (!a.ptrType || !getElementSize(a.ptrType.getElementType())) {
       emitError(alloca.getLoc(),
                 "local arrays of this element type are not supported "
@@ -277,7 +291,8 @@ static LogicalResult createVariables(func::FuncOp fn,
   unsigned numGroupArrays = 0;
   for (LocalArray &a : arrays) {
     b.setInsertionPointToStart(&entry);
-    Type elem = getLocalElementType(a.ptrType.getElementType());
+    Type elem = a.words ? b.getI32Type()
+                        : getLocalElementType(a.ptrType.getElementType());
     auto arrayType = spirv::ArrayType::get(elem, a.count);
     Location loc = a.definition()->getLoc();
     if (a.groupLocal) {
@@ -307,6 +322,158 @@ static LogicalResult createVariables(func::FuncOp fn,
   return success();
 }
 
+/// The byte size of a value of type `t` in a struct (C's layout: a vector
+/// rounded up to a power of two), or nothing for a type no struct field has.
+static std::optional<uint64_t> getFieldSize(Type t) {
+  if (isa<bsgp::PtrType, bsgp::StreamType>(t) || t.isIndex())
+    return 8;
+  if (isa<IntegerType, FloatType>(t))
+    return llvm::divideCeil(t.getIntOrFloatBitWidth(), 8);
+  return getElementSize(t);
+}
+
+namespace {
+
+/// Loads and stores of a value at a byte position of a word array.
+struct WordAccess {
+  OpBuilder &b;
+  Location loc;
+  Value variable;
+
+  Value constant(uint64_t v) {
+    return arith::ConstantIntOp::create(b, loc, b.getI64Type(), v);
+  }
+  Value slot(Value pos) {
+    Value word = arith::ShRUIOp::create(b, loc, pos, constant(2));
+    return spirv::AccessChainOp::create(b, loc, variable, ValueRange{word});
+  }
+  Value loadWord(Value pos) { return spirv::LoadOp::create(b, loc, slot(pos)); }
+  /// The shift of the byte at `pos` in its word (little-endian, as every
+  /// target's memory).
+  Value byteShift(Value pos) {
+    Value inWord = arith::AndIOp::create(b, loc, pos, constant(3));
+    Value bits = arith::MulIOp::create(b, loc, inWord, constant(8));
+    return arith::TruncIOp::create(b, loc, b.getI32Type(), bits);
+  }
+
+  Value load(Type t, Value pos) {
+    Type i32 = b.getI32Type(), i64 = b.getI64Type();
+    if (auto vt = dyn_cast<VectorType>(t)) {
+      Type lane = vt.getElementType();
+      uint64_t size = *getFieldSize(lane);
+      SmallVector<Value> lanes;
+      for (int64_t k = 0; k < vt.getNumElements(); ++k)
+        lanes.push_back(
+            load(lane, arith::AddIOp::create(b, loc, pos, constant(k * size))));
+      return vector::FromElementsOp::create(b, loc, vt, lanes);
+    }
+    if (isa<bsgp::PtrType, bsgp::StreamType>(t) || t.isIndex()) {
+      Value v = load(i64, pos);
+      return UnrealizedConversionCastOp::create(b, loc, t, v).getResult(0);
+    }
+    unsigned width = t.getIntOrFloatBitWidth();
+    if (width == 64) {
+      Value lo = arith::ExtUIOp::create(b, loc, i64, loadWord(pos));
+      Value hi = arith::ExtUIOp::create(
+          b, loc, i64,
+          loadWord(arith::AddIOp::create(b, loc, pos, constant(4))));
+      Value v = arith::OrIOp::create(
+          b, loc, lo, arith::ShLIOp::create(b, loc, hi, constant(32)));
+      return t == i64 ? v : arith::BitcastOp::create(b, loc, t, v).getResult();
+    }
+    Value word = loadWord(pos);
+    if (width == 32)
+      return t == i32 ? word
+                      : arith::BitcastOp::create(b, loc, t, word).getResult();
+    Value v = arith::ShRUIOp::create(b, loc, word, byteShift(pos));
+    if (width == 1)
+      return arith::CmpIOp::create(
+          b, loc, arith::CmpIPredicate::ne,
+          arith::AndIOp::create(b, loc, v,
+                                arith::ConstantIntOp::create(b, loc, i32, 255)),
+          arith::ConstantIntOp::create(b, loc, i32, 0));
+    return arith::TruncIOp::create(b, loc, t, v);
+  }
+
+  void store(Value v, Value pos) {
+    Type t = v.getType(), i32 = b.getI32Type(), i64 = b.getI64Type();
+    if (auto vt = dyn_cast<VectorType>(t)) {
+      uint64_t size = *getFieldSize(vt.getElementType());
+      for (int64_t k = 0; k < vt.getNumElements(); ++k)
+        store(vector::ExtractOp::create(b, loc, v, k),
+              arith::AddIOp::create(b, loc, pos, constant(k * size)));
+      return;
+    }
+    if (isa<bsgp::PtrType, bsgp::StreamType>(t) || t.isIndex())
+      return store(
+          UnrealizedConversionCastOp::create(b, loc, i64, v).getResult(0), pos);
+    unsigned width = t.getIntOrFloatBitWidth();
+    if (width == 64) {
+      Value bits = t == i64 ? v : arith::BitcastOp::create(b, loc, i64, v);
+      spirv::StoreOp::create(b, loc, slot(pos),
+                             arith::TruncIOp::create(b, loc, i32, bits));
+      Value hi = arith::ShRUIOp::create(b, loc, bits, constant(32));
+      spirv::StoreOp::create(
+          b, loc, slot(arith::AddIOp::create(b, loc, pos, constant(4))),
+          arith::TruncIOp::create(b, loc, i32, hi));
+      return;
+    }
+    if (width == 32) {
+      Value bits = t == i32 ? v : arith::BitcastOp::create(b, loc, i32, v);
+      spirv::StoreOp::create(b, loc, slot(pos), bits);
+      return;
+    }
+    // A byte: the other three bytes of its word are kept.
+    Value shift = byteShift(pos);
+    Value byte = arith::ShLIOp::create(
+        b, loc, arith::ExtUIOp::create(b, loc, i32, v), shift);
+    Value mask = arith::ShLIOp::create(
+        b, loc, arith::ConstantIntOp::create(b, loc, i32, 255), shift);
+    Value keep = arith::AndIOp::create(
+        b, loc, loadWord(pos),
+        arith::XOrIOp::create(b, loc, mask,
+                              arith::ConstantIntOp::create(b, loc, i32, -1)));
+    spirv::StoreOp::create(b, loc, slot(pos),
+                           arith::OrIOp::create(b, loc, keep, byte));
+  }
+};
+
+} // namespace
+
+/// Rewrites the load or store `op` through a pointer into a word array (a
+/// slot of structs): the value at byte `offset + index * size`.
+static LogicalResult rewriteWordAccess(Operation *op, LocalArray &a, Value ptr,
+                                       Value index) {
+  OpBuilder b(op);
+  Location loc = op->getLoc();
+  Type i64 = b.getI64Type();
+  bool isLoad = isa<bsgp::PtrLoadOp>(op);
+  Type elem = cast<bsgp::PtrType>(ptr.getType()).getElementType();
+  std::optional<uint64_t> size = getFieldSize(elem);
+  if (!size)
+    return emitError(loc, "this access reads a struct in a local variable as ")
+           << elem << ", which the SPIR-V target does not support";
+  Value pos = UnrealizedConversionCastOp::create(b, loc, i64, ptr).getResult(0);
+  if (index) {
+    Value idx = index;
+    if (idx.getType().isIndex())
+      idx = arith::IndexCastOp::create(b, loc, i64, idx);
+    else if (idx.getType().getIntOrFloatBitWidth() < 64)
+      idx = arith::ExtSIOp::create(b, loc, i64, idx);
+    pos = arith::AddIOp::create(
+        b, loc, pos,
+        arith::MulIOp::create(
+            b, loc, idx, arith::ConstantIntOp::create(b, loc, i64, *size)));
+  }
+  WordAccess words{b, loc, a.variable};
+  if (isLoad)
+    op->getResult(0).replaceAllUsesWith(words.load(elem, pos));
+  else
+    words.store(cast<bsgp::PtrStoreOp>(op).getValue(), pos);
+  op->erase();
+  return success();
+}
+
 /// Rewrites the load, store or atomic `op` through a local array's pointer
 /// into an access to the array's variable, at element
 /// `byte offset / size + index`, as C indexes.
@@ -329,6 +496,8 @@ rewriteAccess(Operation *op, MutableArrayRef<LocalArray> arrays,
     ptr = cast<bsgp::PtrStoreOp>(op).getPtr(),
     index = cast<bsgp::PtrStoreOp>(op).getIndex();
   LocalArray &a = arrays[origin.lookup(ptr)];
+  if (a.words && !isAtomic)
+    return rewriteWordAccess(op, a, ptr, index);
   if (isAtomic && !a.groupLocal)
     return emitError(op->getLoc(),
                      "this atomic acts on a thread's own local array, which "
