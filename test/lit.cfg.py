@@ -36,6 +36,12 @@ tools = ["bsgpc", "bsgpi", "bsgp-opt", "bsgp-smith", "bsgp-lsp", "FileCheck", "n
 llvm_config.add_tool_substitutions(tools, tool_dirs)
 
 # Optional tools.
+# The C calling convention bsgpc implements for structs passed by value to
+# C functions (lib/MLIRGen/MLIRGenCABI.cpp) is x86-64 System V's.
+import platform
+if platform.machine() in ("x86_64", "AMD64"):
+    config.available_features.add("x86_64")
+
 if config.ptxas and os.path.exists(config.ptxas):
     config.available_features.add("ptxas")
     config.substitutions.append(("%ptxas", config.ptxas))

@@ -893,6 +893,15 @@ Value MLIRGen::emitCall(bsgp::CallExpr *e) {
     bsgp::PrintfOp::create(b, l, b.getStringAttr(lit->getValue()), args);
     return arith::ConstantIntOp::create(b, l, 0, 1); // no value; unused
   }
+  if (fd->isExternC()) {
+    // A struct by value crosses the call as C's ABI says (MLIRGenCABI.cpp).
+    bool structs = asStructValue(e->getType()) != nullptr;
+    for (bsgp::Expr *a : e->args())
+      structs |= asStructValue(a->getType()) != nullptr;
+    Value r;
+    if (structs)
+      return emitExternCCall(e, fd, r, nullptr) ? r : Value();
+  }
   if (!emitCallArgs(e, args))
     return {};
   // A struct result is the call's leaf results (emitStructCall).

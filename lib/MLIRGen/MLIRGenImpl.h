@@ -91,6 +91,13 @@ struct StructLeaf {
   uint64_t offset;
 };
 
+/// How a struct crosses a call of a C function (MLIRGenCABI.cpp): in
+/// memory, or as the types of its eightbytes.
+struct CStructABI {
+  bool inMemory = false;
+  SmallVector<Type, 2> parts;
+};
+
 /// The struct type of \p t (qualifiers dropped), or null.
 const bsgp::StructType *asStructValue(const bsgp::Type *t);
 /// Whether \p st has an array field, directly or in a nested struct. Its
@@ -191,6 +198,13 @@ private:
                                                   Type valueType);
   Value emitUnary(bsgp::UnaryOperator *e);
   Value emitCall(bsgp::CallExpr *e);
+  /// A call of extern "C" function \p fd with C's calling convention
+  /// (MLIRGenCABI.cpp): a scalar result in \p result, a struct result's
+  /// leaves appended to \p leaves. False after reporting.
+  bool emitExternCCall(bsgp::CallExpr *e, bsgp::FunctionDecl *fd, Value &result,
+                       SmallVectorImpl<Value> *leaves);
+  std::optional<CStructABI> classifyForC(const bsgp::StructType *st,
+                                         bsgp::SourceRange where);
   Value emitBuiltin(bsgp::BuiltinCallExpr *e);
   Value emitChunkOp(bsgp::BuiltinCallExpr *e, ArrayRef<Value> args);
   Value emitCollectiveCall(bsgp::BuiltinCallExpr *e, ArrayRef<Value> args);

@@ -565,6 +565,10 @@ bool MLIRGen::emitCallArgs(bsgp::CallExpr *e, SmallVectorImpl<Value> &args) {
 /// A call of a function that returns a struct: its results are the leaves.
 bool MLIRGen::emitStructCall(bsgp::CallExpr *e, SmallVectorImpl<Value> &out) {
   bsgp::FunctionDecl *fd = e->getDirectCallee();
+  if (fd && fd->isExternC()) {
+    Value unused;
+    return emitExternCCall(e, fd, unused, &out);
+  }
   auto fn = fd ? dyn_cast_or_null<func::FuncOp>(functions.lookup(fd))
                : func::FuncOp();
   if (!fn) {

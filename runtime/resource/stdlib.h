@@ -5,9 +5,9 @@
 //===----------------------------------------------------------------------===//
 //
 // `#include <stdlib.h>` in a BSGP program declares the C library's memory,
-// conversion, random-number and environment functions that host code
-// calls. abs is BSGP's own (every integer and float type) and needs no
-// declaration.
+// conversion, integer division, random-number and environment functions
+// that host code calls. abs is BSGP's own (every integer and float type) and
+// needs no declaration.
 //
 //===----------------------------------------------------------------------===//
 
@@ -33,6 +33,22 @@ extern "C" unsigned long long strtoull(const char *s, char **end, int base);
 extern "C" double strtod(const char *s, char **end);
 extern "C" float strtof(const char *s, char **end);
 extern "C" long labs(long x);
+// Structs by value, passed as C's ABI does (docs/language.md, "Structs").
+typedef struct {
+  int quot;
+  int rem;
+} div_t;
+typedef struct {
+  long quot;
+  long rem;
+} ldiv_t;
+typedef struct {
+  long long quot;
+  long long rem;
+} lldiv_t;
+extern "C" div_t div(int a, int b);
+extern "C" ldiv_t ldiv(long a, long b);
+extern "C" lldiv_t lldiv(long long a, long long b);
 extern "C" int rand();
 extern "C" void srand(uint seed);
 extern "C" char *getenv(const char *name);

@@ -382,6 +382,20 @@ void Interpreter::checkIndex(Frame &F, uint64_t Ptr, int64_t Index,
   }
 }
 
+Column Interpreter::storeTemporary(Frame &F, VarDecl *D, const Column &V,
+                                   Lanes &L) {
+  bool PerLane = false;
+  uint8_t *Base = varBase(F, D, PerLane);
+  uint64_t Size = sizeOf(D->getType());
+  Column R(8, L.size());
+  for (uint32_t K = 0; K < L.size(); ++K) {
+    uint8_t *P = Base + (PerLane ? L[K] : 0) * Size;
+    std::memcpy(P, V.at(K), Size);
+    R.set<uint64_t>(K, reinterpret_cast<uint64_t>(P));
+  }
+  return R;
+}
+
 Column Interpreter::address(Frame &F, Expr *E, Lanes &L) {
   uint32_t N = L.size();
   switch (E->getKind()) {
@@ -410,17 +424,7 @@ Column Interpreter::address(Frame &F, Expr *E, Lanes &L) {
     VarDecl *D = C->getLiteralVar();
     if (!D)
       break;
-    Column V = eval(F, C->getSubExpr(), L);
-    bool PerLane = false;
-    uint8_t *Base = varBase(F, D, PerLane);
-    uint64_t Size = sizeOf(D->getType());
-    Column R(8, N);
-    for (uint32_t K = 0; K < N; ++K) {
-      uint8_t *P = Base + (PerLane ? L[K] : 0) * Size;
-      std::memcpy(P, V.at(K), Size);
-      R.set<uint64_t>(K, reinterpret_cast<uint64_t>(P));
-    }
-    return R;
+    return storeTemporary(F, D, eval(F, C->getSubExpr(), L), L);
   }
   case Stmt::SK_Index: {
     auto *IE = llvm::cast<IndexExpr>(E);
@@ -492,17 +496,7 @@ Column Interpreter::address(Frame &F, Expr *E, Lanes &L) {
       // Threads' temporaries are their own.
       D->setHost(!F.Device);
     }
-    Column V = eval(F, E, L);
-    bool PerLane = false;
-    uint8_t *Base = varBase(F, D, PerLane);
-    uint64_t Size = sizeOf(E->getType());
-    Column R(8, N);
-    for (uint32_t K = 0; K < N; ++K) {
-      uint8_t *P = Base + (PerLane ? L[K] : 0) * Size;
-      std::memcpy(P, V.at(K), Size);
-      R.set<uint64_t>(K, reinterpret_cast<uint64_t>(P));
-    }
-    return R;
+    return storeTemporary(F, D, eval(F, E, L), L);
   }
   fatal(E->getRange(), "bsgpi: expression is not an lvalue");
 }

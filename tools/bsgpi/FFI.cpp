@@ -54,10 +54,60 @@ void onCrash(int Sig) {
 }
 } // namespace
 
+static ffi_type *ffiType(Interpreter &I, const Type *T, SourceRange R);
+
+/// Appends the libffi types of \p T's scalars in memory order: a struct's
+/// fields (nested structs and arrays flattened, as C lays them out the
+/// same), a vector's lanes (a 3-vector's padding lane too).
+static void ffiElements(Interpreter &I, const Type *T, SourceRange R,
+                        std::vector<ffi_type *> &Out) {
+  T = T->getUnqualified();
+  if (auto *ST = llvm::dyn_cast<StructType>(T)) {
+    for (FieldDecl *F : ST->getDecl()->getFields())
+      ffiElements(I, F->getType(), R, Out);
+    return;
+  }
+  if (auto *AT = llvm::dyn_cast<ArrayType>(T)) {
+    for (uint64_t K = 0; K < AT->getSize(); ++K)
+      ffiElements(I, AT->getElementType(), R, Out);
+    return;
+  }
+  if (auto *VT = llvm::dyn_cast<VectorType>(T)) {
+    unsigned Lanes = llvm::PowerOf2Ceil(VT->getNumElements());
+    for (unsigned K = 0; K < Lanes; ++K)
+      Out.push_back(ffiType(I, VT->getElementType(), R));
+    return;
+  }
+  Out.push_back(ffiType(I, T, R));
+}
+
+/// A struct passed to or returned by a C function by value: libffi lays
+/// it out and classifies it as the C compiler does. Made once per type.
+static ffi_type *ffiStructType(Interpreter &I, const StructType *ST,
+                               SourceRange R) {
+  static llvm::DenseMap<const StructType *, std::unique_ptr<ffi_type>> Types;
+  static std::vector<std::unique_ptr<std::vector<ffi_type *>>> Elements;
+  std::unique_ptr<ffi_type> &Slot = Types[ST];
+  if (Slot)
+    return Slot.get();
+  auto &Elems =
+      *Elements.emplace_back(std::make_unique<std::vector<ffi_type *>>());
+  ffiElements(I, ST, R, Elems);
+  Elems.push_back(nullptr);
+  Slot = std::make_unique<ffi_type>();
+  Slot->size = 0;
+  Slot->alignment = 0;
+  Slot->type = FFI_TYPE_STRUCT;
+  Slot->elements = Elems.data();
+  return Slot.get();
+}
+
 static ffi_type *ffiType(Interpreter &I, const Type *T, SourceRange R) {
   T = T->getUnqualified();
   if (llvm::isa<PointerType, NullType>(T))
     return &ffi_type_pointer;
+  if (auto *ST = llvm::dyn_cast<StructType>(T); ST && ST->getDecl())
+    return ffiStructType(I, ST, R);
   if (auto *B = llvm::dyn_cast<BuiltinType>(T)) {
     switch (B->getBuiltinKind()) {
     case BK::Void:
@@ -228,7 +278,9 @@ Column Interpreter::callExternal(Frame &F, const FunctionDecl *Fn,
     }
     for (unsigned I = 0; I < Args.size(); ++I)
       Ptrs.push_back(const_cast<uint8_t *>(Args[I].at(K)));
-    uint64_t Ret[2] = {0, 0};
+    // A struct result may be larger than two words.
+    std::vector<uint64_t> RetBuf(std::max<uint64_t>(2, (Out.Size + 7) / 8));
+    uint64_t *Ret = RetBuf.data();
     if (Runtime) {
       if (!callRuntime(*this, Name, Words, Ret[0], R))
         fatal(R, "no C function named '" + Name + "' to call");

@@ -386,6 +386,9 @@ public:
   Column evalTree(Frame &F, Expr *E, Lanes &L);
   /// Addresses (uint64 column) of an lvalue.
   Column address(Frame &F, Expr *E, Lanes &L);
+  /// Stores \p V into unnamed object \p D (a compound literal or a
+  /// temporary) and gives its addresses.
+  Column storeTemporary(Frame &F, VarDecl *D, const Column &V, Lanes &L);
   /// Checked loads and stores; \p Untracked for those the race check
   /// leaves out (atomics, the stores of collectives).
   Column load(Frame &F, const Column &Addr, const Type *T, Lanes &L,
