@@ -384,6 +384,8 @@ std::optional<IntConstant> ConstantEvaluator::evaluate(const Expr *E) {
     const Type *T = S->getArgType();
     if (!T && S->getArgExpr())
       T = S->getArgExpr()->getType();
+    if (!T && S->getArgExpr() && TypeOfFn)
+      T = TypeOfFn(S->getArgExpr());
     if (std::optional<uint64_t> N = T ? constantSizeOf(T) : std::nullopt)
       return IntConstant::get(BuiltinType::UInt64, *N);
     return std::nullopt;

@@ -615,11 +615,12 @@ void Parser::parseTopLevel(llvm::SmallVectorImpl<Decl *> &Out) {
       }
       if (VT)
         VT = sizeFromInit(VT, Init);
-      if (VT)
+      if (VT) {
         Vars.push_back(new (Ctx) VarDecl(rangeFrom(Begin), Name.Loc,
                                          Ctx.copyString(Name.Text), VT, Init,
                                          VarDecl::Global));
-      else
+        GlobalTypes[Vars.back()->getName()] = VT;
+      } else
         Ok = false;
     }
     if (Ok && tryConsume(tok::comma))
@@ -682,7 +683,7 @@ Decl *Parser::parseFunctionRest(SourceLocation Begin, const Type *Ret,
     Params.push_back(new (Ctx) VarDecl(rangeFrom(PB), PName.Loc,
                                        Ctx.copyString(PName.Text), T, nullptr,
                                        VarDecl::Param));
-    LocalNames.push_back(Params.back()->getName());
+    LocalNames.push_back({Params.back()->getName(), Params.back()->getType()});
     if (!tryConsume(tok::comma))
       break;
   }
@@ -776,7 +777,9 @@ bool Parser::parseVarDeclarators(const Type *Base, SourceLocation Begin,
     auto *V = new (Ctx) VarDecl(rangeFrom(Begin), Name.Loc,
                                 Ctx.copyString(Name.Text), T, Init, S);
     if (S != VarDecl::Global)
-      LocalNames.push_back(V->getName());
+      LocalNames.push_back({V->getName(), T});
+    else
+      GlobalTypes[V->getName()] = T;
     V->setAuto(IsAuto);
     Out.push_back(V);
   } while (tryConsume(tok::comma));

@@ -272,8 +272,65 @@ const Type *Parser::parseTemplateValueArg() {
   return Ctx.getValueType(V->getBits(), V->isNegative());
 }
 
+const Type *Parser::declaredTypeOf(const Expr *E) const {
+  if (!E)
+    return nullptr;
+  if (E->getType())
+    return E->getType();
+  switch (E->getKind()) {
+  case Stmt::SK_Paren:
+    return declaredTypeOf(llvm::cast<ParenExpr>(E)->getSubExpr());
+  case Stmt::SK_DeclRef: {
+    llvm::StringRef Name = llvm::cast<DeclRefExpr>(E)->getName();
+    for (const LocalName &L : llvm::reverse(LocalNames))
+      if (L.first == Name)
+        return L.second;
+    auto It = GlobalTypes.find(Name);
+    return It == GlobalTypes.end() ? nullptr : It->second;
+  }
+  case Stmt::SK_Index: {
+    const Type *B = declaredTypeOf(llvm::cast<IndexExpr>(E)->getBase());
+    B = B ? B->getUnqualified() : nullptr;
+    if (auto *AT = llvm::dyn_cast_or_null<ArrayType>(B))
+      return AT->getElementType();
+    if (auto *PT = llvm::dyn_cast_or_null<PointerType>(B))
+      return PT->getPointee();
+    return nullptr;
+  }
+  case Stmt::SK_Unary: {
+    auto *U = llvm::cast<UnaryOperator>(E);
+    if (U->getOpcode() != UnaryOperator::Deref)
+      return nullptr;
+    const Type *B = declaredTypeOf(U->getSubExpr());
+    auto *PT =
+        llvm::dyn_cast_or_null<PointerType>(B ? B->getUnqualified() : nullptr);
+    return PT ? PT->getPointee() : nullptr;
+  }
+  case Stmt::SK_Member: {
+    auto *M = llvm::cast<MemberExpr>(E);
+    const Type *B = declaredTypeOf(M->getBase());
+    B = B ? B->getUnqualified() : nullptr;
+    if (M->isArrow()) {
+      auto *PT = llvm::dyn_cast_or_null<PointerType>(B);
+      B = PT ? PT->getPointee()->getUnqualified() : nullptr;
+    }
+    auto *ST = llvm::dyn_cast_or_null<StructType>(B);
+    if (!ST || !ST->getDecl())
+      return nullptr;
+    for (FieldDecl *F : ST->getDecl()->getFields())
+      if (F->getName() == M->getMemberName())
+        return F->getType();
+    return nullptr;
+  }
+  case Stmt::SK_Cast:
+    return llvm::cast<CastExpr>(E)->getWrittenType();
+  default:
+    return nullptr;
+  }
+}
+
 ConstantEvaluator Parser::constantEvaluator(bool *Dependent) {
-  return ConstantEvaluator(
+  ConstantEvaluator Eval(
       [this, Dependent](const DeclRefExpr *R) -> std::optional<IntConstant> {
         if (const ParseSession::ValueParam *P =
                 Session.lookupValueParam(R->getName())) {
@@ -287,6 +344,8 @@ ConstantEvaluator Parser::constantEvaluator(bool *Dependent) {
         }
         return Session.lookupConstant(R->getName());
       });
+  Eval.setTypeOf([this](const Expr *E) { return declaredTypeOf(E); });
+  return Eval;
 }
 
 /// A value parameter named in an instantiation: its argument as a literal

@@ -71,8 +71,13 @@ private:
   /// True if \p Name is a parameter or local variable declared so far in
   /// the enclosing blocks: it hides a template of that name (`g < n`).
   bool isLocalName(llvm::StringRef Name) const {
-    return llvm::is_contained(LocalNames, Name);
+    return llvm::any_of(LocalNames,
+                        [&](const LocalName &L) { return L.first == Name; });
   }
+  /// The type of \p E as declared, where the parser can tell it before
+  /// Sema (a variable in scope, an element, a field, a cast, a literal), for
+  /// `sizeof(expr)` in constant expressions; null otherwise.
+  const Type *declaredTypeOf(const Expr *E) const;
   /// getBinaryPrec's level of < > <= >=, which a template argument's
   /// expression stops before.
   static constexpr unsigned RelationalPrec = 7;
@@ -270,7 +275,11 @@ private:
   unsigned ValueParamUses = 0;
   /// Parameters and local variables of the function being parsed, in the
   /// blocks open at this point (a block truncates it to its size at entry).
-  llvm::SmallVector<llvm::StringRef, 16> LocalNames;
+  /// Each with its declared type.
+  using LocalName = std::pair<llvm::StringRef, const Type *>;
+  llvm::SmallVector<LocalName, 16> LocalNames;
+  /// The global variables declared so far, with their types.
+  llvm::StringMap<const Type *> GlobalTypes;
   /// The StructDecl built by the last parseStructBody().
   StructDecl *LastStruct = nullptr;
   unsigned AnonCounter = 0;

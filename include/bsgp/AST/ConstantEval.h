@@ -82,7 +82,8 @@ private:
 };
 
 /// Evaluates integer constant expressions: integer, character and bool
-/// literals, names its lookup knows, sizeof of a type, casts to integer
+/// literals, names its lookup knows, sizeof of a type or of an expression
+/// whose type is known, casts to integer
 /// types, and the unary, binary and conditional operators on those.
 /// Operations C leaves undefined make an expression not constant (division
 /// by zero, INT_MIN / -1, shift counts out of range, left shifts of
@@ -95,6 +96,10 @@ class ConstantEvaluator {
 public:
   using Lookup = std::function<std::optional<IntConstant>(const DeclRefExpr *)>;
   explicit ConstantEvaluator(Lookup L) : L(std::move(L)) {}
+  /// The type of an expression Sema has not typed yet, for `sizeof(expr)`
+  /// (the parser's declared types).
+  using TypeOf = std::function<const Type *(const Expr *)>;
+  void setTypeOf(TypeOf T) { TypeOfFn = std::move(T); }
 
   std::optional<IntConstant> evaluate(const Expr *E);
 
@@ -134,6 +139,7 @@ private:
                        const std::string &Exact);
 
   Lookup L;
+  TypeOf TypeOfFn;
   unsigned Unevaluated = 0;
   std::optional<Problem> Overflow, Failure;
 };
