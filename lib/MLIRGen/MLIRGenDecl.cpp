@@ -106,14 +106,14 @@ void MLIRGen::declareFunction(bsgp::FunctionDecl *fd, bool imported,
   if (!fn.isExternal())
     return;
   fn->setLoc(loc(fd->getLoc()));
-  // A host function that takes or returns a struct by value passes it as
-  // its fields, which C callers would not: it gets no external symbol, so
-  // that a C caller fails to link instead (-emit-header leaves it out).
-  bool structByValue = fd->getFunctionKind() == bsgp::FunctionDecl::FK_Host &&
-                       (asStructValue(ft->getReturnType()) ||
-                        llvm::any_of(ft->getParams(), [](const bsgp::Type *p) {
-                          return asStructValue(p) != nullptr;
-                        }));
+  // A function that takes or returns a struct by value passes it as its
+  // fields, which C callers would not: it gets no external symbol, so that
+  // a C caller fails to link instead (-emit-header leaves it out). Calls of
+  // C functions do follow C's ABI (MLIRGenCABI.cpp).
+  bool structByValue = asStructValue(ft->getReturnType()) ||
+                       llvm::any_of(ft->getParams(), [](const bsgp::Type *p) {
+                         return asStructValue(p) != nullptr;
+                       });
   if (!imported && !fd->isInline() && !instance && !structByValue)
     fn.setPublic();
   switch (fd->getFunctionKind()) {
