@@ -17,9 +17,10 @@
 // frees alternate between two lists allocated once.
 //
 // The backend decides at run time: where it can keep all the kernel's
-// blocks resident (CUDA's cooperative launch) or run it on a team of
-// threads with a team barrier (the CPU), the host launches the kernel and
-// runs the loop's arithmetic alone to learn its results; elsewhere (Vulkan,
+// blocks resident (CUDA's cooperative launch, a Vulkan device whose
+// workgroups it knows to be resident) or run it on a team of threads with a
+// team barrier (the CPU), the host launches the kernel and runs the loop's
+// arithmetic alone to learn its results; elsewhere (other Vulkan devices,
 // several devices) the original loop runs.
 //
 //===----------------------------------------------------------------------===//
@@ -416,7 +417,7 @@ KernelOp buildGridLoopKernel(LoopPlan &plan, ArrayRef<Value> captured,
                        nullptr, nullptr, nullptr);
   kernel->setAttr(BSGPDialect::GridLoopAttrHelper::getNameStr(),
                   UnitAttr::get(ctx));
-  // The targets of the function the loop is in; SPIR-V skips grid loops.
+  // The targets of the function the loop is in.
   if (StringAttr only =
           getOnlyTarget(plan.loop->getParentOfType<func::FuncOp>()))
     kernel->setAttr(BSGPDialect::getTargetAttrName(), only);
@@ -559,9 +560,6 @@ void FuseUniformLoopsPass::runOnOperation() {
     // into its callers' already.
     if (fn.isExternal() || fn->hasAttr(BSGPDialect::getDeviceAttrName()) ||
         isCollectiveFunction(fn))
-      continue;
-    if (StringAttr only = getOnlyTarget(fn);
-        only && only.getValue() != "cuda" && only.getValue() != "cpu")
       continue;
     fn.walk([&](scf::WhileOp loop) { loops.push_back(loop); });
   }

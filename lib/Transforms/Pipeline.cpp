@@ -53,11 +53,10 @@ void bsgp::buildBSGPPipeline(mlir::OpPassManager &pm,
                              const BSGPSpecializeTargetsPassOptions &targets) {
   buildBSGPSuperstepPipeline(pm, targets);
   buildBSGPStreamPipeline(pm);
-  // Loops of supersteps as one kernel where the backend at run time is
-  // CUDA or the CPU; SPIR-V runs the loop as it is (Vulkan does not promise
-  // that the work groups of a dispatch run at once).
-  if (targets.cuda || targets.cpu)
-    pm.addPass(createBSGPFuseUniformLoopsPass());
+  // Loops of supersteps as one kernel, which the backend at run time
+  // launches where it can keep the kernel's work groups all resident (CUDA,
+  // the CPU, a Vulkan device it knows); elsewhere the loop runs as it is.
+  pm.addPass(createBSGPFuseUniformLoopsPass());
 }
 
 void bsgp::registerBSGPPipelines() {

@@ -218,6 +218,13 @@ bool VulkanBackend::init(std::string &why, bool allowCPU,
     if (end != env && *end == 0)
       strideGroups = g;
   }
+  gridGroups = residentGroups();
+  if (const char *env = std::getenv("BSGP_VULKAN_GRID_GROUPS")) {
+    char *end = nullptr;
+    unsigned long long g = std::strtoull(env, &end, 10);
+    if (end != env && *end == 0)
+      gridGroups = g;
+  }
   chooseMemoryTypes();
   if (deviceMemoryType < 0 || hostMemoryType < 0) {
     why = "the device has no device-local or no host-visible coherent "
@@ -359,6 +366,26 @@ int VulkanBackend::computeQueueFamily(VkPhysicalDevice pd) const {
     if (families[i].queueFlags & VK_QUEUE_COMPUTE_BIT)
       return static_cast<int>(i);
   return -1;
+}
+
+uint64_t VulkanBackend::residentGroups() const {
+  // Vulkan promises no forward progress to a workgroup that waits for
+  // another. NVIDIA's devices run every workgroup of a dispatch that fits
+  // on them at once, and VK_NV_shader_sm_builtins says how many
+  // multiprocessors they have: one 256-invocation workgroup (8 warps) on
+  // each fits beside anything else of the program, which runs in order.
+  if (properties.vendorID != 0x10DE ||
+      !hasExtension(VK_NV_SHADER_SM_BUILTINS_EXTENSION_NAME))
+    return 0;
+  auto sm = vkStruct<VkPhysicalDeviceShaderSMBuiltinsPropertiesNV>(
+      VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_SM_BUILTINS_PROPERTIES_NV);
+  auto props2 = vkStruct<VkPhysicalDeviceProperties2>(
+      VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2);
+  props2.pNext = &sm;
+  api.vkGetPhysicalDeviceProperties2(physicalDevice, &props2);
+  if (sm.shaderWarpsPerSM < WorkgroupSize / 32)
+    return 0;
+  return sm.shaderSMCount;
 }
 
 bool VulkanBackend::hasExtension(const char *extension) const {

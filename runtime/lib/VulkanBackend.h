@@ -268,6 +268,14 @@ public:
                      const void *args) override;
   Status collectTimes(bool wait, std::vector<double> &ms) override;
 
+  /// Grid loops: where the device's workgroups are known to run at once
+  /// (NVIDIA's, by VK_NV_shader_sm_builtins: one workgroup per
+  /// multiprocessor), or BSGP_VULKAN_GRID_GROUPS names how many may.
+  bool canLaunchCooperative(const bsgprt_module_desc &m, uint32_t kernel,
+                            uint64_t n) override;
+  Status launchCooperative(const bsgprt_module_desc &m, uint32_t kernel,
+                           uint64_t n, const void *args) override;
+
   /// Writes the pipeline cache where the next run finds it; silent on
   /// failure (a missing cache only costs compile time).
   void savePipelineCache();
@@ -312,9 +320,19 @@ private:
   /// n ([0, n) unless a device of several runs a slice) into the command
   /// buffer, between two timestamps when \p timed. The push constants are
   /// {args address, n, first, end} (ABI version 5).
+  /// A grid-loop kernel's dispatch: exactly `groups` workgroups, and the
+  /// barrier's word where other kernels take their slice's first rank.
+  struct GridDispatch {
+    uint64_t groups;
+    uint64_t word;
+  };
   Status dispatch(const bsgprt_module_desc &m, uint32_t kernel, uint64_t n,
                   const void *args, bool timed, uint64_t first = 0,
-                  uint64_t end = UINT64_MAX);
+                  uint64_t end = UINT64_MAX,
+                  const GridDispatch *grid = nullptr);
+  /// The workgroups the device keeps resident at once, for grid loops; 0:
+  /// unknown, and grid loops run as the host's loop.
+  uint64_t residentGroups() const;
 
   static uint64_t address(const void *p) {
     return static_cast<uint64_t>(reinterpret_cast<uintptr_t>(p));
@@ -427,6 +445,11 @@ private:
   /// Most workgroups of a strided kernel's launch; 0: one invocation per
   /// rank.
   uint64_t strideGroups = DefaultStrideGroups;
+  /// Most workgroups of a grid loop's dispatch (all resident at once); 0:
+  /// no grid loops.
+  uint64_t gridGroups = 0;
+  /// The 32-bit arrival word of the grid loops' barrier, made at the first.
+  void *gridWord = nullptr;
   uint64_t spinMicroseconds = DefaultSpinMicroseconds;
 
   VkPipelineLayout layout = VK_NULL_HANDLE;

@@ -76,9 +76,47 @@ Status VulkanBackend::collectTimes(bool wait, std::vector<double> &ms) {
   return Status::ok();
 }
 
+bool VulkanBackend::canLaunchCooperative(const bsgprt_module_desc &m,
+                                         uint32_t kernel, uint64_t n) {
+  std::lock_guard<std::recursive_mutex> lock(mutex);
+  if (!gridGroups || !n)
+    return false;
+  // A program compiled before grid loops ran on SPIR-V has no such
+  // pipeline, and runs the loop on the host.
+  VkPipeline pipeline = VK_NULL_HANDLE;
+  bool strided = false;
+  return !getPipeline(m, kernel, pipeline, strided).failed() && strided;
+}
+
+Status VulkanBackend::launchCooperative(const bsgprt_module_desc &m,
+                                        uint32_t kernel, uint64_t n,
+                                        const void *args) {
+  std::lock_guard<std::recursive_mutex> lock(mutex);
+  if (!gridGroups)
+    return Status::error(BSGPRT_ERROR_LAUNCH_FAILED,
+                         "this Vulkan device runs no grid loops");
+  if (!gridWord) {
+    // The word's top bit flips at each barrier and its count returns to
+    // where it was, so it is zeroed once.
+    void *word = allocate(4);
+    if (!word)
+      return outOfMemory("the grid loops' barrier", 4);
+    if (Status s = memset(word, 0, 4); s.failed()) {
+      deallocate(word);
+      return s;
+    }
+    gridWord = word;
+  }
+  GridDispatch grid = {
+      std::min(gridGroups, (n + WorkgroupSize - 1) / WorkgroupSize),
+      address(gridWord)};
+  return dispatch(m, kernel, n, args, /*timed=*/false, 0, UINT64_MAX, &grid);
+}
+
 Status VulkanBackend::dispatch(const bsgprt_module_desc &m, uint32_t kernel,
                                uint64_t n, const void *args, bool timed,
-                               uint64_t first, uint64_t end) {
+                               uint64_t first, uint64_t end,
+                               const GridDispatch *grid) {
   const bsgprt_kernel_desc &k = m.kernels[kernel];
   end = std::min(end, n);
   uint64_t size = n;
@@ -94,6 +132,8 @@ Status VulkanBackend::dispatch(const bsgprt_module_desc &m, uint32_t kernel,
   // does not pay a workgroup start for each 256 of them.
   if (strided && strideGroups > 0 && groups > strideGroups)
     groups = strideGroups;
+  if (grid)
+    groups = grid->groups;
   uint64_t gx = groups, gy = 1;
   if (groups > maxGroups[0]) {
     gx = maxGroups[0];
@@ -130,7 +170,7 @@ Status VulkanBackend::dispatch(const bsgprt_module_desc &m, uint32_t kernel,
   }
   struct {
     uint64_t argsAddress, size, first, end;
-  } push = {argsAddress, size, first, end};
+  } push = {argsAddress, size, grid ? grid->word : first, end};
   api.vkCmdBindPipeline(commandBuffer, VK_PIPELINE_BIND_POINT_COMPUTE,
                         pipeline);
   api.vkCmdPushConstants(commandBuffer, layout, VK_SHADER_STAGE_COMPUTE_BIT, 0,

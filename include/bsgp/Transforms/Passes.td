@@ -326,7 +326,7 @@ def BSGPOutlineKernelsPass
 
 def BSGPFuseUniformLoopsPass
     : Pass<"bsgp-fuse-uniform-loops", "::mlir::ModuleOp"> {
-  let summary = "run a host loop of superstep launches as one CUDA kernel";
+  let summary = "run a host loop of superstep launches as one kernel";
   let description = [{
     A host `scf.while` (a uniform loop that bsgp-split-uniform-flow cut out
     of a spawn) whose iterations do only arithmetic, launches of kernels
@@ -341,7 +341,7 @@ def BSGPFuseUniformLoopsPass
     The host asks `bsgp.can_launch_grid_loop`; where the backend can keep
     the kernel's blocks resident, it launches the kernel and runs the loop
     without its launches to learn the loop's results, else the original
-    loop. Added to the pipeline when CUDA is a target.
+    loop. In the pipeline for every target.
   }];
   let dependentDialects = ["::mlir::arith::ArithDialect",
                            "::mlir::scf::SCFDialect",

@@ -149,6 +149,44 @@ private:
 
 } // namespace
 
+/// A grid-loop shader's supersteps read what other workgroups wrote in the
+/// same dispatch. Under the GLSL450 memory model a barrier's semantics bind
+/// only memory declared Coherent, and NVIDIA's driver served plain (and
+/// volatile) loads of device memory from a multiprocessor's cache, stale
+/// after another workgroup's write. Each load goes through a one-member
+/// struct whose member is Coherent, as GLSL's `coherent` buffer references
+/// are compiled.
+static void makeDeviceLoadsCoherent(spirv::FuncOp fn) {
+  SmallVector<spirv::LoadOp> loads;
+  fn.walk([&](spirv::LoadOp load) {
+    if (cast<spirv::PointerType>(load.getPtr().getType()).getStorageClass() ==
+        spirv::StorageClass::PhysicalStorageBuffer)
+      loads.push_back(load);
+  });
+  for (spirv::LoadOp load : loads) {
+    MLIRContext *ctx = load.getContext();
+    Location loc = load.getLoc();
+    OpBuilder b(load);
+    auto ptrTy = cast<spirv::PointerType>(load.getPtr().getType());
+    auto coherent = spirv::StructType::get(
+        {ptrTy.getPointeeType()}, {0},
+        {spirv::StructType::MemberDecorationInfo(0, spirv::Decoration::Coherent,
+                                                 UnitAttr::get(ctx))});
+    Value addr =
+        spirv::ConvertPtrToUOp::create(b, loc, b.getI64Type(), load.getPtr());
+    Value holder = spirv::ConvertUToPtrOp::create(
+        b, loc,
+        spirv::PointerType::get(coherent,
+                                spirv::StorageClass::PhysicalStorageBuffer),
+        addr);
+    Value member = spirv::AccessChainOp::create(
+        b, loc, holder,
+        ValueRange{spirv::ConstantOp::create(b, loc, b.getI32Type(),
+                                             b.getI32IntegerAttr(0))});
+    load.getPtrMutable().assign(member);
+  }
+}
+
 /// Float operations get NoContraction, every kernel an entry point, and
 /// the `bsgp.*` attributes, which mean nothing to SPIR-V, go away.
 LogicalResult ConvertToSPIRVPass::addEntryPoints(spirv::ModuleOp device) {
@@ -174,6 +212,8 @@ LogicalResult ConvertToSPIRVPass::addEntryPoints(spirv::ModuleOp device) {
     auto fn = device.lookupSymbol<spirv::FuncOp>(kernel.getSymName());
     if (!fn)
       return kernel.emitOpError("was not lowered to a SPIR-V function");
+    if (kernel->hasAttr(bsgp::BSGPDialect::GridLoopAttrHelper::getNameStr()))
+      makeDeviceLoadsCoherent(fn);
     spirv::EntryPointOp::create(db, loc, spirv::ExecutionModel::GLCompute, fn,
                                 getInterface(device, fn));
     spirv::ExecutionModeOp::create(

@@ -17,6 +17,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "GridLoops.h"
 #include "GroupOps.h"
 #include "Recursion.h"
 #include "SPIRVCommon.h"
@@ -87,6 +88,7 @@ private:
                             Value &rank64, Value &rank);
   Block *emitGroupGuard(OpBuilder &b, Location loc, Value end, Value &rank64,
                         Value &rank, Value &inRange);
+  LogicalResult expandGridLaunches(func::FuncOp fn, bsgp::KernelOp kernel);
 
   ModuleOp device;
   std::optional<bsgp::SPIRVBuiltins> builtins;
@@ -195,6 +197,87 @@ Block *LowerKernelsToSPIRVPass::emitGroupGuard(OpBuilder &b, Location loc,
   return body;
 }
 
+/// Clones `folded`'s body at `b` as one rank: `rank` and `size` (i32) for
+/// thread.rank and thread.size, a return ending the rank. A single-block
+/// body is inlined, which keeps the kernel structured so that it skips the
+/// CFG round trip of bsgp-convert-to-spirv.
+static void cloneRanks(bsgp::KernelOp folded, OpBuilder &b, IRMapping &mapping,
+                       Value rank, Value size) {
+  Location loc = folded.getLoc();
+  auto region = scf::ExecuteRegionOp::create(b, loc, TypeRange{});
+  b.cloneRegionBefore(folded.getBody(), region.getRegion(),
+                      region.getRegion().end(), mapping);
+  SmallVector<Operation *> toReplace;
+  region.getRegion().walk([&](Operation *op) {
+    if (isa<bsgp::ThreadRankOp, bsgp::ThreadSizeOp, bsgp::ReturnOp>(op))
+      toReplace.push_back(op);
+  });
+  for (Operation *op : toReplace) {
+    OpBuilder rb(op);
+    if (isa<bsgp::ReturnOp>(op)) {
+      scf::YieldOp::create(rb, op->getLoc());
+      op->erase();
+      continue;
+    }
+    op->getResult(0).replaceAllUsesWith(isa<bsgp::ThreadRankOp>(op) ? rank
+                                                                    : size);
+    op->erase();
+  }
+  b.setInsertionPointAfter(region);
+  if (!region.getRegion().hasOneBlock())
+    return;
+  Block &inner = region.getRegion().front();
+  inner.getTerminator()->erase();
+  region->getBlock()->getOperations().splice(Block::iterator(region),
+                                             inner.getOperations());
+  region.erase();
+}
+
+/// In a grid-loop kernel, each bsgp.grid_launch becomes the launched
+/// kernel's ranks a grid stride apart, inlined with the launch's arguments
+/// for its parameters, then the grid-wide barrier (GridLoops.h).
+LogicalResult
+LowerKernelsToSPIRVPass::expandGridLaunches(func::FuncOp fn,
+                                            bsgp::KernelOp kernel) {
+  SmallVector<bsgp::GridLaunchOp> launches;
+  fn.walk([&](bsgp::GridLaunchOp l) { launches.push_back(l); });
+  if (launches.empty())
+    return success();
+  ModuleOp host = getOperation();
+  OpBuilder b(fn.getContext());
+  b.setInsertionPointToStart(&fn.getBody().front());
+  // The runtime passes the barrier's word where other kernels take the
+  // first rank of their slice.
+  Value word = loadPushConstant(b, kernel.getLoc(), device, 2);
+  Type i32 = b.getI32Type(), i64 = b.getI64Type();
+  for (bsgp::GridLaunchOp launch : launches) {
+    Location loc = launch.getLoc();
+    auto callee = host.lookupSymbol<bsgp::KernelOp>(launch.getKernelAttr());
+    if (!callee || callee.getBody().empty())
+      return launch.emitOpError("launches a kernel without a body");
+    OwningOpRef<bsgp::KernelOp> folded(cast<bsgp::KernelOp>(callee->clone()));
+    bsgp::foldTargetQueries(*folded, "spirv");
+    b.setInsertionPoint(launch);
+    // A negative count runs no rank, as bsgprt_launch would refuse it.
+    Value count =
+        arith::MaxSIOp::create(b, loc, launch.getThreadCount(),
+                               arith::ConstantIntOp::create(b, loc, i32, 0));
+    Value end = arith::ExtUIOp::create(b, loc, i64, count);
+    Value rank64, rank;
+    emitGridStrideLoop(b, loc, arith::ConstantIntOp::create(b, loc, i64, 0),
+                       end, rank64, rank);
+    IRMapping mapping;
+    for (auto [param, arg] :
+         llvm::zip(folded->getBody().getArguments(), launch.getArgs()))
+      mapping.map(param, arg);
+    cloneRanks(*folded, b, mapping, rank, count);
+    b.setInsertionPoint(launch);
+    bsgp::emitSPIRVGridBarrier(b, loc, *builtins, word);
+    launch.erase();
+  }
+  return success();
+}
+
 /// Kernels without work-group operations run their body in a grid-stride
 /// loop (emitGridStrideLoop). Kernels with them run every invocation to
 /// the end (predicateMissingRanks), and number the invocations of a
@@ -250,52 +333,34 @@ LogicalResult LowerKernelsToSPIRVPass::buildKernel(bsgp::KernelOp kernel,
     offset += info->size;
   }
 
-  Value rank64, rank, inRange;
-  Value end = loadPushConstant(b, loc, device, 3);
-  Block *body =
-      grouped ? emitGroupGuard(b, loc, end, rank64, rank, inRange)
-              : emitGridStrideLoop(b, loc, loadPushConstant(b, loc, device, 2),
-                                   end, rank64, rank);
   Value size32;
   {
     OpBuilder::InsertionGuard atEntry(b);
     b.setInsertionPointAfterValue(size);
     size32 = arith::TruncIOp::create(b, loc, i32, size);
   }
+  if (kernel->hasAttr(bsgp::BSGPDialect::GridLoopAttrHelper::getNameStr())) {
+    // Every invocation runs the loop; its grid launches run the ranks.
+    cloneRanks(*folded, b, mapping,
+               arith::ConstantIntOp::create(b, loc, i32, 0), size32);
+    if (failed(expandGridLaunches(fn, kernel)))
+      return failure();
+    rewriteAtomicLoads(fn);
+    fn->setAttr(bsgp::BSGPDialect::getDeviceAttrName(), b.getUnitAttr());
+    b.setInsertionPointToEnd(entry);
+    func::ReturnOp::create(b, loc);
+    return success();
+  }
 
-  auto region = scf::ExecuteRegionOp::create(b, loc, TypeRange{});
-  b.cloneRegionBefore(folded->getBody(), region.getRegion(),
-                      region.getRegion().end(), mapping);
+  Value rank64, rank, inRange;
+  Value end = loadPushConstant(b, loc, device, 3);
+  Block *body =
+      grouped ? emitGroupGuard(b, loc, end, rank64, rank, inRange)
+              : emitGridStrideLoop(b, loc, loadPushConstant(b, loc, device, 2),
+                                   end, rank64, rank);
+  cloneRanks(*folded, b, mapping, rank, size32);
   b.setInsertionPointToEnd(entry);
   func::ReturnOp::create(b, loc);
-
-  SmallVector<Operation *> toReplace;
-  region.getRegion().walk([&](Operation *op) {
-    if (isa<bsgp::ThreadRankOp, bsgp::ThreadSizeOp, bsgp::ReturnOp>(op))
-      toReplace.push_back(op);
-  });
-  for (Operation *op : toReplace) {
-    OpBuilder rb(op);
-    if (isa<bsgp::ReturnOp>(op)) {
-      scf::YieldOp::create(rb, op->getLoc());
-      op->erase();
-      continue;
-    }
-    op->getResult(0).replaceAllUsesWith(isa<bsgp::ThreadRankOp>(op) ? rank
-                                                                    : size32);
-    op->erase();
-  }
-
-  // A single-block body needs no region of its own; inlining it keeps the
-  // kernel structured, so that it skips the CFG round trip below.
-  if (region.getRegion().hasOneBlock()) {
-    Block &inner = region.getRegion().front();
-    Operation *yield = inner.getTerminator();
-    yield->erase();
-    body->getOperations().splice(Block::iterator(region),
-                                 inner.getOperations());
-    region.erase();
-  }
   rewriteAtomicLoads(fn);
   if (grouped) {
     // SPIR-V's core has no match: ballots, which missing ranks then vote

@@ -173,11 +173,6 @@ bool bsgp::usesGroupOps(Operation *kernel) {
 void bsgp::getKernelsForTarget(ModuleOp module, StringRef target,
                                SmallVectorImpl<KernelOp> &kernels) {
   for (KernelOp k : module.getOps<KernelOp>()) {
-    // A grid loop needs its work groups to run at once, which Vulkan does
-    // not promise: the SPIR-V target runs the loop's launches instead.
-    if (target == "spirv" &&
-        k->hasAttr(BSGPDialect::GridLoopAttrHelper::getNameStr()))
-      continue;
     auto only = k->getAttrOfType<StringAttr>(BSGPDialect::getTargetAttrName());
     if (!only || only.getValue() == target)
       kernels.push_back(k);
