@@ -510,6 +510,48 @@ void Generator::uniformLoop(Context Kind) {
   newPiece();
 }
 
+/// A loop over a bound the host knows whose iterations are steps of a
+/// ring: every thread reads another's value of the step before
+/// (thread.get), updates its own and ends the superstep. Nothing in it
+/// keeps the loop on the host (no collective, read-back, list or print),
+/// so bsgp-fuse-uniform-loops makes it one kernel, which runs as a grid
+/// loop on CUDA, Vulkan and the CPU (docs/cuda.md). The plain loops of
+/// uniformLoop are meant for that too, but their statements seldom allow
+/// it.
+void Generator::gridLoop() {
+  line("barrier;");
+  afterBarrier();
+  forgetPutTargets(*this);
+  std::vector<Var> Vars;
+  for (const Var &V : S.all())
+    if (V.Writable && !V.Len && !V.Addressed && !isFloating(V.T) &&
+        V.Name.find('.') == std::string::npos && gettable(V))
+      Vars.push_back(V);
+  if (Vars.empty())
+    return;
+  Var V = R.pick(Vars);
+  // The bound and the neighbour by the name counter: no draw decides them.
+  unsigned Trips = NameCounter % 4;
+  std::string Bound = NameCounter % 2 ? std::to_string(Trips)
+                                      : "(n % " + std::to_string(Trips + 2) +
+                                            ")";
+  std::string Step = std::to_string(1 + NameCounter % 5);
+  std::string I = fresh("gl"), G = fresh("gg");
+  Ty U = unsignedOf(V.T);
+  open("for (int " + I + " = 0; " + I + " < " + Bound + "; ++" + I + ")");
+  line(std::string(tyName(V.T)) + " " + G + " = thread.get((thread.rank + " +
+       Step + ") % thread.size, " + V.Name + ");");
+  line(V.Name + " = " +
+       convert("((" + convert(V.Name, V.T, U) + " ^ " + convert(G, V.T, U) +
+                   ") + " + convert(I, Ty::Int, U) + ")",
+               U, V.T) +
+       ";");
+  line("barrier;");
+  close();
+  // The code after the loop is a piece of its own.
+  newPiece();
+}
+
 /// A call of an inline (or generic) collective function written for it: its
 /// body is a spawn body of its own (segments ending in barriers,
 /// collectives, rank changes and puts), reading the caller's variables

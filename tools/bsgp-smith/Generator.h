@@ -108,6 +108,8 @@ enum class Feature : unsigned {
                  ///< and threads read
   ArrayLiterals, ///< `T a[] = {...}` and array compound literals
   ArrayFields,   ///< with StructValues: struct locals with an array field
+  GridLoops,     ///< a loop of ring steps that bsgp-fuse-uniform-loops
+                 ///< makes one kernel
   NumFeatures
 };
 
@@ -347,6 +349,9 @@ public:
   bool flowConstruct();
   void uniformBranch();
   void uniformLoop(Context Kind);
+  /// A loop of supersteps that only get, compute and end supersteps
+  /// (Feature::GridLoops), at the top level of a spawn body.
+  void gridLoop();
   void flowBody(FlowLevel L, llvm::function_ref<void()> Body);
   std::string uniformValue(Context Kind, unsigned Limit);
   void collectiveCall(bool Generic);

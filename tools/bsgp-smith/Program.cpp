@@ -94,6 +94,7 @@ static const FeatureInfo Features[] = {
     {"globals", true},
     {"array-literals", true},
     {"array-fields", true},
+    {"grid-loops", true},
 };
 static_assert(sizeof(Features) / sizeof(Features[0]) ==
                   static_cast<unsigned>(Feature::NumFeatures),

@@ -354,6 +354,9 @@ void Generator::spawnBody(unsigned K) {
       continue;
     segmentEnd();
   }
+  if (Opts.has(Feature::GridLoops) && Opts.has(Feature::Barrier) &&
+      Opts.has(Feature::Get) && NameCounter % 3 != 0)
+    gridLoop();
   stmtList(R.range(1, 3), 2);
   if (Opts.PlantError && K == 0)
     plantError();
