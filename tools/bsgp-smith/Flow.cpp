@@ -532,9 +532,9 @@ void Generator::gridLoop() {
   Var V = R.pick(Vars);
   // The bound and the neighbour by the name counter: no draw decides them.
   unsigned Trips = NameCounter % 4;
-  std::string Bound = NameCounter % 2 ? std::to_string(Trips)
-                                      : "(n % " + std::to_string(Trips + 2) +
-                                            ")";
+  std::string Bound = NameCounter % 2
+                          ? std::to_string(Trips)
+                          : "(n % " + std::to_string(Trips + 2) + ")";
   std::string Step = std::to_string(1 + NameCounter % 5);
   std::string I = fresh("gl"), G = fresh("gg");
   Ty U = unsignedOf(V.T);
