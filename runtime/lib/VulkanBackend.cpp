@@ -132,6 +132,18 @@ VulkanBackend::~VulkanBackend() {
   // The loader stays open: drivers may keep exit handlers in it.
 }
 
+/// Sets `out` to the environment variable `name` where it is a decimal
+/// count; leaves it otherwise.
+static void envCount(const char *name, uint64_t &out) {
+  const char *env = std::getenv(name);
+  if (!env)
+    return;
+  char *end = nullptr;
+  unsigned long long v = std::strtoull(env, &end, 10);
+  if (end != env && *end == 0)
+    out = v;
+}
+
 bool VulkanBackend::init(std::string &why, bool allowCPU,
                          const std::vector<std::string> &withoutFeatures) {
   lib = dlopen("libvulkan.so.1", RTLD_NOW | RTLD_LOCAL);
@@ -206,25 +218,10 @@ bool VulkanBackend::init(std::string &why, bool allowCPU,
     syncEachLaunch = std::atoi(env) != 0;
   if (const char *env = std::getenv("BSGP_VULKAN_STAGING"))
     forceStaging = std::atoi(env) != 0;
-  if (const char *env = std::getenv("BSGP_VULKAN_SPIN_US")) {
-    char *end = nullptr;
-    unsigned long long us = std::strtoull(env, &end, 10);
-    if (end != env && *end == 0)
-      spinMicroseconds = us;
-  }
-  if (const char *env = std::getenv("BSGP_VULKAN_GROUPS")) {
-    char *end = nullptr;
-    unsigned long long g = std::strtoull(env, &end, 10);
-    if (end != env && *end == 0)
-      strideGroups = g;
-  }
+  envCount("BSGP_VULKAN_SPIN_US", spinMicroseconds);
+  envCount("BSGP_VULKAN_GROUPS", strideGroups);
   gridGroups = residentGroups();
-  if (const char *env = std::getenv("BSGP_VULKAN_GRID_GROUPS")) {
-    char *end = nullptr;
-    unsigned long long g = std::strtoull(env, &end, 10);
-    if (end != env && *end == 0)
-      gridGroups = g;
-  }
+  envCount("BSGP_VULKAN_GRID_GROUPS", gridGroups);
   chooseMemoryTypes();
   if (deviceMemoryType < 0 || hostMemoryType < 0) {
     why = "the device has no device-local or no host-visible coherent "

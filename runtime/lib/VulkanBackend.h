@@ -316,16 +316,17 @@ private:
     std::vector<bool> strided;
   };
 
-  /// Records kernel `kernel` of `m` on ranks [first, end) of a launch of
-  /// n ([0, n) unless a device of several runs a slice) into the command
-  /// buffer, between two timestamps when \p timed. The push constants are
-  /// {args address, n, first, end} (ABI version 5).
   /// A grid-loop kernel's dispatch: exactly `groups` workgroups, and the
   /// barrier's word where other kernels take their slice's first rank.
   struct GridDispatch {
     uint64_t groups;
     uint64_t word;
   };
+  /// Records kernel `kernel` of `m` on ranks [first, end) of a launch of
+  /// n ([0, n) unless a device of several runs a slice) into the command
+  /// buffer, between two timestamps when \p timed. The push constants are
+  /// {args address, n, first, end} (ABI version 5); `grid` makes it a
+  /// grid-loop kernel's dispatch.
   Status dispatch(const bsgprt_module_desc &m, uint32_t kernel, uint64_t n,
                   const void *args, bool timed, uint64_t first = 0,
                   uint64_t end = UINT64_MAX,
