@@ -52,7 +52,11 @@ static unsigned widthOf(Kind K) {
   case BuiltinType::Bool:
     return 1;
   case BuiltinType::Char:
+  case BuiltinType::UChar:
     return 8;
+  case BuiltinType::Short:
+  case BuiltinType::UShort:
+    return 16;
   case BuiltinType::Int:
   case BuiltinType::UInt:
     return 32;
@@ -62,11 +66,12 @@ static unsigned widthOf(Kind K) {
 }
 
 static bool isSignedKind(Kind K) {
-  return K == BuiltinType::Char || K == BuiltinType::Int ||
-         K == BuiltinType::Int64;
+  return K == BuiltinType::Char || K == BuiltinType::Short ||
+         K == BuiltinType::Int || K == BuiltinType::Int64;
 }
 
-/// C's integer promotions: bool and char become int.
+/// C's integer promotions: bool, char, short and their unsigned forms
+/// become int (which holds all their values).
 static Kind promote(Kind K) { return widthOf(K) < 32 ? BuiltinType::Int : K; }
 
 /// C's usual arithmetic conversions between integer types: after
@@ -142,6 +147,12 @@ const char *IntConstant::getTypeName() const {
     return "bool";
   case BuiltinType::Char:
     return "char";
+  case BuiltinType::UChar:
+    return "uchar";
+  case BuiltinType::Short:
+    return "short";
+  case BuiltinType::UShort:
+    return "ushort";
   case BuiltinType::Int:
     return "int";
   case BuiltinType::UInt:

@@ -35,6 +35,7 @@ bool Type::isInteger() const {
 bool Type::isSignedInteger() const {
   auto *B = asBuiltin(this);
   return B && (B->getBuiltinKind() == BuiltinType::Char ||
+               B->getBuiltinKind() == BuiltinType::Short ||
                B->getBuiltinKind() == BuiltinType::Int ||
                B->getBuiltinKind() == BuiltinType::Int64);
 }
@@ -59,7 +60,11 @@ unsigned BuiltinType::getBitWidth() const {
   case Bool:
     return 1;
   case Char:
+  case UChar:
     return 8;
+  case Short:
+  case UShort:
+    return 16;
   case Int:
   case UInt:
   case Float:
@@ -82,6 +87,12 @@ static const char *builtinName(BuiltinType::BuiltinKind K) {
     return "bool";
   case BuiltinType::Char:
     return "char";
+  case BuiltinType::UChar:
+    return "uchar";
+  case BuiltinType::Short:
+    return "short";
+  case BuiltinType::UShort:
+    return "ushort";
   case BuiltinType::Int:
     return "int";
   case BuiltinType::UInt:

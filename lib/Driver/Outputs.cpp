@@ -115,6 +115,15 @@ static std::string cType(const Type *T, HeaderTypes &H, bool BehindPointer) {
     case BuiltinType::Char:
       S = "char";
       break;
+    case BuiltinType::UChar:
+      S = "uint8_t";
+      break;
+    case BuiltinType::Short:
+      S = "int16_t";
+      break;
+    case BuiltinType::UShort:
+      S = "uint16_t";
+      break;
     case BuiltinType::Int:
       S = "int32_t";
       break;

@@ -68,7 +68,11 @@ Type MLIRGen::convertType(const bsgp::Type *t, bsgp::SourceRange where) {
     case bsgp::BuiltinType::Bool:
       return b.getI1Type();
     case bsgp::BuiltinType::Char:
+    case bsgp::BuiltinType::UChar:
       return b.getI8Type();
+    case bsgp::BuiltinType::Short:
+    case bsgp::BuiltinType::UShort:
+      return b.getI16Type();
     case bsgp::BuiltinType::Int:
     case bsgp::BuiltinType::UInt:
       return b.getI32Type();

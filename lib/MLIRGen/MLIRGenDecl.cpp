@@ -94,8 +94,11 @@ void MLIRGen::declareFunction(bsgp::FunctionDecl *fd, bool imported,
                              b.getContext(), bsgp::LibraryKind::Function));
     }
   }
-  if (!fd->isDefinition())
+  if (!fd->isDefinition()) {
+    // A prototype: defined by another file, perhaps in C.
+    extendNarrowIntegers(fd, fn);
     return;
+  }
 
   // Every function of an imported file is compiled into each importer,
   // private to it (as inline functions and instantiations of generic ones
@@ -114,8 +117,10 @@ void MLIRGen::declareFunction(bsgp::FunctionDecl *fd, bool imported,
                        llvm::any_of(ft->getParams(), [](const bsgp::Type *p) {
                          return asStructValue(p) != nullptr;
                        });
-  if (!imported && !fd->isInline() && !instance && !structByValue)
+  if (!imported && !fd->isInline() && !instance && !structByValue) {
     fn.setPublic();
+    extendNarrowIntegers(fd, fn);
+  }
   switch (fd->getFunctionKind()) {
   case bsgp::FunctionDecl::FK_Collective:
     fn->setAttr(bsgp::BSGPDialect::getCollectiveAttrName(), b.getUnitAttr());
@@ -128,6 +133,34 @@ void MLIRGen::declareFunction(bsgp::FunctionDecl *fd, bool imported,
   }
   // Mark it as to be defined: an entry block makes it non-external.
   fn.addEntryBlock();
+}
+
+/// C's ABI on x86-64 as clang implements it: a caller extends an integer
+/// narrower than 32 bits to 32 (by its signedness), and so does a callee
+/// its result. Functions with an external symbol say so (`signext`,
+/// `zeroext`), as clang's do, so that C code calling them and C functions
+/// they call agree on `short`, `char` and `bool`.
+void MLIRGen::extendNarrowIntegers(const bsgp::FunctionDecl *fd,
+                                   func::FuncOp fn) {
+  const bsgp::FunctionType *ft = fd->getFunctionType();
+  // A struct by value passes several values per parameter
+  // (MLIRGenCABI.cpp): positions would not match.
+  auto isStruct = [](const bsgp::Type *t) { return asStructValue(t); };
+  if (isStruct(ft->getReturnType()) || llvm::any_of(ft->getParams(), isStruct))
+    return;
+  for (auto [i, p] : llvm::enumerate(ft->getParams()))
+    if (StringRef attr = getCExtensionAttr(p); !attr.empty())
+      fn.setArgAttr(i, attr, b.getUnitAttr());
+  if (fn.getNumResults() == 1)
+    if (StringRef attr = getCExtensionAttr(ft->getReturnType()); !attr.empty())
+      fn.setResultAttr(0, attr, b.getUnitAttr());
+}
+
+StringRef mlirgen::getCExtensionAttr(const bsgp::Type *t) {
+  auto *bt = dyn_cast<bsgp::BuiltinType>(t->getUnqualified());
+  if (!bt || !bt->isInteger() || bt->getBitWidth() >= 32)
+    return {};
+  return bt->isSignedInteger() ? "llvm.signext" : "llvm.zeroext";
 }
 
 /// True if `s` is the last statement of `body`, possibly nested in the last

@@ -944,6 +944,15 @@ Value MLIRGen::emitCall(bsgp::CallExpr *e) {
       OpBuilder mb = OpBuilder::atBlockEnd(module.getBody());
       callee =
           LLVM::LLVMFuncOp::create(mb, loc(fd->getLoc()), fd->getName(), fnTy);
+      // C's extension of arguments and results narrower than 32 bits.
+      for (size_t i = 0; i < fixed && i < paramTypes.size(); ++i)
+        if (StringRef attr = getCExtensionAttr(fd->getParams()[i]->getType());
+            !attr.empty())
+          callee.setArgAttr(i, attr, b.getUnitAttr());
+      if (!isa<NoneType>(ret))
+        if (StringRef attr = getCExtensionAttr(fd->getReturnType());
+            !attr.empty())
+          callee.setResultAttr(0, attr, b.getUnitAttr());
     }
     auto call = LLVM::CallOp::create(b, l, callee, args);
     if (isa<NoneType>(ret))

@@ -100,6 +100,10 @@ struct CStructABI {
 
 /// The struct type of \p t (qualifiers dropped), or null.
 const bsgp::StructType *asStructValue(const bsgp::Type *t);
+/// The LLVM parameter attribute by which C's ABI extends an integer of
+/// type \p t narrower than 32 bits (`llvm.signext`, `llvm.zeroext`), or
+/// an empty string.
+StringRef getCExtensionAttr(const bsgp::Type *t);
 /// Whether \p st has an array field, directly or in a nested struct. Its
 /// variables live in memory, where `s.a[i]` indexes.
 bool hasArrayField(const bsgp::StructType *st);
@@ -121,6 +125,7 @@ private:
 
   //===--- Declarations ---------------------------------------------------===//
   void declareFunction(bsgp::FunctionDecl *fd, bool imported, bool library);
+  void extendNarrowIntegers(const bsgp::FunctionDecl *fd, func::FuncOp fn);
   void emitFunctionBody(bsgp::FunctionDecl *fd);
 
   //===--- Statements -----------------------------------------------------===//

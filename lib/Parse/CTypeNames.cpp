@@ -16,17 +16,13 @@ namespace {
 
 using BK = BuiltinType::BuiltinKind;
 
-const char *const Int16 = "16-bit integer type";
-const char *const UInt16 = "unsigned 16-bit integer type";
-const char *const UInt8 = "unsigned 8-bit integer type";
-
 const CTypeName Table[] = {
     // C's type specifiers, combined.
     {"signed", BK::Int, nullptr},
     {"unsigned", BK::UInt, nullptr},
-    {"short", BK::Int, Int16},
-    {"signed short", BK::Int, Int16},
-    {"unsigned short", BK::UInt, UInt16},
+    {"short", BK::Short, nullptr},
+    {"signed short", BK::Short, nullptr},
+    {"unsigned short", BK::UShort, nullptr},
     {"long", BK::Int64, nullptr},
     {"signed long", BK::Int64, nullptr},
     {"unsigned long", BK::UInt64, nullptr},
@@ -34,7 +30,7 @@ const CTypeName Table[] = {
     {"signed long long", BK::Int64, nullptr},
     {"unsigned long long", BK::UInt64, nullptr},
     {"signed char", BK::Char, nullptr},
-    {"unsigned char", BK::UInt, UInt8},
+    {"unsigned char", BK::UChar, nullptr},
     {"long double", BK::Double, "floating type wider than 'double'"},
     // The C and C++ libraries' names.
     {"size_t", BK::UInt64, nullptr},
@@ -43,14 +39,17 @@ const CTypeName Table[] = {
     {"intptr_t", BK::Int64, nullptr},
     {"uintptr_t", BK::UInt64, nullptr},
     {"int8_t", BK::Char, nullptr},
-    {"uint8_t", BK::UInt, UInt8},
-    {"int16_t", BK::Int, Int16},
-    {"uint16_t", BK::UInt, UInt16},
+    {"uint8_t", BK::UChar, nullptr},
+    {"int16_t", BK::Short, nullptr},
+    {"uint16_t", BK::UShort, nullptr},
     {"int32_t", BK::Int, nullptr},
     {"uint32_t", BK::UInt, nullptr},
     {"int64_t", BK::Int64, nullptr},
     {"uint64_t", BK::UInt64, nullptr},
     {"_Bool", BK::Bool, nullptr},
+    // OpenCL's and CUDA's short names, which diagnostics print.
+    {"uchar", BK::UChar, nullptr},
+    {"ushort", BK::UShort, nullptr},
 };
 
 /// C's type specifiers that BSGP does not have.

@@ -6,11 +6,11 @@
 ///
 /// \file
 /// The types C and C++ programmers write that BSGP spells otherwise
-/// (`long`, `unsigned int`, `size_t`) or lacks (`short`): one table, which
-/// the parser uses to read the first as BSGP's type and to say of the
-/// others "unknown type name 'short' (BSGP has no 16-bit integer type);
-/// did you mean 'int'?", going on with that type. The sizes are those of
-/// the LP64 hosts bsgpc compiles for (`long` is 64 bits).
+/// (`long`, `unsigned int`, `size_t`) or lacks (`long double`): one table,
+/// which the parser uses to read the first as BSGP's type and to say of
+/// the others "unknown type name 'long double' (BSGP has no floating type
+/// wider than 'double'); did you mean 'double'?", going on with that type. The
+/// sizes are those of the LP64 hosts bsgpc compiles for (`long` is 64 bits).
 ///
 //===----------------------------------------------------------------------===//
 
@@ -32,8 +32,8 @@ struct CTypeName {
   const char *C;
   /// BSGP's type with the same values, or the nearest where BSGP has none.
   BuiltinType::BuiltinKind BSGP;
-  /// What BSGP lacks (`16-bit integer type`) where BSGP is only the
-  /// nearest type; null where it is the same type.
+  /// What BSGP lacks (`floating type wider than 'double'`) where BSGP is only
+  /// the nearest type; null where it is the same type.
   const char *Missing;
 };
 

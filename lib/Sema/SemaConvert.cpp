@@ -26,8 +26,8 @@ using llvm::isa;
 
 const Type *Sema::promote(const Type *T) {
   auto *B = dyn_cast<BuiltinType>(T->getUnqualified());
-  if (B && (B->getBuiltinKind() == BuiltinType::Bool ||
-            B->getBuiltinKind() == BuiltinType::Char))
+  // C's integer promotions: every type narrower than int becomes int.
+  if (B && B->isInteger() && B->getBitWidth() < 32)
     return Ctx.getIntType();
   return T->getUnqualified();
 }

@@ -39,14 +39,18 @@ using namespace bsgp::smith;
 namespace {
 
 /// BSGP's integer types, which are C's on a 64-bit target (int64 is long).
-enum class IK { Bool, Char, Int, UInt, Int64, UInt64 };
+enum class IK { Bool, Char, UChar, Short, UShort, Int, UInt, Int64, UInt64 };
 
 unsigned widthOf(IK K) {
   switch (K) {
   case IK::Bool:
     return 1;
   case IK::Char:
+  case IK::UChar:
     return 8;
+  case IK::Short:
+  case IK::UShort:
+    return 16;
   case IK::Int:
   case IK::UInt:
     return 32;
@@ -56,12 +60,12 @@ unsigned widthOf(IK K) {
 }
 
 bool signedKind(IK K) {
-  return K == IK::Char || K == IK::Int || K == IK::Int64;
+  return K == IK::Char || K == IK::Short || K == IK::Int || K == IK::Int64;
 }
 
 const char *kindName(IK K) {
-  static const char *Names[] = {"bool", "char",  "int",
-                                "uint", "int64", "uint64"};
+  static const char *Names[] = {"bool", "char", "uchar", "short", "ushort",
+                                "int",  "uint", "int64", "uint64"};
   return Names[static_cast<unsigned>(K)];
 }
 
@@ -181,6 +185,8 @@ IK ConstGen::randomKind(bool Small) {
   if (Small) {
     Ks.push_back(IK::Char);
     Ks.push_back(IK::Bool);
+    static const std::vector<IK> Narrow = {IK::UChar, IK::Short, IK::UShort};
+    Ks.push_back(R.pick(Narrow));
   }
   return R.pick(Ks);
 }
@@ -263,8 +269,9 @@ CExpr ConstGen::leaf() {
   }
   if (Pick < 52) {
     static const std::pair<const char *, uint64_t> Sizes[] = {
-        {"char", 1}, {"int", 4}, {"uint", 4}, {"int64", 8}, {"uint64", 8}};
-    const auto &[T, N] = Sizes[R.below(Wide ? 5 : 3)];
+        {"char", 1}, {"short", 2}, {"ushort", 2}, {"uchar", 1},
+        {"int", 4},  {"uint", 4},  {"int64", 8},  {"uint64", 8}};
+    const auto &[T, N] = Sizes[R.below(Wide ? 8 : 6)];
     return {std::string("sizeof(") + T + ")", make(IK::UInt64, N)};
   }
   CExpr L = randomLiteral();

@@ -209,14 +209,21 @@ std::string Generator::leaf(Ty T, double &Bound) {
     return R.chance(70) ? "thread.rank" : "thread.size";
   }
   if (Where == Ctx::Device && HasRec && R.chance(6)) {
-    // A field of a record (the spawn has a thread only when n > 0).
+    // A field of a record (the spawn has a thread only when n > 0); an int
+    // may come from a narrow field, which promotes (as the cast says, so
+    // that a template's argument stays an int).
+    std::string At = "drec[(uint)" + indexLeaf() + " % (uint)n].";
+    if (T == Ty::Int && R.chance(40)) {
+      static const std::vector<const char *> Narrow = {"s", "b", "w"};
+      return "((int)" + At + R.pick(Narrow) + ")";
+    }
     const char *F = T == Ty::Int      ? "i"
                     : T == Ty::UInt   ? "u"
                     : T == Ty::Int64  ? "l"
                     : T == Ty::UInt64 ? "q"
                     : T == Ty::Float  ? (R.chance(70) ? "f" : "v.x")
                                       : "d";
-    return "drec[(uint)" + indexLeaf() + " % (uint)n]." + F;
+    return At + F;
   }
   if (Where == Ctx::Device && R.chance(10)) {
     std::vector<Var> Lists;

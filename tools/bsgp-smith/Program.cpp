@@ -181,9 +181,9 @@ void Generator::helpers() {
     // Fields of every size and alignment, so that the layout matters.
     line("// The record of the input lists of structs.");
     open("struct SmRec");
-    for (const char *F :
-         {"char c;", "int i;", "float3 v;", "uint u;", "int64 l;", "float f;",
-          "char c2;", "uint64 q;", "double d;"})
+    for (const char *F : {"char c;", "int i;", "float3 v;", "uint u;",
+                          "int64 l;", "float f;", "char c2;", "uint64 q;",
+                          "double d;", "short s;", "uchar b;", "ushort w;"})
       line(F);
     close(";");
     line("");

@@ -397,6 +397,10 @@ void Generator::hostRecords() {
   line("hrec[i].q = " + V + ";");
   line("hrec[i].d = (double)(int64)((" + V +
        " >> 11) % 2097153ul) - 1048576.0;");
+  // The narrow fields keep the low bits of what an int holds.
+  line("hrec[i].s = (short)(" + V + " >> 7);");
+  line("hrec[i].b = (uchar)(" + V + " >> 13);");
+  line("hrec[i].w = (ushort)(" + V + " >> 19);");
   close();
   line("struct SmRec *drec = dnew[n + 1]struct SmRec;");
   line("bsgprt_memcpy_htod(drec, hrec, (uint64)n * sizeof(struct SmRec));");

@@ -92,6 +92,15 @@ static Column evalOperatorApply(Interpreter &I, Frame &F, ConstructExpr *E,
     case BK::Char:
       minOrMax<signed char>(IsMin, PA, PB, PR);
       break;
+    case BK::UChar:
+      minOrMax<uint8_t>(IsMin, PA, PB, PR);
+      break;
+    case BK::Short:
+      minOrMax<int16_t>(IsMin, PA, PB, PR);
+      break;
+    case BK::UShort:
+      minOrMax<uint16_t>(IsMin, PA, PB, PR);
+      break;
     case BK::Int:
       minOrMax<int32_t>(IsMin, PA, PB, PR);
       break;

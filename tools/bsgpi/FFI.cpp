@@ -116,6 +116,12 @@ static ffi_type *ffiType(Interpreter &I, const Type *T, SourceRange R) {
       return &ffi_type_uint8;
     case BK::Char:
       return &ffi_type_sint8;
+    case BK::UChar:
+      return &ffi_type_uint8;
+    case BK::Short:
+      return &ffi_type_sint16;
+    case BK::UShort:
+      return &ffi_type_uint16;
     case BK::Int:
       return &ffi_type_sint32;
     case BK::UInt:

@@ -98,7 +98,9 @@ uint64_t sizeOfSlow(const Type *T);
 inline uint64_t sizeOf(const Type *T) {
   // The common cases without a call: the walk asks for sizes constantly.
   if (auto *B = llvm::dyn_cast<BuiltinType>(T)) {
-    static constexpr uint8_t Sizes[] = {1, 1, 1, 4, 4, 8, 8, 4, 8};
+    static constexpr uint8_t Sizes[] = {1, 1, 1, 1, 2, 2, 4, 4, 8, 8, 4, 8};
+    static_assert(std::size(Sizes) == BuiltinType::Double + 1,
+                  "a size for every BuiltinKind");
     return Sizes[B->getBuiltinKind()];
   }
   if (llvm::isa<PointerType>(T))
@@ -147,6 +149,12 @@ inline void dispatchKind(BuiltinType::BuiltinKind K, Fn &&F) {
     return F(uint8_t());
   case BK::Char:
     return F(int8_t());
+  case BK::UChar:
+    return F(uint8_t());
+  case BK::Short:
+    return F(int16_t());
+  case BK::UShort:
+    return F(uint16_t());
   case BK::Int:
     return F(int32_t());
   case BK::UInt:

@@ -86,16 +86,32 @@ template <typename To, typename From> To floatToInt(From V) {
   return (To)V;
 }
 
+/// A conversion to a type narrower than int: a float goes through int (C
+/// leaves a value out of the narrow type's range undefined), an integer
+/// keeps its low bits, as the targets' truncations do.
+template <typename To, typename From> void storeNarrow(From V, uint8_t *Dst) {
+  if constexpr (std::is_floating_point_v<From>)
+    storeAs<To>(Dst, (To)floatToInt<int32_t>(V));
+  else
+    storeAs<To>(Dst, (To)V);
+}
+
 template <typename From> void convertFrom(From V, BK To, uint8_t *Dst) {
   switch (To) {
   case BK::Bool:
     storeAs<uint8_t>(Dst, V != From(0) ? 1 : 0);
     return;
   case BK::Char:
-    if constexpr (std::is_floating_point_v<From>)
-      storeAs<int8_t>(Dst, (int8_t)floatToInt<int32_t>(V));
-    else
-      storeAs<int8_t>(Dst, (int8_t)V);
+    storeNarrow<int8_t>(V, Dst);
+    return;
+  case BK::UChar:
+    storeNarrow<uint8_t>(V, Dst);
+    return;
+  case BK::Short:
+    storeNarrow<int16_t>(V, Dst);
+    return;
+  case BK::UShort:
+    storeNarrow<uint16_t>(V, Dst);
     return;
   case BK::Int:
     storeAs<int32_t>(Dst, floatToInt<int32_t>(V));
@@ -134,6 +150,12 @@ void interp::convertScalar(BK From, const uint8_t *Src, BK To, uint8_t *Dst) {
     return convertFrom<int32_t>(loadAs<uint8_t>(Src) ? 1 : 0, To, Dst);
   case BK::Char:
     return convertFrom<int8_t>(loadAs<int8_t>(Src), To, Dst);
+  case BK::UChar:
+    return convertFrom<uint8_t>(loadAs<uint8_t>(Src), To, Dst);
+  case BK::Short:
+    return convertFrom<int16_t>(loadAs<int16_t>(Src), To, Dst);
+  case BK::UShort:
+    return convertFrom<uint16_t>(loadAs<uint16_t>(Src), To, Dst);
   case BK::Int:
     return convertFrom<int32_t>(loadAs<int32_t>(Src), To, Dst);
   case BK::UInt:

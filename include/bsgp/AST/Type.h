@@ -77,6 +77,9 @@ public:
     Void,
     Bool,
     Char,
+    UChar,
+    Short,
+    UShort,
     Int,
     UInt,
     Int64,
@@ -86,7 +89,7 @@ public:
   };
   explicit BuiltinType(BuiltinKind K) : Type(TK_Builtin), BKind(K) {}
   BuiltinKind getBuiltinKind() const { return BKind; }
-  /// Bit width (bool is 1, char 8).
+  /// Bit width (bool is 1, char and uchar 8, short and ushort 16).
   unsigned getBitWidth() const;
   /// Rank for the usual arithmetic conversions.
   unsigned getRank() const;

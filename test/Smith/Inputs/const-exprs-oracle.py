@@ -32,6 +32,8 @@ import sys
 PRELUDE = r"""#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
+typedef unsigned char uchar;
+typedef unsigned short ushort;
 typedef unsigned int uint;
 typedef long long int64;
 typedef unsigned long long uint64;

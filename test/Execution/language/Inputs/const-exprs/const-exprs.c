@@ -10,6 +10,8 @@
 typedef unsigned int uint;
 typedef long long int64;
 typedef unsigned long long uint64;
+typedef unsigned short ushort;
+typedef unsigned char uchar;
 
 #define PRINT(N, V) printf("%s %llu\n", #N, (uint64)(V));
 
