@@ -154,9 +154,10 @@ static std::string cType(const Type *T, HeaderTypes &H, bool BehindPointer) {
       return "";
     S = Inner + " *";
   } else if (auto *ST = llvm::dyn_cast<StructType>(T)) {
-    // Behind a pointer, or as a field: the struct's C definition, which has
-    // the BSGP layout (docs/language.md, "Structs").
-    if (!BehindPointer || !addStruct(ST, H))
+    // The struct's C definition, which has the BSGP layout
+    // (docs/language.md, "Structs"); by value too, since a function taking
+    // or returning one is exported with C's convention.
+    if (!addStruct(ST, H))
       return "";
     S = "struct " + ST->getName().str();
   } else {
@@ -194,7 +195,7 @@ bool bsgp::writeHeader(llvm::StringRef Guard, ASTContext &Ctx,
     }
     if (!Ok) {
       DS << "/* " << F->getName()
-         << ": not callable from C (a vector or struct passed by value) */\n";
+         << ": not callable from C (a vector passed by value) */\n";
       continue;
     }
     if (Params.empty())

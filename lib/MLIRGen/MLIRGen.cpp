@@ -176,6 +176,7 @@ OwningOpRef<ModuleOp> MLIRGen::run() {
         if (fd->isDefinition() && !fd->isUnchecked() &&
             isa_and_nonnull<func::FuncOp>(functions.lookup(fd)))
           emitFunctionBody(fd);
+  emitCABIWrappers(cabiExports);
 
   if (failed)
     return nullptr;

@@ -110,16 +110,16 @@ void MLIRGen::declareFunction(bsgp::FunctionDecl *fd, bool imported,
     return;
   fn->setLoc(loc(fd->getLoc()));
   // A function that takes or returns a struct by value passes it as its
-  // fields, which C callers would not: it gets no external symbol, so that
-  // a C caller fails to link instead (-emit-header leaves it out). Calls of
-  // C functions do follow C's ABI (MLIRGenCABI.cpp).
-  bool structByValue = asStructValue(ft->getReturnType()) ||
-                       llvm::any_of(ft->getParams(), [](const bsgp::Type *p) {
-                         return asStructValue(p) != nullptr;
-                       });
-  if (!imported && !fd->isInline() && !instance && !structByValue) {
-    fn.setPublic();
-    extendNarrowIntegers(fd, fn);
+  // fields among BSGP functions; its external symbol is a wrapper with C's
+  // convention (MLIRGenCABI.cpp), made once the bodies are.
+  bool structByValue = hasStructByValue(fd);
+  if (!imported && !fd->isInline() && !instance) {
+    if (structByValue) {
+      cabiExports.push_back(fd);
+    } else {
+      fn.setPublic();
+      extendNarrowIntegers(fd, fn);
+    }
   }
   switch (fd->getFunctionKind()) {
   case bsgp::FunctionDecl::FK_Collective:

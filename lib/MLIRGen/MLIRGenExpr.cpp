@@ -893,7 +893,7 @@ Value MLIRGen::emitCall(bsgp::CallExpr *e) {
     bsgp::PrintfOp::create(b, l, b.getStringAttr(lit->getValue()), args);
     return arith::ConstantIntOp::create(b, l, 0, 1); // no value; unused
   }
-  if (fd->isExternC()) {
+  if (callsThroughCABI(fd)) {
     // A struct by value crosses the call as C's ABI says (MLIRGenCABI.cpp).
     bool structs = asStructValue(e->getType()) != nullptr;
     for (bsgp::Expr *a : e->args())

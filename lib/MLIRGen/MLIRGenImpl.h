@@ -210,6 +210,18 @@ private:
                        SmallVectorImpl<Value> *leaves);
   std::optional<CStructABI> classifyForC(const bsgp::StructType *st,
                                          bsgp::SourceRange where);
+  /// Whether \p fd takes or returns a struct by value.
+  static bool hasStructByValue(const bsgp::FunctionDecl *fd);
+  /// Whether a call of \p fd follows C's convention: an extern "C"
+  /// function, or one with a struct by value defined in another file.
+  bool callsThroughCABI(bsgp::FunctionDecl *fd);
+  /// Exports each of \p exported (definitions with a struct by value) as a
+  /// function with C's convention, around its BSGP form renamed.
+  void emitCABIWrappers(ArrayRef<bsgp::FunctionDecl *> exported);
+  /// The wrapper of \p fd around \p fn, its BSGP form.
+  void emitCABIWrapper(bsgp::FunctionDecl *fd, func::FuncOp fn);
+  /// The definitions emitCABIWrappers exports.
+  SmallVector<bsgp::FunctionDecl *> cabiExports;
   Value emitBuiltin(bsgp::BuiltinCallExpr *e);
   Value emitChunkOp(bsgp::BuiltinCallExpr *e, ArrayRef<Value> args);
   Value emitCollectiveCall(bsgp::BuiltinCallExpr *e, ArrayRef<Value> args);

@@ -565,7 +565,7 @@ bool MLIRGen::emitCallArgs(bsgp::CallExpr *e, SmallVectorImpl<Value> &args) {
 /// A call of a function that returns a struct: its results are the leaves.
 bool MLIRGen::emitStructCall(bsgp::CallExpr *e, SmallVectorImpl<Value> &out) {
   bsgp::FunctionDecl *fd = e->getDirectCallee();
-  if (fd && fd->isExternC()) {
+  if (fd && callsThroughCABI(fd)) {
     Value unused;
     return emitExternCCall(e, fd, unused, &out);
   }

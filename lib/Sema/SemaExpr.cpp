@@ -218,6 +218,32 @@ Expr *Sema::checkCast(CastExpr *C) {
     C->setType(To);
     return C;
   }
+  // A vector compound literal, `(float2){x, y}` (GCC's vector extension,
+  // which C compilers accept): the elements in order, each converted to the
+  // element type and those left out zero, as the construction
+  // `float2(x, y)` with the zeros written out.
+  if (auto *IL = dyn_cast<InitListExpr>(C->getSubExpr());
+      IL && isa<VectorType>(C->getWrittenType()->getUnqualified())) {
+    auto *VT = cast<VectorType>(C->getWrittenType()->getUnqualified());
+    auto Inits = IL->inits();
+    if (Inits.size() > VT->getNumElements()) {
+      Diags.report(Inits[VT->getNumElements()]->getRange(),
+                   diag::err_init_list_excess)
+          << "(" + VT->str() + "){...}";
+      return error(C);
+    }
+    llvm::SmallVector<Expr *, 4> Args(Inits.begin(), Inits.end());
+    for (Expr *A : Args)
+      if (isa<InitListExpr>(A)) {
+        Diags.report(A->getRange(), diag::err_init_list_scalar)
+            << VT->getElementType()->str();
+        return error(C);
+      }
+    while (Args.size() < VT->getNumElements())
+      Args.push_back(new (Ctx) IntegerLiteral(IL->getRange(), 0, false, false));
+    return checkExpr(new (Ctx) ConstructExpr(C->getRange(), VT,
+                                             Ctx.copyArray<Expr *>(Args)));
+  }
   // A compound literal: a struct value made of its fields' list.
   if (auto *IL = dyn_cast<InitListExpr>(C->getSubExpr())) {
     auto *ST = dyn_cast<StructType>(C->getWrittenType()->getUnqualified());

@@ -346,6 +346,8 @@ std::string Generator::intExpr(Ty T, int Depth) {
   auto Sub = [&]() { return intExpr(T, Depth - 1); };
   if (T == Ty::Int && Opts.has(Feature::FnJumps) && R.chance(4))
     return "sm_find(" + Sub() + ", " + Sub() + ")";
+  if (Opts.has(Feature::CForms) && R.chance(6))
+    return cForm(T, Depth);
   switch (R.below(10)) {
   case 0:
   case 1: { // + - * (wrapping)
@@ -393,6 +395,42 @@ std::string Generator::intExpr(Ty T, int Depth) {
       return genericCall("sm_gmax", T, {A, B});
     return "(" + A + (R.chance(50) ? " < " : " > ") + B + " ? " + A + " : " +
            B + ")";
+  }
+  }
+}
+
+/// An integer of type \p T written in one of C's forms: `(T){e}`, a lane
+/// of a vector compound literal, `sizeof` of an expression, or (host code)
+/// a quotient or remainder from `div` or `lldiv` by a divisor of 1 to 16.
+std::string Generator::cForm(Ty T, int Depth) {
+  const std::string TN = tyName(T);
+  auto Sub = [&]() { return intExpr(T, Depth - 1); };
+  bool Host = Where == Ctx::Host && Opts.has(Feature::CNames);
+  switch (R.below(Host ? 4 : 3)) {
+  case 0:
+    return "(" + TN + "){" + Sub() + "}";
+  case 1: {
+    if (T != Ty::Int && T != Ty::UInt)
+      return "(" + TN + "){" + Sub() + "}";
+    // (int2){a, b}.y, (uint4){a}.z (the lanes left out are zero).
+    std::string V = T == Ty::Int ? "int" : "uint";
+    unsigned N = R.range(2, 4), Given = R.range(1, N), Lane = R.below(N);
+    std::string List;
+    for (unsigned K = 0; K < Given; ++K)
+      List += (K ? ", " : "") + Sub();
+    return "((" + V + std::to_string(N) + "){" + List + "})." + "xyzw"[Lane];
+  }
+  case 2:
+    return "(" + TN + ")sizeof(" + expr(randomTy(), Depth - 1) + ")";
+  default: {
+    bool Wide = is64(T);
+    std::string A = Wide ? "(int64)" + convert(Sub(), T, Ty::Int64)
+                         : "(int)" + convert(Sub(), T, Ty::Int);
+    std::string D = "((int)(" + convert(Sub(), T, Ty::Int) + " & 15) + 1)";
+    if (Wide)
+      D = "(int64)" + D;
+    return "(" + TN + ")" + (Wide ? "lldiv(" : "div(") + A + ", " + D +
+           (R.chance(50) ? ").quot" : ").rem");
   }
   }
 }

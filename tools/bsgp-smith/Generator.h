@@ -110,6 +110,10 @@ enum class Feature : unsigned {
   ArrayFields,   ///< with StructValues: struct locals with an array field
   GridLoops,     ///< a loop of ring steps that bsgp-fuse-uniform-loops
                  ///< makes one kernel
+  CForms,        ///< C's expression forms: scalar and vector compound
+                 ///< literals, sizeof of an expression, and (host code,
+                 ///< with c-names) <stdlib.h>'s div and lldiv, whose struct
+                 ///< results cross C's calling convention
   NumFeatures
 };
 
@@ -266,6 +270,7 @@ public:
   /// results are within floatLimit(T).
   std::string expr(Ty T, int Depth);
   std::string intExpr(Ty T, int Depth);
+  std::string cForm(Ty T, int Depth);
   std::string floatExpr(Ty T, int Depth, double &Bound);
   std::string libmCall(Ty T, int Depth, double &Bound);
   std::string leaf(Ty T, double &Bound);

@@ -95,6 +95,7 @@ static const FeatureInfo Features[] = {
     {"array-literals", true},
     {"array-fields", true},
     {"grid-loops", true},
+    {"c-forms", true},
 };
 static_assert(sizeof(Features) / sizeof(Features[0]) ==
                   static_cast<unsigned>(Feature::NumFeatures),
