@@ -198,4 +198,28 @@ void storePendingPut(OpBuilder &b, Location loc, Value value, Value list,
   PtrStoreOp::create(inner, loc, value, list, rank);
 }
 
+bool storeWhereComputed(OpBuilder &b, Location loc, Value value, Value list,
+                        Block *body,
+                        function_ref<Value(OpBuilder &, Value)> widen) {
+  while (auto sel = value.getDefiningOp<arith::SelectOp>()) {
+    if (sel.getTrueValue() != sel.getFalseValue())
+      break;
+    value = sel.getTrueValue();
+  }
+  Operation *def = value.getDefiningOp();
+  if (!def || def->getBlock() != body)
+    return false;
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointAfter(def);
+  Value rank = ThreadRankOp::create(b, loc, b.getI32Type());
+  PtrStoreOp::create(b, loc, widen(b, value), list, rank);
+  return true;
+}
+
+Value getHostSource(Value v) {
+  if (auto uniform = v.getDefiningOp<UniformOp>())
+    v = uniform->getOperand(0);
+  return isa_and_nonnull<RequireOp>(v.getDefiningOp()) ? v : Value();
+}
+
 } // namespace bsgp

@@ -73,6 +73,24 @@ PutOp getPendingPut(mlir::Value v, llvm::ArrayRef<mlir::Operation *> seg);
 void storePendingPut(mlir::OpBuilder &b, mlir::Location loc, mlir::Value value,
                      mlir::Value list, mlir::Value rank);
 
+/// In a segment that keeps its threads' ranks and count, the store of a
+/// thread's \p value into \p list at its rank right after the op of
+/// \p body's top level that computes it, looking through copies (`x = v`
+/// comes as a select of v either way), with \p widen applied (a bool's
+/// list holds bytes): a value computed before the segment's last barrier is
+/// then not kept across it to be stored after it. False, storing nothing,
+/// where no such op computes it.
+bool storeWhereComputed(
+    mlir::OpBuilder &b, mlir::Location loc, mlir::Value value, mlir::Value list,
+    mlir::Block *body,
+    llvm::function_ref<mlir::Value(mlir::OpBuilder &, mlir::Value)> widen);
+
+/// The host value a uniform value of a segment is, where the host has it:
+/// a require's result (a collective's total read back), as is or marked
+/// uniform (`bsgp.uniform`, as a reduce's result is); null otherwise. The
+/// segment's spawn yields it, and the host needs no copy stored by rank 0.
+mlir::Value getHostSource(mlir::Value v);
+
 } // namespace bsgp
 
 #endif // BSGP_LIB_TRANSFORMS_SEGMENTENDVALUES_H

@@ -151,12 +151,11 @@ private:
   void bindState(Env &env, ArrayRef<Value> values, ArrayRef<bool> asList,
                  ArrayRef<Value> carried, ValueRange state);
   void freeDead(Env &env, const llvm::SetVector<Value> &live, Location loc);
-  SmallVector<Value> emitSegmentEnd(OpBuilder &db, Location loc,
-                                    ArrayRef<Type> reqTypes,
-                                    ArrayRef<Value> outLists,
-                                    ArrayRef<Value> outUniform,
-                                    ArrayRef<Value> outAtEnd,
-                                    ArrayRef<Operation *> dev, IRMapping &map);
+  SmallVector<Value>
+  emitSegmentEnd(OpBuilder &db, Location loc, ArrayRef<Type> reqTypes,
+                 ArrayRef<Value> outLists, ArrayRef<Value> outUniform,
+                 ArrayRef<Value> outAtEnd, ArrayRef<Operation *> dev,
+                 IRMapping &map, bool early);
   /// The ops of `seg` the device must run; the others are computed on the
   /// host, before the segment, into `env.host`.
   SmallVector<Operation *> hoist(ArrayRef<Operation *> seg, Env &env);
@@ -361,18 +360,27 @@ void Splitter::rewriteLiveInGets(Block *body,
 /// of `outAtEnd` computed there on the host (SegmentEndValues.h); each
 /// thread stores its value of `outLists` at its rank, rank 0 those of
 /// `outUniform`. Returns the require's results.
+///
+/// With `early` (the segment keeps its threads' ranks and count, and the
+/// host computes nothing at its end), the lists are allocated before the
+/// segment's code and each thread stores a value where it is computed: a
+/// value computed before the segment's last barrier is then not kept
+/// across the barrier to be stored after it, and a last superstep that
+/// would only store (`x = v; barrier;` closing a loop after a reduce) is
+/// not launched at all.
 SmallVector<Value>
 Splitter::emitSegmentEnd(OpBuilder &db, Location loc, ArrayRef<Type> reqTypes,
                          ArrayRef<Value> outLists, ArrayRef<Value> outUniform,
                          ArrayRef<Value> outAtEnd, ArrayRef<Operation *> dev,
-                         IRMapping &map) {
+                         IRMapping &map, bool early) {
   size_t numLists = outLists.size() + outUniform.size();
   SmallVector<Value> spawnYield;
   if (!reqTypes.empty() || !outAtEnd.empty()) {
     SmallVector<Type> types(reqTypes);
     for (Value v : outAtEnd)
       types.push_back(v.getType());
-    auto req = RequireOp::create(db, loc, types);
+    OpBuilder at = early ? OpBuilder::atBlockBegin(db.getInsertionBlock()) : db;
+    auto req = RequireOp::create(at, loc, types);
     Block *rb = new Block;
     req.getBody().push_back(rb);
     OpBuilder rbb = OpBuilder::atBlockBegin(rb);
@@ -391,18 +399,24 @@ Splitter::emitSegmentEnd(OpBuilder &db, Location loc, ArrayRef<Type> reqTypes,
   Value rankAfter;
   if (!outLists.empty() || !outUniform.empty())
     rankAfter = ThreadRankOp::create(db, loc, db.getI32Type());
-  auto stored = [&](Value v) {
-    Value m = map.lookupOrDefault(v);
-    if (v.getType().isInteger(1))
-      m = arith::ExtUIOp::create(db, loc, listElement(v.getType()), m);
-    return m;
+  // A bool's list holds bytes.
+  auto widen = [&](OpBuilder &b, Value m) -> Value {
+    if (!m.getType().isInteger(1))
+      return m;
+    return arith::ExtUIOp::create(b, loc, listElement(m.getType()), m);
   };
+  auto stored = [&](Value v) { return widen(db, map.lookupOrDefault(v)); };
   for (auto [i, v] : llvm::enumerate(outLists)) {
-    if (PutOp put = getPendingPut(v, dev))
+    if (PutOp put = getPendingPut(v, dev)) {
       storePendingPut(db, loc, stored(put.getValue()), spawnYield[i],
                       map.lookupOrDefault(put.getRank()));
-    else
-      PtrStoreOp::create(db, loc, stored(v), spawnYield[i], rankAfter);
+      continue;
+    }
+    if (early &&
+        storeWhereComputed(db, loc, map.lookupOrDefault(v), spawnYield[i],
+                           db.getInsertionBlock(), widen))
+      continue;
+    PtrStoreOp::create(db, loc, stored(v), spawnYield[i], rankAfter);
   }
   if (!outUniform.empty()) {
     SmallVector<Value> values;
@@ -492,7 +506,7 @@ LogicalResult Splitter::flush(ArrayRef<Operation *> seg, Env &env,
     // argument that varies takes it (`x = thread.size` in a loop where x
     // started per-thread), while a uniform argument may take it as well.
     if (!perThread(v) && here) {
-      if (isa_and_nonnull<RequireOp>(v.getDefiningOp()))
+      if (getHostSource(v))
         outHost.push_back(v);
       else
         outUniform.push_back(v);
@@ -560,10 +574,11 @@ LogicalResult Splitter::flush(ArrayRef<Operation *> seg, Env &env,
     db.clone(*op, map);
   rewriteLiveInGets(body, liveIn, map, env);
 
-  SmallVector<Value> spawnYield = emitSegmentEnd(
-      db, loc, reqTypes, outLists, outUniform, outAtEnd, dev, map);
+  SmallVector<Value> spawnYield =
+      emitSegmentEnd(db, loc, reqTypes, outLists, outUniform, outAtEnd, dev,
+                     map, /*early=*/!moves && !resizes && outAtEnd.empty());
   for (Value v : outHost)
-    spawnYield.push_back(map.lookupOrDefault(v));
+    spawnYield.push_back(map.lookupOrDefault(getHostSource(v)));
   YieldOp::create(db, loc, spawnYield);
 
   // After it, on the host: the lists it read and replaced go, the new ones

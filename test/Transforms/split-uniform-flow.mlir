@@ -3,14 +3,15 @@
 // A loop over a host bound with a barrier in its body: the loop runs on the
 // host; the code before it, its body and the code after it are spawns; the
 // thread's x lives in a list from one to the next (allocated by the
-// segment that writes it, freed after the one that reads it); the counter
-// stays on the host; the body's trailing barrier goes.
+// segment that writes it, at its start where the threads keep their ranks,
+// and stored where it is computed; freed after the one that reads it); the
+// counter stays on the host; the body's trailing barrier goes.
 // CHECK-LABEL: func.func @host_loop(
 // CHECK-SAME: %[[N:[^:]*]]: i32, %[[K:[^:]*]]: i32, %[[OUT:[^:]*]]: !bsgp.ptr<i32>
 // CHECK: %[[FIRST:.*]] = bsgp.spawn %[[N]] -> !bsgp.ptr<i32> {
-// CHECK: %[[RK:.*]] = bsgp.thread_rank
 // CHECK: %[[L0:.*]] = bsgp.require -> !bsgp.ptr<i32> {
 // CHECK: llvm.call @bsgprt_temp_alloc_elements
+// CHECK: %[[RK:.*]] = bsgp.thread_rank
 // CHECK: bsgp.ptr.store %[[RK]], %[[L0]]
 // CHECK: %[[LOOP:.*]]:3 = scf.while (%[[I:.*]] = %{{.*}}, %[[XL:.*]] = %[[FIRST]], %{{.*}} = %[[N]])
 // CHECK: arith.cmpi slt, %[[I]], %[[K]]
@@ -59,9 +60,9 @@ func.func @host_loop(%n: i32, %k: i32, %out: !bsgp.ptr<i32>) {
 // CHECK-LABEL: func.func @reduced(
 // CHECK: %[[SLOT:.*]] = llvm.alloca
 // CHECK: %[[SEG:.*]] = bsgp.spawn
+// CHECK: %[[L:.*]] = bsgp.require -> !bsgp.ptr<i8>
 // CHECK-NOT: bsgp.uniform
 // CHECK: %[[COND:.*]] = arith.cmpi sgt
-// CHECK: %[[L:.*]] = bsgp.require -> !bsgp.ptr<i8>
 // CHECK: %[[B:.*]] = arith.extui %[[COND]]
 // CHECK: scf.if
 // CHECK-NEXT: bsgp.ptr.store %[[B]], %[[L]]
@@ -130,9 +131,9 @@ func.func @host_computable(%n: i32) {
 // CHECK: bsgp.ptr.store {{.*}}, %[[COPY]]
 // CHECK: } do {
 // CHECK: bsgp.spawn
+// CHECK: @bsgprt_temp_alloc_elements
 // CHECK: llvm.alloca
 // CHECK: bsgp.barrier
-// CHECK: @bsgprt_temp_alloc_elements
 // CHECK: }
 // CHECK: bsgp.spawn
 // CHECK: llvm.alloca
@@ -367,12 +368,12 @@ func.func @get_after_reassign(%n: i32, %k: i32, %out: !bsgp.ptr<i32>) {
 // thread's own value at its rank.
 // CHECK-LABEL: func.func @put_before_loop(
 // CHECK: bsgp.spawn
+// CHECK: %[[L:.*]] = bsgp.require -> !bsgp.ptr<i32>
+// CHECK: bsgp.yield
 // CHECK: %[[RK:.*]] = bsgp.thread_rank
 // CHECK: %[[R:.*]] = arith.addi %[[RK]]
 // CHECK: %[[RK2:.*]] = bsgp.thread_rank
 // CHECK: %[[V:.*]] = arith.muli %[[RK2]]
-// CHECK: %[[L:.*]] = bsgp.require -> !bsgp.ptr<i32>
-// CHECK: bsgp.yield
 // CHECK: %[[S:.*]] = bsgp.thread_size
 // CHECK: %[[GE:.*]] = arith.cmpi sge, %[[R]]
 // CHECK: %[[LT:.*]] = arith.cmpi slt, %[[R]], %[[S]]
@@ -444,8 +445,8 @@ func.func @rank_in_segments(%n: i32, %k: i32, %out: !bsgp.ptr<i32>) {
 // The same with a rank-reassigning barrier in the loop: the rank from
 // before the loop is the thread's old one, which a list carries.
 // CHECK-LABEL: func.func @rank_through_reassignment(
-// CHECK: %[[RK:.*]] = bsgp.thread_rank
 // CHECK: llvm.call @bsgprt_temp_alloc_elements
+// CHECK: %[[RK:.*]] = bsgp.thread_rank
 // CHECK: bsgp.ptr.store %[[RK]]
 func.func @rank_through_reassignment(%n: i32, %k: i32, %out: !bsgp.ptr<i32>) {
   bsgp.spawn %n {
@@ -474,8 +475,8 @@ func.func @rank_through_reassignment(%n: i32, %k: i32, %out: !bsgp.ptr<i32>) {
 // programs): it keeps the rank from before the barrier, which a list
 // carries; the other uses get their own copies.
 // CHECK-LABEL: func.func @get_of_rank(
-// CHECK: %[[RK:.*]] = bsgp.thread_rank
 // CHECK: llvm.call @bsgprt_temp_alloc_elements
+// CHECK: %[[RK:.*]] = bsgp.thread_rank
 // CHECK: bsgp.ptr.store %[[RK]]
 // CHECK: scf.while
 // CHECK: bsgp.spawn

@@ -118,11 +118,14 @@ def BSGPSplitUniformFlowPass : Pass<"bsgp-split-uniform-flow", "::mlir::ModuleOp
     device code between them a spawn of its own, which the later passes
     split into supersteps. A value of each thread live from one such spawn
     to another is kept in a list of `thread.size` elements that the first
-    allocates (in a require at its end) and stores at the rank and the
-    next loads at the rank; a `thread.get` of it loads the list at the
-    other rank. A uniform value the host needs is computed on the host
-    from host values where it can be, and otherwise stored by rank 0 and
-    read back (one small copy). A require that reads a uniform device value
+    allocates (in a require at its end, or at its start where it keeps its
+    threads' ranks and count: each thread then stores the value where it
+    is computed, and a closing superstep that would only store goes) and
+    stores at the rank and the next loads at the rank; a `thread.get` of
+    it loads the list at the other rank. A uniform value the host needs is
+    computed on the host from host values where it can be, is the
+    require's own where a collective's total was read back, and otherwise
+    is stored by rank 0 and read back (one small copy). A require that reads a uniform device value
     (`require out = dnew[reduce(+, c)]int`) also cuts the spawn. The
     spawn's `bsgp.dtempnew` lists live until it ends: the pass marks them
     `bsgp.freed_by_flow` and frees them itself, where the spawn ends or
