@@ -207,7 +207,9 @@ bool storeWhereComputed(OpBuilder &b, Location loc, Value value, Value list,
     value = sel.getTrueValue();
   }
   Operation *def = value.getDefiningOp();
-  if (!def || def->getBlock() != body)
+  // A put's result is the value other threads put, defined only after the
+  // next barrier: it is stored at the segment's end.
+  if (!def || def->getBlock() != body || isa<PutOp>(def))
     return false;
   OpBuilder::InsertionGuard guard(b);
   b.setInsertionPointAfter(def);

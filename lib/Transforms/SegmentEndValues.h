@@ -79,7 +79,8 @@ void storePendingPut(mlir::OpBuilder &b, mlir::Location loc, mlir::Value value,
 /// comes as a select of v either way), with \p widen applied (a bool's
 /// list holds bytes): a value computed before the segment's last barrier is
 /// then not kept across it to be stored after it. False, storing nothing,
-/// where no such op computes it.
+/// where no such op computes it or it is a put's (defined only after the
+/// next barrier).
 bool storeWhereComputed(
     mlir::OpBuilder &b, mlir::Location loc, mlir::Value value, mlir::Value list,
     mlir::Block *body,

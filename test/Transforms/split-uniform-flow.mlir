@@ -407,6 +407,42 @@ func.func @put_before_loop(%n: i32, %k: i32, %out: !bsgp.ptr<i32>) {
 
 // -----
 
+// A put whose barrier is in the same segment: its result, the value the
+// previous thread put, is defined only after that barrier, so it is stored
+// into its list there, not where the put is.
+// CHECK-LABEL: func.func @put_then_barrier(
+// CHECK: bsgp.spawn
+// CHECK: %[[L:.*]] = bsgp.require -> !bsgp.ptr<i32>
+// CHECK: %[[X:.*]] = bsgp.put
+// CHECK-NOT: bsgp.ptr.store %[[X]]
+// CHECK: bsgp.barrier
+// CHECK: bsgp.ptr.store %[[X]], %[[L]]
+// CHECK: scf.while
+func.func @put_then_barrier(%n: i32, %k: i32, %out: !bsgp.ptr<i32>) {
+  bsgp.spawn %n {
+    %c0 = arith.constant 0 : i32
+    %c1 = arith.constant 1 : i32
+    %rk = bsgp.thread_rank : i32
+    %r = arith.addi %rk, %c1 : i32
+    %x = bsgp.put %r, %rk : i32
+    bsgp.barrier
+    %res = scf.while (%i = %c0) : (i32) -> i32 {
+      %c = arith.cmpi slt, %i, %k : i32
+      scf.condition(%c) %i : i32
+    } do {
+    ^bb0(%i2: i32):
+      bsgp.barrier
+      %rk2 = bsgp.thread_rank : i32
+      bsgp.ptr.store %x, %out[%rk2] : !bsgp.ptr<i32>, i32
+      %i3 = arith.addi %i2, %c1 : i32
+      scf.yield %i3 : i32
+    }
+  }
+  return
+}
+
+// -----
+
 // A rank used in the loop and after it, in a spawn whose threads never
 // move: each segment computes thread.rank itself; no list carries it.
 // CHECK-LABEL: func.func @rank_in_segments(
