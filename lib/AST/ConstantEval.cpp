@@ -141,28 +141,7 @@ double IntConstant::toDouble() const {
 
 std::string IntConstant::toString() const { return toDecimal(wide(*this)); }
 
-const char *IntConstant::getTypeName() const {
-  switch (K) {
-  case BuiltinType::Bool:
-    return "bool";
-  case BuiltinType::Char:
-    return "char";
-  case BuiltinType::UChar:
-    return "uchar";
-  case BuiltinType::Short:
-    return "short";
-  case BuiltinType::UShort:
-    return "ushort";
-  case BuiltinType::Int:
-    return "int";
-  case BuiltinType::UInt:
-    return "uint";
-  case BuiltinType::Int64:
-    return "int64";
-  default:
-    return "uint64";
-  }
-}
+const char *IntConstant::getTypeName() const { return BuiltinType::getName(K); }
 
 //===----------------------------------------------------------------------===//
 // The evaluator

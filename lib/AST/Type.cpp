@@ -79,7 +79,7 @@ unsigned BuiltinType::getBitWidth() const {
 
 unsigned BuiltinType::getRank() const { return BKind; }
 
-static const char *builtinName(BuiltinType::BuiltinKind K) {
+const char *BuiltinType::getName(BuiltinKind K) {
   switch (K) {
   case BuiltinType::Void:
     return "void";
@@ -112,10 +112,12 @@ static const char *builtinName(BuiltinType::BuiltinKind K) {
 std::string Type::str() const {
   switch (Kind) {
   case TK_Builtin:
-    return builtinName(llvm::cast<BuiltinType>(this)->getBuiltinKind());
+    return BuiltinType::getName(
+        llvm::cast<BuiltinType>(this)->getBuiltinKind());
   case TK_Vector: {
     auto *V = llvm::cast<VectorType>(this);
-    return std::string(builtinName(V->getElementType()->getBuiltinKind())) +
+    return std::string(
+               BuiltinType::getName(V->getElementType()->getBuiltinKind())) +
            std::to_string(V->getNumElements());
   }
   case TK_Pointer:

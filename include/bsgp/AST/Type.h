@@ -93,6 +93,9 @@ public:
   unsigned getBitWidth() const;
   /// Rank for the usual arithmetic conversions.
   unsigned getRank() const;
+  /// BSGP's spelling of kind \p K (`uint`, `ushort`), as diagnostics print
+  /// it.
+  static const char *getName(BuiltinKind K);
   static bool classof(const Type *T) { return T->getKind() == TK_Builtin; }
 
 private:
