@@ -396,9 +396,10 @@ Value MLIRGen::emitGlobalRef(bsgp::VarDecl *vd, Location l) {
     if (!isa<bsgp::ArrayType>(vd->getType()->getUnqualified()) ||
         !slotReachable(vd)) {
       failed = true;
-      emitError(l) << "threads read global array '" << vd->getName()
+      emitError(l) << "threads use global array '" << vd->getName()
                    << "', which is not const and lives in host memory (copy "
-                      "it to a list with dnew and bsgprt_memcpy_htod first)";
+                      "it to a list with dnew and bsgprt_memcpy_htod first, "
+                      "or make it const)";
       return {};
     }
     LLVM::GlobalOp g = mutableGlobal(vd, l);

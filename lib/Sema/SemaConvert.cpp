@@ -6,8 +6,9 @@
 ///
 /// \file
 /// C's conversions: the integer promotions, the usual arithmetic
-/// conversions, and the implicit casts that assignments, arguments,
-/// returns and initializers insert (null pointer constants included).
+/// conversions, the implicit casts that assignments, arguments,
+/// returns and initializers insert (null pointer constants included), and
+/// the common type of `?:`'s arms.
 ///
 //===----------------------------------------------------------------------===//
 
@@ -124,4 +125,66 @@ Expr *Sema::convert(Expr *E, const Type *To, bool Report) {
     Diags.report(E->getRange(), diag::err_typecheck_convert)
         << E->getType()->str() << To->str();
   return error(E);
+}
+
+//===----------------------------------------------------------------------===//
+// The conditional operator
+//===----------------------------------------------------------------------===//
+
+/// `c ? p : q` of pointers, as C types it: a pointer to their common
+/// pointee (void where one is a `void *`) with the qualifiers of both
+/// (`char *` and `const char *` give `const char *`); null for pointers to
+/// different types.
+static const Type *commonPointer(ASTContext &Ctx, const Type *A,
+                                 const Type *B) {
+  const Type *PA = cast<PointerType>(A)->getPointee();
+  const Type *PB = cast<PointerType>(B)->getPointee();
+  const Type *UA = PA->getUnqualified(), *UB = PB->getUnqualified();
+  if (UA != UB && !UA->isVoid() && !UB->isVoid())
+    return nullptr;
+  const Type *P = UA->isVoid() ? UA : UB;
+  return Ctx.getPointerType(PA->isConst() || PB->isConst() ? Ctx.getConstType(P)
+                                                           : P);
+}
+
+Expr *Sema::checkConditional(ConditionalOperator *C) {
+  C->setCond(toBool(rvalue(checkExpr(C->getCond()))));
+  bool Dep = inDevice() && isThreadDependent(C->getCond());
+  bool Device = inDevice();
+  if (Dep)
+    Divergent.push_back(C->getCond());
+  if (Device)
+    ControlFlow.push_back({C, isTargetQuestion(C->getCond())});
+  Expr *T = rvalue(checkExpr(C->getTrueExpr()));
+  Expr *F = rvalue(checkExpr(C->getFalseExpr()));
+  if (Device)
+    ControlFlow.pop_back();
+  if (Dep)
+    Divergent.pop_back();
+  const Type *TT = T->getType()->getUnqualified(),
+             *FT = F->getType()->getUnqualified();
+  const Type *R = nullptr;
+  if (TT->isError() || FT->isError())
+    R = Ctx.getErrorType();
+  else if (TT == FT)
+    R = TT;
+  else if (TT->isArithmetic() && FT->isArithmetic())
+    R = commonArith(TT, FT);
+  else if (TT->isPointer() && FT->isPointer())
+    R = commonPointer(Ctx, TT, FT);
+  else if (TT->isPointer() && (isa<NullType>(FT) || isNullPointerConstant(F)))
+    R = TT;
+  else if (FT->isPointer() && (isa<NullType>(TT) || isNullPointerConstant(T)))
+    R = FT;
+  if (!R) {
+    Diags.report(C->getRange(), diag::err_cond_incompatible)
+        << TT->str() << FT->str();
+    C->setTrueExpr(T);
+    C->setFalseExpr(F);
+    return error(C);
+  }
+  C->setTrueExpr(convert(T, R));
+  C->setFalseExpr(convert(F, R));
+  C->setType(R);
+  return C;
 }

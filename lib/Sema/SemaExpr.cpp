@@ -33,6 +33,15 @@ Expr *Sema::checkExpr(Expr *E) {
   return R;
 }
 
+/// True if global \p V is a constant: its type, or its arrays' element
+/// type, is const.
+static bool isConstGlobal(const VarDecl *V) {
+  const Type *T = V->getType();
+  while (auto *A = dyn_cast<ArrayType>(T->getUnqualified()))
+    T = A->getElementType();
+  return T->isConst();
+}
+
 Expr *Sema::checkDeclRef(DeclRefExpr *R) {
   if (VarDecl *V = lookup(R->getName())) {
     R->setDecl(V);
@@ -40,6 +49,14 @@ Expr *Sema::checkDeclRef(DeclRefExpr *R) {
     R->setLValue(true);
     V->setRead();
     checkRequireUse(R, V);
+    // A global array that is not const is host memory, which the GPU
+    // targets' threads cannot reach (a scalar or struct is loaded before
+    // the spawn instead). bsgpi, which shares Sema, rejects it as well.
+    if (V->getStorage() == VarDecl::Global && SpawnDepth > 0 && !InRequire &&
+        !InSizeof && isa<ArrayType>(V->getType()->getUnqualified()) &&
+        !isConstGlobal(V))
+      Diags.report(R->getRange(), diag::err_thread_read_global_array)
+          << R->getName();
     if (Expr *Put = PendingPuts.lookup(V)) {
       Diags.report(R->getRange(), diag::err_put_value_used) << R->getName();
       Diags.report(Put->getRange(), diag::note_put_here) << R->getName();
@@ -57,64 +74,6 @@ Expr *Sema::checkDeclRef(DeclRefExpr *R) {
     Diags.report(SourceRange(Ended->getLoc()), diag::note_out_of_scope)
         << R->getName();
   return error(R);
-}
-
-/// `c ? p : q` of pointers, as C types it: a pointer to their common
-/// pointee (void where one is a `void *`) with the qualifiers of both
-/// (`char *` and `const char *` give `const char *`); null for pointers to
-/// different types.
-static const Type *commonPointer(ASTContext &Ctx, const Type *A,
-                                 const Type *B) {
-  const Type *PA = cast<PointerType>(A)->getPointee();
-  const Type *PB = cast<PointerType>(B)->getPointee();
-  const Type *UA = PA->getUnqualified(), *UB = PB->getUnqualified();
-  if (UA != UB && !UA->isVoid() && !UB->isVoid())
-    return nullptr;
-  const Type *P = UA->isVoid() ? UA : UB;
-  return Ctx.getPointerType(PA->isConst() || PB->isConst() ? Ctx.getConstType(P)
-                                                           : P);
-}
-
-Expr *Sema::checkConditional(ConditionalOperator *C) {
-  C->setCond(toBool(rvalue(checkExpr(C->getCond()))));
-  bool Dep = inDevice() && isThreadDependent(C->getCond());
-  bool Device = inDevice();
-  if (Dep)
-    Divergent.push_back(C->getCond());
-  if (Device)
-    ControlFlow.push_back({C, isTargetQuestion(C->getCond())});
-  Expr *T = rvalue(checkExpr(C->getTrueExpr()));
-  Expr *F = rvalue(checkExpr(C->getFalseExpr()));
-  if (Device)
-    ControlFlow.pop_back();
-  if (Dep)
-    Divergent.pop_back();
-  const Type *TT = T->getType()->getUnqualified(),
-             *FT = F->getType()->getUnqualified();
-  const Type *R = nullptr;
-  if (TT->isError() || FT->isError())
-    R = Ctx.getErrorType();
-  else if (TT == FT)
-    R = TT;
-  else if (TT->isArithmetic() && FT->isArithmetic())
-    R = commonArith(TT, FT);
-  else if (TT->isPointer() && FT->isPointer())
-    R = commonPointer(Ctx, TT, FT);
-  else if (TT->isPointer() && (isa<NullType>(FT) || isNullPointerConstant(F)))
-    R = TT;
-  else if (FT->isPointer() && (isa<NullType>(TT) || isNullPointerConstant(T)))
-    R = FT;
-  if (!R) {
-    Diags.report(C->getRange(), diag::err_cond_incompatible)
-        << TT->str() << FT->str();
-    C->setTrueExpr(T);
-    C->setFalseExpr(F);
-    return error(C);
-  }
-  C->setTrueExpr(convert(T, R));
-  C->setFalseExpr(convert(F, R));
-  C->setType(R);
-  return C;
 }
 
 Expr *Sema::checkThreadAttr(ThreadAttrExpr *T) {
@@ -282,8 +241,12 @@ Expr *Sema::checkCast(CastExpr *C) {
 
 Expr *Sema::checkSizeof(SizeofExpr *S) {
   const Type *T = S->getArgType();
-  if (S->getArgExpr())
+  if (S->getArgExpr()) {
+    bool Saved = InSizeof;
+    InSizeof = true;
     T = checkExpr(S->getArgExpr())->getType();
+    InSizeof = Saved;
+  }
   if (T->isVoid() || isa<FunctionType>(T->getUnqualified())) {
     Diags.report(S->getRange(), diag::err_sizeof_void) << T->str();
     return error(S);

@@ -276,6 +276,8 @@ private:
   FunctionDecl *CurFn = nullptr;
   unsigned SpawnDepth = 0;
   bool InRequire = false;
+  /// Inside the operand of sizeof, which reads nothing.
+  bool InSizeof = false;
   /// In a require block, reports a use of thread-local variable \p V by
   /// \p R (a read, or a write when R is in RequireWrites).
   void checkRequireUse(DeclRefExpr *R, VarDecl *V);
