@@ -57,7 +57,8 @@ build $ALL min-max "$ROOT/test/Execution/language/Inputs/min-max.bsgp" \
   "$ROOT/test/Execution/language/Inputs/min-max-main.cpp"
 for t in group-ops group-uniform generic-values wide-multiply reduce-total-on-device \
     reduce-last-group \
-    address-of-locals struct-initializers c-program narrow-integers; do
+    address-of-locals struct-initializers c-program narrow-integers \
+    get-in-memory; do
   build $ALL "$t" "$ROOT/test/Execution/language/Inputs/$t.bsgp"
 done
 # The spirv target compiles no private array of structs and passes no

@@ -164,6 +164,12 @@ private:
   void noteRequireWrite(bsgp::VarDecl *vd);
   /// The value of in-memory scalar or vector variable \p vd.
   Value loadVariable(bsgp::VarDecl *vd, bsgp::SourceRange where);
+  /// Inside the value of a thread.get: in-memory variable \p vd (its
+  /// leaves, for a struct) as thread r had it, loaded at the barrier that
+  /// ended the previous superstep; false after reporting where no one
+  /// barrier is that place.
+  bool loadForGet(bsgp::VarDecl *vd, SmallVectorImpl<Value> &leaves,
+                  Location l);
   /// The leaves [first, first + count) of in-memory struct variable \p vd.
   bool loadStructVariable(bsgp::VarDecl *vd, SmallVectorImpl<Value> &out,
                           Location l, unsigned first, unsigned count);
@@ -338,6 +344,17 @@ private:
   /// Gets of loop variables whose separation from the assignment is
   /// checked once the spawn's loops are complete (emitGetOfVariable).
   SmallVector<std::pair<bsgp::GetOp, std::string>> pendingGets;
+  /// Gets of variables in memory, loaded at `barrier` (loadForGet), checked
+  /// once the spawn's loops are complete: no loop around the get but
+  /// inside the barrier's block may hold a barrier (checkMemoryGets).
+  struct MemoryGet {
+    bsgp::GetOp get;
+    Operation *barrier;
+    std::string name;
+  };
+  SmallVector<MemoryGet> pendingMemoryGets;
+  bool checkMemoryGets();
+  void reportMemoryGet(Location l, StringRef name);
   /// The puts of the spawn or function being emitted, with the name of the
   /// variable put, checked at its end (checkPuts).
   SmallVector<std::pair<bsgp::PutOp, std::string>> pendingPuts;

@@ -167,11 +167,142 @@ void MLIRGen::noteRequireWrite(bsgp::VarDecl *vd) {
     assignedInRequire.insert(vd);
 }
 
+/// True if `op` is a barrier or a call of a collective function (which
+/// holds barriers once inlined).
+static bool isSuperstepEnd(Operation *op) {
+  if (isa<bsgp::BarrierOp>(op))
+    return true;
+  auto call = dyn_cast<CallOpInterface>(op);
+  auto sym =
+      call ? dyn_cast_if_present<SymbolRefAttr>(call.getCallableForCallee())
+           : SymbolRefAttr();
+  if (!sym)
+    return false;
+  Operation *callee = SymbolTable::lookupNearestSymbolFrom(op, sym);
+  return !callee || bsgp::isCollectiveFunction(callee);
+}
+
+/// True if `op` may end a superstep: it is or holds a barrier or a
+/// collective call (a branch, a loop, a par).
+static bool mayEndSuperstep(Operation *op) {
+  return op
+      ->walk([](Operation *nested) {
+        return isSuperstepEnd(nested) ? WalkResult::interrupt()
+                                      : WalkResult::advance();
+      })
+      .wasInterrupted();
+}
+
+/// The barrier that ended the superstep before the insertion point, when it
+/// is one op that every path to here crosses last: walking back through
+/// the enclosing blocks, the first barrier met, provided no branch, loop,
+/// par or collective call that may end a superstep comes between, and no
+/// loop that holds a barrier encloses the insertion point (its earlier
+/// rounds end at its own barriers). Null otherwise.
+static Operation *lastBarrierBefore(OpBuilder &b) {
+  Block *block = b.getInsertionBlock();
+  Block::iterator it = b.getInsertionPoint();
+  while (block) {
+    for (Block::iterator at = it; at != block->begin();) {
+      Operation &op = *--at;
+      if (isa<bsgp::BarrierOp>(op))
+        return &op;
+      if (mayEndSuperstep(&op))
+        return nullptr;
+    }
+    Operation *parent = block->getParentOp();
+    if (!parent || isa<bsgp::SpawnOp, bsgp::RequireOp>(parent) ||
+        isa<FunctionOpInterface>(parent))
+      return nullptr;
+    if (isa<scf::WhileOp>(parent) && mayEndSuperstep(parent))
+      return nullptr;
+    it = parent->getIterator();
+    block = parent->getBlock();
+  }
+  return nullptr;
+}
+
+/// True if `def` comes before `op` in `def`'s block or before the op of
+/// that block around `op`: the structured regions here have one block each.
+static bool comesBefore(Operation *def, Operation *op) {
+  Operation *around = def->getBlock()->findAncestorOpInBlock(*op);
+  return around && def->isBeforeInBlock(around);
+}
+
+bool MLIRGen::loadForGet(bsgp::VarDecl *vd, SmallVectorImpl<Value> &leaves,
+                         Location l) {
+  Value slot = env.lookup(vd);
+  Operation *barrier = lastBarrierBefore(b);
+  Operation *def = slot ? slot.getDefiningOp() : nullptr;
+  if (!barrier || !def || !comesBefore(def, barrier)) {
+    reportMemoryGet(l, vd->getName());
+    return false;
+  }
+  SmallVector<Value> loaded;
+  {
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPoint(barrier);
+    if (const bsgp::StructType *st = asStructValue(vd->getType())) {
+      if (!loadStruct(slot, st, loaded, l, vd->getRange()))
+        return false;
+    } else {
+      loaded.push_back(bsgp::PtrLoadOp::create(
+          b, l, cast<bsgp::PtrType>(slot.getType()).getElementType(), slot,
+          constInt(b.getI32Type(), 0, l)));
+    }
+  }
+  bsgp::GetOp first;
+  for (Value v : loaded) {
+    auto get = bsgp::GetOp::create(b, l, v.getType(), getRank, v);
+    if (!first)
+      first = get;
+    leaves.push_back(get);
+  }
+  // A loop around the get may still get a barrier after it in its body.
+  if (first)
+    pendingMemoryGets.push_back({first, barrier, vd->getName().str()});
+  return true;
+}
+
+bool MLIRGen::checkMemoryGets() {
+  SmallVector<MemoryGet> gets;
+  std::swap(gets, pendingMemoryGets);
+  for (MemoryGet &g : gets) {
+    // From the get out to the op of the barrier's block around it: a loop
+    // with a barrier ends the superstep before the get in its later rounds.
+    Block *block = g.barrier->getBlock();
+    for (Operation *op = g.get; op->getBlock() != block;) {
+      op = op->getParentOp();
+      if (!op)
+        break;
+      if (isa<scf::WhileOp>(op) && mayEndSuperstep(op)) {
+        reportMemoryGet(g.get.getLoc(), g.name);
+        return false;
+      }
+    }
+  }
+  return true;
+}
+
+void MLIRGen::reportMemoryGet(Location l, StringRef name) {
+  failed = true;
+  emitError(l) << "'thread.get' reads '" << name
+               << "' as another thread had it at the end of the previous "
+                  "superstep, but no barrier separates this get from the "
+                  "declaration of '"
+               << name
+               << "' (a variable whose address is taken, or a struct with "
+                  "an array field, is read at the one barrier before the "
+                  "get, outside any branch or loop with barriers)";
+}
+
 Value MLIRGen::loadVariable(bsgp::VarDecl *vd, bsgp::SourceRange where) {
   Location l = loc(where);
   if (getRank && !vd->isHost()) {
-    (void)unsupported(where, "thread.get of a variable whose address is taken");
-    return {};
+    // The value at the barrier that ended the previous superstep, as
+    // thread r had it.
+    SmallVector<Value, 1> got;
+    return loadForGet(vd, got, l) ? got.front() : Value();
   }
   Value slot = env.lookup(vd);
   OpBuilder::InsertionGuard guard(b);
@@ -184,15 +315,11 @@ Value MLIRGen::loadVariable(bsgp::VarDecl *vd, bsgp::SourceRange where) {
 
 bool MLIRGen::loadStructVariable(bsgp::VarDecl *vd, SmallVectorImpl<Value> &out,
                                  Location l, unsigned first, unsigned count) {
-  if (getRank && !vd->isHost()) {
-    // The struct's declaration: the leaves' reads do not know the get.
-    (void)unsupported(vd->getRange(),
-                      "thread.get of a struct variable in memory (its address "
-                      "taken, or with an array field)");
-    return false;
-  }
   SmallVector<Value> leaves;
-  {
+  if (getRank && !vd->isHost()) {
+    if (!loadForGet(vd, leaves, l))
+      return false;
+  } else {
     OpBuilder::InsertionGuard guard(b);
     if (!slotReachable(vd) && !hostSlotLoadPoint(vd, vd->getRange()))
       return false;

@@ -458,6 +458,8 @@ void MLIRGen::emitSpawn(bsgp::SpawnStmt *s) {
     return;
   }
   pendingGets.clear();
+  if (!checkMemoryGets())
+    return;
 
   // Host variables from before the spawn that its require blocks assigned
   // keep their new values after it: the spawn yields them. Sema allows
