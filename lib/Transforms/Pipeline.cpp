@@ -20,6 +20,7 @@
 
 void bsgp::buildBSGPSuperstepPipeline(
     mlir::OpPassManager &pm, const BSGPSpecializeTargetsPassOptions &targets) {
+  pm.addPass(createBSGPMergeKillForkPass());
   pm.addPass(createBSGPInlineCollectivesPass());
   pm.addPass(createBSGPLowerDevicePrintfPass());
   pm.addPass(createBSGPSpecializeTargetsPass(targets));

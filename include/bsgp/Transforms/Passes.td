@@ -10,6 +10,27 @@
 
 include "mlir/Pass/PassBase.td"
 
+def BSGPMergeKillForkPass
+    : Pass<"bsgp-merge-kill-fork", "::mlir::ModuleOp"> {
+  let summary = "fold a thread.kill into the thread.fork that follows it";
+  let description = [{
+    `thread.kill(f); ...; c = thread.fork(n);` in one block of a spawn,
+    with only computation between (no memory, thread state, barrier or
+    collective, in the functions called too), becomes `c =
+    thread.fork(f ? 0 : n)` with the code between in an `scf.if (!f)`:
+    a thread with no children is a killed one, and the fork ranks the
+    children in their parents' order, so the children, their values and
+    their ranks are those of the two calls. It saves the kill's scan, its
+    read-back of the survivors' count and the move of every saved value.
+    The calls are recognized by `#bsgp.library<thread_kill>` and
+    `#bsgp.library<thread_fork>`. Left alone when the spawn reads ranks of
+    an earlier superstep (`thread.oldrank`, `thread.get`, `thread.put`),
+    which the two forms number differently.
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::scf::SCFDialect"];
+}
+
 def BSGPInlineCollectivesPass
     : Pass<"bsgp-inline-collectives", "::mlir::ModuleOp"> {
   let summary = "inline calls to functions containing barriers (§4.2 step 1)";

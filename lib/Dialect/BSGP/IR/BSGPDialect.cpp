@@ -103,6 +103,23 @@ static LogicalResult verifyReadBackSignature(Operation *op,
   return success();
 }
 
+/// thread.kill(flag) is `(i1) -> ()`, thread.fork(n) `(i32) -> i32`.
+static LogicalResult
+verifyThreadChangeSignature(Operation *op, FunctionOpInterface fn, bool fork) {
+  ArrayRef<Type> in = fn.getArgumentTypes(), out = fn.getResultTypes();
+  Builder b(op->getContext());
+  bool ok = fork ? in.size() == 1 && in[0] == b.getI32Type() &&
+                       out.size() == 1 && out[0] == b.getI32Type()
+                 : in.size() == 1 && in[0] == b.getI1Type() && out.empty();
+  if (!ok)
+    return op->emitError()
+           << (fork ? "a #bsgp.library<thread_fork> function must take (i32) "
+                      "and return i32"
+                    : "a #bsgp.library<thread_kill> function must take (i1) "
+                      "and return nothing");
+  return success();
+}
+
 LogicalResult BSGPDialect::verifyOperationAttribute(Operation *op,
                                                     NamedAttribute attr) {
   StringRef name = attr.getName().getValue();
@@ -175,6 +192,10 @@ LogicalResult BSGPDialect::verifyOperationAttribute(Operation *op,
       return verifySortRanksSignature(op, fn);
     if (library.getValue() == LibraryKind::ReadBack)
       return verifyReadBackSignature(op, fn);
+    if (library.getValue() == LibraryKind::ThreadKill ||
+        library.getValue() == LibraryKind::ThreadFork)
+      return verifyThreadChangeSignature(
+          op, fn, library.getValue() == LibraryKind::ThreadFork);
     return success();
   }
   if (name != CollectiveAttrHelper::getNameStr() &&

@@ -17,7 +17,9 @@ def BSGP_LibraryKind : I32EnumAttr<"LibraryKind",
     "what a function of the collective library is", [
   I32EnumAttrCase<"Function", 0, "function">,
   I32EnumAttrCase<"SortRanks", 1, "sort_ranks">,
-  I32EnumAttrCase<"ReadBack", 2, "read_back">
+  I32EnumAttrCase<"ReadBack", 2, "read_back">,
+  I32EnumAttrCase<"ThreadKill", 3, "thread_kill">,
+  I32EnumAttrCase<"ThreadFork", 4, "thread_fork">
 ]> {
   let cppNamespace = "::bsgp";
   let genSpecializedAttr = 0;
@@ -49,6 +51,12 @@ def BSGP_LibraryAttr : EnumAttr<BSGP_Dialect, BSGP_LibraryKind, "library"> {
       threads computed (a reduce's total) through it, so that
       bsgp-keep-uniforms-on-device can hand `p` to the kernels that use
       the value instead of reading it back on the host.
+
+    - `thread_kill` and `thread_fork` (`[[library(thread_kill)]]`,
+      `[[library(thread_fork)]]`): `thread.kill(flag)`, `(i1) -> ()`, and
+      `thread.fork(n)`, `(i32) -> i32` (checked by the verifier), collective
+      functions. bsgp-merge-kill-fork turns a kill followed by a fork into
+      the fork alone, with no children for the killed threads.
 
     ```mlir
     func.func private @sort(!bsgp.ptr<i32>, !bsgp.ptr<i32>, !bsgp.ptr<i32>,
