@@ -316,6 +316,9 @@ public:
   void structPut(std::string &Target);
   /// After a barrier: a struct local got from thread \p Rank.
   void structGet(const std::string &Rank);
+  /// `struct SmArr s = thread.get(rank, sr)` of a struct local with an
+  /// array field, right after a barrier.
+  void arrayStructGet(const std::string &Rank);
 
   // Spawns (Spawn.cpp and Collectives.cpp).
   void spawnFunction(unsigned K);

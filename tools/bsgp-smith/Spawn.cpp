@@ -68,7 +68,14 @@ void Generator::superstepBreak() {
       Var V = R.pick(Before);
       // A value of an earlier piece with ranks changed since is read
       // through a copy made in this one unless flow-get is on.
-      if (!Opts.has(Feature::GetAny) || !gettable(V) || V.Addressed) {
+      // A variable whose address is taken (or a field of a struct with an
+      // array field) is read at the barrier below, every other one of
+      // them directly (a counter, no random draw: seeds keep their
+      // programs); an element of an array field is a memory access, which
+      // thread.get does not take.
+      bool Direct = !V.Addressed ||
+                    (NameCounter % 2 && V.Name.find('[') == std::string::npos);
+      if (!Opts.has(Feature::GetAny) || !gettable(V) || !Direct) {
         // A value that varies between threads, through a load and the rank:
         // the compiler does not yet take thread.get of a value it can prove
         // uniform (`x ^ rk` with x == rk folds to 0).
@@ -107,6 +114,11 @@ void Generator::superstepBreak() {
                   ? "(thread.rank + " + std::to_string(R.range(1, 300)) +
                         ") % thread.size"
                   : "thread.size - 1 - thread.rank");
+  // A whole struct with an array field, which lives in memory, read at the
+  // barrier above (every other chance: no random draw).
+  if (Opts.has(Feature::ArrayFields) && Opts.has(Feature::Get) &&
+      Opts.has(Feature::GetAny) && NameCounter % 3 == 0)
+    arrayStructGet("thread.size - 1 - thread.rank");
   for (auto &[V, Rank] : Gets) {
     std::string G = fresh("g");
     std::string Src = V.Name;
@@ -117,7 +129,9 @@ void Generator::superstepBreak() {
       // argument MLIRGen computes after the barrier: the compiler must
       // recompute it in the other thread (no random draw, so seeds keep
       // their programs).
-      if (NameCounter % 2)
+      // Not of a variable in memory: the function's argument would be a
+      // load after the barrier, which no other thread can give.
+      if (NameCounter % 2 && !V.Addressed)
         Get = "sm_nb";
     }
     line(std::string(tyName(V.T)) + " " + G + " = " + Get + "(" + Rank + ", " +
@@ -257,6 +271,15 @@ void Generator::rankChangeStmt() {
       // In a loop, at most one child: the thread count does not grow.
       Count = "(int)(" + expr(Ty::UInt, 2) + " & 1u)";
       ThreadsMayDie = true;
+    }
+    // Every fourth fork outside loops with kill on follows a kill, its
+    // count computed before (no random draw: seeds keep their programs):
+    // the form bsgp-merge-kill-fork folds into one fork.
+    if (InLoops == 0 && allows(Feature::Kill) && NameCounter % 4 == 0) {
+      std::string K = fresh("kc");
+      line("int " + K + " = " + Count + ";");
+      line("thread.kill(" + cond(2) + ");");
+      Count = "(" + K + " ^ 1) & " + K;
     }
     line("int " + C + " = thread.fork(" + Count + ");");
     MinThreads = 0;

@@ -81,8 +81,9 @@ void Generator::addArrayStructFields(const std::string &Name) {
   S.add({Name + ".n", Ty::Int});
   for (unsigned K = 0; K < 3; ++K)
     S.add({Name + ".a[" + std::to_string(K) + "]", Ty::UInt});
-  // In memory, as a variable whose address is taken: thread.get reads a
-  // copy of a field, never the struct.
+  // In memory, as a variable whose address is taken: thread.get reads the
+  // whole struct or a field only at the barrier that ended the superstep
+  // (arrayStructGet, superstepBreak).
   for (size_t K = First; K < S.Levels.back().size(); ++K)
     S.Levels.back()[K].Addressed = true;
 }
@@ -270,6 +271,24 @@ void Generator::structPut(std::string &Target) {
   line("thread.put((thread.rank + " + std::to_string(R.range(0, 40)) +
        ") % thread.size, " + Target + ", sm_sstep(" + Src + ", " +
        expr(Ty::Int, 1) + "));");
+}
+
+void Generator::arrayStructGet(const std::string &Rank) {
+  // The struct locals with an array field of the spawn body (their `.n`
+  // field names them) that thread.get may read.
+  std::vector<std::string> Locals;
+  if (SpawnLevel < S.Levels.size())
+    for (const Var &V : S.Levels[SpawnLevel]) {
+      llvm::StringRef N(V.Name);
+      if (V.Writable && N.starts_with("sr") && N.ends_with(".n") && gettable(V))
+        Locals.push_back(N.drop_back(2).str());
+    }
+  if (Locals.empty())
+    return;
+  std::string N = fresh("sr");
+  line("struct SmArr " + N + " = thread.get(" + Rank + ", " + R.pick(Locals) +
+       ");");
+  addArrayStructFields(N);
 }
 
 void Generator::structGet(const std::string &Rank) {
