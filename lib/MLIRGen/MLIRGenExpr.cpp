@@ -799,6 +799,11 @@ Value MLIRGen::emitUnary(bsgp::UnaryOperator *e) {
 
 Value MLIRGen::emitMember(bsgp::MemberExpr *e) {
   Location l = loc(e->getRange());
+  // Inside a thread.get, a scalar field of a thread's struct variable in
+  // memory is thread r's, read at the barrier before (loadForGet), not
+  // this thread's memory.
+  if (isGotMemoryField(e))
+    return emitGotMemoryField(e);
   if (e->getField() && !isStructInMemory(e))
     return emitValueFieldLoad(e);
   if (e->getField())

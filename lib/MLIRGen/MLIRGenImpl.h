@@ -170,6 +170,14 @@ private:
   /// barrier is that place.
   bool loadForGet(bsgp::VarDecl *vd, SmallVectorImpl<Value> &leaves,
                   Location l);
+  /// Inside a thread.get: the thread-local struct variable in memory whose
+  /// field (of a field) \p e is, and that field's leaves; null otherwise.
+  bsgp::VarDecl *gotMemoryStruct(bsgp::MemberExpr *e, unsigned &first,
+                                 unsigned &count);
+  /// Inside a thread.get: whether \p e is a scalar field of such a
+  /// variable, and its value as thread r had it (null after an error).
+  bool isGotMemoryField(bsgp::MemberExpr *e);
+  Value emitGotMemoryField(bsgp::MemberExpr *e);
   /// The leaves [first, first + count) of in-memory struct variable \p vd.
   bool loadStructVariable(bsgp::VarDecl *vd, SmallVectorImpl<Value> &out,
                           Location l, unsigned first, unsigned count);

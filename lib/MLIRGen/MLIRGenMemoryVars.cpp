@@ -264,6 +264,31 @@ bool MLIRGen::loadForGet(bsgp::VarDecl *vd, SmallVectorImpl<Value> &leaves,
   return true;
 }
 
+bsgp::VarDecl *MLIRGen::gotMemoryStruct(bsgp::MemberExpr *e, unsigned &first,
+                                        unsigned &count) {
+  if (!getRank || !e->getField() || e->isArrow())
+    return nullptr;
+  bsgp::VarDecl *vd = varLeafRange(e, first, count);
+  return vd && isInMemory(vd) && !vd->isHost() ? vd : nullptr;
+}
+
+bool MLIRGen::isGotMemoryField(bsgp::MemberExpr *e) {
+  unsigned first, count;
+  if (!gotMemoryStruct(e, first, count) || count != 1)
+    return false;
+  const bsgp::Type *ft = e->getField()->getType()->getUnqualified();
+  return !isa<bsgp::ArrayType, bsgp::StructType>(ft);
+}
+
+Value MLIRGen::emitGotMemoryField(bsgp::MemberExpr *e) {
+  unsigned first, count;
+  bsgp::VarDecl *vd = gotMemoryStruct(e, first, count);
+  SmallVector<Value, 1> leaves;
+  if (!loadStructVariable(vd, leaves, loc(e->getRange()), first, count))
+    return {};
+  return leaves.front();
+}
+
 bool MLIRGen::checkMemoryGets() {
   SmallVector<MemoryGet> gets;
   std::swap(gets, pendingMemoryGets);

@@ -354,6 +354,10 @@ bool MLIRGen::emitStructValue(bsgp::Expr *e, SmallVectorImpl<Value> &out) {
     auto *m = cast<bsgp::MemberExpr>(e);
     if (!m->getField())
       break;
+    // Inside a thread.get: thread r's struct field, read at the barrier.
+    unsigned gotFirst, gotCount;
+    if (bsgp::VarDecl *vd = gotMemoryStruct(m, gotFirst, gotCount))
+      return structVarValues(vd, out, l, gotFirst, gotCount);
     if (isStructInMemory(m)) {
       Value addr = fieldAddress(m);
       return addr && loadStruct(addr, st, out, l, e->getRange());
