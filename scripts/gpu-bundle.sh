@@ -40,7 +40,7 @@ build $ALL listing5 "$ROOT/examples/paper/listing5-memory-test.bsgp" \
 APP="$ROOT/examples/apps/particles"
 build $ALL particles "$APP/particles.bsgp" "$APP/main.cpp" "$APP/render.cpp"
 for t in find-faces get-numbers par-sort-idx reduce-scan thread-manipulation sort-keys large-lists \
-    reload-after-barrier uniform-flow; do
+    reload-after-barrier uniform-flow fork-double-save rank-flow-loops; do
   main=("$ROOT"/test/Execution/Inputs/$t-main.cpp)
   [ -f "${main[0]}" ] || main=()
   build $ALL "$t" "$ROOT/test/Execution/$t.bsgp" "${main[@]}"
@@ -61,6 +61,20 @@ for t in group-ops group-uniform generic-values wide-multiply reduce-total-on-de
     get-in-memory; do
   build $ALL "$t" "$ROOT/test/Execution/language/Inputs/$t.bsgp"
 done
+# A fork past INT32_MAX children is an error at its line on every backend
+# (CUDA's single-pass fork finds it in the caller's superstep): both
+# messages, and the status, compared.
+"${BSGPC[@]}" --target=$ALL "$ROOT/test/Execution/language/Inputs/fork-total.bsgp" \
+  -o "$OUT/fork-total-errors"
+printf '#!/bin/sh
+d=$(dirname "$0")
+"$d/fork-total-errors" 2>&1; echo "status $?"
+"$d/fork-total-errors" wrap 2>&1; echo "status $?"
+' \
+  > "$OUT/fork-total"
+chmod +x "$OUT/fork-total"
+BSGP_DEVICE=cpu "$OUT/fork-total" > "$OUT/expected/fork-total.txt"
+programs+=("fork-total:$ALL")
 # The spirv target compiles no private array of structs and passes no
 # address of a local to a function.
 for t in address-of-device struct-field-barrier struct-array-init-device; do

@@ -8,13 +8,13 @@
 // after it. Skipping it is right when the caller's code cannot tell, which
 // needs two things of the superstep around the question:
 //
-//  - before it, no writes but to work-group arrays (with them a rank after
-//    the question could miss another rank's write), and
 //  - after it, in the single-pass form and in the caller's code to the
 //    superstep's end, no write to what a rank read before it in another
 //    rank: with look-back a work group runs its part after the question
 //    once the groups before it are past theirs, but later groups may not
-//    have read yet.
+//    have read yet, and
+//  - no read or write after it of what another rank wrote before it (a
+//    later group may not have written yet).
 //
 // Like bsgp-rematerialize-loads, the pass clears pairs of a read and a
 // write either statically (memory the spawn allocated, the same element at
@@ -57,10 +57,10 @@ struct Access {
   bool atRank;
 };
 
-/// A host test one answer needs: element ranges apart (or the same), or
-/// two allocations.
+/// A host test one answer needs: the element ranges of an access before
+/// the question and one after it apart (or the same), or two allocations.
 struct Test {
-  Value read, written;
+  Value first, second;
   bool apart;
 };
 
@@ -85,6 +85,32 @@ bool isCollectiveCall(Operation *op) {
   return callee && callee.getLeafReference().getValue().starts_with("bsgprt_");
 }
 
+/// True if `op` calls a function of the module that reaches no memory: its
+/// body, and those of the functions it calls, hold only ops free of memory
+/// effects (a device function computing from its arguments, as most are).
+bool callsMemoryFreeFunction(Operation *op, unsigned depth = 0) {
+  auto call = dyn_cast<CallOpInterface>(op);
+  auto callee =
+      call ? dyn_cast_if_present<SymbolRefAttr>(call.getCallableForCallee())
+           : SymbolRefAttr();
+  auto fn = callee ? dyn_cast_if_present<FunctionOpInterface>(
+                         SymbolTable::lookupNearestSymbolFrom(op, callee))
+                   : FunctionOpInterface();
+  if (!fn || fn.isExternal() || depth > 8)
+    return false;
+  WalkResult walk = fn.getFunctionBody().walk([&](Operation *nested) {
+    if (isa<CallOpInterface>(nested))
+      return callsMemoryFreeFunction(nested, depth + 1)
+                 ? WalkResult::advance()
+                 : WalkResult::interrupt();
+    return isMemoryEffectFree(nested) ||
+                   nested->hasTrait<OpTrait::HasRecursiveMemoryEffects>()
+               ? WalkResult::advance()
+               : WalkResult::interrupt();
+  });
+  return !walk.wasInterrupted();
+}
+
 /// Adds the accesses of `op` itself (not its nested ops) to `reads` and
 /// `writes`; with a null `writes` a write fails. Failure also for an access
 /// nothing can clear.
@@ -97,6 +123,8 @@ LogicalResult collectAccesses(SpawnOp spawn, Operation *op,
   if ((isGroupOp(op) && !isa<GroupLookbackOp>(op)) || isa<SinglePassOp>(op))
     return success();
   if (isa<CallOpInterface>(op)) {
+    if (callsMemoryFreeFunction(op))
+      return success();
     // The library's host functions and the runtime reach memory only
     // through their pointer arguments; anything else may touch anything.
     if (!isCollectiveCall(op))
@@ -178,6 +206,37 @@ LogicalResult collectToBarrier(SpawnOp spawn, Operation *from, bool forward,
   return success();
 }
 
+/// Clears the pair of `first`, an access before the question, and
+/// `second`, one after it (of which at least one writes): statically, or
+/// by a test added to `tests`. Failure where nothing can.
+LogicalResult clearPair(SpawnOp spawn, const Access &first,
+                        const Access &second, bool setsSize,
+                        SmallVectorImpl<Test> &tests) {
+  // Each rank's own element, read or written by the rank itself.
+  if (first.ptr == second.ptr && first.atRank && second.atRank)
+    return success();
+  if (first.ptr == second.ptr)
+    return failure();
+  // Memory the spawn allocated is out of a host pointer's reach.
+  Operation *rootFirst = ssutil::getFreshRoot(spawn, first.ptr);
+  Operation *rootSecond = ssutil::getFreshRoot(spawn, second.ptr);
+  if (rootFirst || rootSecond)
+    return failure(rootFirst == rootSecond);
+  auto firstPtr = dyn_cast<PtrType>(first.ptr.getType());
+  auto secondPtr = dyn_cast<PtrType>(second.ptr.getType());
+  if (ssutil::isDefinedIn(spawn, first.ptr) ||
+      ssutil::isDefinedIn(spawn, second.ptr) || !firstPtr || !secondPtr)
+    return failure();
+  bool apart = first.atRank && second.atRank && !setsSize &&
+               ssutil::sameElementWidth(firstPtr, secondPtr);
+  if (!llvm::any_of(tests, [&](const Test &t) {
+        return t.first == first.ptr && t.second == second.ptr &&
+               t.apart == apart;
+      }))
+    tests.push_back({first.ptr, second.ptr, apart});
+  return success();
+}
+
 /// The answer for `query` in `spawn`.
 Verdict decide(SpawnOp spawn, SinglePassOp query, bool setsSize) {
   if (!query->hasOneUse())
@@ -190,47 +249,43 @@ Verdict decide(SpawnOp spawn, SinglePassOp query, bool setsSize) {
     if (!p || !isa<scf::IfOp>(p))
       return failure();
 
-  // Reads before the question against writes after it. Reads after it
-  // need no check: nothing before it writes.
-  SmallVector<Access> reads, writes, laterReads;
-  // The single-pass form: its own requires allocate its status words.
-  for (Operation &op : *branch.thenBlock())
+  // Accesses before the question against those after it: a read before
+  // against a write after (a later group may not have read yet), a write
+  // before against a read or write after (a later group may not have
+  // written yet).
+  SmallVector<Access> reads, writes, earlierWrites, laterReads;
+  // The single-pass form: its own requires allocate its status words. A
+  // barrier at its top level ends the question's superstep there.
+  bool endsSuperstep = false;
+  for (Operation &op : *branch.thenBlock()) {
+    if (isa<BarrierOp>(op)) {
+      endsSuperstep = true;
+      break;
+    }
     if (failed(collectNested(spawn, &op, /*skipRequires=*/true, laterReads,
                              &writes)))
       return failure();
+  }
   if (failed(collectToBarrier(spawn, branch, /*forward=*/false,
-                              /*skipRequires=*/true, reads,
-                              /*writes=*/nullptr)) ||
-      failed(collectToBarrier(spawn, branch, /*forward=*/true,
-                              /*skipRequires=*/false, laterReads, &writes)))
+                              /*skipRequires=*/true, reads, &earlierWrites)) ||
+      (!endsSuperstep &&
+       failed(collectToBarrier(spawn, branch, /*forward=*/true,
+                               /*skipRequires=*/false, laterReads, &writes))))
     return failure();
 
   SmallVector<Test> tests;
   for (const Access &r : reads)
-    for (const Access &w : writes) {
-      Operation *rootR = ssutil::getFreshRoot(spawn, r.ptr);
-      Operation *rootW = ssutil::getFreshRoot(spawn, w.ptr);
-      bool sameElement = r.ptr == w.ptr && r.atRank && w.atRank;
-      if (sameElement)
-        continue;
-      // Memory the spawn allocated is out of a host pointer's reach.
-      if (rootR || rootW) {
-        if (rootR == rootW)
-          return failure();
-        continue;
-      }
-      auto readPtr = dyn_cast<PtrType>(r.ptr.getType());
-      auto writtenPtr = dyn_cast<PtrType>(w.ptr.getType());
-      if (ssutil::isDefinedIn(spawn, r.ptr) ||
-          ssutil::isDefinedIn(spawn, w.ptr) || !readPtr || !writtenPtr)
+    for (const Access &w : writes)
+      if (failed(clearPair(spawn, r, w, setsSize, tests)))
         return failure();
-      bool apart = r.atRank && w.atRank && !setsSize &&
-                   ssutil::sameElementWidth(readPtr, writtenPtr);
-      if (!llvm::any_of(tests, [&](const Test &t) {
-            return t.read == r.ptr && t.written == w.ptr && t.apart == apart;
-          }))
-        tests.push_back({r.ptr, w.ptr, apart});
-    }
+  for (const Access &w : earlierWrites) {
+    for (const Access &r : laterReads)
+      if (failed(clearPair(spawn, w, r, setsSize, tests)))
+        return failure();
+    for (const Access &later : writes)
+      if (failed(clearPair(spawn, w, later, setsSize, tests)))
+        return failure();
+  }
   return tests;
 }
 
@@ -292,9 +347,9 @@ void runOnSpawn(SpawnOp spawn) {
     all = ssutil::andTest(
         b, loc, all,
         t.apart
-            ? ssutil::buildApartTest(b, loc, t.read, t.written, n,
+            ? ssutil::buildApartTest(b, loc, t.first, t.second, n,
                                      /*orSame=*/true)
-            : ssutil::buildDistinctAllocationsTest(b, loc, t.read, t.written));
+            : ssutil::buildDistinctAllocationsTest(b, loc, t.first, t.second));
   IRMapping mapping;
   SpawnOp copy =
       ssutil::versionSpawn(spawn, all, kPassVersionAttr, "runs in one pass",

@@ -979,6 +979,7 @@ struct SplitUniformFlowPass
     for (SpawnOp spawn : spawns) {
       if (!needsUniformFlowSplit(spawn))
         continue;
+      answerQuestionsInFlow(spawn);
       // Before the analysis: the elements are new per-thread values.
       carryArraysThroughFlow(spawn, isSynchronizing);
       recomputeRanksInSegments(spawn, movesThreads);

@@ -28,6 +28,12 @@ bool isSynchronizing(mlir::Operation *op);
 /// computes.
 bool needsUniformFlowSplit(SpawnOp spawn);
 
+/// Answers no, in a spawn about to be split, to each single-pass question
+/// whose branch yields a value a require reads (thread.fork's): the
+/// splitter would take that value, a host value once the question is
+/// answered, for a thread's value, to be carried from segment to segment.
+void answerQuestionsInFlow(SpawnOp spawn);
+
 } // namespace bsgp
 
 #endif // BSGP_LIB_TRANSFORMS_SYNCHRONIZINGFLOW_H

@@ -222,3 +222,158 @@ func.func @require_after(%in: !bsgp.ptr<i32>, %n: i32) {
   }
   return
 }
+
+// -----
+
+// A store before the question is right in one pass where nothing after it
+// reads or writes what another rank stored: here `a` at each rank, against
+// `out` read and written at each rank after it, which the host tests to be
+// apart (or the same list, each rank then touching its own element).
+// CHECK-LABEL: func.func @write_before_apart(
+// CHECK-SAME: %[[A:[^:]*]]: !bsgp.ptr<i32>, %[[OUT:[^:]*]]: !bsgp.ptr<i32>
+// CHECK: %[[FORMS:.*]] = llvm.call @bsgprt_single_pass_forms()
+// CHECK: %[[D:.*]] = bsgp.ptr.diff %[[OUT]], %[[A]]
+// CHECK-NOT: bsgp.ptr.diff
+// CHECK: scf.if %{{.*}} {
+// CHECK: bsgp.group_lookback
+// CHECK: } {bsgp.pass_version = "runs in one pass"}
+// CHECK: } {bsgp.pass_version = "keeps the barrier"}
+func.func @write_before_apart(%a: !bsgp.ptr<i32>, %out: !bsgp.ptr<i32>,
+                              %n: i32) {
+  bsgp.spawn %n {
+    %rk = bsgp.thread_rank : i32
+    %c1 = arith.constant 1 : i32
+    bsgp.ptr.store %c1, %a[%rk] : !bsgp.ptr<i32>, i32
+    %q = bsgp.single_pass : i1
+    %y = scf.if %q -> (i32) {
+      %l = bsgp.group_local 1 : !bsgp.ptr<i64>
+      %pre = bsgp.group_lookback %c1, %l min_blocks 8 : !bsgp.ptr<i64>
+      scf.yield %pre : i32
+    } else {
+      bsgp.barrier
+      scf.yield %c1 : i32
+    }
+    %z = bsgp.ptr.load %out[%rk] : !bsgp.ptr<i32>, i32
+    %s = arith.addi %y, %z : i32
+    bsgp.ptr.store %s, %out[%rk] : !bsgp.ptr<i32>, i32
+  }
+  return
+}
+
+// -----
+
+// A store before the question and one after it to the same list, not
+// both at the rank: a later group's store could come first, and the
+// earlier one would then be the one left. The barrier stays.
+// CHECK-LABEL: func.func @write_write(
+// CHECK-NOT: bsgp.pass_version
+// CHECK: bsgp.barrier
+// CHECK-NOT: bsgp.pass_version
+func.func @write_write(%a: !bsgp.ptr<i32>, %n: i32) {
+  bsgp.spawn %n {
+    %rk = bsgp.thread_rank : i32
+    %c1 = arith.constant 1 : i32
+    bsgp.ptr.store %c1, %a[%rk] : !bsgp.ptr<i32>, i32
+    %q = bsgp.single_pass : i1
+    %y = scf.if %q -> (i32) {
+      %l = bsgp.group_local 1 : !bsgp.ptr<i64>
+      %pre = bsgp.group_lookback %c1, %l min_blocks 8 : !bsgp.ptr<i64>
+      scf.yield %pre : i32
+    } else {
+      bsgp.barrier
+      scf.yield %c1 : i32
+    }
+    bsgp.ptr.store %rk, %a[%y] : !bsgp.ptr<i32>, i32
+  }
+  return
+}
+
+// -----
+
+// thread.fork's shape: the single-pass form ends with its own barrier, so
+// the question's superstep ends there; what comes after the branch (here a
+// read of an element another rank stored before the question) is in the
+// next superstep, which the barrier orders. Only the runtime's test.
+// CHECK-LABEL: func.func @form_with_barrier(
+// CHECK: %[[FORMS:.*]] = llvm.call @bsgprt_single_pass_forms()
+// CHECK: %[[PAYS:.*]] = arith.cmpi ne, %[[FORMS]]
+// CHECK-NEXT: scf.if %[[PAYS]] {
+// CHECK: bsgp.group_lookback
+// CHECK: } {bsgp.pass_version = "runs in one pass"}
+// CHECK: } {bsgp.pass_version = "keeps the barrier"}
+func.func @form_with_barrier(%a: !bsgp.ptr<i32>, %n: i32) {
+  bsgp.spawn %n {
+    %rk = bsgp.thread_rank : i32
+    %c0 = arith.constant 0 : i32
+    %c1 = arith.constant 1 : i32
+    bsgp.ptr.store %c1, %a[%rk] : !bsgp.ptr<i32>, i32
+    %q = bsgp.single_pass : i1
+    scf.if %q {
+      %l = bsgp.group_local 1 : !bsgp.ptr<i64>
+      %pre = bsgp.group_lookback %c1, %l min_blocks 8 : !bsgp.ptr<i64>
+      bsgp.barrier
+    } else {
+      bsgp.barrier
+      bsgp.barrier
+    }
+    %z = bsgp.ptr.load %a[%c0] : !bsgp.ptr<i32>, i32
+    bsgp.ptr.store %z, %a[%rk] : !bsgp.ptr<i32>, i32
+  }
+  return
+}
+
+// -----
+
+// A call before the question of a function that reaches no memory (nor do
+// the functions it calls) adds no access: only the runtime's test. A call
+// of one that stores keeps the barrier.
+// CHECK-LABEL: func.func @pure_call(
+// CHECK: %[[FORMS:.*]] = llvm.call @bsgprt_single_pass_forms()
+// CHECK: %[[PAYS:.*]] = arith.cmpi ne, %[[FORMS]]
+// CHECK-NEXT: scf.if %[[PAYS]] {
+// CHECK: } {bsgp.pass_version = "runs in one pass"}
+// CHECK-LABEL: func.func @storing_call(
+// CHECK-NOT: bsgp.pass_version
+// CHECK: bsgp.barrier
+// CHECK-NOT: bsgp.pass_version
+func.func @twice(%x: i32) -> i32 attributes {bsgp.device} {
+  %y = func.call @plus(%x, %x) : (i32, i32) -> i32
+  return %y : i32
+}
+func.func @plus(%x: i32, %y: i32) -> i32 attributes {bsgp.device} {
+  %s = arith.addi %x, %y : i32
+  return %s : i32
+}
+func.func @keep(%p: !bsgp.ptr<i32>, %x: i32) -> i32 attributes {bsgp.device} {
+  %c0 = arith.constant 0 : i32
+  bsgp.ptr.store %x, %p[%c0] : !bsgp.ptr<i32>, i32
+  return %x : i32
+}
+func.func @pure_call(%n: i32) {
+  bsgp.spawn %n {
+    %rk = bsgp.thread_rank : i32
+    %x = func.call @twice(%rk) : (i32) -> i32
+    %q = bsgp.single_pass : i1
+    scf.if %q {
+      %l = bsgp.group_local 1 : !bsgp.ptr<i64>
+      %pre = bsgp.group_lookback %x, %l min_blocks 8 : !bsgp.ptr<i64>
+    } else {
+      bsgp.barrier
+    }
+  }
+  return
+}
+func.func @storing_call(%a: !bsgp.ptr<i32>, %n: i32) {
+  bsgp.spawn %n {
+    %rk = bsgp.thread_rank : i32
+    %x = func.call @keep(%a, %rk) : (!bsgp.ptr<i32>, i32) -> i32
+    %q = bsgp.single_pass : i1
+    scf.if %q {
+      %l = bsgp.group_local 1 : !bsgp.ptr<i64>
+      %pre = bsgp.group_lookback %x, %l min_blocks 8 : !bsgp.ptr<i64>
+    } else {
+      bsgp.barrier
+    }
+  }
+  return
+}

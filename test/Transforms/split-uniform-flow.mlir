@@ -118,6 +118,49 @@ func.func @host_computable(%n: i32) {
 
 // -----
 
+// A require reading what the single-pass question's branch yields, a
+// require's result on each side (thread.fork's shape): a host value once
+// bsgp-single-pass takes a side, so the spawn is not cut and the question
+// stays in it.
+// CHECK-LABEL: func.func @host_through_question(
+// CHECK: bsgp.spawn
+// CHECK-NOT: bsgp.spawn
+// CHECK: bsgp.single_pass
+// CHECK-NOT: bsgp.spawn
+// CHECK: bsgp.barrier rank_reassigned
+// CHECK-NOT: bsgp.spawn
+// CHECK: llvm.call @use_words
+// CHECK-NOT: bsgp.spawn
+// CHECK: return
+llvm.func @use_words(!llvm.ptr)
+func.func @host_through_question(%n: i32) {
+  bsgp.spawn %n {
+    %z = bsgp.require -> !bsgp.ptr<i32> {
+      %null = bsgp.ptr.null : !bsgp.ptr<i32>
+      bsgp.yield %null : !bsgp.ptr<i32>
+    }
+    %q = bsgp.single_pass : i1
+    %w = scf.if %q -> (!bsgp.ptr<i32>) {
+      %p = bsgp.require -> !bsgp.ptr<i32> {
+        %d = bsgp.dtempnew %n : !bsgp.ptr<i32>
+        bsgp.yield %d : !bsgp.ptr<i32>
+      }
+      scf.yield %p : !bsgp.ptr<i32>
+    } else {
+      scf.yield %z : !bsgp.ptr<i32>
+    }
+    bsgp.barrier {rank_reassigned}
+    bsgp.require {
+      %c = builtin.unrealized_conversion_cast %w : !bsgp.ptr<i32> to !llvm.ptr
+      llvm.call @use_words(%c) : (!llvm.ptr) -> ()
+      bsgp.yield
+    }
+  }
+  return
+}
+
+// -----
+
 // A thread-private array used in and after a loop that holds a barrier:
 // its two elements go around the host loop as lists, and each spawn makes
 // a fresh array of them (stores at its start, loads at its end).
