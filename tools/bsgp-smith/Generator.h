@@ -314,6 +314,12 @@ public:
   /// Before a barrier: a new struct local \p Target that another thread
   /// puts a struct value into.
   void structPut(std::string &Target);
+  /// `struct Type p_N = thread.get(Rank, l)` of one of \p Locals, its
+  /// fields then added by \p AddFields; nothing without locals.
+  void getStructLocal(const std::vector<std::string> &Locals,
+                      const std::string &Type, const char *Prefix,
+                      const std::string &Rank,
+                      llvm::function_ref<void(const std::string &)> AddFields);
   /// After a barrier: a struct local got from thread \p Rank.
   void structGet(const std::string &Rank);
   /// `struct SmArr s = thread.get(rank, sr)` of a struct local with an

@@ -273,6 +273,18 @@ void Generator::structPut(std::string &Target) {
        expr(Ty::Int, 1) + "));");
 }
 
+void Generator::getStructLocal(
+    const std::vector<std::string> &Locals, const std::string &Type,
+    const char *Prefix, const std::string &Rank,
+    llvm::function_ref<void(const std::string &)> AddFields) {
+  if (Locals.empty())
+    return;
+  std::string N = fresh(Prefix);
+  line("struct " + Type + " " + N + " = thread.get(" + Rank + ", " +
+       R.pick(Locals) + ");");
+  AddFields(N);
+}
+
 void Generator::arrayStructGet(const std::string &Rank) {
   // The struct locals with an array field of the spawn body (their `.n`
   // field names them) that thread.get may read.
@@ -283,20 +295,11 @@ void Generator::arrayStructGet(const std::string &Rank) {
       if (V.Writable && N.starts_with("sr") && N.ends_with(".n") && gettable(V))
         Locals.push_back(N.drop_back(2).str());
     }
-  if (Locals.empty())
-    return;
-  std::string N = fresh("sr");
-  line("struct SmArr " + N + " = thread.get(" + Rank + ", " + R.pick(Locals) +
-       ");");
-  addArrayStructFields(N);
+  getStructLocal(Locals, "SmArr", "sr", Rank,
+                 [&](const std::string &N) { addArrayStructFields(N); });
 }
 
 void Generator::structGet(const std::string &Rank) {
-  std::vector<std::string> Locals = structLocals(true);
-  if (Locals.empty())
-    return;
-  std::string N = fresh("sv");
-  line("struct SmVal " + N + " = thread.get(" + Rank + ", " + R.pick(Locals) +
-       ");");
-  addStructFields(N);
+  getStructLocal(structLocals(true), "SmVal", "sv", Rank,
+                 [&](const std::string &N) { addStructFields(N); });
 }
