@@ -136,6 +136,7 @@ bool GroupExpr::isQuery(GroupOp Op) {
   case GroupSize:
   case GroupId:
   case GroupCount:
+  case GroupThreads:
   case SubgroupRank:
   case SubgroupSize:
     return true;
@@ -145,27 +146,15 @@ bool GroupExpr::isQuery(GroupOp Op) {
 }
 
 const char *GroupExpr::getName(GroupOp Op) {
-  static const char *Names[] = {"group.rank",
-                                "group.size",
-                                "group.id",
-                                "group.count",
-                                "group.barrier",
-                                "subgroup.rank",
-                                "subgroup.size",
-                                "subgroup.shuffle",
-                                "subgroup.shuffle_xor",
-                                "subgroup.shuffle_up",
-                                "subgroup.shuffle_down",
-                                "subgroup.any",
-                                "subgroup.all",
-                                "subgroup.ballot",
-                                "subgroup.add",
-                                "subgroup.min",
-                                "subgroup.max",
-                                "subgroup.and",
-                                "subgroup.or",
-                                "subgroup.xor",
-                                "subgroup.match"};
+  static const char *Names[] = {
+      "group.rank",           "group.size",          "group.id",
+      "group.count",          "group.threads",       "group.barrier",
+      "subgroup.rank",        "subgroup.size",       "subgroup.shuffle",
+      "subgroup.shuffle_xor", "subgroup.shuffle_up", "subgroup.shuffle_down",
+      "subgroup.any",         "subgroup.all",        "subgroup.ballot",
+      "subgroup.add",         "subgroup.min",        "subgroup.max",
+      "subgroup.and",         "subgroup.or",         "subgroup.xor",
+      "subgroup.match"};
   return Names[Op];
 }
 

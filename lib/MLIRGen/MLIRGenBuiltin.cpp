@@ -572,6 +572,8 @@ Value MLIRGen::emitGroup(bsgp::GroupExpr *e) {
     return bsgp::GroupIdOp::create(b, l, i32);
   case GE::GroupCount:
     return bsgp::GroupCountOp::create(b, l, i32);
+  case GE::GroupThreads:
+    return bsgp::GroupThreadsOp::create(b, l, i32);
   case GE::SubgroupRank:
     return bsgp::SubgroupRankOp::create(b, l, i32);
   case GE::SubgroupSize:

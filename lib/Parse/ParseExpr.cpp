@@ -630,6 +630,7 @@ Expr *Parser::parseGroup() {
                      .Case("size", GE::GroupSize)
                      .Case("id", GE::GroupId)
                      .Case("count", GE::GroupCount)
+                     .Case("threads", GE::GroupThreads)
                      .Case("barrier", GE::GroupBarrier)
                      .Default(-1);
   if (Op < 0) {
@@ -638,7 +639,7 @@ Expr *Parser::parseGroup() {
         << (Sub ? "rank, size, shuffle, shuffle_xor, shuffle_up, "
                   "shuffle_down, any, all, ballot, add, min, max, and, or, "
                   "xor or match"
-                : "rank, size, id, count or barrier");
+                : "rank, size, id, count, threads or barrier");
     return nullptr;
   }
   auto K = GE::GroupOp(Op);

@@ -303,11 +303,14 @@ void Generator::groupStmt() {
     std::string V = fresh("o");
     line("uint " + V + " = " + LV + "[1].x ^ " + LV + "[1].y;");
     S.add({V, Ty::UInt});
-    // The groups cover the threads, whatever the group size.
+    // The groups cover the threads, whatever the group size, and each
+    // has group.size threads but the last.
     std::string C = fresh("o");
     line("int " + C +
          " = (int)(group.count * group.size >= thread.size && "
-         "group.id < group.count);");
+         "group.id < group.count && group.threads == (group.id + 1 < "
+         "group.count ? group.size : thread.size - group.id * "
+         "group.size));");
     S.add({C, Ty::Int});
   }
   line("int " + Sum + " = reduce(+, " + LS + ");");

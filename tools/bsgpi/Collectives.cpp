@@ -304,6 +304,8 @@ Column Interpreter::evalGroup(Frame &F, GroupExpr *G, Lanes &L) {
     return Q([&](uint32_t T) { return T / GS; });
   case GroupExpr::GroupCount:
     return Q([&](uint32_t) { return (N + GS - 1) / GS; });
+  case GroupExpr::GroupThreads:
+    return Q([&](uint32_t T) { return std::min(GS, N - T / GS * GS); });
   case GroupExpr::SubgroupRank:
     return Q([&](uint32_t T) { return (T % GS) % SS; });
   case GroupExpr::SubgroupSize:

@@ -388,7 +388,8 @@ private:
 };
 
 /// The work-group and subgroup queries and operations: group.rank,
-/// group.size, group.id, group.count, group.barrier(), subgroup.rank,
+/// group.size, group.id, group.count, group.threads, group.barrier(),
+/// subgroup.rank,
 /// subgroup.size, subgroup.shuffle*(x, n), subgroup.any/all/ballot(c),
 /// subgroup.add/min/max/and/or/xor(x), subgroup.match(x).
 class GroupExpr : public Expr {
@@ -398,6 +399,7 @@ public:
     GroupSize,
     GroupId,
     GroupCount,
+    GroupThreads,
     GroupBarrier,
     SubgroupRank,
     SubgroupSize,

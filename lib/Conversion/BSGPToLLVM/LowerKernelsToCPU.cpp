@@ -71,7 +71,8 @@ static void lowerGroupOpsForCPU(Operation *root, Value rank, Value size,
     Value v;
     if (isa<bsgp::GroupRankOp, bsgp::SubgroupRankOp>(op)) {
       v = arith::ConstantIntOp::create(b, loc, b.getI32Type(), 0);
-    } else if (isa<bsgp::GroupSizeOp, bsgp::SubgroupSizeOp>(op)) {
+    } else if (isa<bsgp::GroupSizeOp, bsgp::GroupThreadsOp,
+                   bsgp::SubgroupSizeOp>(op)) {
       v = arith::ConstantIntOp::create(b, loc, b.getI32Type(), 1);
     } else if (isa<bsgp::GroupIdOp>(op)) {
       v = rank;

@@ -149,6 +149,19 @@ static void lowerGroupOpsForNVVM(LLVM::LLVMFuncOp fn, OpBuilder &moduleBuilder,
                                   LLVM::ConstantOp::create(
                                       b, loc, i64, bsgp::kCUDAGroupSize - 1)),
               LLVM::ConstantOp::create(b, loc, i64, bsgp::kCUDAGroupSize)));
+    } else if (isa<bsgp::GroupThreadsOp>(op)) {
+      // min(thread.size - group.id * group.size, group.size), with group.id
+      // numbered as on one device.
+      Value group = LLVM::ConstantOp::create(b, loc, i64, bsgp::kCUDAGroupSize);
+      Value id = LLVM::AddOp::create(
+          b, loc,
+          LLVM::ZExtOp::create(b, loc, i64,
+                               NVVM::BlockIdXOp::create(b, loc, i32)),
+          bsgp::emitFirstBlock(b, loc, bsgp::kCUDAGroupSize));
+      Value left = LLVM::SubOp::create(b, loc, fn.getArgument(1),
+                                       LLVM::MulOp::create(b, loc, id, group));
+      v = LLVM::TruncOp::create(b, loc, i32,
+                                LLVM::UMinOp::create(b, loc, left, group));
     } else if (isa<bsgp::SubgroupRankOp>(op)) {
       v = NVVM::LaneIdOp::create(b, loc, i32);
     } else if (isa<bsgp::SubgroupSizeOp>(op)) {

@@ -140,8 +140,8 @@ bool containsGroupSync(Operation *op) {
 bool runsEverywhere(Operation *op) {
   WalkResult r = op->walk([](Operation *o) {
     if (isa<bsgp::GroupLocalOp, bsgp::GroupRankOp, bsgp::GroupSizeOp,
-            bsgp::GroupIdOp, bsgp::GroupCountOp, bsgp::SubgroupRankOp,
-            bsgp::SubgroupSizeOp, LLVM::AllocaOp>(o) ||
+            bsgp::GroupIdOp, bsgp::GroupCountOp, bsgp::GroupThreadsOp,
+            bsgp::SubgroupRankOp, bsgp::SubgroupSizeOp, LLVM::AllocaOp>(o) ||
         o->hasTrait<OpTrait::HasRecursiveMemoryEffects>())
       return WalkResult::advance();
     auto effects = dyn_cast<MemoryEffectOpInterface>(o);
@@ -466,9 +466,9 @@ LogicalResult bsgp::lowerGroupOpsToSPIRV(
   SmallVector<Operation *> ops;
   fn.walk([&](Operation *op) {
     if (isa<bsgp::GroupRankOp, bsgp::GroupSizeOp, bsgp::GroupIdOp,
-            bsgp::GroupCountOp, bsgp::SubgroupRankOp, bsgp::SubgroupSizeOp,
-            bsgp::GroupBarrierOp, bsgp::SubgroupShuffleOp, bsgp::SubgroupVoteOp,
-            bsgp::SubgroupReduceOp>(op))
+            bsgp::GroupCountOp, bsgp::GroupThreadsOp, bsgp::SubgroupRankOp,
+            bsgp::SubgroupSizeOp, bsgp::GroupBarrierOp, bsgp::SubgroupShuffleOp,
+            bsgp::SubgroupVoteOp, bsgp::SubgroupReduceOp>(op))
       ops.push_back(op);
   });
   MLIRContext *ctx = fn.getContext();
@@ -494,6 +494,17 @@ LogicalResult bsgp::lowerGroupOpsToSPIRV(
                                       constant(i64, kSPIRVWorkgroupSize - 1));
       n = arith::DivUIOp::create(b, loc, n, constant(i64, kSPIRVWorkgroupSize));
       v = arith::TruncIOp::create(b, loc, i32, n);
+    } else if (isa<bsgp::GroupThreadsOp>(op)) {
+      // min(thread.size - group.id * group.size, group.size).
+      Value id =
+          arith::ExtUIOp::create(b, loc, i64, emitGroupId(b, loc, builtins));
+      Value left = arith::SubIOp::create(
+          b, loc, loadSize(b, loc),
+          arith::MulIOp::create(b, loc, id,
+                                constant(i64, kSPIRVWorkgroupSize)));
+      left = arith::MinUIOp::create(b, loc, left,
+                                    constant(i64, kSPIRVWorkgroupSize));
+      v = arith::TruncIOp::create(b, loc, i32, left);
     } else if (isa<bsgp::SubgroupRankOp>(op)) {
       v = builtins.load(b, loc, spirv::BuiltIn::SubgroupLocalInvocationId);
     } else if (isa<bsgp::SubgroupSizeOp>(op)) {

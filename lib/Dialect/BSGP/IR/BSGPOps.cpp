@@ -67,10 +67,10 @@ static Operation *getCodeOwner(Operation *op) {
 }
 
 bool bsgp::isGroupOp(Operation *op) {
-  return isa<GroupRankOp, GroupSizeOp, GroupIdOp, GroupCountOp, SubgroupRankOp,
-             SubgroupSizeOp, GroupBarrierOp, GroupLocalOp, SubgroupShuffleOp,
-             SubgroupVoteOp, SubgroupReduceOp, SubgroupMatchOp,
-             GroupLookbackOp>(op);
+  return isa<GroupRankOp, GroupSizeOp, GroupIdOp, GroupCountOp, GroupThreadsOp,
+             SubgroupRankOp, SubgroupSizeOp, GroupBarrierOp, GroupLocalOp,
+             SubgroupShuffleOp, SubgroupVoteOp, SubgroupReduceOp,
+             SubgroupMatchOp, GroupLookbackOp>(op);
 }
 
 bool bsgp::isInDeviceCode(Operation *op) {
@@ -839,6 +839,7 @@ LogicalResult GroupRankOp::verify() { return verifyDeviceCode(*this); }
 LogicalResult GroupSizeOp::verify() { return verifyDeviceCode(*this); }
 LogicalResult GroupIdOp::verify() { return verifyDeviceCode(*this); }
 LogicalResult GroupCountOp::verify() { return verifyDeviceCode(*this); }
+LogicalResult GroupThreadsOp::verify() { return verifyDeviceCode(*this); }
 LogicalResult SubgroupRankOp::verify() { return verifyDeviceCode(*this); }
 LogicalResult SubgroupSizeOp::verify() { return verifyDeviceCode(*this); }
 LogicalResult GroupBarrierOp::verify() { return verifyDeviceCode(*this); }

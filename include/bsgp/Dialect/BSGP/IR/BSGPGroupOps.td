@@ -37,6 +37,9 @@ def BSGP_GroupIdOp : BSGP_GroupQueryOp<"group_id", "group.id",
     "the index of the thread's work group">;
 def BSGP_GroupCountOp : BSGP_GroupQueryOp<"group_count", "group.count",
     "the number of work groups">;
+def BSGP_GroupThreadsOp : BSGP_GroupQueryOp<"group_threads", "group.threads",
+    "the number of threads of the thread's work group: group.size but in "
+    "the last work group when thread.size is not a multiple of it">;
 def BSGP_SubgroupRankOp : BSGP_GroupQueryOp<"subgroup_rank", "subgroup.rank",
     "the thread's lane in its subgroup">;
 def BSGP_SubgroupSizeOp : BSGP_GroupQueryOp<"subgroup_size", "subgroup.size",
