@@ -11,7 +11,10 @@
 // latency, and reduce, scan and compact of one element per rank reached a
 // third of the memory bandwidth. Giving each thread block several work
 // groups, interleaved op by op, multiplies the loads in flight without
-// changing what any rank computes.
+// changing what any rank computes. What is the same in every work group is
+// computed once, and an `if` on such a value holds every work group's
+// branch, so that their reductions' last steps (`if (sg == 0)`) also run
+// side by side.
 //
 //===----------------------------------------------------------------------===//
 
@@ -202,8 +205,8 @@ void Interleaver::findInvariant(bsgp::KernelOp kernel) {
 /// branch or none: one `scf.if` holds the copies' branches, interleaved as
 /// the top level is, and yields each copy's results. The work groups'
 /// reductions of a block then run their subgroup steps side by side, not
-/// one branch after another (a reduce's superstep spent a sixth of its time
-/// on that).
+/// one branch after another (a reduce's superstep of 2^28 ints spent an
+/// eighth of its time on that on the H200).
 void Interleaver::mergeIf(scf::IfOp op, MutableArrayRef<IRMapping> maps) {
   SmallVector<Type> types;
   for (size_t i = 0; i < maps.size(); ++i)
