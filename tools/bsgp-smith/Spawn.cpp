@@ -272,14 +272,17 @@ void Generator::rankChangeStmt() {
       Count = "(int)(" + expr(Ty::UInt, 2) + " & 1u)";
       ThreadsMayDie = true;
     }
-    // Every fourth fork outside loops with kill on follows a kill, its
-    // count computed before (no random draw: seeds keep their programs):
-    // the form bsgp-merge-kill-fork folds into one fork.
-    if (InLoops == 0 && allows(Feature::Kill) && NameCounter % 4 == 0) {
+    // Every fourth fork with kill on follows a kill, its count computed
+    // before (no random draw: seeds keep their programs): the form
+    // bsgp-merge-kill-fork folds into one fork. In a loop the count is the
+    // one drawn (0 or 1 child, or 1 or 2 where the loop made room), so
+    // that the thread count stays bounded.
+    if (allows(Feature::Kill) && NameCounter % 4 == 0) {
       std::string K = fresh("kc");
       line("int " + K + " = " + Count + ";");
       line("thread.kill(" + cond(2) + ");");
-      Count = "(" + K + " ^ 1) & " + K;
+      Count = InLoops == 0 ? "(" + K + " ^ 1) & " + K : K;
+      ThreadsMayDie = true;
     }
     line("int " + C + " = thread.fork(" + Count + ");");
     MinThreads = 0;
