@@ -323,6 +323,15 @@ Value bsgp::emitFirstBlock(OpBuilder &b, Location loc, int64_t ranksPerBlock) {
       LLVM::ConstantOp::create(b, loc, b.getI64Type(), ranksPerBlock));
 }
 
+Value bsgp::emitGroupThreads(OpBuilder &b, Location loc, Value size, Value id) {
+  Value group =
+      LLVM::ConstantOp::create(b, loc, b.getI64Type(), kCUDAGroupSize);
+  Value left =
+      LLVM::SubOp::create(b, loc, size, LLVM::MulOp::create(b, loc, id, group));
+  return LLVM::TruncOp::create(b, loc, b.getI32Type(),
+                               LLVM::UMinOp::create(b, loc, left, group));
+}
+
 void bsgp::emitCoarsenedGroupKernel(KernelOp kernel, OpBuilder &b,
                                     const IRMapping &params, Value size,
                                     Value first, Value end, Block *entry,
@@ -400,10 +409,7 @@ void bsgp::emitCoarsenedGroupKernel(KernelOp kernel, OpBuilder &b,
   auto guard = scf::IfOp::create(b, loc, TypeRange{}, inRange,
                                  /*withElseRegion=*/false);
   b.setInsertionPointToStart(&guard.getThenRegion().front());
-  Value left = LLVM::SubOp::create(b, loc, size,
-                                   LLVM::MulOp::create(b, loc, id, c64(group)));
-  GroupCopy last{trunc(rank), trunc(id),
-                 trunc(LLVM::UMinOp::create(b, loc, left, c64(group)))};
+  GroupCopy last{trunc(rank), trunc(id), emitGroupThreads(b, loc, size, id)};
   cloneInterleaved(kernel, b, params, last, size32, groupCount, entry,
                    group * groupsPerBlock);
   b.setInsertionPointAfter(split);

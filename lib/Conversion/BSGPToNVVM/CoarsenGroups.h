@@ -33,6 +33,12 @@ constexpr unsigned kCUDAFirstArg = 2, kCUDAEndArg = 3;
 mlir::Value emitFirstBlock(mlir::OpBuilder &b, mlir::Location loc,
                            int64_t ranksPerBlock);
 
+/// group.threads (i32) of work group `id` (i64, numbered as on one device)
+/// in a launch of `size` ranks: min(size - id * kCUDAGroupSize,
+/// kCUDAGroupSize), the group's existing threads, fewer in the last one.
+mlir::Value emitGroupThreads(mlir::OpBuilder &b, mlir::Location loc,
+                             mlir::Value size, mlir::Value id);
+
 /// How many work groups one thread block of a kernel with work-group
 /// operations runs, at most `asked`: 1 where the kernel's body cannot be
 /// interleaved (more than one block, a `return` inside control flow), where

@@ -120,6 +120,17 @@ static void lowerGroupOpsForNVVM(LLVM::LLVMFuncOp fn, OpBuilder &moduleBuilder,
   MLIRContext *ctx = fn.getContext();
   Type i32 = IntegerType::get(ctx, 32), i64 = IntegerType::get(ctx, 64);
   unsigned numLocals = 0;
+  // group.id as i32 or i64, numbered as on one device: the blocks of the
+  // slices before this one come first.
+  auto groupId = [&](OpBuilder &b, Location loc, Type type) -> Value {
+    Value block = NVVM::BlockIdXOp::create(b, loc, i32);
+    Value before = bsgp::emitFirstBlock(b, loc, bsgp::kCUDAGroupSize);
+    if (type == i64)
+      return LLVM::AddOp::create(
+          b, loc, LLVM::ZExtOp::create(b, loc, i64, block), before);
+    return LLVM::AddOp::create(b, loc, block,
+                               LLVM::TruncOp::create(b, loc, i32, before));
+  };
   for (Operation *op : ops) {
     OpBuilder b(op);
     Location loc = op->getLoc();
@@ -132,12 +143,7 @@ static void lowerGroupOpsForNVVM(LLVM::LLVMFuncOp fn, OpBuilder &moduleBuilder,
       // counts that LLVM unrolls, which puts their loads in flight together.
       v = LLVM::ConstantOp::create(b, loc, i32, bsgp::kCUDAGroupSize);
     } else if (isa<bsgp::GroupIdOp>(op)) {
-      // Numbered as on one device: the blocks of the slices before this
-      // one come first.
-      v = LLVM::AddOp::create(
-          b, loc, NVVM::BlockIdXOp::create(b, loc, i32),
-          LLVM::TruncOp::create(
-              b, loc, i32, bsgp::emitFirstBlock(b, loc, bsgp::kCUDAGroupSize)));
+      v = groupId(b, loc, i32);
     } else if (isa<bsgp::GroupCountOp>(op)) {
       // The spawn's work groups, not the slice's grid.
       Value size = fn.getArgument(1);
@@ -150,18 +156,8 @@ static void lowerGroupOpsForNVVM(LLVM::LLVMFuncOp fn, OpBuilder &moduleBuilder,
                                       b, loc, i64, bsgp::kCUDAGroupSize - 1)),
               LLVM::ConstantOp::create(b, loc, i64, bsgp::kCUDAGroupSize)));
     } else if (isa<bsgp::GroupThreadsOp>(op)) {
-      // min(thread.size - group.id * group.size, group.size), with group.id
-      // numbered as on one device.
-      Value group = LLVM::ConstantOp::create(b, loc, i64, bsgp::kCUDAGroupSize);
-      Value id = LLVM::AddOp::create(
-          b, loc,
-          LLVM::ZExtOp::create(b, loc, i64,
-                               NVVM::BlockIdXOp::create(b, loc, i32)),
-          bsgp::emitFirstBlock(b, loc, bsgp::kCUDAGroupSize));
-      Value left = LLVM::SubOp::create(b, loc, fn.getArgument(1),
-                                       LLVM::MulOp::create(b, loc, id, group));
-      v = LLVM::TruncOp::create(b, loc, i32,
-                                LLVM::UMinOp::create(b, loc, left, group));
+      v = bsgp::emitGroupThreads(b, loc, fn.getArgument(1),
+                                 groupId(b, loc, i64));
     } else if (isa<bsgp::SubgroupRankOp>(op)) {
       v = NVVM::LaneIdOp::create(b, loc, i32);
     } else if (isa<bsgp::SubgroupSizeOp>(op)) {
