@@ -59,7 +59,9 @@ struct PtrLoadToSPIRV : BSGPToSPIRVPattern<bsgp::PtrLoadOp> {
       return failure();
     Value addr = addressOf(rewriter, loc, adaptor.getPtr(), adaptor.getIndex(),
                            info->size);
-    Value v = loadPSB(rewriter, loc, memTy, addr, info->align);
+    Value v = op.getCoherent()
+                  ? loadCoherentPSB(rewriter, loc, memTy, addr, info->align)
+                  : loadPSB(rewriter, loc, memTy, addr, info->align);
     if (elem.isInteger(1))
       v = arith::CmpIOp::create(
           rewriter, loc, arith::CmpIPredicate::ne, v,

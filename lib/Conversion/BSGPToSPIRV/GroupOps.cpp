@@ -268,10 +268,14 @@ private:
     auto varying = [&](ValueRange vs) {
       return llvm::any_of(vs, [&](Value v) { return contains(v); });
     };
+    // A coherent load (an atomic load) may see another value in each rank,
+    // whatever its address: other work groups write the word meanwhile.
+    auto load = dyn_cast<bsgp::PtrLoadOp>(op);
     if (isa<bsgp::GroupRankOp, bsgp::SubgroupRankOp, bsgp::SubgroupShuffleOp,
             bsgp::SubgroupVoteOp, bsgp::SubgroupReduceOp, bsgp::AtomicRMWOp,
             bsgp::AtomicCASOp, bsgp::LoadOp, LLVM::AllocaOp, func::CallOp>(
-            op)) {
+            op) ||
+        (load && load.getCoherent())) {
       markAll(op->getResults());
       return;
     }

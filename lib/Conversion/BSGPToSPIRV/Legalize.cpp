@@ -69,11 +69,11 @@ void bsgp::spv::rewriteAtomicLoads(Operation *root) {
   root->walk([&](bsgp::AtomicLoadOp op) { loads.push_back(op); });
   for (bsgp::AtomicLoadOp op : loads) {
     OpBuilder b(op);
-    Value zero = arith::ConstantIntOp::create(b, op.getLoc(), op.getType(), 0);
-    Value v =
-        bsgp::AtomicRMWOp::create(b, op.getLoc(), op.getType(),
-                                  arith::AtomicRMWKind::ori, zero, op.getPtr());
-    op.replaceAllUsesWith(v);
+    auto load = bsgp::PtrLoadOp::create(
+        b, op.getLoc(), op.getType(), op.getPtr(),
+        arith::ConstantIntOp::create(b, op.getLoc(), b.getI32Type(), 0));
+    load.setCoherent(true);
+    op.replaceAllUsesWith(load.getResult());
     op.erase();
   }
 }

@@ -42,6 +42,26 @@ Value loadPSB(OpBuilder &b, Location loc, Type type, Value addr,
       b.getI32IntegerAttr(align));
 }
 
+Value loadCoherentPSB(OpBuilder &b, Location loc, Type type, Value addr,
+                      uint64_t align) {
+  auto holder = spirv::StructType::get(
+      {type}, {0},
+      {spirv::StructType::MemberDecorationInfo(0, spirv::Decoration::Coherent,
+                                               b.getUnitAttr())});
+  Value p = spirv::ConvertUToPtrOp::create(
+      b, loc, spirv::PointerType::get(holder, kPSB), addr);
+  Value member = spirv::AccessChainOp::create(
+      b, loc, p,
+      ValueRange{spirv::ConstantOp::create(b, loc, b.getI32Type(),
+                                           b.getI32IntegerAttr(0))});
+  return spirv::LoadOp::create(
+      b, loc, member,
+      spirv::MemoryAccessAttr::get(b.getContext(),
+                                   spirv::MemoryAccess::Volatile |
+                                       spirv::MemoryAccess::Aligned),
+      b.getI32IntegerAttr(align));
+}
+
 void storePSB(OpBuilder &b, Location loc, Value value, Value addr,
               uint64_t align) {
   Value p = spirv::ConvertUToPtrOp::create(

@@ -34,6 +34,14 @@ mlir::Type getMemoryType(mlir::Type t);
 mlir::Value loadPSB(mlir::OpBuilder &b, mlir::Location loc, mlir::Type type,
                     mlir::Value addr, uint64_t align);
 
+/// The same through a one-member struct whose member is Coherent (as GLSL
+/// compiles a `coherent` buffer reference: under the GLSL450 memory model
+/// only such loads see other workgroups' writes in the same dispatch, which
+/// NVIDIA's driver otherwise serves from a multiprocessor's cache), and
+/// Volatile, so that a loop polling the word reads it each time.
+mlir::Value loadCoherentPSB(mlir::OpBuilder &b, mlir::Location loc,
+                            mlir::Type type, mlir::Value addr, uint64_t align);
+
 /// Stores `value` at device address `addr`.
 void storePSB(mlir::OpBuilder &b, mlir::Location loc, mlir::Value value,
               mlir::Value addr, uint64_t align);
@@ -66,9 +74,12 @@ mlir::Value loadPushConstant(mlir::OpBuilder &b, mlir::Location loc,
                              mlir::ModuleOp device, int32_t member);
 
 /// MLIR's SPIR-V dialect has no OpAtomicLoad: each `bsgp.atomic_load`
-/// below `root` becomes an atomic or of 0, which reads the same value (and
-/// is predicated and lowered as the other atomics are).
+/// below `root` becomes a `coherent` bsgp.ptr.load, a Coherent, Volatile
+/// load (loadCoherentPSB). An atomic or of 0 read the same value, but as a
+/// read-modify-write: the radix sort's look-back polls status words that
+/// many work groups read at once, which atomics serialize.
 void rewriteAtomicLoads(mlir::Operation *root);
+
 
 } // namespace bsgp::spv
 

@@ -1,7 +1,8 @@
 // RUN: bsgp-opt %s --bsgp-legalize-for-spirv | FileCheck %s
 
-// In the SPIR-V device module: an atomic load becomes an atomic or of 0
-// (the SPIR-V dialect has no OpAtomicLoad), a float atomic add a
+// In the SPIR-V device module: an atomic load becomes a coherent load
+// (the SPIR-V dialect has no OpAtomicLoad; it is lowered to a Coherent,
+// Volatile OpLoad), a float atomic add a
 // compare-exchange loop on the bits (where the subgroup's active lanes all
 // add to one address, one loop of the first lane adding their sum, each
 // lane getting the old value plus the values of the lanes before it), and
@@ -19,7 +20,7 @@ module @bsgp_spirv attributes {bsgp.target = "spirv"} {
   // CHECK-LABEL: func.func @k(
   func.func @k(%p: !bsgp.ptr<i32>, %f: !bsgp.ptr<f32>, %a: f32, %b: f32, %v: vector<2xf32>) attributes {bsgp.device} {
     // CHECK: %[[ZERO:.*]] = arith.constant 0 : i32
-    // CHECK: %[[OLD:.*]] = bsgp.atomic_rmw ori %[[ZERO]], %arg0 : !bsgp.ptr<i32>
+    // CHECK: %[[OLD:.*]] = bsgp.ptr.load %arg0[%[[ZERO]]] {coherent} : !bsgp.ptr<i32>, i32
     %old = bsgp.atomic_load %p : !bsgp.ptr<i32>
     bsgp.ptr.store %old, %p[%old] : !bsgp.ptr<i32>, i32
     // CHECK: %[[NULL:.*]] = bsgp.ptr.null : !bsgp.ptr<f32>

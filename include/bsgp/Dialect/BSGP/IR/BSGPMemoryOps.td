@@ -81,9 +81,13 @@ def BSGP_PtrLoadOp : BSGP_Op<"ptr.load", [
   let description = [{
     Loads element `index` of the list `ptr`. The index is any signless
     integer or `index`; it counts elements, as in C, and is sign-extended.
+    `coherent` (set only by the SPIR-V target, for `bsgp.atomic_load`)
+    makes it a load that sees other work groups' writes and is never
+    merged with another load: a Coherent, Volatile load of device memory.
   }];
   let arguments = (ins Arg<BSGP_AnyPtr, "", [MemRead]>:$ptr,
-                       AnySignlessIntegerOrIndex:$index);
+                       AnySignlessIntegerOrIndex:$index,
+                       UnitAttr:$coherent);
   let results = (outs AnyType:$result);
   let assemblyFormat = [{
     $ptr `[` $index `]` attr-dict `:` qualified(type($ptr)) `,` type($index)
@@ -200,8 +204,8 @@ def BSGP_AtomicLoadOp : BSGP_Op<"atomic_load", [
     scope: a thread polling a word that another thread publishes sees the
     update (a plain load may be served from a stale cache line), without
     the cost of a read-modify-write. A 32- or 64-bit integer element.
-    Device code only. SPIR-V's core has no atomic load in MLIR's dialect,
-    so there it is an atomic or of 0.
+    Device code only. MLIR's SPIR-V dialect has no atomic load, so there it
+    is a `coherent` `bsgp.ptr.load` (a Coherent, Volatile load).
 
     ```mlir
     %v = bsgp.atomic_load %p : !bsgp.ptr<i64>
