@@ -31,7 +31,10 @@ void bsgp::buildDeviceCodegenPipeline(mlir::OpPassManager &pm,
     pm.addPass(createBSGPSerializeToPTXPass(ptx));
   }
   if (targets.spirv) {
-    pm.addPass(createBSGPLowerKernelsToSPIRVPass());
+    // Unrolling is an optimization, as for LLVM's targets: not at -O0.
+    BSGPLowerKernelsToSPIRVPassOptions kernels;
+    kernels.unrollLoops = targets.spirvOptLevel > 0;
+    pm.addPass(createBSGPLowerKernelsToSPIRVPass(kernels));
     pm.addPass(createBSGPLowerGroupOpsToSPIRVPass());
     pm.addPass(createBSGPLegalizeForSPIRVPass());
     pm.addPass(createBSGPLowerLocalArraysToSPIRVPass());

@@ -242,8 +242,14 @@ def BSGPLowerKernelsToSPIRVPass
     memory operations on the rank instead (GroupOps.h). Device functions
     the kernels call are cloned in. The functions keep their bsgp ops; the
     target queries are folded for SPIR-V, and chunk ops, look-backs and
-    recursion are reported.
+    recursion are reported. With `unroll-loops`, the kernels' short counted
+    loops are unrolled (UnrollLoops.cpp), as LLVM does for the other
+    targets.
   }];
+  let options = [
+    Option<"unrollLoops", "unroll-loops", "bool", /*default=*/"true",
+           "Unroll the kernels' loops of at most 16 constant trips">
+  ];
   let dependentDialects = ["mlir::spirv::SPIRVDialect",
                            "mlir::func::FuncDialect",
                            "mlir::scf::SCFDialect",

@@ -79,6 +79,7 @@ namespace {
 struct LowerKernelsToSPIRVPass
     : public bsgp::impl::BSGPLowerKernelsToSPIRVPassBase<
           LowerKernelsToSPIRVPass> {
+  using BSGPLowerKernelsToSPIRVPassBase::BSGPLowerKernelsToSPIRVPassBase;
   void runOnOperation() override;
 
 private:
@@ -362,6 +363,8 @@ LogicalResult LowerKernelsToSPIRVPass::buildKernel(bsgp::KernelOp kernel,
   b.setInsertionPointToEnd(entry);
   func::ReturnOp::create(b, loc);
   rewriteAtomicLoads(fn);
+  if (unrollLoops)
+    unrollShortLoops(fn);
   if (grouped) {
     // SPIR-V's core has no match: ballots, which missing ranks then vote
     // false in.

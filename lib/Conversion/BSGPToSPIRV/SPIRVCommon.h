@@ -80,6 +80,10 @@ mlir::Value loadPushConstant(mlir::OpBuilder &b, mlir::Location loc,
 /// many work groups read at once, which atomics serialize.
 void rewriteAtomicLoads(mlir::Operation *root);
 
+/// Unrolls the short counted loops below `root` (UnrollLoops.cpp), as
+/// LLVM does for the other targets, so that private arrays indexed by
+/// their counters are indexed by constants.
+void unrollShortLoops(mlir::Operation *root);
 
 } // namespace bsgp::spv
 
