@@ -11,6 +11,8 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "SPIRVCommon.h"
+
 #include "bsgp/Conversion/BSGPToSPIRV/BSGPToSPIRV.h"
 #include "bsgp/Conversion/Common/KernelBody.h"
 #include "bsgp/Conversion/Passes.h"
@@ -164,26 +166,13 @@ static void makeDeviceLoadsCoherent(spirv::FuncOp fn) {
       loads.push_back(load);
   });
   for (spirv::LoadOp load : loads) {
-    MLIRContext *ctx = load.getContext();
     Location loc = load.getLoc();
     OpBuilder b(load);
     auto ptrTy = cast<spirv::PointerType>(load.getPtr().getType());
-    auto coherent = spirv::StructType::get(
-        {ptrTy.getPointeeType()}, {0},
-        {spirv::StructType::MemberDecorationInfo(0, spirv::Decoration::Coherent,
-                                                 UnitAttr::get(ctx))});
     Value addr =
         spirv::ConvertPtrToUOp::create(b, loc, b.getI64Type(), load.getPtr());
-    Value holder = spirv::ConvertUToPtrOp::create(
-        b, loc,
-        spirv::PointerType::get(coherent,
-                                spirv::StorageClass::PhysicalStorageBuffer),
-        addr);
-    Value member = spirv::AccessChainOp::create(
-        b, loc, holder,
-        ValueRange{spirv::ConstantOp::create(b, loc, b.getI32Type(),
-                                             b.getI32IntegerAttr(0))});
-    load.getPtrMutable().assign(member);
+    load.getPtrMutable().assign(
+        bsgp::spv::coherentPointerPSB(b, loc, ptrTy.getPointeeType(), addr));
   }
 }
 

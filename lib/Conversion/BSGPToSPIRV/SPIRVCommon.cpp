@@ -42,20 +42,23 @@ Value loadPSB(OpBuilder &b, Location loc, Type type, Value addr,
       b.getI32IntegerAttr(align));
 }
 
-Value loadCoherentPSB(OpBuilder &b, Location loc, Type type, Value addr,
-                      uint64_t align) {
+Value coherentPointerPSB(OpBuilder &b, Location loc, Type type, Value addr) {
   auto holder = spirv::StructType::get(
       {type}, {0},
       {spirv::StructType::MemberDecorationInfo(0, spirv::Decoration::Coherent,
                                                b.getUnitAttr())});
   Value p = spirv::ConvertUToPtrOp::create(
       b, loc, spirv::PointerType::get(holder, kPSB), addr);
-  Value member = spirv::AccessChainOp::create(
+  return spirv::AccessChainOp::create(
       b, loc, p,
       ValueRange{spirv::ConstantOp::create(b, loc, b.getI32Type(),
                                            b.getI32IntegerAttr(0))});
+}
+
+Value loadCoherentPSB(OpBuilder &b, Location loc, Type type, Value addr,
+                      uint64_t align) {
   return spirv::LoadOp::create(
-      b, loc, member,
+      b, loc, coherentPointerPSB(b, loc, type, addr),
       spirv::MemoryAccessAttr::get(b.getContext(),
                                    spirv::MemoryAccess::Volatile |
                                        spirv::MemoryAccess::Aligned),

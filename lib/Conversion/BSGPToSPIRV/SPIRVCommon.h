@@ -34,11 +34,16 @@ mlir::Type getMemoryType(mlir::Type t);
 mlir::Value loadPSB(mlir::OpBuilder &b, mlir::Location loc, mlir::Type type,
                     mlir::Value addr, uint64_t align);
 
-/// The same through a one-member struct whose member is Coherent (as GLSL
-/// compiles a `coherent` buffer reference: under the GLSL450 memory model
-/// only such loads see other workgroups' writes in the same dispatch, which
-/// NVIDIA's driver otherwise serves from a multiprocessor's cache), and
-/// Volatile, so that a loop polling the word reads it each time.
+/// A pointer to the `type` at device address `addr` that is the member of a
+/// one-member struct decorated Coherent, as GLSL compiles a `coherent`
+/// buffer reference: under the GLSL450 memory model only loads through
+/// such a pointer see other workgroups' writes in the same dispatch, which
+/// NVIDIA's driver otherwise serves from a multiprocessor's cache.
+mlir::Value coherentPointerPSB(mlir::OpBuilder &b, mlir::Location loc,
+                               mlir::Type type, mlir::Value addr);
+
+/// loadPSB through coherentPointerPSB, and Volatile, so that a loop polling
+/// the word reads it each time.
 mlir::Value loadCoherentPSB(mlir::OpBuilder &b, mlir::Location loc,
                             mlir::Type type, mlir::Value addr, uint64_t align);
 
@@ -75,9 +80,8 @@ mlir::Value loadPushConstant(mlir::OpBuilder &b, mlir::Location loc,
 
 /// MLIR's SPIR-V dialect has no OpAtomicLoad: each `bsgp.atomic_load`
 /// below `root` becomes a `coherent` bsgp.ptr.load, a Coherent, Volatile
-/// load (loadCoherentPSB). An atomic or of 0 read the same value, but as a
-/// read-modify-write: the radix sort's look-back polls status words that
-/// many work groups read at once, which atomics serialize.
+/// load (loadCoherentPSB). An atomic or of 0 reads the same value, but as a
+/// read-modify-write, which serializes the work groups polling one word.
 void rewriteAtomicLoads(mlir::Operation *root);
 
 /// Unrolls the short counted loops below `root` (UnrollLoops.cpp), as
