@@ -15,8 +15,12 @@
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/Builders.h"
+#include "mlir/IR/IRMapping.h"
 #include "mlir/IR/Matchers.h"
 #include "mlir/IR/SymbolTable.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+
+#include <functional>
 
 namespace bsgp {
 #define GEN_PASS_DEF_BSGPSPLITSUPERSTEPSPASS
@@ -70,31 +74,61 @@ LogicalResult checkSpawn(SpawnOp spawn) {
   return failure(walk.wasInterrupted());
 }
 
-/// Makes `require` independent of the device code before it: constants it
-/// uses are cloned into it, anything else computed in the spawn is an error
-/// because the require runs on the host before the superstep.
+/// Makes `require` independent of the device code before it. A require
+/// runs on the host before its superstep; Sema lets it read no device
+/// variable, but CSE merges the ops of its body with equal ops of the
+/// spawn that dominate it (`0 - max(sp.i, n)` of a segment's end value
+/// with the thread's own copy). Such an op is copied back, with the ops
+/// it reads: constants, target queries, pure ops of no operands
+/// (thread.size, bsgp.ptr.null) and pure ops over those and host values.
+/// Anything else computed in the spawn is an error.
 LogicalResult detachRequire(SpawnOp spawn, RequireOp require) {
   Block &body = spawn.getBody().front();
   Block &reqBody = require.getBody().front();
+  // The op of the spawn's device code defining `v`, or null for a host
+  // value: one from outside the spawn, a block argument, the result of a
+  // require, or one the require computes.
+  auto deviceDef = [&](Value v) -> Operation * {
+    Operation *def = v.getDefiningOp();
+    if (!def || !spawn->isProperAncestor(def) || require->isAncestor(def) ||
+        isa<RequireOp>(def) || !body.findAncestorOpInBlock(*def))
+      return nullptr;
+    return def;
+  };
+  DenseMap<Operation *, bool> copyable;
+  std::function<bool(Operation *)> canCopy = [&](Operation *def) {
+    auto [it, inserted] = copyable.try_emplace(def, false);
+    if (!inserted)
+      return it->second;
+    bool ok = def->hasTrait<OpTrait::ConstantLike>() || isa<TargetIsOp>(def);
+    if (!ok && def->getNumRegions() == 0 && isPure(def))
+      ok = llvm::all_of(def->getOperands(), [&](Value operand) {
+        Operation *d = deviceDef(operand);
+        return !d || canCopy(d);
+      });
+    copyable[def] = ok;
+    return ok;
+  };
+  OpBuilder b(&reqBody, reqBody.begin());
+  IRMapping copies;
+  std::function<Value(Value)> copy = [&](Value v) -> Value {
+    Operation *def = deviceDef(v);
+    if (!def)
+      return v;
+    if (Value c = copies.lookupOrNull(v))
+      return c;
+    for (Value operand : def->getOperands())
+      copies.map(operand, copy(operand));
+    Operation *clone = b.clone(*def, copies);
+    return clone->getResult(cast<OpResult>(v).getResultNumber());
+  };
   WalkResult walk = require.getBody().walk([&](Operation *op) {
     for (OpOperand &operand : op->getOpOperands()) {
-      Value v = operand.get();
-      Operation *def = v.getDefiningOp();
-      if (!def || !spawn->isProperAncestor(def) || require->isAncestor(def))
+      Operation *def = deviceDef(operand.get());
+      if (!def)
         continue;
-      // Results of other requireOps are host values.
-      if (isa<BlockArgument>(v) || isa<RequireOp>(def) ||
-          !body.findAncestorOpInBlock(*def))
-        continue;
-      // Target queries are constants of each target, and a pure op of no
-      // operands (the null pointer, bsgp.ptr.null) is a constant too; CSE
-      // may have merged the require's with the device code's.
-      if (def->hasTrait<OpTrait::ConstantLike>() || isa<TargetIsOp>(def) ||
-          (def->getNumOperands() == 0 && def->getNumRegions() == 0 &&
-           isPure(def))) {
-        OpBuilder b(&reqBody, reqBody.begin());
-        Operation *clone = b.clone(*def);
-        operand.set(clone->getResult(cast<OpResult>(v).getResultNumber()));
+      if (canCopy(def)) {
+        operand.set(copy(operand.get()));
         continue;
       }
       InFlightDiagnostic diag =

@@ -273,3 +273,32 @@ func.func @require_null(%n: i32, %p: !bsgp.ptr<i32>) {
   }
   return
 }
+
+// A value the require computes from host values, which CSE merged with the
+// device code's equal op (`thread.size * 0 - max(p.i, n)` once folded, a
+// segment's end value next to the thread's own copy): the require gets its
+// own copies of the pure ops, operands first; the device code keeps its op.
+// CHECK-LABEL: func.func @require_pure_chain(
+// CHECK: bsgp.superstep 1
+// CHECK: %[[DEV:.*]] = arith.subi %{{.*}}, %{{.*}} : i32
+// CHECK: bsgp.ptr.store %[[DEV]]
+// CHECK: bsgp.require -> i32 {
+// CHECK-NEXT: %[[ZERO:.*]] = arith.constant 0 : i32
+// CHECK-NEXT: %[[MAX:.*]] = arith.maxsi %arg1, %arg0 : i32
+// CHECK-NEXT: %[[NEG:.*]] = arith.subi %[[ZERO]], %[[MAX]] : i32
+// CHECK-NEXT: bsgp.yield %[[NEG]] : i32
+func.func @require_pure_chain(%n: i32, %i: i32, %p: !bsgp.ptr<i32>) {
+  bsgp.spawn %n {
+    %c0 = arith.constant 0 : i32
+    %max = arith.maxsi %i, %n : i32
+    %k = arith.subi %c0, %max : i32
+    %rk = bsgp.thread_rank : i32
+    bsgp.ptr.store %k, %p[%rk] : !bsgp.ptr<i32>, i32
+    bsgp.barrier
+    %m = bsgp.require -> i32 {
+      bsgp.yield %k : i32
+    }
+    bsgp.ptr.store %m, %p[%rk] : !bsgp.ptr<i32>, i32
+  }
+  return
+}
