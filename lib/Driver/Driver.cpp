@@ -15,6 +15,9 @@
 #include "bsgp/Target/CUDA/PTX.h"
 
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/Config/llvm-config.h"
+#include "llvm/MC/MCSubtargetInfo.h"
+#include "llvm/MC/TargetRegistry.h"
 #include "llvm/Option/Arg.h"
 #include "llvm/Option/ArgList.h"
 #include "llvm/Option/OptTable.h"
@@ -24,8 +27,10 @@
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/Process.h"
+#include "llvm/Support/TargetSelect.h"
 #include "llvm/Support/ToolOutputFile.h"
 #include "llvm/Support/raw_ostream.h"
+#include "llvm/TargetParser/Host.h"
 
 using namespace bsgp;
 
@@ -114,6 +119,22 @@ TranslationUnit *bsgp::parseAndAnalyze(llvm::StringRef Path, ASTContext &Ctx,
   return parseAndAnalyzeBuffer(Id, Ctx, Diags, Opts);
 }
 
+/// True if LLVM knows the host CPU -march names (LLVM would only warn,
+/// then fail on the first kernel: "64-bit code requested on a subtarget
+/// that doesn't support it").
+static bool isKnownHostCPU(const CodegenOptions &CG) {
+  llvm::InitializeNativeTarget();
+  llvm::Triple Triple(CG.Triple.empty() ? llvm::sys::getDefaultTargetTriple()
+                                        : CG.Triple);
+  std::string Error;
+  const llvm::Target *T = llvm::TargetRegistry::lookupTarget(Triple, Error);
+  if (!T)
+    return true; // The code generator reports the triple itself.
+  std::unique_ptr<llvm::MCSubtargetInfo> STI(
+      T->createMCSubtargetInfo(Triple, "", ""));
+  return STI && STI->isCPUStringValid(CG.CPU);
+}
+
 /// Reads the code generation options shared by -c, -S, -emit-* and
 /// linking. Reports bad values and returns false.
 static bool parseCodegenArgs(const llvm::opt::InputArgList &Args,
@@ -184,6 +205,13 @@ static bool parseCodegenArgs(const llvm::opt::InputArgList &Args,
     CG.TargetSPIRV = true;
   CG.CUDAPath = Args.getLastArgValue(OPT_cuda_path_EQ).str();
   CG.CPU = Args.getLastArgValue(OPT_march_EQ).str();
+  if (!CG.CPU.empty() && CG.CPU != "native" && !isKnownHostCPU(CG)) {
+    Diags.report(diag::err_drv_bad_march)
+        << CG.CPU
+        << (CG.Triple.empty() ? llvm::sys::getDefaultTargetTriple()
+                              : CG.Triple);
+    return false;
+  }
   if (const llvm::opt::Arg *A =
           Args.getLastArg(OPT_print_supersteps, OPT_print_supersteps_EQ)) {
     CG.PrintSupersteps = "table";
@@ -209,8 +237,60 @@ static bool parseCodegenArgs(const llvm::opt::InputArgList &Args,
   return true;
 }
 
-static bool isBSGPInput(llvm::StringRef Path) {
-  return Path.ends_with(".bsgp") || Path == "-";
+namespace {
+/// An input file and the language -x gave it ("" where none did: its
+/// extension says).
+struct InputFile {
+  std::string Path;
+  std::string Language;
+
+  bool isBSGP() const {
+    if (!Language.empty())
+      return Language == "bsgp";
+    return llvm::StringRef(Path).ends_with(".bsgp") || Path == "-";
+  }
+  bool isCUDA() const {
+    if (!Language.empty())
+      return Language == "cuda";
+    llvm::StringRef Ext = llvm::sys::path::extension(Path);
+    return Ext == ".cu" || Ext == ".cuh";
+  }
+  /// The input on Clang's command line, after a -x where its language is
+  /// not \p Current, the one in effect there (updated).
+  void renderForClang(std::vector<std::string> &Out,
+                      std::string &Current) const {
+    if (Language != Current) {
+      Out.push_back("-x");
+      Out.push_back(Language.empty() ? "none" : Language);
+      Current = Language;
+    }
+    Out.push_back(Path);
+  }
+};
+} // namespace
+
+/// The inputs in command-line order, each with the language of the last -x
+/// before it (`-x none` goes back to extensions). A CUDA source is an
+/// error: Clang would compile it in its CUDA mode, which is not BSGP.
+static bool collectInputs(const llvm::opt::InputArgList &Args,
+                          DiagnosticEngine &Diags,
+                          std::vector<InputFile> &Inputs) {
+  std::string Language;
+  for (const llvm::opt::Arg *A : Args) {
+    if (A->getOption().matches(OPT_x)) {
+      Language = A->getValue();
+      if (Language == "none")
+        Language.clear();
+      continue;
+    }
+    if (!A->getOption().matches(OPT_INPUT))
+      continue;
+    InputFile In{A->getValue(), Language};
+    if (In.isCUDA())
+      Diags.report(diag::err_drv_cuda_input) << In.Path;
+    Inputs.push_back(std::move(In));
+  }
+  return !Diags.hasErrors();
 }
 
 /// The options Clang's driver gets as given, for the C and C++ inputs it
@@ -221,7 +301,7 @@ static void forwardClangArgs(const llvm::opt::InputArgList &Args, bool Compile,
       OPT_I,      OPT_D,        OPT_U,        OPT_O,           OPT_g,
       OPT_std_EQ, OPT_W_Joined, OPT_f_Joined, OPT_ftime_report};
   if (Compile)
-    IDs.append({OPT_MD, OPT_MF, OPT_MT});
+    IDs.append({OPT_MD, OPT_MMD, OPT_MF, OPT_MP, OPT_MT, OPT_MQ});
   else
     IDs.append({OPT_L, OPT_l, OPT_Wl_COMMA, OPT_pthread});
   for (const llvm::opt::Arg *A : Args) {
@@ -241,11 +321,12 @@ static void forwardClangArgs(const llvm::opt::InputArgList &Args, bool Compile,
 /// bsgpc for every file.
 static int compileWithClang(const char *Argv0,
                             const llvm::opt::InputArgList &Args,
-                            llvm::StringRef Input, DiagnosticEngine &Diags) {
+                            const InputFile &Input, DiagnosticEngine &Diags) {
   LinkOptions LO;
   LO.Action = Args.hasArg(OPT_S) ? LinkOptions::Mode::CompileAssembly
                                  : LinkOptions::Mode::CompileObject;
-  LO.Inputs.push_back(Input.str());
+  std::string Language;
+  Input.renderForClang(LO.Inputs, Language);
   forwardClangArgs(Args, /*Compile=*/true, LO.ExtraArgs);
   LO.Verbose = Args.hasArg(OPT_v);
   // Clang's own default output name (main.o in the current directory).
@@ -253,7 +334,7 @@ static int compileWithClang(const char *Argv0,
     LO.Output = A->getValue();
   else
     LO.Output =
-        (llvm::sys::path::stem(Input) +
+        (llvm::sys::path::stem(Input.Path) +
          (LO.Action == LinkOptions::Mode::CompileAssembly ? ".s" : ".o"))
             .str();
   return runLink(Argv0, LO, Diags);
@@ -261,15 +342,19 @@ static int compileWithClang(const char *Argv0,
 
 /// Clang's options for C and C++ on a compile of a .bsgp file: -W is
 /// accepted quietly (bsgpc's warnings are always on) and -fPIC and its kin
-/// describe what bsgpc always emits; any other -f or -std= is an unknown
-/// argument, as a misspelt bsgpc flag must be. Returns false after
-/// reporting.
+/// describe what bsgpc always emits; -std= is unused (BSGP has one
+/// version, and a Makefile passes its CFLAGS to every file), with a
+/// warning; any other -f is an unknown argument, as a misspelt bsgpc flag
+/// must be. Returns false after reporting.
 static bool checkClangOnlyArgs(const llvm::opt::InputArgList &Args,
                                DiagnosticEngine &Diags) {
   for (const llvm::opt::Arg *A : Args.filtered(OPT_std_EQ, OPT_f_Joined)) {
     llvm::StringRef V = A->getValue();
-    if (A->getOption().matches(OPT_f_Joined) &&
-        (V == "PIC" || V == "pic" || V == "PIE" || V == "pie"))
+    if (A->getOption().matches(OPT_std_EQ)) {
+      Diags.report(diag::warn_drv_std_unused) << A->getAsString(Args);
+      continue;
+    }
+    if (V == "PIC" || V == "pic" || V == "PIE" || V == "pie")
       continue;
     Diags.report(diag::err_drv_unknown_argument) << A->getAsString(Args);
   }
@@ -281,7 +366,7 @@ static bool checkClangOnlyArgs(const llvm::opt::InputArgList &Args,
 /// with libbsgprt.
 static int compileAndLink(const char *Argv0,
                           const llvm::opt::InputArgList &Args,
-                          llvm::ArrayRef<std::string> Inputs,
+                          llvm::ArrayRef<InputFile> Inputs,
                           DiagnosticEngine &Diags, CodegenOptions CG) {
   FrontendOptions Opts;
   Opts.IncludePaths = Args.getAllArgValues(OPT_I);
@@ -293,11 +378,15 @@ static int compileAndLink(const char *Argv0,
   }
   LinkOptions LO;
   std::vector<std::unique_ptr<llvm::FileRemover>> Temporaries;
-  for (const std::string &In : Inputs) {
-    if (!isBSGPInput(In)) {
-      LO.Inputs.push_back(In);
+  // The language in effect on Clang's command line; a .bsgp input's object
+  // goes back to extensions.
+  std::string Language;
+  for (const InputFile &Input : Inputs) {
+    if (!Input.isBSGP()) {
+      Input.renderForClang(LO.Inputs, Language);
       continue;
     }
+    const std::string &In = Input.Path;
     llvm::SmallString<128> Obj;
     if (std::error_code EC = llvm::sys::fs::createTemporaryFile(
             "bsgpc-" + llvm::sys::path::stem(In), "o", Obj)) {
@@ -315,7 +404,7 @@ static int compileAndLink(const char *Argv0,
     CG.Output = std::string(Obj);
     if (runCodegen(Ctx, Diags, CG) != 0)
       return 1;
-    LO.Inputs.push_back(std::string(Obj));
+    InputFile{std::string(Obj), ""}.renderForClang(LO.Inputs, Language);
   }
   forwardClangArgs(Args, /*Compile=*/false, LO.ExtraArgs);
   LO.StaticRuntime = Args.hasArg(OPT_static_bsgprt);
@@ -352,8 +441,22 @@ std::string bsgp::findCollectiveLibrary(const char *Argv0) {
 }
 
 static int runActions(const char *Argv0, const llvm::opt::InputArgList &Args,
-                      llvm::ArrayRef<std::string> Inputs,
+                      llvm::ArrayRef<InputFile> Inputs,
                       DiagnosticEngine &Diags);
+
+/// --version: what a bug report needs, as clang's says it.
+static void printVersion(const char *Argv0) {
+  llvm::raw_ostream &OS = llvm::outs();
+  OS << "bsgpc version " BSGP_VERSION "\n";
+  OS << "LLVM and MLIR " LLVM_VERSION_STRING "\n";
+  OS << "Targets: cpu (" << llvm::sys::getDefaultTargetTriple()
+     << "), cuda (PTX, default " << CodegenOptions().CUDAArch
+     << "), spirv (Vulkan 1.3)\n";
+  OS << "Runtime ABI: " << BSGP_RUNTIME_ABI << "\n";
+  std::string Exe = llvm::sys::fs::getMainExecutable(
+      Argv0, reinterpret_cast<void *>(&findCollectiveLibrary));
+  OS << "InstalledDir: " << llvm::sys::path::parent_path(Exe) << "\n";
+}
 
 int bsgp::runDriver(llvm::ArrayRef<const char *> Argv) {
   BSGPOptTable Table;
@@ -405,11 +508,13 @@ int bsgp::runDriver(llvm::ArrayRef<const char *> Argv) {
     return 0;
   }
   if (Args.hasArg(OPT_version)) {
-    llvm::outs() << "bsgpc version 0.1.0\n";
+    printVersion(Argv[0]);
     return 0;
   }
 
-  std::vector<std::string> Inputs = Args.getAllArgValues(OPT_INPUT);
+  std::vector<InputFile> Inputs;
+  if (!collectInputs(Args, Diags, Inputs))
+    return 1;
   if (Inputs.empty()) {
     Diags.report(diag::err_drv_no_input);
     return 1;
@@ -445,14 +550,15 @@ openTextOutput(const llvm::opt::InputArgList &Args, DiagnosticEngine &Diags) {
 /// or the standard output.
 static int preprocessOnly(const char *Argv0,
                           const llvm::opt::InputArgList &Args,
-                          llvm::ArrayRef<std::string> Inputs,
+                          llvm::ArrayRef<InputFile> Inputs,
                           DiagnosticEngine &Diags) {
   auto OF = openTextOutput(Args, Diags);
   if (!OF)
     return 1;
   PreprocessorOptions PP = getPreprocessorOptions(Argv0, Args);
   bool Ok = true;
-  for (const std::string &In : Inputs) {
+  for (const InputFile &Input : Inputs) {
+    const std::string &In = Input.Path;
     auto Buf = llvm::MemoryBuffer::getFileOrSTDIN(In, /*IsText=*/true);
     if (!Buf) {
       Diags.report(diag::err_drv_cannot_open) << In << Buf.getError().message();
@@ -468,49 +574,60 @@ static int preprocessOnly(const char *Argv0,
   return 0;
 }
 
-/// Runs what the command line asks for on \p Inputs: a dump, a syntax
-/// check, code generation, or compiling and linking a program.
-static int runActions(const char *Argv0, const llvm::opt::InputArgList &Args,
-                      llvm::ArrayRef<std::string> Inputs,
+namespace {
+/// What one run of bsgpc does with each input (besides -E and linking).
+enum class Action { Codegen, SyntaxOnly, ASTDump, ASTDumpParse };
+} // namespace
+
+/// The make rule of -MD/-MMD (with -MF, -MP, -MT, -MQ) for the input whose
+/// files the source manager read from \p FirstFileId on, as clang writes
+/// it. Returns false after reporting.
+static bool writeDependencies(const char *Argv0,
+                              const llvm::opt::InputArgList &Args,
+                              const FrontendOptions &Opts,
+                              const std::string &Output, uint32_t FirstFileId,
+                              ASTContext &Ctx, DiagnosticEngine &Diags) {
+  DependencyOptions Deps;
+  Deps.FirstFileId = FirstFileId;
+  Deps.PhonyTargets = Args.hasArg(OPT_MP);
+  for (const llvm::opt::Arg *A : Args.filtered(OPT_MT, OPT_MQ))
+    Deps.Targets.push_back(A->getOption().matches(OPT_MQ)
+                               ? quoteForMake(A->getValue())
+                               : std::string(A->getValue()));
+  if (Deps.Targets.empty())
+    Deps.Targets.push_back(quoteForMake(Output));
+  if (Args.hasArg(OPT_MMD) && !Args.hasArg(OPT_MD)) {
+    Deps.SystemPrefixes = Opts.PP.SystemIncludePaths;
+    llvm::append_range(Deps.SystemPrefixes, Opts.ImplicitImports);
+  }
+  std::string DepFile = Args.getLastArgValue(OPT_MF).str();
+  if (DepFile.empty()) {
+    llvm::SmallString<128> P(Output);
+    llvm::sys::path::replace_extension(P, "d");
+    DepFile = std::string(P);
+  }
+  std::error_code EC;
+  llvm::ToolOutputFile DF(DepFile, EC, llvm::sys::fs::OF_Text);
+  if (EC) {
+    Diags.report(diag::err_drv_cannot_open) << DepFile << EC.message();
+    return false;
+  }
+  writeDependencyFile(Deps, Ctx, Diags.getSourceManager(), DF.os());
+  DF.keep();
+  return true;
+}
+
+/// Runs \p Act on one input: a dump, a syntax check or code generation
+/// (\p CG, whose output is the input's own).
+static int runOnInput(const char *Argv0, const llvm::opt::InputArgList &Args,
+                      const InputFile &Input, Action Act, CodegenOptions CG,
                       DiagnosticEngine &Diags) {
   SourceManager &SM = Diags.getSourceManager();
-  if (Args.hasArg(OPT_E))
-    return preprocessOnly(Argv0, Args, Inputs, Diags);
-  // A dump implies -fsyntax-only (as in clang); between the two dumps the
-  // last one wins. Without any of them bsgpc generates code: -emit-mlir,
-  // -S or -c for one file, or compiling and linking a program.
-  enum class Action { Codegen, SyntaxOnly, ASTDump, ASTDumpParse };
-  Action Act = Action::Codegen;
-  if (const llvm::opt::Arg *A =
-          Args.getLastArg(OPT_ast_dump, OPT_ast_dump_parse))
-    Act = A->getOption().matches(OPT_ast_dump) ? Action::ASTDump
-                                               : Action::ASTDumpParse;
-  else if (Args.hasArg(OPT_fsyntax_only))
-    Act = Action::SyntaxOnly;
-  // -verify only checks the diagnostics unless an output is asked for.
-  else if (Args.hasArg(OPT_verify) &&
-           !Args.hasArg(OPT_emit_mlir, OPT_S, OPT_c, OPT_emit_spirv,
-                        OPT_print_supersteps, OPT_print_supersteps_EQ))
-    Act = Action::SyntaxOnly;
-
-  CodegenOptions CG;
   bool Codegen = Act == Action::Codegen;
-  if (Codegen && !parseCodegenArgs(Args, Diags, CG))
-    return 1;
-  if (Codegen && !Args.hasArg(OPT_emit_mlir) && !Args.hasArg(OPT_S) &&
-      !Args.hasArg(OPT_c) && !Args.hasArg(OPT_emit_spirv) &&
-      CG.PrintSupersteps.empty())
-    return compileAndLink(Argv0, Args, Inputs, Diags, CG);
-  if (Inputs.size() > 1) {
-    Diags.report(diag::err_drv_too_many_inputs) << Inputs[0] << Inputs[1];
-    return 1;
-  }
-  if (Codegen && !isBSGPInput(Inputs[0]) &&
+  if (Codegen && !Input.isBSGP() &&
       (CG.Action == CodegenOptions::EmitObject ||
        CG.Action == CodegenOptions::EmitAssembly))
-    return compileWithClang(Argv0, Args, Inputs[0], Diags);
-  if (!checkClangOnlyArgs(Args, Diags))
-    return 1;
+    return compileWithClang(Argv0, Args, Input, Diags);
   if (Codegen) {
     std::string Default = "-";
     if (CG.Action == CodegenOptions::EmitObject ||
@@ -518,7 +635,7 @@ static int runActions(const char *Argv0, const llvm::opt::InputArgList &Args,
         CG.Action == CodegenOptions::EmitAssembly ||
         CG.Action == CodegenOptions::EmitSPIRV) {
       // Like clang: dir/a.bsgp -c writes a.o in the current directory.
-      llvm::StringRef Stem = llvm::sys::path::stem(Inputs[0]);
+      llvm::StringRef Stem = llvm::sys::path::stem(Input.Path);
       Default = (Stem + (CG.Action == CodegenOptions::EmitObject    ? ".o"
                          : CG.Action == CodegenOptions::EmitBitcode ? ".bc"
                          : CG.Action == CodegenOptions::EmitSPIRV   ? ".spv"
@@ -540,27 +657,14 @@ static int runActions(const char *Argv0, const llvm::opt::InputArgList &Args,
       Opts.ImplicitImports.push_back(Lib);
   }
   ASTContext Ctx;
-  TranslationUnit *TU = parseAndAnalyze(Inputs[0], Ctx, Diags, Opts);
+  uint32_t FirstFileId = SM.getNumFiles() + 1;
+  TranslationUnit *TU = parseAndAnalyze(Input.Path, Ctx, Diags, Opts);
   if (!TU)
     return 1;
 
-  if (Args.hasArg(OPT_MD) || Args.hasArg(OPT_MF)) {
-    std::string Target = Args.getLastArgValue(OPT_MT, CG.Output).str();
-    std::string DepFile = Args.getLastArgValue(OPT_MF).str();
-    if (DepFile.empty()) {
-      llvm::SmallString<128> P(CG.Output == "-" ? "-" : CG.Output);
-      llvm::sys::path::replace_extension(P, "d");
-      DepFile = std::string(P);
-    }
-    std::error_code EC;
-    llvm::ToolOutputFile DF(DepFile, EC, llvm::sys::fs::OF_Text);
-    if (EC) {
-      Diags.report(diag::err_drv_cannot_open) << DepFile << EC.message();
-      return 1;
-    }
-    writeDependencyFile(Target, Ctx, SM, DF.os());
-    DF.keep();
-  }
+  if (Args.hasArg(OPT_MD, OPT_MMD, OPT_MF) &&
+      !writeDependencies(Argv0, Args, Opts, CG.Output, FirstFileId, Ctx, Diags))
+    return 1;
   if (const llvm::opt::Arg *A = Args.getLastArg(OPT_emit_header)) {
     std::string Header = A->getValue();
     std::error_code EC;
@@ -588,4 +692,69 @@ static int runActions(const char *Argv0, const llvm::opt::InputArgList &Args,
     OF->keep();
   }
   return 0;
+}
+
+/// Runs what the command line asks for on \p Inputs: a dump, a syntax
+/// check, code generation, or compiling and linking a program.
+static int runActions(const char *Argv0, const llvm::opt::InputArgList &Args,
+                      llvm::ArrayRef<InputFile> Inputs,
+                      DiagnosticEngine &Diags) {
+  if (Args.hasArg(OPT_E))
+    return preprocessOnly(Argv0, Args, Inputs, Diags);
+  // A dump implies -fsyntax-only (as in clang); between the two dumps the
+  // last one wins. Without any of them bsgpc generates code: -emit-mlir,
+  // -S or -c for one file, or compiling and linking a program.
+  Action Act = Action::Codegen;
+  if (const llvm::opt::Arg *A =
+          Args.getLastArg(OPT_ast_dump, OPT_ast_dump_parse))
+    Act = A->getOption().matches(OPT_ast_dump) ? Action::ASTDump
+                                               : Action::ASTDumpParse;
+  else if (Args.hasArg(OPT_fsyntax_only))
+    Act = Action::SyntaxOnly;
+  // -verify only checks the diagnostics unless an output is asked for.
+  else if (Args.hasArg(OPT_verify) &&
+           !Args.hasArg(OPT_emit_mlir, OPT_S, OPT_c, OPT_emit_spirv,
+                        OPT_print_supersteps, OPT_print_supersteps_EQ))
+    Act = Action::SyntaxOnly;
+
+  CodegenOptions CG;
+  bool Codegen = Act == Action::Codegen;
+  if (Codegen && !parseCodegenArgs(Args, Diags, CG))
+    return 1;
+  if (Codegen && !Args.hasArg(OPT_emit_mlir) && !Args.hasArg(OPT_S) &&
+      !Args.hasArg(OPT_c) && !Args.hasArg(OPT_emit_spirv) &&
+      CG.PrintSupersteps.empty())
+    return compileAndLink(Argv0, Args, Inputs, Diags, CG);
+  // Several inputs, as clang takes them: each compiled to its own object
+  // or assembly file (named after it) or checked; the outputs that name one
+  // file cannot serve several.
+  bool OneOutputEach = Act == Action::SyntaxOnly ||
+                       (Codegen && (CG.Action == CodegenOptions::EmitObject ||
+                                    CG.Action == CodegenOptions::EmitBitcode ||
+                                    CG.Action == CodegenOptions::EmitAssembly));
+  if (Inputs.size() > 1 && !OneOutputEach) {
+    Diags.report(diag::err_drv_too_many_inputs)
+        << Inputs[0].Path << Inputs[1].Path;
+    return 1;
+  }
+  if (Inputs.size() > 1)
+    for (const llvm::opt::Arg *A :
+         Args.filtered(OPT_o, OPT_MF, OPT_emit_header))
+      Diags.report(diag::err_drv_output_with_multiple_inputs)
+          << A->getSpelling();
+  if (Diags.hasErrors())
+    return 1;
+  // Inputs Clang compiles take its flags; every other one is read as BSGP.
+  auto ToClang = [&](const InputFile &In) {
+    return Codegen && !In.isBSGP() &&
+           (CG.Action == CodegenOptions::EmitObject ||
+            CG.Action == CodegenOptions::EmitAssembly);
+  };
+  if (!llvm::all_of(Inputs, ToClang) && !checkClangOnlyArgs(Args, Diags))
+    return 1;
+  int Status = 0;
+  for (const InputFile &Input : Inputs)
+    if (runOnInput(Argv0, Args, Input, Act, CG, Diags) != 0)
+      Status = 1;
+  return Status;
 }

@@ -117,6 +117,8 @@ int bsgp::runLink(const char *Argv0, const LinkOptions &Opts,
 
   clang::DiagnosticOptions DiagOpts;
   clang::TextDiagnosticPrinter Printer(llvm::errs(), DiagOpts);
+  // Every driver error starts with `bsgpc:`, Clang's driver's too.
+  Printer.setPrefix("bsgpc");
   clang::DiagnosticsEngine ClangDiags(clang::DiagnosticIDs::create(), DiagOpts,
                                       &Printer, /*ShouldOwnClient=*/false);
   clang::driver::Driver D(Clang, llvm::sys::getDefaultTargetTriple(),

@@ -9,7 +9,7 @@ include "llvm/Option/OptParser.td"
 
 def help : Flag<["-", "--"], "help">, HelpText<"Display available options">;
 def version : Flag<["-", "--"], "version">,
-  HelpText<"Print the compiler version">;
+  HelpText<"Print the compiler version, the LLVM and MLIR it was built with, its targets and the runtime ABI">;
 def fsyntax_only : Flag<["-"], "fsyntax-only">,
   HelpText<"Parse and check the program, produce no output">;
 def fno_collectives : Flag<["-"], "fno-collectives">,
@@ -95,7 +95,9 @@ def v : Flag<["-"], "v">, HelpText<"Show the commands run to compile and link">;
 // that uses bsgpc for every file). A .bsgp input ignores -W<warning> (its
 // own warnings are always on) and warns that the others are unused.
 def std_EQ : Joined<["-"], "std=">, MetaVarName<"<standard>">,
-  HelpText<"Language standard of C and C++ inputs (passed to Clang)">;
+  HelpText<"Language standard of C and C++ inputs (passed to Clang; ignored with a warning for .bsgp inputs: BSGP has one version)">;
+def x : JoinedOrSeparate<["-"], "x">, MetaVarName<"<language>">,
+  HelpText<"Treat the inputs that follow as <language>: bsgp, c, c++ (or another language Clang compiles), or none to go by their extensions again">;
 def W_Joined : Joined<["-"], "W">, MetaVarName<"<warning>">,
   HelpText<"Enable the named warning in C and C++ inputs (passed to Clang)">;
 def f_Joined : Joined<["-"], "f">, MetaVarName<"<flag>">,
@@ -104,10 +106,16 @@ def f_Joined : Joined<["-"], "f">, MetaVarName<"<flag>">,
 // Build-system side outputs.
 def MD : Flag<["-"], "MD">,
   HelpText<"Write a make dependency file (<output>.d, or -MF) while compiling">;
+def MMD : Flag<["-"], "MMD">,
+  HelpText<"Like -MD, leaving out bsgpc's own headers (bsgp.h) and the collective library, as clang leaves out system headers">;
 def MF : JoinedOrSeparate<["-"], "MF">, MetaVarName<"<file>">,
   HelpText<"Write the dependency file to <file>">;
+def MP : Flag<["-"], "MP">,
+  HelpText<"Add a phony target for each dependency other than the main file">;
 def MT : JoinedOrSeparate<["-"], "MT">, MetaVarName<"<target>">,
-  HelpText<"Name the target of the dependency rule <target>">;
+  HelpText<"Name the target of the dependency rule <target> (may be repeated)">;
+def MQ : JoinedOrSeparate<["-"], "MQ">, MetaVarName<"<target>">,
+  HelpText<"Like -MT, quoting the characters make treats specially">;
 def emit_header : Separate<["-"], "emit-header">, MetaVarName<"<file.h>">,
   HelpText<"Also write a C/C++ header declaring the file's host-callable functions">;
 def ftime_report : Flag<["-"], "ftime-report">,

@@ -19,6 +19,7 @@
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/ADT/SmallString.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringSet.h"
 #include "llvm/Support/MathExtras.h"
 #include "llvm/Support/raw_ostream.h"
@@ -26,7 +27,7 @@
 using namespace bsgp;
 
 /// Make needs spaces and '$' escaped in file names.
-static std::string escapeForMake(llvm::StringRef Name) {
+std::string bsgp::quoteForMake(llvm::StringRef Name) {
   std::string Out;
   for (char C : Name) {
     if (C == ' ' || C == '#')
@@ -38,9 +39,14 @@ static std::string escapeForMake(llvm::StringRef Name) {
   return Out;
 }
 
-void bsgp::writeDependencyFile(llvm::StringRef Target, ASTContext &Ctx,
+void bsgp::writeDependencyFile(const DependencyOptions &Opts, ASTContext &Ctx,
                                SourceManager &SM, llvm::raw_ostream &OS) {
-  OS << escapeForMake(Target) << ":";
+  OS << llvm::join(Opts.Targets, " ") << ":";
+  auto IsSystem = [&](llvm::StringRef Name) {
+    return llvm::any_of(Opts.SystemPrefixes, [&](const std::string &P) {
+      return !P.empty() && Name.starts_with(P);
+    });
+  };
   llvm::StringSet<> Seen;
   std::vector<std::string> Files;
   // The main file first, as clang does, then the imports.
@@ -51,17 +57,19 @@ void bsgp::writeDependencyFile(llvm::StringRef Target, ASTContext &Ctx,
   // Then every other file read, in the order it was read: imports and the
   // headers that #include entered (the preprocessor's <built-in> buffer is
   // no file).
-  for (uint32_t Id = 1, E = SM.getNumFiles(); Id <= E; ++Id) {
+  for (uint32_t Id = Opts.FirstFileId, E = SM.getNumFiles(); Id <= E; ++Id) {
     llvm::StringRef Name = SM.getFileName(Id);
-    if (!SM.getFile(Id).IsVirtual && Seen.insert(Name).second)
+    if (!SM.getFile(Id).IsVirtual && !IsSystem(Name) &&
+        Seen.insert(Name).second)
       Files.push_back(Name.str());
   }
   for (const std::string &F : Files)
-    OS << " \\\n  " << escapeForMake(F);
+    OS << " \\\n  " << quoteForMake(F);
   OS << "\n";
-  // Phony targets for the imports, so that deleting one does not break make.
+  if (!Opts.PhonyTargets)
+    return;
   for (size_t I = 1; I < Files.size(); ++I)
-    OS << "\n" << escapeForMake(Files[I]) << ":\n";
+    OS << "\n" << quoteForMake(Files[I]) << ":\n";
 }
 
 /// The C spelling of a BSGP type in a header, or "" if C has none. Vectors
