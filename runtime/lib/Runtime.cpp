@@ -62,6 +62,12 @@ struct KernelStats {
 struct Pending {
   int code = BSGPRT_SUCCESS;
   std::string message;
+  /// What follows the message when a handler gets it and the program goes
+  /// on (the backend it falls back to), and when the default handler
+  /// prints it and stops (what to do instead): a message never says the
+  /// program falls back and then stops.
+  std::string ifHandled;
+  std::string ifStopping;
   bool failed() const { return code != BSGPRT_SUCCESS; }
 };
 
@@ -167,7 +173,10 @@ std::string rangeStart(const char *srcloc) {
 }
 
 Pending makeError(int code, const char *srcloc, const std::string &what) {
-  return {code, rangeStart(srcloc) + ": runtime error: " + what};
+  Pending e;
+  e.code = code;
+  e.message = rangeStart(srcloc) + ": runtime error: " + what;
+  return e;
 }
 
 std::string hexPointer(const void *p) {
@@ -183,18 +192,19 @@ void report(const Pending &e) {
   State &st = state();
   bsgprt_error_handler h;
   void *user;
+  std::string handled = e.message + e.ifHandled;
   {
     std::lock_guard<std::mutex> lock(st.mutex);
     st.lastError = e.code;
-    st.lastMessage = e.message;
+    st.lastMessage = handled;
     h = st.handler;
     user = st.handlerUser;
   }
   if (h) {
-    h(e.code, e.message.c_str(), user);
+    h(e.code, handled.c_str(), user);
     return;
   }
-  std::fprintf(stderr, "%s\n", e.message.c_str());
+  std::fprintf(stderr, "%s%s\n", e.message.c_str(), e.ifStopping.c_str());
   std::fflush(stderr);
   std::exit(1);
 }
@@ -221,25 +231,34 @@ Pending chooseBackendLocked(State &st, const std::string &request,
     st.backend = createCPUBackend();
     return {};
   }
+  // A handler that returns gets the cpu backend; without one the program
+  // stops, saying how to run it.
+  auto fallBack = [&](Pending e) {
+    st.backend = createCPUBackend();
+    e.ifHandled = "; using the cpu backend";
+    e.ifStopping = std::string(origin) == "BSGP_DEVICE="
+                       ? "; set BSGP_DEVICE=cpu, or leave it unset, to run "
+                         "on the cpu"
+                       : "; choose device cpu to run on the cpu";
+    return e;
+  };
   if (request == "cuda" || request == "vulkan") {
     st.backend =
         request == "cuda" ? createCUDABackend(why) : createVulkanBackend(why);
     if (st.backend)
       return {};
-    st.backend = createCPUBackend();
-    return makeError(BSGPRT_ERROR_NO_DEVICE, nullptr,
-                     std::string(origin) + request + ": no " + request +
-                         " device (" + why + "); using the cpu backend");
+    return fallBack(makeError(BSGPRT_ERROR_NO_DEVICE, nullptr,
+                              std::string(origin) + request + ": no " +
+                                  request + " device (" + why + ")"));
   }
   if ((st.backend = createMultiDeviceBackend(request, why)))
     return {};
-  st.backend = createCPUBackend();
-  return makeError(BSGPRT_ERROR_INVALID_VALUE, nullptr,
-                   std::string(origin) + request + ": " +
-                       (why.empty() ? "unknown device (expected cpu, cuda, "
-                                      "vulkan or cpu:N)"
-                                    : why) +
-                       "; using the cpu backend");
+  return fallBack(makeError(
+      BSGPRT_ERROR_INVALID_VALUE, nullptr,
+      std::string(origin) + request + ": " +
+          (why.empty() ? "unknown device (expected cpu, cuda, vulkan, "
+                         "cuda:all, cuda:N,M, vulkan:N or cpu:N)"
+                       : why)));
 }
 
 /// Unless the user chose one, the pool may keep a quarter of a GPU's

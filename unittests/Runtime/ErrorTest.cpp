@@ -132,6 +132,11 @@ TEST_F(RuntimeTest, UnavailableDeviceFallsBackToCpuWithNoDevice) {
                   "bsgprt: runtime error: BSGP_DEVICE=cuda: no cuda device", 0),
               0u)
         << errors[0].message;
+    // The handler returns, so the program goes on, on the cpu.
+    const std::string tail = "); using the cpu backend";
+    EXPECT_EQ(errors[0].message.find(tail),
+              errors[0].message.size() - tail.size())
+        << errors[0].message;
     EXPECT_STREQ(bsgprt_device_name(), "cpu");
   }
   errors.clear();
@@ -194,7 +199,8 @@ TEST(RuntimeDeathTest, ExplicitCudaWithoutDriverExits) {
       },
       ::testing::ExitedWithCode(1),
       "BSGP_DEVICE=cuda: no cuda device \\(libcuda.so.1 could not be "
-      "loaded\\)");
+      "loaded\\); set BSGP_DEVICE=cpu, or leave it unset, to run on the "
+      "cpu\n$");
 }
 
 } // namespace
