@@ -12,7 +12,7 @@
 #   lib/bsgp/include/*.h              <bsgp.h>, <math.h>, ... for BSGP programs
 #   lib/cmake/BSGP/                   find_package(BSGP) and BSGP as a language
 #   lib/pkgconfig/bsgprt.pc           pkg-config
-#   share/man/man1/bsgpc.1            the manual page
+#   share/man/man1/bsgpc.1.gz         the manual page
 #
 #===----------------------------------------------------------------------===#
 include(CMakePackageConfigHelpers)
@@ -54,7 +54,18 @@ configure_file(${PROJECT_SOURCE_DIR}/cmake/bsgprt.pc.in
 install(FILES ${PROJECT_BINARY_DIR}/lib/pkgconfig/bsgprt.pc
   DESTINATION ${BSGP_INSTALL_LIBDIR}/pkgconfig)
 
-install(FILES ${PROJECT_SOURCE_DIR}/docs/man/bsgpc.1
+# Installed compressed, as Debian's policy and lintian want manual pages
+# (gzip -n: no name or time stamp, so the file is the same in every build).
+find_program(BSGP_GZIP gzip REQUIRED)
+add_custom_command(OUTPUT ${PROJECT_BINARY_DIR}/share/man/man1/bsgpc.1.gz
+  COMMAND ${CMAKE_COMMAND} -E make_directory ${PROJECT_BINARY_DIR}/share/man/man1
+  COMMAND ${BSGP_GZIP} -9n -c ${PROJECT_SOURCE_DIR}/docs/man/bsgpc.1
+          > ${PROJECT_BINARY_DIR}/share/man/man1/bsgpc.1.gz
+  DEPENDS ${PROJECT_SOURCE_DIR}/docs/man/bsgpc.1
+  COMMENT "Compressing the manual page")
+add_custom_target(bsgp-man ALL
+  DEPENDS ${PROJECT_BINARY_DIR}/share/man/man1/bsgpc.1.gz)
+install(FILES ${PROJECT_BINARY_DIR}/share/man/man1/bsgpc.1.gz
   DESTINATION share/man/man1)
 
 # CPack: `cpack -G DEB` in the build folder writes bsgpc_<version>_amd64.deb

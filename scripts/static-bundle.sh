@@ -60,7 +60,7 @@ cp "$BUILD/lib/bsgp/collectives.bsgp" "$STAGE/lib/bsgp/"
 # <bsgp.h> and BSGP's <math.h>, <stdio.h>, ..., which bsgpc and bsgpi find in
 # lib/bsgp/include.
 cp -r "$BUILD/lib/bsgp/include" "$STAGE/lib/bsgp/"
-cp "$BUILD/lib/libbsgprt.so" "$STAGE/lib/"
+cp -P "$BUILD"/lib/libbsgprt.so* "$STAGE/lib/"
 omp=$(ldd "$BUILD/lib/libbsgprt.so" | awk '/libomp/ { print $3 }')
 [ -n "$omp" ] && cp -L "$omp" "$STAGE/lib/"
 ffi=$(ldconfig -p | awk '/libffi.so.8 .*x86-64/ { print $NF; exit }')

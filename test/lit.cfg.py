@@ -31,7 +31,7 @@ llvm_config.with_system_environment(["HOME", "TMPDIR"])
 llvm_config.use_default_substitutions()
 
 tool_dirs = [config.bsgp_tools_dir, config.llvm_tools_dir]
-tools = ["bsgpc", "bsgpi", "bsgp-opt", "bsgp-smith", "bsgp-lsp", "FileCheck", "not", "count", "split-file", "llvm-nm", "llvm-dwarfdump", "llvm-objdump", "llvm-strings",
+tools = ["bsgpc", "bsgpi", "bsgp-opt", "bsgp-smith", "bsgp-lsp", "FileCheck", "not", "count", "split-file", "llvm-nm", "llvm-dwarfdump", "llvm-objdump", "llvm-strings", "llvm-readelf",
          "mlir-opt", "mlir-translate"]
 llvm_config.add_tool_substitutions(tools, tool_dirs)
 

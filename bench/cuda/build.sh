@@ -86,7 +86,7 @@ clang++-22 -O2 -std=c++17 -I"$ROOT/runtime/include" \
   "$ROOT/bench/cuda/bench_backends.cpp" "$OUT/kernels-all.o" \
   "$OUT/supersteps-all.o" -L"$BUILD/lib" \
   -lbsgprt -Wl,-rpath,'$ORIGIN' -o "$OUT/bench_backends"
-cp "$BUILD/lib/libbsgprt.so" "$OUT/"
+cp -L "$BUILD"/lib/libbsgprt.so* "$OUT/"
 cp -L /usr/lib/llvm-22/lib/libomp.so.5 "$OUT/" 2>/dev/null ||
   cp -L /usr/lib/llvm-22/lib/libomp.so "$OUT/libomp.so.5"
 # The adaptive tessellation app (examples/apps/tessellation), both BSGP

@@ -303,7 +303,7 @@ static void forwardClangArgs(const llvm::opt::InputArgList &Args, bool Compile,
   if (Compile)
     IDs.append({OPT_MD, OPT_MMD, OPT_MF, OPT_MP, OPT_MT, OPT_MQ});
   else
-    IDs.append({OPT_L, OPT_l, OPT_Wl_COMMA, OPT_pthread});
+    IDs.append({OPT_L, OPT_l, OPT_Wl_COMMA, OPT_pthread, OPT_shared});
   for (const llvm::opt::Arg *A : Args) {
     if (!llvm::any_of(IDs, [&](llvm::opt::OptSpecifier Id) {
           return A->getOption().matches(Id);

@@ -87,6 +87,8 @@ def l : JoinedOrSeparate<["-"], "l">, MetaVarName<"<lib>">,
 def Wl_COMMA : CommaJoined<["-"], "Wl,">, MetaVarName<"<arg>">,
   HelpText<"Pass the comma separated arguments to the linker">;
 def pthread : Flag<["-"], "pthread">, HelpText<"Link with POSIX threads">;
+def shared : Flag<["-"], "shared">,
+  HelpText<"Link a shared library (with -fPIC C/C++ inputs) instead of a program">;
 def static_bsgprt : Flag<["-"], "static-bsgprt">,
   HelpText<"Link the runtime statically (libbsgprt.a, with OpenMP)">;
 def v : Flag<["-"], "v">, HelpText<"Show the commands run to compile and link">;
