@@ -71,13 +71,6 @@ std::string versionString(uint32_t v) {
          std::to_string(VK_API_VERSION_MINOR(v));
 }
 
-std::string hexPointer(const void *p) {
-  char buf[32];
-  std::snprintf(buf, sizeof(buf), "0x%" PRIxPTR,
-                reinterpret_cast<uintptr_t>(p));
-  return buf;
-}
-
 class VulkanBackend;
 
 /// Live backends, whose pipeline caches are written at exit: the runtime

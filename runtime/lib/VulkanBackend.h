@@ -36,6 +36,7 @@
 #define BSGPRT_LIB_VULKANBACKEND_H
 
 #include "Backend.h"
+#include "Messages.h"
 
 #define VK_NO_PROTOTYPES
 #include <vulkan/vulkan.h>
@@ -175,8 +176,8 @@ const char *resultName(VkResult r);
 std::string resultString(VkResult r);
 /// "major.minor" of a Vulkan version.
 std::string versionString(uint32_t v);
-/// \p p as "0x..." for messages.
-std::string hexPointer(const void *p);
+/// Messages name pointers as the runtime's core does.
+using bsgprt::hexPointer;
 
 /// The device features the backend enables, when the device has them.
 struct Features {
