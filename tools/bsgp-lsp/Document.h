@@ -84,6 +84,30 @@ public:
                   std::vector<llvm::lsp::Location> &Locations);
   void symbols(std::vector<llvm::lsp::DocumentSymbol> &Symbols);
 
+  // Navigation.cpp.
+  /// Where the declaration named at `Pos` is named in this document (and,
+  /// with `IncludeDecl`, declared, in whatever file).
+  void references(const llvm::lsp::Position &Pos, bool IncludeDecl,
+                  std::vector<llvm::lsp::Location> &Locations);
+  /// The names in this document of the declaration named at `Pos`.
+  std::vector<llvm::lsp::Range> highlights(const llvm::lsp::Position &Pos);
+  /// The name at `Pos`, if it can be renamed.
+  std::optional<llvm::lsp::Range> prepareRename(const llvm::lsp::Position &Pos);
+  /// The edits renaming the declaration named at `Pos` to `NewName`, or
+  /// why it cannot be renamed.
+  llvm::Expected<std::vector<llvm::lsp::TextEdit>>
+  rename(const llvm::lsp::Position &Pos, llvm::StringRef NewName);
+  /// After each `spawn (n)` in `Visible`: its supersteps and temporary
+  /// streams.
+  void inlayHints(const llvm::lsp::Range &Visible,
+                  std::vector<llvm::lsp::InlayHint> &Hints);
+
+  // Completion.cpp.
+  void completion(const llvm::lsp::Position &Pos,
+                  llvm::lsp::CompletionList &List);
+  std::optional<llvm::lsp::SignatureHelp>
+  signatureHelp(const llvm::lsp::Position &Pos);
+
 private:
   /// A place in the main file that hover and definition answer for.
   struct Occurrence {
@@ -115,6 +139,28 @@ private:
   llvm::SmallVector<unsigned> tablesOf(const SpawnStmt *Spawn);
   std::optional<llvm::lsp::Location> locationOf(const Decl *D);
   llvm::lsp::Range toRange(SourceRange R) const;
+
+  /// A place where a declaration is named: its declaration or a use.
+  struct NameRef {
+    SourceRange Range;
+    bool IsDecl = false;
+  };
+  /// The declaration named at `Pos` (a generic function's, not its
+  /// instantiation's).
+  const Decl *declAt(const llvm::lsp::Position &Pos) const;
+  /// The names of `D` in this document, in order.
+  std::vector<NameRef> namesOf(const Decl *D) const;
+  std::string whyNotRenamable(const Decl *D) const;
+  /// "3 supersteps, 2 streams" for the inlay hint of `Spawn`.
+  std::string spawnSummary(const SpawnStmt *Spawn);
+  /// The offset in the main file of `Pos`.
+  size_t offsetOf(const llvm::lsp::Position &Pos) const;
+  /// The variable of that name declared last before `Pos`.
+  const VarDecl *lastVarNamed(llvm::StringRef Name,
+                              const llvm::lsp::Position &Pos) const;
+  /// `int f(int a, float *x)`; each parameter's text into `Params`.
+  static std::string signatureOf(const FunctionDecl *F,
+                                 std::vector<std::string> *Params = nullptr);
 
   llvm::lsp::URIForFile URI;
   SourceManager SM;

@@ -6,10 +6,12 @@
 //
 // A Language Server Protocol server over stdin/stdout for .bsgp files:
 // diagnostics on open and on every change, hover (types, host or
-// thread-local, saved across barriers), go to definition and document
-// symbols. The JSON-RPC transport and the protocol's types are LLVM's
-// (llvm/Support/LSP, built into libLLVM), as in mlir-lsp-server; this file
-// only wires the requests to BSGPDocument (Document.h).
+// thread-local, saved across barriers), go to definition, document
+// symbols, references, highlights, rename, completion, signature help and
+// an inlay hint per spawn (its supersteps and temporary streams). The JSON-RPC
+// transport and the protocol's types are LLVM's (llvm/Support/LSP, built into
+// libLLVM), as in mlir-lsp-server; this file only wires the requests to
+// BSGPDocument (Document.h).
 //
 // With -lit-test, messages are read separated by `// -----` lines and the
 // replies are pretty-printed, so that lit tests can drive the server with
@@ -37,6 +39,20 @@ namespace lsp = llvm::lsp;
 
 namespace {
 
+/// textDocument/rename's parameters (LLVM's protocol types have none).
+struct RenameParams : lsp::TextDocumentPositionParams {
+  std::string newName;
+};
+
+bool fromJSON(const llvm::json::Value &Value, RenameParams &Result,
+              llvm::json::Path Path) {
+  llvm::json::ObjectMapper O(Value, Path);
+  return lsp::fromJSON(Value,
+                       static_cast<lsp::TextDocumentPositionParams &>(Result),
+                       Path) &&
+         O && O.map("newName", Result.newName);
+}
+
 /// The server's state: the open documents, and the handlers of the
 /// requests and notifications it answers.
 class Server {
@@ -53,6 +69,16 @@ public:
     Handler.method("textDocument/definition", this, &Server::onDefinition);
     Handler.method("textDocument/documentSymbol", this,
                    &Server::onDocumentSymbol);
+    Handler.method("textDocument/references", this, &Server::onReferences);
+    Handler.method("textDocument/documentHighlight", this,
+                   &Server::onHighlight);
+    Handler.method("textDocument/prepareRename", this,
+                   &Server::onPrepareRename);
+    Handler.method("textDocument/rename", this, &Server::onRename);
+    Handler.method("textDocument/completion", this, &Server::onCompletion);
+    Handler.method("textDocument/signatureHelp", this,
+                   &Server::onSignatureHelp);
+    Handler.method("textDocument/inlayHint", this, &Server::onInlayHint);
     PublishDiagnostics =
         Handler.outgoingNotification<lsp::PublishDiagnosticsParams>(
             "textDocument/publishDiagnostics");
@@ -77,6 +103,16 @@ private:
         {"hoverProvider", true},
         {"definitionProvider", true},
         {"documentSymbolProvider", true},
+        {"referencesProvider", true},
+        {"documentHighlightProvider", true},
+        {"renameProvider", llvm::json::Object{{"prepareProvider", true}}},
+        {"completionProvider",
+         llvm::json::Object{
+             {"triggerCharacters", llvm::json::Array{".", ">"}}}},
+        {"signatureHelpProvider",
+         llvm::json::Object{
+             {"triggerCharacters", llvm::json::Array{"(", ","}}}},
+        {"inlayHintProvider", true},
     };
     Reply(llvm::json::Object{
         {"serverInfo",
@@ -148,6 +184,61 @@ private:
     if (BSGPDocument *Doc = lookup(P.textDocument.uri))
       Doc->symbols(Symbols);
     Reply(std::move(Symbols));
+  }
+
+  void onReferences(const lsp::ReferenceParams &P,
+                    lsp::Callback<std::vector<lsp::Location>> Reply) {
+    std::vector<lsp::Location> Locations;
+    if (BSGPDocument *Doc = lookup(P.textDocument.uri))
+      Doc->references(P.position, P.context.includeDeclaration, Locations);
+    Reply(std::move(Locations));
+  }
+  void onHighlight(const lsp::TextDocumentPositionParams &P,
+                   lsp::Callback<llvm::json::Value> Reply) {
+    llvm::json::Array Highlights;
+    if (BSGPDocument *Doc = lookup(P.textDocument.uri))
+      for (const lsp::Range &R : Doc->highlights(P.position))
+        // 1: DocumentHighlightKind.Text.
+        Highlights.push_back(llvm::json::Object{{"range", R}, {"kind", 1}});
+    Reply(llvm::json::Value(std::move(Highlights)));
+  }
+  void onPrepareRename(const lsp::TextDocumentPositionParams &P,
+                       lsp::Callback<std::optional<lsp::Range>> Reply) {
+    BSGPDocument *Doc = lookup(P.textDocument.uri);
+    Reply(Doc ? Doc->prepareRename(P.position) : std::nullopt);
+  }
+  void onRename(const RenameParams &P,
+                lsp::Callback<lsp::WorkspaceEdit> Reply) {
+    BSGPDocument *Doc = lookup(P.textDocument.uri);
+    if (!Doc)
+      return Reply(llvm::make_error<lsp::LSPError>(
+          "the document is not open", lsp::ErrorCode::InvalidRequest));
+    llvm::Expected<std::vector<lsp::TextEdit>> Edits =
+        Doc->rename(P.position, P.newName);
+    if (!Edits)
+      return Reply(Edits.takeError());
+    lsp::WorkspaceEdit Edit;
+    Edit.changes[P.textDocument.uri.uri().str()] = std::move(*Edits);
+    Reply(std::move(Edit));
+  }
+  void onCompletion(const lsp::CompletionParams &P,
+                    lsp::Callback<lsp::CompletionList> Reply) {
+    lsp::CompletionList List;
+    if (BSGPDocument *Doc = lookup(P.textDocument.uri))
+      Doc->completion(P.position, List);
+    Reply(std::move(List));
+  }
+  void onSignatureHelp(const lsp::TextDocumentPositionParams &P,
+                       lsp::Callback<std::optional<lsp::SignatureHelp>> Reply) {
+    BSGPDocument *Doc = lookup(P.textDocument.uri);
+    Reply(Doc ? Doc->signatureHelp(P.position) : std::nullopt);
+  }
+  void onInlayHint(const lsp::InlayHintsParams &P,
+                   lsp::Callback<std::vector<lsp::InlayHint>> Reply) {
+    std::vector<lsp::InlayHint> Hints;
+    if (BSGPDocument *Doc = lookup(P.textDocument.uri))
+      Doc->inlayHints(P.range, Hints);
+    Reply(std::move(Hints));
   }
 
   CompileSettings Settings;
