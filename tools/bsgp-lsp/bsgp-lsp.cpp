@@ -19,6 +19,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "CompileCommands.h"
 #include "Document.h"
 
 #include "bsgp/Driver/Driver.h"
@@ -129,8 +130,9 @@ private:
   /// Compiles the text of `URI` again and publishes its diagnostics.
   void update(const lsp::URIForFile &URI, OpenFile &F) {
     lsp::PublishDiagnosticsParams Params(URI, F.Version);
-    F.Doc = std::make_unique<BSGPDocument>(URI, F.Text, Settings,
-                                           Params.diagnostics);
+    F.Doc = std::make_unique<BSGPDocument>(
+        URI, F.Text, Commands.settingsFor(Settings, URI.file()),
+        Params.diagnostics);
     PublishDiagnostics(Params);
   }
 
@@ -242,6 +244,7 @@ private:
   }
 
   CompileSettings Settings;
+  CompileCommands Commands;
   std::map<std::string, OpenFile> Files;
   lsp::OutgoingNotification<lsp::PublishDiagnosticsParams> PublishDiagnostics;
 };
