@@ -102,6 +102,14 @@ public:
   void inlayHints(const llvm::lsp::Range &Visible,
                   std::vector<llvm::lsp::InlayHint> &Hints);
 
+  // SemanticTokens.cpp.
+  /// The token types and modifiers of semanticTokens(), for the server's
+  /// capabilities.
+  static llvm::json::Object semanticTokensLegend();
+  /// The names of the document as the protocol encodes semantic tokens
+  /// (five numbers each, relative to the token before).
+  std::vector<uint32_t> semanticTokens();
+
   // Completion.cpp.
   void completion(const llvm::lsp::Position &Pos,
                   llvm::lsp::CompletionList &List);

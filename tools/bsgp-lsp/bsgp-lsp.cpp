@@ -7,8 +7,9 @@
 // A Language Server Protocol server over stdin/stdout for .bsgp files:
 // diagnostics on open and on every change, hover (types, host or
 // thread-local, saved across barriers), go to definition, document
-// symbols, references, highlights, rename, completion, signature help and
-// an inlay hint per spawn (its supersteps and temporary streams). The JSON-RPC
+// symbols, references, highlights, rename, completion, signature help,
+// semantic tokens (thread-local or host variables) and an inlay hint per
+// spawn (its supersteps and temporary streams). The JSON-RPC
 // transport and the protocol's types are LLVM's (llvm/Support/LSP, built into
 // libLLVM), as in mlir-lsp-server; this file only wires the requests to
 // BSGPDocument (Document.h).
@@ -54,6 +55,17 @@ bool fromJSON(const llvm::json::Value &Value, RenameParams &Result,
          O && O.map("newName", Result.newName);
 }
 
+/// textDocument/semanticTokens/full's parameters.
+struct SemanticTokensParams {
+  lsp::TextDocumentIdentifier textDocument;
+};
+
+bool fromJSON(const llvm::json::Value &Value, SemanticTokensParams &Result,
+              llvm::json::Path Path) {
+  llvm::json::ObjectMapper O(Value, Path);
+  return O && O.map("textDocument", Result.textDocument);
+}
+
 /// The server's state: the open documents, and the handlers of the
 /// requests and notifications it answers.
 class Server {
@@ -80,6 +92,8 @@ public:
     Handler.method("textDocument/signatureHelp", this,
                    &Server::onSignatureHelp);
     Handler.method("textDocument/inlayHint", this, &Server::onInlayHint);
+    Handler.method("textDocument/semanticTokens/full", this,
+                   &Server::onSemanticTokens);
     PublishDiagnostics =
         Handler.outgoingNotification<lsp::PublishDiagnosticsParams>(
             "textDocument/publishDiagnostics");
@@ -114,6 +128,9 @@ private:
          llvm::json::Object{
              {"triggerCharacters", llvm::json::Array{"(", ","}}}},
         {"inlayHintProvider", true},
+        {"semanticTokensProvider",
+         llvm::json::Object{{"legend", BSGPDocument::semanticTokensLegend()},
+                            {"full", true}}},
     };
     Reply(llvm::json::Object{
         {"serverInfo",
@@ -241,6 +258,15 @@ private:
     if (BSGPDocument *Doc = lookup(P.textDocument.uri))
       Doc->inlayHints(P.range, Hints);
     Reply(std::move(Hints));
+  }
+
+  void onSemanticTokens(const SemanticTokensParams &P,
+                        lsp::Callback<llvm::json::Value> Reply) {
+    llvm::json::Array Data;
+    if (BSGPDocument *Doc = lookup(P.textDocument.uri))
+      for (uint32_t N : Doc->semanticTokens())
+        Data.push_back(int64_t(N));
+    Reply(llvm::json::Object{{"data", std::move(Data)}});
   }
 
   CompileSettings Settings;
