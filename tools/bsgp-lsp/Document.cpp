@@ -532,10 +532,67 @@ std::string BSGPDocument::describeSpawn(const SpawnStmt *Spawn) {
   return S;
 }
 
+const MacroExpansion *BSGPDocument::macroAt(const lsp::Position &Pos,
+                                            SourceRange &NameRange) const {
+  if (Pos.line < 0 || Pos.character < 0)
+    return nullptr;
+  unsigned Line = Pos.line + 1, Col = Pos.character + 1;
+  // The tokens a macro use expands to are all placed at the use's name,
+  // with the innermost expansion they come from; the use is the outermost.
+  for (const PPTokenLoc &T : SM.getFile(MainFile).TokenLocs) {
+    if (!T.Loc.Macro || T.Loc.File != MainFile || T.Loc.Line != Line ||
+        T.Loc.Col > Col)
+      continue;
+    const MacroExpansion *E = &SM.getMacroExpansion(T.Loc.Macro);
+    while (E->Parent)
+      E = &SM.getMacroExpansion(E->Parent);
+    if (Col >= T.Loc.Col + E->Name.size())
+      continue;
+    NameRange = SourceRange(T.Loc, T.Loc);
+    NameRange.Begin.Macro = NameRange.End.Macro = 0;
+    NameRange.End.Col += E->Name.size() - 1;
+    return E;
+  }
+  return nullptr;
+}
+
+/// Where macro \p E is defined: the name in its `#define` line, found from
+/// a token of its body (DefLoc); invalid for one defined on the command
+/// line.
+SourceRange BSGPDocument::macroNameRange(const MacroExpansion &E) {
+  if (!E.DefLoc.isValid())
+    return {};
+  llvm::StringRef Text = SM.getLineText(E.DefLoc.File, E.DefLoc.Line);
+  size_t Define = Text.find("define");
+  size_t At = Define == llvm::StringRef::npos ? llvm::StringRef::npos
+                                              : Text.find(E.Name, Define + 6);
+  SourceLocation B = E.DefLoc;
+  B.Macro = 0;
+  B.Col = At == llvm::StringRef::npos ? 1 : At + 1;
+  SourceLocation End = B;
+  End.Col += At == llvm::StringRef::npos ? 0 : E.Name.size() - 1;
+  return SourceRange(B, End);
+}
+
 std::optional<lsp::Hover> BSGPDocument::hover(const lsp::Position &Pos) {
-  const Occurrence *O = find(Pos);
   SourceRange Range;
   std::string Text;
+  // A macro use: what it is defined as, rather than what it expanded to.
+  if (const MacroExpansion *M = macroAt(Pos, Range)) {
+    Text = "macro `" + M->Name + "`";
+    if (SourceRange Def = macroNameRange(*M); Def.isValid()) {
+      Text += "\n```c\n" +
+              SM.getLineText(Def.Begin.File, Def.Begin.Line).trim().str() +
+              "\n```";
+      // -D macros are defined in the preprocessor's <built-in> buffer.
+      if (SM.getFile(Def.Begin.File).IsVirtual)
+        Text += "\n- defined on the command line (-D)";
+    }
+    lsp::Hover H(toRange(Range));
+    H.contents.value = std::move(Text);
+    return H;
+  }
+  const Occurrence *O = find(Pos);
   if (O) {
     Range = O->Range;
     if (O->Target) {
@@ -580,6 +637,24 @@ std::optional<lsp::Location> BSGPDocument::locationOf(const Decl *D) {
 
 void BSGPDocument::definition(const lsp::Position &Pos,
                               std::vector<lsp::Location> &Locations) {
+  SourceRange Use;
+  if (const MacroExpansion *M = macroAt(Pos, Use)) {
+    SourceRange Def = macroNameRange(*M);
+    if (!Def.isValid() || SM.getFile(Def.Begin.File).IsVirtual)
+      return;
+    if (Def.Begin.File == MainFile) {
+      Locations.emplace_back(URI, toRange(Def));
+      return;
+    }
+    llvm::Expected<lsp::URIForFile> File =
+        lsp::URIForFile::fromFile(SM.getFileName(Def.Begin.File));
+    if (!File) {
+      llvm::consumeError(File.takeError());
+      return;
+    }
+    Locations.emplace_back(*File, toRange(Def));
+    return;
+  }
   const Decl *Target = nullptr;
   if (const Occurrence *O = find(Pos))
     Target = O->Target;

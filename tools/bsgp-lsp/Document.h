@@ -146,6 +146,11 @@ private:
   /// more than one superstep.
   llvm::SmallVector<unsigned> tablesOf(const SpawnStmt *Spawn);
   std::optional<llvm::lsp::Location> locationOf(const Decl *D);
+  /// The macro used at `Pos` (the outermost expansion), with the range of
+  /// its name there.
+  const MacroExpansion *macroAt(const llvm::lsp::Position &Pos,
+                                SourceRange &NameRange) const;
+  SourceRange macroNameRange(const MacroExpansion &E);
   llvm::lsp::Range toRange(SourceRange R) const;
 
   /// A place where a declaration is named: its declaration or a use.
