@@ -124,3 +124,6 @@ def ftime_report : Flag<["-"], "ftime-report">,
   HelpText<"Print the time each compilation step took to standard error: MLIRGen, every MLIR pass (PTX and SPIR-V included), LLVM's host code generation">;
 def g : Flag<["-"], "g">,
   HelpText<"Generate line information: DWARF line tables for host code and CPU kernels, .loc directives in CUDA kernels' PTX">;
+// nvcc's spelling, for Makefiles ported from CUDA.
+def lineinfo : Flag<["-"], "lineinfo">, Alias<g>,
+  HelpText<"The same as -g (nvcc's name): line information in PTX, host code and CPU kernels">;

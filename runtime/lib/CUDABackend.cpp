@@ -46,6 +46,7 @@ constexpr CUresult CUDA_ERROR_OUT_OF_MEMORY = 2;
 constexpr CUresult CUDA_ERROR_NOT_READY = 600;
 constexpr int CU_JIT_ERROR_LOG_BUFFER = 5;
 constexpr int CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES = 6;
+constexpr int CU_JIT_GENERATE_LINE_INFO = 13;
 
 constexpr int DefaultBlockSize = 256;
 /// Resident threads per multiprocessor on sm_75 and later (2048 on most,
@@ -573,10 +574,16 @@ private:
         return Status::error(BSGPRT_ERROR_LAUNCH_FAILED,
                              "module has no PTX for the cuda backend");
       std::vector<char> log(8192, '\0');
-      int opts[] = {CU_JIT_ERROR_LOG_BUFFER,
-                    CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES};
-      void *vals[] = {log.data(), reinterpret_cast<void *>(log.size() - 1)};
-      CUresult r = api.cuModuleLoadDataEx(&lm.module, m.ptx, 2, opts, vals);
+      // PTX compiled with -g has .loc directives; the JIT keeps them (as
+      // ptxas -lineinfo does) only when asked, and then Nsight Compute's
+      // source view and compute-sanitizer's reports name BSGP lines.
+      bool lineInfo = std::strstr(m.ptx, "\t.loc\t") != nullptr;
+      int opts[] = {CU_JIT_ERROR_LOG_BUFFER, CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES,
+                    CU_JIT_GENERATE_LINE_INFO};
+      void *vals[] = {log.data(), reinterpret_cast<void *>(log.size() - 1),
+                      reinterpret_cast<void *>(uintptr_t(1))};
+      CUresult r = api.cuModuleLoadDataEx(&lm.module, m.ptx, lineInfo ? 3 : 2,
+                                          opts, vals);
       if (r != CUDA_SUCCESS) {
         lm.module = nullptr;
         std::string msg = "cannot load the module's PTX: " + errorString(r);
