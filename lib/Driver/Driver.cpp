@@ -582,8 +582,7 @@ enum class Action { Codegen, SyntaxOnly, ASTDump, ASTDumpParse };
 /// The make rule of -MD/-MMD (with -MF, -MP, -MT, -MQ) for the input whose
 /// files the source manager read from \p FirstFileId on, as clang writes
 /// it. Returns false after reporting.
-static bool writeDependencies(const char *Argv0,
-                              const llvm::opt::InputArgList &Args,
+static bool writeDependencies(const llvm::opt::InputArgList &Args,
                               const FrontendOptions &Opts,
                               const std::string &Output, uint32_t FirstFileId,
                               ASTContext &Ctx, DiagnosticEngine &Diags) {
@@ -663,7 +662,7 @@ static int runOnInput(const char *Argv0, const llvm::opt::InputArgList &Args,
     return 1;
 
   if (Args.hasArg(OPT_MD, OPT_MMD, OPT_MF) &&
-      !writeDependencies(Argv0, Args, Opts, CG.Output, FirstFileId, Ctx, Diags))
+      !writeDependencies(Args, Opts, CG.Output, FirstFileId, Ctx, Diags))
     return 1;
   if (const llvm::opt::Arg *A = Args.getLastArg(OPT_emit_header)) {
     std::string Header = A->getValue();

@@ -620,7 +620,10 @@ std::optional<lsp::Hover> BSGPDocument::hover(const lsp::Position &Pos) {
 //===----------------------------------------------------------------------===//
 
 std::optional<lsp::Location> BSGPDocument::locationOf(const Decl *D) {
-  SourceRange R = nameRange(D);
+  return locationOf(nameRange(D));
+}
+
+std::optional<lsp::Location> BSGPDocument::locationOf(SourceRange R) {
   if (!R.isValid())
     return std::nullopt;
   if (R.Begin.File == MainFile)
@@ -642,17 +645,8 @@ void BSGPDocument::definition(const lsp::Position &Pos,
     SourceRange Def = macroNameRange(*M);
     if (!Def.isValid() || SM.getFile(Def.Begin.File).IsVirtual)
       return;
-    if (Def.Begin.File == MainFile) {
-      Locations.emplace_back(URI, toRange(Def));
-      return;
-    }
-    llvm::Expected<lsp::URIForFile> File =
-        lsp::URIForFile::fromFile(SM.getFileName(Def.Begin.File));
-    if (!File) {
-      llvm::consumeError(File.takeError());
-      return;
-    }
-    Locations.emplace_back(*File, toRange(Def));
+    if (std::optional<lsp::Location> L = locationOf(Def))
+      Locations.push_back(*L);
     return;
   }
   const Decl *Target = nullptr;

@@ -146,6 +146,8 @@ private:
   /// more than one superstep.
   llvm::SmallVector<unsigned> tablesOf(const SpawnStmt *Spawn);
   std::optional<llvm::lsp::Location> locationOf(const Decl *D);
+  /// The place of `R`, in this document or in a file on disk.
+  std::optional<llvm::lsp::Location> locationOf(SourceRange R);
   /// The macro used at `Pos` (the outermost expansion), with the range of
   /// its name there.
   const MacroExpansion *macroAt(const llvm::lsp::Position &Pos,
