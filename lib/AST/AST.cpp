@@ -87,7 +87,9 @@ const char *BuiltinCallExpr::getName(BuiltinKind K) {
                                 "__bsgp_chunk_reduce",
                                 "__bsgp_chunk_scan",
                                 "__bsgp_group_lookback",
-                                "__bsgp_single_pass"};
+                                "__bsgp_single_pass",
+                                "segreduce",
+                                "segscan"};
   return Names[K];
 }
 

@@ -400,6 +400,32 @@ Value MLIRGen::emitCollectiveCall(bsgp::BuiltinCallExpr *e,
   return uniform(total);
 }
 
+/// segreduce(op, x, head) and segscan(op, x, head): a call of the
+/// collective library's function that Sema bound the call to
+/// (docs/collectives.md); segscan assigns x the result.
+Value MLIRGen::emitBoundCollective(bsgp::BuiltinCallExpr *e,
+                                   ArrayRef<Value> args) {
+  using BK = bsgp::BuiltinCallExpr;
+  Location l = loc(e->getRange());
+  bsgp::FunctionDecl *fd = e->getCallee();
+  auto fn = fd ? dyn_cast_or_null<func::FuncOp>(functions.lookup(fd)) : nullptr;
+  bool matches = fn && !fn.isExternal() && fn.getNumResults() == 1 &&
+                 TypeRange(fn.getArgumentTypes()) == TypeRange(args);
+  if (!matches) {
+    failed = true;
+    emitError(l) << "'" << BK::getName(e->getBuiltinKind()) << "' with '"
+                 << BK::getOpSpelling(e->getReduceOp()) << "' on ("
+                 << e->args()[0]->getType()->getUnqualified()->str()
+                 << ") is not provided by the collective library";
+    return {};
+  }
+  Value result = func::CallOp::create(b, l, fn, args).getResult(0);
+  if (e->getBuiltinKind() != BK::SegScan)
+    return result;
+  emitAssign(e->args()[0], result, l);
+  return arith::ConstantIntOp::create(b, l, 0, 1);
+}
+
 void MLIRGen::notePut(bsgp::PutOp put, bsgp::Expr *target) {
   auto *ref = dyn_cast<bsgp::DeclRefExpr>(target->ignoreParenImpCasts());
   pendingPuts.push_back({put, ref ? ref->getName().str() : std::string()});
@@ -474,6 +500,9 @@ Value MLIRGen::emitBuiltin(bsgp::BuiltinCallExpr *e) {
             int32_t(cast<bsgp::IntegerLiteral>(e->args()[2])->getValue())));
   case BK::SinglePass:
     return bsgp::SinglePassOp::create(b, l, b.getI1Type());
+  case BK::SegReduce:
+  case BK::SegScan:
+    return emitBoundCollective(e, args);
   default:
     break;
   }

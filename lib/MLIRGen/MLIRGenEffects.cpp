@@ -97,9 +97,11 @@ void MLIRGen::collectExprEffects(bsgp::Expr *ex, Effects &e) {
           bc->args().size() == 3)
         if (bsgp::VarDecl *v = asVariable(bc->args()[1]))
           e.assigned.insert(v);
-      // scan(op, x) overwrites x with its exclusive scan: a par branch or
+      // scan(op, x) and segscan(op, x, head) overwrite x with its
+      // exclusive scan: a par branch or
       // a uniform if around it must carry x out.
-      if (bc->getBuiltinKind() == bsgp::BuiltinCallExpr::Scan &&
+      if ((bc->getBuiltinKind() == bsgp::BuiltinCallExpr::Scan ||
+           bc->getBuiltinKind() == bsgp::BuiltinCallExpr::SegScan) &&
           !bc->args().empty())
         if (bsgp::VarDecl *v = asVariable(bc->args()[0]))
           e.assigned.insert(v);

@@ -239,6 +239,7 @@ private:
   Value emitBuiltin(bsgp::BuiltinCallExpr *e);
   Value emitChunkOp(bsgp::BuiltinCallExpr *e, ArrayRef<Value> args);
   Value emitCollectiveCall(bsgp::BuiltinCallExpr *e, ArrayRef<Value> args);
+  Value emitBoundCollective(bsgp::BuiltinCallExpr *e, ArrayRef<Value> args);
   Value emitThreadGet(bsgp::BuiltinCallExpr *e);
   /// The rank of thread.get \p e, checked: whether it names a thread of the
   /// spawn, and the rank to read (0 when it does not).

@@ -782,6 +782,8 @@ Expr *Parser::parseIdentifierExpr(SourceLocation Begin) {
     int K = llvm::StringSwitch<int>(Name.Text)
                 .Case("reduce", BuiltinCallExpr::Reduce)
                 .Case("scan", BuiltinCallExpr::Scan)
+                .Case("segreduce", BuiltinCallExpr::SegReduce)
+                .Case("segscan", BuiltinCallExpr::SegScan)
                 .Case("compact", BuiltinCallExpr::Compact)
                 .Case("split", BuiltinCallExpr::Split)
                 .Case("sort_idx", BuiltinCallExpr::SortIdx)

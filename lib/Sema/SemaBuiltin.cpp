@@ -167,6 +167,39 @@ Expr *Sema::checkReduceOrScan(BuiltinCallExpr *B) {
   return B;
 }
 
+/// `segreduce(op, x, head)` and `segscan(op, x, head)`: x a scalar of 32
+/// or 64 bits (the bitwise operators only on integers), head a scalar
+/// condition; segscan assigns x and has no value. The library's generic
+/// function for the call is bound here (bindLibraryCollective).
+Expr *Sema::checkSegmented(BuiltinCallExpr *B) {
+  using BK = BuiltinCallExpr;
+  auto K = B->getBuiltinKind();
+  auto Args = B->args();
+  if (K == BK::SegScan && !builtinLValueArg(B, 0))
+    return error(B);
+  if (K == BK::SegReduce)
+    Args[0] = rvalue(Args[0]);
+  // The element types of the library's list primitives (the operators'
+  // identities come from them).
+  const Type *T = Args[0]->getType()->getUnqualified();
+  auto *BT = dyn_cast<BuiltinType>(T);
+  if (!BT || BT->getBitWidth() < 32)
+    return builtinArgError(B, 0,
+                           "an int, uint, int64, uint64, float or "
+                           "double");
+  auto Op = B->getReduceOp();
+  if ((Op == BK::OpAnd || Op == BK::OpOr || Op == BK::OpXor) &&
+      T->isFloating()) {
+    Diags.report(B->getReduceOpRange(), diag::err_builtin_bitop_float)
+        << BK::getOpSpelling(Op) << BK::getName(K) << T->str();
+    return error(B);
+  }
+  if (!builtinBoolArg(B, 1))
+    return builtinArgError(B, 1, "a scalar condition");
+  B->setType(K == BK::SegScan ? (const Type *)Ctx.getVoidType() : T);
+  return B;
+}
+
 /// `__bsgp_chunk_reduce(x, list)` and `__bsgp_chunk_scan(x, list)`, the
 /// library's CPU chunk operations (bsgp.chunk_reduce and bsgp.chunk_scan).
 Expr *Sema::checkChunkOp(BuiltinCallExpr *B) {
@@ -381,6 +414,8 @@ Expr *Sema::checkBuiltin(BuiltinCallExpr *B) {
     break;
   case BK::ChunkReduce:
   case BK::ChunkScan:
+  case BK::SegReduce:
+  case BK::SegScan:
     Want = 2;
     break;
   case BK::GroupLookback:
@@ -407,6 +442,9 @@ Expr *Sema::checkBuiltin(BuiltinCallExpr *B) {
   case BK::Reduce:
   case BK::Scan:
     return checkReduceOrScan(B);
+  case BK::SegReduce:
+  case BK::SegScan:
+    return checkSegmented(B);
   case BK::ChunkReduce:
   case BK::ChunkScan:
     return checkChunkOp(B);

@@ -118,6 +118,7 @@ private:
   bool builtinBoolArg(BuiltinCallExpr *B, unsigned I);
   bool builtinLValueArg(BuiltinCallExpr *B, unsigned I);
   Expr *checkReduceOrScan(BuiltinCallExpr *B);
+  Expr *checkSegmented(BuiltinCallExpr *B);
   Expr *checkChunkOp(BuiltinCallExpr *B);
   Expr *checkGroupLookback(BuiltinCallExpr *B);
   Expr *checkThreadGet(BuiltinCallExpr *B);
@@ -244,6 +245,7 @@ private:
   /// Instantiates the generic functions of the collective library that
   /// MLIRGen calls for primitive \p B (docs/collectives.md).
   void instantiateLibraryFor(BuiltinCallExpr *B);
+  void bindLibraryCollective(BuiltinCallExpr *B);
   /// C's printf (SemaFormat.cpp): whether \p F declares it.
   static bool isPrintfDecl(const FunctionDecl *F);
   /// Whether call \p C of printf can run in device code (a literal format

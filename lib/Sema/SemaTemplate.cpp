@@ -141,6 +141,8 @@ void Sema::registerTemplate(FunctionTemplateDecl *T) {
   Slot = P;
   functionType(P);
   Templates.Patterns[P] = T;
+  if (!P->getLibraryKind().empty() && Ctx.isLibraryFile(T->getFileId()))
+    Templates.ByLibraryKind[P->getLibraryKind()] = T;
   if (P->getBody())
     collectFunctionInfo(P);
 }
@@ -367,6 +369,8 @@ void Sema::instantiateLibraryFor(BuiltinCallExpr *B) {
   for (Expr *A : B->args())
     if (A->getType()->isError())
       return;
+  if (BK::isBoundByLibraryKind(B->getBuiltinKind()))
+    return bindLibraryCollective(B);
   std::string Op;
   if (B->getReduceOp() != BK::None) {
     llvm::StringRef S = BK::getOpSpelling(B->getReduceOp());
@@ -416,6 +420,26 @@ void Sema::instantiateLibraryFor(BuiltinCallExpr *B) {
     Try("scan_only");
     Try("reduce");
   }
+}
+
+/// segreduce(op, x, head) and segscan(op, x, head): the call is bound to the
+/// instantiation, for its operator and x's type, of the library's template
+/// declared `[[library(segreduce)]]` (`segscan`), `template <typename Op,
+/// typename T>`. Without one (a library given by -fcollective-library that
+/// lacks it) the call stays unbound, and MLIRGen reports the primitive as
+/// not provided.
+void Sema::bindLibraryCollective(BuiltinCallExpr *B) {
+  using BK = BuiltinCallExpr;
+  FunctionTemplateDecl *T =
+      Templates.ByLibraryKind.lookup(BK::getName(B->getBuiltinKind()));
+  if (!T || T->getPlaceholders().size() != 2 || B->getReduceOp() == BK::None)
+    return;
+  const Type *Args[] = {
+      Ctx.getOperatorType(BK::getOpSpelling(B->getReduceOp())),
+      B->args()[0]->getType()->getUnqualified()};
+  if (!llvm::all_of(Args, isValidTemplateArg))
+    return;
+  B->setCallee(instantiate(T, Args, B->getRange(), ""));
 }
 
 /// The collective library (files the driver imports implicitly, unless one

@@ -20,6 +20,7 @@
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/StringSet.h"
 
+#include "llvm/ADT/StringMap.h"
 #include <cctype>
 #include <map>
 #include <string>
@@ -60,6 +61,10 @@ struct TemplateState {
   /// calls for the primitives checked so far.
   std::vector<FunctionDecl *> Deferred;
   std::vector<std::string> LibraryNames;
+  /// The collective library's templates declared `[[library(kind)]]`, by
+  /// kind: the primitives Sema binds to one (segreduce, segscan) find it
+  /// here.
+  llvm::StringMap<FunctionTemplateDecl *> ByLibraryKind;
 };
 
 } // namespace bsgp

@@ -260,6 +260,7 @@ private:
     auto Args = B->args();
     switch (B->getBuiltinKind()) {
     case BuiltinCallExpr::Scan:
+    case BuiltinCallExpr::SegScan:
     case BuiltinCallExpr::ThreadSortBy:
     case BuiltinCallExpr::ThreadRebind:
       return Args.empty() ? nullptr : Args[0];

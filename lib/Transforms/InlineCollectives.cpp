@@ -322,8 +322,16 @@ struct InlineCollectivesPass
           continue;
         }
       }
+      // A thread.get in the rebind's own superstep reads the value the
+      // variable had at the end of the previous one, not e: it keeps x,
+      // and bsgp-save-restore reports a get right after a rank
+      // reassignment, as bsgpi does.
       Value replacement = op.getReplacement();
       op.getValue().replaceUsesWithIf(replacement, [&](OpOperand &use) {
+        if (auto get = dyn_cast<GetOp>(use.getOwner()))
+          if (use.get() == get.getValue() &&
+              !isSeparatedByBarrier(replacement, get))
+            return false;
         return dom.properlyDominates(op.getOperation(), use.getOwner());
       });
       op.erase();

@@ -162,6 +162,44 @@ static void writeList(Interpreter &I, Frame &F, Lanes &L, const Column &List,
   I.store(F, Addr, Vals, T, Who, R, /*Untracked=*/true);
 }
 
+/// segreduce(op, x, head) and segscan(op, x, head), in rank order as the
+/// scan: each segment starts at rank 0 and at every thread whose head is
+/// true.
+Column Interpreter::evalSegmented(Frame &F, BuiltinCallExpr *B, Lanes &L) {
+  auto Args = B->args();
+  auto Kind = B->getBuiltinKind();
+  SourceRange R = B->getRange();
+  const char *Name = BuiltinCallExpr::getName(Kind);
+  Column X = eval(F, Args[0], L);
+  Column Head = eval(F, Args[1], L);
+  syncPoint(F, L, R, Name);
+  const Type *T = Args[0]->getType()->getUnqualified();
+  RO Op = B->getReduceOp();
+  Column Out(sizeOf(T), X.N);
+  dispatchKind(scalarKind(T), [&](auto Tag) {
+    using V = decltype(Tag);
+    for (uint32_t Begin = 0; Begin < X.N;) {
+      uint32_t End = Begin + 1;
+      while (End < X.N && !Head.Bytes[End])
+        ++End;
+      V Acc = identity<V>(Op);
+      for (uint32_t K = Begin; K < End; ++K) {
+        V Cur = ld<V>(X.at(K));
+        st<V>(Out.at(K), Acc);
+        Acc = combine<V>(Op, Acc, Cur);
+      }
+      if (Kind == BuiltinCallExpr::SegReduce)
+        for (uint32_t K = Begin; K < End; ++K)
+          st<V>(Out.at(K), Acc);
+      Begin = End;
+    }
+  });
+  if (Kind == BuiltinCallExpr::SegReduce)
+    return Out;
+  store(F, address(F, Args[0], L), Out, T, L, R, /*Untracked=*/true);
+  return Column(0, L.size());
+}
+
 Column Interpreter::evalBuiltin(Frame &F, BuiltinCallExpr *B, Lanes &L) {
   auto Args = B->args();
   auto Kind = B->getBuiltinKind();
@@ -208,6 +246,9 @@ Column Interpreter::evalBuiltin(Frame &F, BuiltinCallExpr *B, Lanes &L) {
       store(F, address(F, Args[0], L), X, T, L, R, /*Untracked=*/true);
     return splat(Total.at(0), Total.Size, L.size());
   }
+  case BuiltinCallExpr::SegReduce:
+  case BuiltinCallExpr::SegScan:
+    return evalSegmented(F, B, L);
   case BuiltinCallExpr::SortIdx: {
     Column Key = eval(F, Args[0], L);
     syncPoint(F, L, R, Name);

@@ -500,6 +500,7 @@ public:
   // Spawns and collectives (Spawn.cpp, Collectives.cpp, Groups.cpp).
   void execSpawn(Frame &F, SpawnStmt *S);
   void syncPoint(Frame &F, Lanes &L, SourceRange R, const char *What);
+  Column evalSegmented(Frame &F, BuiltinCallExpr *B, Lanes &L);
   Column evalBuiltin(Frame &F, BuiltinCallExpr *B, Lanes &L);
   Column evalGroup(Frame &F, GroupExpr *G, Lanes &L);
   /// thread.get and thread.put (Spawn.cpp).

@@ -328,7 +328,9 @@ public:
     ChunkReduce,
     ChunkScan,
     GroupLookback,
-    SinglePass
+    SinglePass,
+    SegReduce,
+    SegScan
   };
   /// The operator of reduce and scan.
   enum ReduceOp { None, OpAdd, OpMul, OpMin, OpMax, OpAnd, OpOr, OpXor };
@@ -346,6 +348,11 @@ public:
   /// the operator is written as such.
   const Type *getOperatorTypeArg() const { return OpType; }
   void setOperatorTypeArg(const Type *T) { OpType = T; }
+  /// The instantiation of the collective library's generic function that
+  /// implements this call, as Sema resolved it (isBoundByLibraryKind);
+  /// MLIRGen calls it. Null for the other kinds and before Sema.
+  FunctionDecl *getCallee() const { return Callee; }
+  void setCallee(FunctionDecl *F) { Callee = F; }
   /// The value arguments (reduce/scan and the chunk builtins: the operator
   /// is not among them).
   llvm::MutableArrayRef<Expr *> args() const { return Args; }
@@ -353,7 +360,14 @@ public:
   static const char *getOpSpelling(ReduceOp Op);
   /// True for the kinds written with an operator first (`reduce(+, x)`).
   static bool hasReduceOp(BuiltinKind K) {
-    return K == Reduce || K == Scan || K == ChunkReduce || K == ChunkScan;
+    return K == Reduce || K == Scan || K == ChunkReduce || K == ChunkScan ||
+           K == SegReduce || K == SegScan;
+  }
+  /// True for the primitives Sema binds to a generic function of the
+  /// collective library declared with `[[library(<name>)]]`
+  /// (segreduce, segscan): getCallee() is that function's instantiation.
+  static bool isBoundByLibraryKind(BuiltinKind K) {
+    return K == SegReduce || K == SegScan;
   }
   /// True for the builtins that only the collective library may call.
   static bool isLibraryOnly(BuiltinKind K) {
@@ -371,6 +385,7 @@ private:
   ReduceOp Op;
   SourceRange OpRange;
   const Type *OpType = nullptr;
+  FunctionDecl *Callee = nullptr;
   llvm::MutableArrayRef<Expr *> Args;
 };
 

@@ -19,7 +19,9 @@ def BSGP_LibraryKind : I32EnumAttr<"LibraryKind",
   I32EnumAttrCase<"SortRanks", 1, "sort_ranks">,
   I32EnumAttrCase<"ReadBack", 2, "read_back">,
   I32EnumAttrCase<"ThreadKill", 3, "thread_kill">,
-  I32EnumAttrCase<"ThreadFork", 4, "thread_fork">
+  I32EnumAttrCase<"ThreadFork", 4, "thread_fork">,
+  I32EnumAttrCase<"SegReduce", 5, "segreduce">,
+  I32EnumAttrCase<"SegScan", 6, "segscan">
 ]> {
   let cppNamespace = "::bsgp";
   let genSpecializedAttr = 0;
@@ -57,6 +59,13 @@ def BSGP_LibraryAttr : EnumAttr<BSGP_Dialect, BSGP_LibraryKind, "library"> {
       `thread.fork(n)`, `(i32) -> i32` (checked by the verifier), collective
       functions. bsgp-merge-kill-fork turns a kill followed by a fork into
       the fork alone, with no children for the killed threads.
+
+    - `segreduce` and `segscan` (`[[library(segreduce)]]`,
+      `[[library(segscan)]]` before a template of the operator and the
+      value type): the generic functions implementing `segreduce(op, x,
+      head)` and `segscan(op, x, head)`. Sema binds each call to their
+      instantiation for its operator and type, found by this kind rather
+      than by a name; to the passes they are plain library functions.
 
     ```mlir
     func.func private @sort(!bsgp.ptr<i32>, !bsgp.ptr<i32>, !bsgp.ptr<i32>,
