@@ -93,6 +93,8 @@ struct Collective {
 const Collective Collectives[] = {
     {"reduce", "reduce(op, x)", {"op", "x"}},
     {"scan", "scan(op, x)", {"op", "x"}},
+    {"segreduce", "segreduce(op, x, head)", {"op", "x", "head"}},
+    {"segscan", "segscan(op, x, head)", {"op", "x", "head"}},
     {"sort_idx", "sort_idx(key)", {"key"}},
     {"compact",
      "compact(list, src, keep, flag)",

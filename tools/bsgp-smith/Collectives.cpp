@@ -121,6 +121,35 @@ void Generator::scanStmt(bool InPar) {
     S.add({Tot, T});
 }
 
+/// segreduce and segscan, each thread's head a random condition: the
+/// values are those reduce and scan see, so the results do not depend on
+/// how an implementation groups a segment.
+void Generator::segmentedStmt() {
+  Ty T;
+  std::string Op;
+  pickTyOp(*this, T, Op);
+  std::string TN = tyName(T);
+  std::string H = fresh("h");
+  line("bool " + H + " = " + cond(2) + ";");
+  std::string X = fresh("o");
+  line(TN + " " + X + " = " + reduceOperand(T, Op) + ";");
+  std::string C;
+  if (isFloating(T))
+    C = std::string("sm_clamp_") + (T == Ty::Float ? "f32" : "f64");
+  if (R.chance(50)) {
+    std::string V = fresh("r");
+    line(TN + " " + V + " = segreduce(" + Op + ", " + X + ", " + H + ");");
+    if (!C.empty())
+      line(V + " = " + C + "(" + V + ");");
+    S.add({V, T});
+    return;
+  }
+  line("segscan(" + Op + ", " + X + ", " + H + ");");
+  if (!C.empty())
+    line(X + " = " + C + "(" + X + ");");
+  S.add({X, T});
+}
+
 void Generator::compactStmt(bool IsSplit) {
   Ty T = randomTy();
   std::string TN = tyName(T);
@@ -188,9 +217,13 @@ void Generator::sortIdxStmt(bool InPar) {
 void Generator::collectiveStmt() {
   std::vector<Feature> Fs;
   for (Feature F : {Feature::Reduce, Feature::Scan, Feature::Compact,
-                    Feature::Split, Feature::SortIdx})
+                    Feature::Split, Feature::SortIdx, Feature::Segmented})
     if (Opts.has(F))
       Fs.push_back(F);
+  // The newest primitives twice as often, so that a run of a few hundred
+  // seeds combines them with the rest.
+  if (Opts.has(Feature::Segmented))
+    Fs.push_back(Feature::Segmented);
   if (Fs.empty())
     return;
   switch (R.pick(Fs)) {
@@ -202,6 +235,8 @@ void Generator::collectiveStmt() {
     return compactStmt(false);
   case Feature::Split:
     return compactStmt(true);
+  case Feature::Segmented:
+    return segmentedStmt();
   default:
     return sortIdxStmt(false);
   }

@@ -85,6 +85,7 @@ const Row Rows[] = {
     {Feature::Put, "yy--------yy"},
     {Feature::Reduce, "yyyyyyyyyyyy"},
     {Feature::Scan, "yyyyyyyyyyyy"},
+    {Feature::Segmented, "yyyyyyyyyyyy"},
     {Feature::Compact, "yyyyyyyyyyyy"},
     {Feature::Split, "yyyyyyyyyyyy"},
     {Feature::SortIdx, "yyyyyyyyyyyy"},

@@ -114,6 +114,7 @@ enum class Feature : unsigned {
                  ///< literals, sizeof of an expression, and (host code,
                  ///< with c-names) <stdlib.h>'s div and lldiv, whose struct
                  ///< results cross C's calling convention
+  Segmented,     ///< segreduce and segscan with every operator and type
   NumFeatures
 };
 
@@ -425,6 +426,7 @@ public:
   /// Called before each reduce: without reduce-twice, a spawn's second
   /// reduce gets a scan first.
   void noteReduce();
+  void segmentedStmt();
   unsigned Reduces = 0, Scans = 0;
 
   // Integer constant expressions (ConstExprs.cpp): the function sm_consts.

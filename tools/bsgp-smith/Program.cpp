@@ -96,6 +96,7 @@ static const FeatureInfo Features[] = {
     {"array-fields", true},
     {"grid-loops", true},
     {"c-forms", true},
+    {"segmented", true},
 };
 static_assert(sizeof(Features) / sizeof(Features[0]) ==
                   static_cast<unsigned>(Feature::NumFeatures),

@@ -312,7 +312,7 @@ void Generator::segmentEnd() {
     Kinds.push_back(0);
   if (Opts.has(Feature::Reduce) || Opts.has(Feature::Scan) ||
       Opts.has(Feature::Compact) || Opts.has(Feature::Split) ||
-      Opts.has(Feature::SortIdx))
+      Opts.has(Feature::SortIdx) || Opts.has(Feature::Segmented))
     Kinds.insert(Kinds.end(), {1, 1});
   if (allows(Feature::SortBy) || allows(Feature::ThreadSplit) ||
       allows(Feature::Reassign) || allows(Feature::Fork) ||
