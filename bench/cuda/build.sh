@@ -38,6 +38,8 @@ bsgp_bench() {
 }
 # The collectives against CUB.
 bsgp_bench collectives
+# segscan and segreduce against CUB's by-key scan and reduce.
+bsgp_bench segmented
 # Loops of supersteps in one spawn against CUDA host loops, graphs and a
 # cooperative kernel.
 bsgp_bench uniform_loop spirv
