@@ -141,60 +141,39 @@ std::pair<Expr *, const char *> Sema::findUngettable(Expr *E) {
   }
 }
 
-/// `reduce(x)` and `scan(x)`: x arithmetic or a vector; the bitwise operators
-/// only on integers.
+/// `reduce(op, x)` and `scan(op, x)`: x arithmetic or a vector.
+/// `segreduce(op, x, head)` and `segscan(op, x, head)`: x a scalar of 32 or
+/// 64 bits (the element types of the library's list primitives, whose
+/// operators' identities the segmented forms need), head a scalar
+/// condition; segscan has no value. The bitwise operators only on
+/// integers; scan and segscan assign x.
 Expr *Sema::checkReduceOrScan(BuiltinCallExpr *B) {
   using BK = BuiltinCallExpr;
   auto K = B->getBuiltinKind();
-  std::string Name = BuiltinCallExpr::getName(B->getBuiltinKind());
+  bool Segmented = K == BK::SegReduce || K == BK::SegScan;
   auto Args = B->args();
-  if (K == BK::Scan && !builtinLValueArg(B, 0))
+  if ((K == BK::Scan || K == BK::SegScan) && !builtinLValueArg(B, 0))
     return error(B);
-  if (K == BK::Reduce)
+  if (K == BK::Reduce || K == BK::SegReduce)
     Args[0] = rvalue(Args[0]);
   const Type *T = Args[0]->getType()->getUnqualified();
-  if (!T->isArithmetic() && !T->isVector())
+  if (Segmented) {
+    auto *BT = dyn_cast<BuiltinType>(T);
+    if (!BT || BT->getBitWidth() < 32)
+      return builtinArgError(B, 0,
+                             "an int, uint, int64, uint64, float or double");
+  } else if (!T->isArithmetic() && !T->isVector()) {
     return builtinArgError(B, 0, "an arithmetic value");
+  }
   auto Op = B->getReduceOp();
   const Type *Elem = T->isVector() ? cast<VectorType>(T)->getElementType() : T;
   if ((Op == BK::OpAnd || Op == BK::OpOr || Op == BK::OpXor) &&
       Elem->isFloating()) {
     Diags.report(B->getReduceOpRange(), diag::err_builtin_bitop_float)
-        << BK::getOpSpelling(Op) << Name << T->str();
-    return error(B);
-  }
-  B->setType(T);
-  return B;
-}
-
-/// `segreduce(op, x, head)` and `segscan(op, x, head)`: x a scalar of 32
-/// or 64 bits (the bitwise operators only on integers), head a scalar
-/// condition; segscan assigns x and has no value. The library's generic
-/// function for the call is bound here (bindLibraryCollective).
-Expr *Sema::checkSegmented(BuiltinCallExpr *B) {
-  using BK = BuiltinCallExpr;
-  auto K = B->getBuiltinKind();
-  auto Args = B->args();
-  if (K == BK::SegScan && !builtinLValueArg(B, 0))
-    return error(B);
-  if (K == BK::SegReduce)
-    Args[0] = rvalue(Args[0]);
-  // The element types of the library's list primitives (the operators'
-  // identities come from them).
-  const Type *T = Args[0]->getType()->getUnqualified();
-  auto *BT = dyn_cast<BuiltinType>(T);
-  if (!BT || BT->getBitWidth() < 32)
-    return builtinArgError(B, 0,
-                           "an int, uint, int64, uint64, float or "
-                           "double");
-  auto Op = B->getReduceOp();
-  if ((Op == BK::OpAnd || Op == BK::OpOr || Op == BK::OpXor) &&
-      T->isFloating()) {
-    Diags.report(B->getReduceOpRange(), diag::err_builtin_bitop_float)
         << BK::getOpSpelling(Op) << BK::getName(K) << T->str();
     return error(B);
   }
-  if (!builtinBoolArg(B, 1))
+  if (Segmented && !builtinBoolArg(B, 1))
     return builtinArgError(B, 1, "a scalar condition");
   B->setType(K == BK::SegScan ? (const Type *)Ctx.getVoidType() : T);
   return B;
@@ -441,10 +420,9 @@ Expr *Sema::checkBuiltin(BuiltinCallExpr *B) {
   switch (K) {
   case BK::Reduce:
   case BK::Scan:
-    return checkReduceOrScan(B);
   case BK::SegReduce:
   case BK::SegScan:
-    return checkSegmented(B);
+    return checkReduceOrScan(B);
   case BK::ChunkReduce:
   case BK::ChunkScan:
     return checkChunkOp(B);

@@ -118,7 +118,6 @@ private:
   bool builtinBoolArg(BuiltinCallExpr *B, unsigned I);
   bool builtinLValueArg(BuiltinCallExpr *B, unsigned I);
   Expr *checkReduceOrScan(BuiltinCallExpr *B);
-  Expr *checkSegmented(BuiltinCallExpr *B);
   Expr *checkChunkOp(BuiltinCallExpr *B);
   Expr *checkGroupLookback(BuiltinCallExpr *B);
   Expr *checkThreadGet(BuiltinCallExpr *B);
