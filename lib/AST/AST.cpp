@@ -110,7 +110,8 @@ bool BuiltinCallExpr::isCollective(BuiltinKind K) {
 }
 
 const char *ThreadAttrExpr::getName(Attr A) {
-  static const char *Names[] = {"rank", "size", "oldrank"};
+  static const char *Names[] = {"rank", "size", "oldrank", "x", "y",
+                                "z",    "nx",   "ny",      "nz"};
   return Names[A];
 }
 
@@ -240,7 +241,8 @@ void bsgp::forEachChild(Stmt *S, llvm::function_ref<void(Stmt *)> F) {
     C(llvm::cast<DeleteStmt>(S)->getList());
     break;
   case Stmt::SK_Spawn:
-    C(llvm::cast<SpawnStmt>(S)->getCount());
+    for (Expr *E : llvm::cast<SpawnStmt>(S)->getExtents())
+      C(E);
     C(llvm::cast<SpawnStmt>(S)->getBody());
     break;
   case Stmt::SK_Require:

@@ -308,7 +308,8 @@ bool Dumper::dumpStatementHead(const Stmt *S,
   case Stmt::SK_Spawn: {
     auto *Sp = llvm::cast<SpawnStmt>(S);
     head(S, "SpawnStmt");
-    Kids.push_back(stmt(Sp->getCount()));
+    for (Expr *E : Sp->getExtents())
+      Kids.push_back(stmt(E));
     Kids.push_back(stmt(Sp->getBody()));
     break;
   }

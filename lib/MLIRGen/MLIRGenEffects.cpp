@@ -219,7 +219,8 @@ void MLIRGen::collectEffects(bsgp::Stmt *s, Effects &e, bool inLoop) {
     // around the spawn carries them. The other variables it assigns are its
     // threads' own, declared inside it, and carriedKeys drops them.
     auto *sp = cast<bsgp::SpawnStmt>(s);
-    collectEffects(sp->getCount(), e, inLoop);
+    for (bsgp::Expr *x : sp->getExtents())
+      collectEffects(x, e, inLoop);
     Effects inner;
     collectEffects(sp->getBody(), inner, false);
     e.assigned.insert(inner.assigned.begin(), inner.assigned.end());

@@ -325,15 +325,7 @@ Value MLIRGen::emitExprInner(bsgp::Expr *e) {
   case bsgp::Stmt::SK_MathBuiltin:
     return emitMathBuiltin(cast<bsgp::MathBuiltinExpr>(e));
   case bsgp::Stmt::SK_ThreadAttr:
-    switch (cast<bsgp::ThreadAttrExpr>(e)->getAttr()) {
-    case bsgp::ThreadAttrExpr::Rank:
-      return bsgp::ThreadRankOp::create(b, l, b.getI32Type());
-    case bsgp::ThreadAttrExpr::Size:
-      return bsgp::ThreadSizeOp::create(b, l, b.getI32Type());
-    case bsgp::ThreadAttrExpr::OldRank:
-      return bsgp::OldRankOp::create(b, l, b.getI32Type());
-    }
-    return {};
+    return emitThreadAttr(cast<bsgp::ThreadAttrExpr>(e));
   case bsgp::Stmt::SK_Index:
     return emitIndex(cast<bsgp::IndexExpr>(e));
   case bsgp::Stmt::SK_Member:

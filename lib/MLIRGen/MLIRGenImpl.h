@@ -332,7 +332,10 @@ private:
     return arith::ConstantOp::create(b, l, t, b.getIntegerAttr(t, v));
   }
   Value toI32(Value v, const bsgp::Type *from, Location l);
-  Value emitSpawnCount(Value n, bsgp::Expr *count, Location l);
+  Value emitSpawnCount(Value n, bsgp::Expr *count, Location l,
+                       bool alwaysCheck = false);
+  Value emitCountCheck(Value n64, Location l);
+  Value emitThreadAttr(bsgp::ThreadAttrExpr *e);
   Value toIndex(Value v, Location l);
   Value stringLiteral(StringRef s, Location l);
   uint64_t sizeOf(const bsgp::Type *t);
@@ -353,6 +356,10 @@ private:
   /// Gets of loop variables whose separation from the assignment is
   /// checked once the spawn's loops are complete (emitGetOfVariable).
   SmallVector<std::pair<bsgp::GetOp, std::string>> pendingGets;
+  /// The domain of the spawn being emitted: its extents as i32 host values
+  /// (x first), then, for 3 dimensions, nx * ny. thread.x .. thread.nz are
+  /// computed from them and the rank (docs/language.md, "Spawn domains").
+  SmallVector<Value, 4> spawnDomain;
   /// Gets of variables in memory, loaded at `barrier` (loadForGet), checked
   /// once the spawn's loops are complete: no loop around the get but
   /// inside the barrier's block may hold a barrier (checkMemoryGets).

@@ -11,6 +11,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "MLIRGenImpl.h"
+#include "llvm/ADT/ScopeExit.h"
 
 using namespace mlir;
 using namespace mlirgen;
@@ -380,18 +381,27 @@ void MLIRGen::emitLoop(bsgp::Stmt *s, bsgp::Expr *condExpr, bsgp::Stmt *body,
 /// through `bsgprt_spawn_count`, which reports one that is not a valid
 /// `int` count at the spawn's line and yields 0 for it, rather than letting
 /// it wrap around to a different number of threads.
-Value MLIRGen::emitSpawnCount(Value n, bsgp::Expr *count, Location l) {
+Value MLIRGen::emitSpawnCount(Value n, bsgp::Expr *count, Location l,
+                              bool alwaysCheck) {
   const bsgp::Type *from = count->getType();
   unsigned width = n.getType().getIntOrFloatBitWidth();
   bool sgn = isSigned(from);
-  if (width < 32 || (width == 32 && sgn))
+  if (!alwaysCheck && (width < 32 || (width == 32 && sgn)))
     return toI32(n, from, l);
   Type i64 = b.getI64Type();
-  if (width == 32)
-    n = arith::ExtUIOp::create(b, l, i64, n);
+  if (width < 64)
+    n = sgn ? (Value)arith::ExtSIOp::create(b, l, i64, n)
+            : (Value)arith::ExtUIOp::create(b, l, i64, n);
   else if (!sgn) // above INT64_MAX: still far too many threads
     n = arith::MinUIOp::create(
         b, l, n, arith::ConstantIntOp::create(b, l, i64, INT64_MAX));
+  return emitCountCheck(n, l);
+}
+
+/// The runtime's check that \p n64 is a thread count (from 0 to INT_MAX),
+/// which reports the spawn's source location otherwise.
+Value MLIRGen::emitCountCheck(Value n64, Location l) {
+  Type i64 = b.getI64Type();
   auto callee = module.lookupSymbol<LLVM::LLVMFuncOp>("bsgprt_spawn_count");
   Type llvmPtr = LLVM::LLVMPointerType::get(&ctx);
   if (!callee) {
@@ -408,22 +418,45 @@ Value MLIRGen::emitSpawnCount(Value n, bsgp::Expr *count, Location l) {
   Value str =
       UnrealizedConversionCastOp::create(b, l, llvmPtr, stringLiteral(where, l))
           .getResult(0);
-  return LLVM::CallOp::create(b, l, callee, ValueRange{n, str}).getResult();
+  return LLVM::CallOp::create(b, l, callee, ValueRange{n64, str}).getResult();
 }
 
 void MLIRGen::emitSpawn(bsgp::SpawnStmt *s) {
   Location l = loc(s->getRange());
   // Sema converts the count to int; a wider or unsigned count is checked
   // by emitSpawnCount before that conversion could wrap it around.
-  bsgp::Expr *count = s->getCount();
-  if (auto *c = dyn_cast<bsgp::ImplicitCastExpr>(count);
-      c && c->getCastKind() == bsgp::ImplicitCastExpr::IntegralCast &&
-      c->getSubExpr()->getType()->isInteger())
-    count = c->getSubExpr();
-  Value n = emitExpr(count);
-  if (!n)
-    return;
-  n = emitSpawnCount(n, count, l);
+  // A domain of 2 or 3 dimensions checks each extent and each partial
+  // product, so that thread.nx, thread.ny and nx * ny (for thread.z) are
+  // ints too.
+  bool multi = s->getNumDims() > 1;
+  SmallVector<Value, 4> domain;
+  Value n;
+  for (bsgp::Expr *count : s->getExtents()) {
+    if (auto *c = dyn_cast<bsgp::ImplicitCastExpr>(count);
+        c && c->getCastKind() == bsgp::ImplicitCastExpr::IntegralCast &&
+        c->getSubExpr()->getType()->isInteger())
+      count = c->getSubExpr();
+    Value e = emitExpr(count);
+    if (!e)
+      return;
+    e = emitSpawnCount(e, count, loc(count->getRange()), multi);
+    domain.push_back(e);
+    if (!n) {
+      n = e;
+      continue;
+    }
+    Type i64 = b.getI64Type();
+    Value product =
+        arith::MulIOp::create(b, l, arith::ExtUIOp::create(b, l, i64, n),
+                              arith::ExtUIOp::create(b, l, i64, e));
+    n = emitCountCheck(product, l);
+    if (domain.size() == 2 && s->getNumDims() == 3)
+      domain.push_back(n); // nx * ny, after nz below
+  }
+  if (s->getNumDims() == 3)
+    std::swap(domain[2], domain[3]);
+  spawnDomain = domain;
+  auto clearDomain = llvm::make_scope_exit([&] { spawnDomain.clear(); });
   assignedInRequire.clear();
   auto spawn = bsgp::SpawnOp::create(b, l, TypeRange{}, n);
   if (unsigned block = s->getBlockSize())
@@ -510,6 +543,52 @@ void MLIRGen::emitSpawn(bsgp::SpawnStmt *s) {
   b.setInsertionPointAfter(guardIf);
   if (!keys.empty())
     rebind(keys, guardIf.getResults());
+}
+
+/// thread.rank, thread.size and thread.oldrank are ops; the coordinates in
+/// the spawn's domain follow the rank, `rank == x + nx * (y + ny * z)`, with
+/// the extents the host computed before the spawn (kernel parameters once
+/// the supersteps are outlined). Ranks are never negative and the extents of
+/// a spawn with threads never 0, so the divisions are unsigned.
+Value MLIRGen::emitThreadAttr(bsgp::ThreadAttrExpr *e) {
+  using TA = bsgp::ThreadAttrExpr;
+  Location l = loc(e->getRange());
+  Type i32 = b.getI32Type();
+  TA::Attr a = e->getAttr();
+  switch (a) {
+  case TA::Rank:
+    return bsgp::ThreadRankOp::create(b, l, i32);
+  case TA::Size:
+    return bsgp::ThreadSizeOp::create(b, l, i32);
+  case TA::OldRank:
+    return bsgp::OldRankOp::create(b, l, i32);
+  default:
+    break;
+  }
+  unsigned dims = spawnDomain.size() == 4 ? 3 : spawnDomain.size();
+  if (dims == 0) { // Sema allows these directly in a spawn body only
+    failed = true;
+    emitError(l) << "'thread." << TA::getName(a) << "' outside a spawn";
+    return {};
+  }
+  auto extent = [&](unsigned d) -> Value {
+    return d < dims ? spawnDomain[d] : constInt(i32, 1, l);
+  };
+  if (a == TA::NX || a == TA::NY || a == TA::NZ)
+    return extent(a - TA::NX);
+  unsigned d = a - TA::X;
+  if (d >= dims)
+    return constInt(i32, 0, l);
+  Value rank = bsgp::ThreadRankOp::create(b, l, i32);
+  if (dims == 1)
+    return rank;
+  // x = rank % nx; y = rank / nx (% ny in 3-D); z = rank / (nx * ny).
+  if (d == 0)
+    return arith::RemUIOp::create(b, l, rank, spawnDomain[0]);
+  if (d == 2)
+    return arith::DivUIOp::create(b, l, rank, spawnDomain[3]);
+  Value y = arith::DivUIOp::create(b, l, rank, spawnDomain[0]);
+  return dims == 3 ? (Value)arith::RemUIOp::create(b, l, y, spawnDomain[1]) : y;
 }
 
 void MLIRGen::emitRequire(bsgp::RequireStmt *s) {

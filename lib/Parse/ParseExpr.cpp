@@ -536,6 +536,12 @@ Expr *Parser::parseThread() {
                  .Case("rank", ThreadAttrExpr::Rank)
                  .Case("size", ThreadAttrExpr::Size)
                  .Case("oldrank", ThreadAttrExpr::OldRank)
+                 .Case("x", ThreadAttrExpr::X)
+                 .Case("y", ThreadAttrExpr::Y)
+                 .Case("z", ThreadAttrExpr::Z)
+                 .Case("nx", ThreadAttrExpr::NX)
+                 .Case("ny", ThreadAttrExpr::NY)
+                 .Case("nz", ThreadAttrExpr::NZ)
                  .Default(-1);
   if (Attr >= 0) {
     if (Tok.is(tok::l_paren)) {

@@ -229,15 +229,19 @@ Stmt *Parser::parseReturnStmt(SourceLocation Begin) {
   return new (Ctx) ReturnStmt(rangeFrom(Begin), V);
 }
 
-/// `spawn (n) [attributes] { ... }`.
+/// `spawn (n) [attributes] { ... }`, `spawn (nx, ny) ...`,
+/// `spawn (nx, ny, nz) ...`.
 Stmt *Parser::parseSpawnStmt(SourceLocation Begin) {
   consume();
-  if (!expect(tok::l_paren)) {
+  SourceLocation Open = Tok.getRange().Begin;
+  llvm::SmallVector<Expr *, 3> Extents;
+  if (!parseArgs(Extents)) {
     skipToStmtEnd();
     return nullptr;
   }
-  Expr *N = parseExpression();
-  if (!N || !expect(tok::r_paren)) {
+  if (Extents.empty() || Extents.size() > 3) {
+    Diags.report(SourceRange(Open, PrevEnd), diag::err_spawn_dims)
+        << unsigned(Extents.size());
     skipToStmtEnd();
     return nullptr;
   }
@@ -255,7 +259,8 @@ Stmt *Parser::parseSpawnStmt(SourceLocation Begin) {
   CompoundStmt *Body = parseCompound();
   if (!Body)
     return nullptr;
-  auto *Spawn = new (Ctx) SpawnStmt(rangeFrom(Begin), N, Body);
+  auto *Spawn = new (Ctx)
+      SpawnStmt(rangeFrom(Begin), Ctx.copyArray<Expr *>(Extents), Body);
   Spawn->setBlockSize(BlockSize);
   Spawn->setMinBlocks(MinBlocks);
   return Spawn;

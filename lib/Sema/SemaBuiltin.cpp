@@ -121,9 +121,9 @@ std::pair<Expr *, const char *> Sema::findUngettable(Expr *E) {
     return findUngettable(I->getIndex());
   }
   case Stmt::SK_ThreadAttr:
-    if (cast<ThreadAttrExpr>(E)->getAttr() == ThreadAttrExpr::Size)
+    if (!ThreadAttrExpr::isThreadDependent(cast<ThreadAttrExpr>(E)->getAttr()))
       return {nullptr, nullptr};
-    return Result{E, "a thread attribute other than thread.size"};
+    return Result{E, "a thread attribute that differs between threads"};
   case Stmt::SK_Call:
     return Result{E, "a function call"};
   case Stmt::SK_BuiltinCall:

@@ -79,9 +79,12 @@ Expr *Sema::checkDeclRef(DeclRefExpr *R) {
 Expr *Sema::checkThreadAttr(ThreadAttrExpr *T) {
   std::string Name =
       std::string("thread.") + ThreadAttrExpr::getName(T->getAttr());
+  bool Dependent = ThreadAttrExpr::isThreadDependent(T->getAttr());
   if (!inParallel())
     Diags.report(T->getRange(), diag::err_thread_outside_spawn) << Name;
-  else if (InRequire && T->getAttr() != ThreadAttrExpr::Size)
+  else if (ThreadAttrExpr::isDomainAttr(T->getAttr()) && SpawnDepth == 0)
+    Diags.report(T->getRange(), diag::err_thread_coord_outside_spawn) << Name;
+  else if (InRequire && Dependent)
     Diags.report(T->getRange(), diag::err_require_device) << Name;
   T->setType(Ctx.getIntType());
   T->setLValue(T->getAttr() == ThreadAttrExpr::OldRank ||

@@ -255,13 +255,20 @@ void Sema::checkSpawn(SpawnStmt *Sp) {
     Diags.report(Sp->getRange().Begin, diag::err_spawn_in_device);
   else if (CurFn && CurFn->isInline())
     Diags.report(Sp->getRange().Begin, diag::err_spawn_in_inline);
-  Expr *N = rvalue(checkExpr(Sp->getCount()));
-  if (!N->getType()->isError() && !N->getType()->isInteger()) {
-    Diags.report(N->getRange(), diag::err_spawn_count) << N->getType()->str();
-  } else if (!N->getType()->isError()) {
-    N = convert(N, Ctx.getIntType());
+  // Each extent converts to int as a 1-D spawn's count does; MLIRGen and
+  // bsgpi check the unconverted values (and their product) against the
+  // range of ranks before that conversion could wrap them around.
+  for (Expr *&E : Sp->getExtents()) {
+    Expr *N = rvalue(checkExpr(E));
+    if (!N->getType()->isError() && !N->getType()->isInteger())
+      Diags.report(N->getRange(), Sp->getNumDims() == 1
+                                      ? diag::err_spawn_count
+                                      : diag::err_spawn_extent)
+          << N->getType()->str();
+    else if (!N->getType()->isError())
+      N = convert(N, Ctx.getIntType());
+    E = N;
   }
-  Sp->setCount(N);
   ++SpawnDepth;
   bool SavedRequire = InRequire;
   InRequire = false;

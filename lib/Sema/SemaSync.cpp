@@ -322,7 +322,7 @@ bool Sema::isThreadDependent(Expr *E) {
     if (C->getDirectCallee())
       return true;
   if (auto *T = dyn_cast<ThreadAttrExpr>(E))
-    return T->getAttr() != ThreadAttrExpr::Size;
+    return ThreadAttrExpr::isThreadDependent(T->getAttr());
   // reduce returns the same value to every thread, and the single-pass
   // question is answered at compile time; the other primitives return
   // per-thread values.

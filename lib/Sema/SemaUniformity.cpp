@@ -143,7 +143,8 @@ private:
       return V && !Uniform.count(V);
     }
     case Stmt::SK_ThreadAttr:
-      return cast<ThreadAttrExpr>(E)->getAttr() != ThreadAttrExpr::Size;
+      return ThreadAttrExpr::isThreadDependent(
+          cast<ThreadAttrExpr>(E)->getAttr());
     case Stmt::SK_BuiltinCall: {
       auto K = cast<BuiltinCallExpr>(E)->getBuiltinKind();
       return K != BuiltinCallExpr::Reduce && K != BuiltinCallExpr::Scan &&

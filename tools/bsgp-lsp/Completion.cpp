@@ -39,6 +39,12 @@ const Builtin ThreadMembers[] = {
     {"rank", "int: the rank of the thread"},
     {"size", "int: the number of threads (uniform)"},
     {"oldrank", "int: the rank before the most recent rank reassignment"},
+    {"x", "int: the thread's x in the spawn's domain"},
+    {"y", "int: the thread's y in the spawn's domain"},
+    {"z", "int: the thread's z in the spawn's domain"},
+    {"nx", "int: the spawn domain's x extent (uniform)"},
+    {"ny", "int: the spawn domain's y extent (uniform)"},
+    {"nz", "int: the spawn domain's z extent (uniform)"},
     {"get", "thread.get(r, e): e as thread r had it at the end of the "
             "previous superstep"},
     {"put", "thread.put(r, p, v): store v into p of thread r"},

@@ -236,8 +236,9 @@ void BSGPDocument::indexStmt(const Stmt *S, const SpawnStmt *Spawn) {
       Occurrences.push_back(
           {SourceRange(Sp->getBeginLoc(), End), nullptr, nullptr, Sp});
     }
-    if (Sp->getCount())
-      indexStmt(Sp->getCount(), Spawn);
+    for (Expr *E : Sp->getExtents())
+      if (E)
+        indexStmt(E, Spawn);
     if (Sp->getBody())
       indexStmt(Sp->getBody(), Sp);
     return;

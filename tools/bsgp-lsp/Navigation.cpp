@@ -153,7 +153,9 @@ void BSGPDocument::inlayHints(const lsp::Range &Visible,
     if (O.Target || O.E || !O.Spawn)
       continue;
     const SpawnStmt *Sp = O.Spawn;
-    const Expr *Count = Sp->getCount();
+    // The hint follows the last extent of `spawn (nx, ny)`.
+    const Expr *Count =
+        Sp->getExtents().empty() ? nullptr : Sp->getExtents().back();
     if (!Count || !Count->getRange().isValid() ||
         Count->getRange().End.File != MainFile)
       continue;

@@ -265,18 +265,8 @@ Column Interpreter::evalTree(Frame &F, Expr *E, Lanes &L) {
     return evalMathBuiltin(F, llvm::cast<MathBuiltinExpr>(E), L);
   case Stmt::SK_InitList:
     return evalInitList(*this, F, llvm::cast<InitListExpr>(E), L);
-  case Stmt::SK_ThreadAttr: {
-    auto A = llvm::cast<ThreadAttrExpr>(E)->getAttr();
-    Column R(4, N);
-    for (uint32_t K = 0; K < N; ++K) {
-      uint32_t Th = rankOf(F, L[K]);
-      int32_t V = A == ThreadAttrExpr::Rank   ? (int32_t)Th
-                  : A == ThreadAttrExpr::Size ? (int32_t)Spawn->N
-                                              : Spawn->OldRank[Th];
-      R.set<int32_t>(K, V);
-    }
-    return R;
-  }
+  case Stmt::SK_ThreadAttr:
+    return evalThreadAttr(F, llvm::cast<ThreadAttrExpr>(E)->getAttr(), L);
   case Stmt::SK_DeclRef: {
     // A variable: its storage is the interpreter's own, no checks needed.
     auto *D = llvm::dyn_cast<VarDecl>(llvm::cast<DeclRefExpr>(E)->getDecl());
@@ -508,4 +498,49 @@ Column Interpreter::address(Frame &F, Expr *E, Lanes &L) {
     return storeTemporary(F, D, eval(F, E, L), L);
   }
   fatal(E->getRange(), "bsgpi: expression is not an lvalue");
+}
+
+/// thread.rank, .size, .oldrank and the coordinates and extents of the
+/// spawn's domain, for each lane.
+Column Interpreter::evalThreadAttr(Frame &F, ThreadAttrExpr::Attr A,
+                                   const Lanes &L) {
+  uint32_t N = L.size();
+  Column R(4, N);
+  for (uint32_t K = 0; K < N; ++K) {
+    uint32_t Th = rankOf(F, L[K]);
+    const auto &Dims = Spawn->Dims;
+    int32_t V = 0;
+    switch (A) {
+    case ThreadAttrExpr::Rank:
+      V = Th;
+      break;
+    case ThreadAttrExpr::Size:
+      V = Spawn->N;
+      break;
+    case ThreadAttrExpr::OldRank:
+      V = Spawn->OldRank[Th];
+      break;
+    // rank == x + nx * (y + ny * z) for whatever rank the thread has
+    // now, beyond nx * ny * nz too (after a fork): the last dimension
+    // takes what the others leave.
+    case ThreadAttrExpr::X:
+      V = Spawn->NumDims == 1 ? Th : Th % Dims[0];
+      break;
+    case ThreadAttrExpr::Y:
+      V = Spawn->NumDims == 1   ? 0
+          : Spawn->NumDims == 2 ? Th / Dims[0]
+                                : Th / Dims[0] % Dims[1];
+      break;
+    case ThreadAttrExpr::Z:
+      V = Spawn->NumDims == 3 ? Th / (Dims[0] * Dims[1]) : 0;
+      break;
+    case ThreadAttrExpr::NX:
+    case ThreadAttrExpr::NY:
+    case ThreadAttrExpr::NZ:
+      V = Dims[A - ThreadAttrExpr::NX];
+      break;
+    }
+    R.set<int32_t>(K, V);
+  }
+  return R;
 }

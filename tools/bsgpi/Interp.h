@@ -39,6 +39,7 @@
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/Twine.h"
 
+#include <array>
 #include <cstring>
 #include <map>
 #include <memory>
@@ -315,6 +316,10 @@ struct PendingPut {
 /// The running spawn.
 struct SpawnState {
   uint32_t N = 0;
+  /// The extents of the spawn's domain (nx, ny, nz; 1 for a dimension the
+  /// spawn does not have).
+  std::array<uint32_t, 3> Dims = {1, 1, 1};
+  unsigned NumDims = 1;
   std::vector<int32_t> OldRank;
   Frame *HostFrame = nullptr;
   std::vector<Frame *> DeviceFrames;
@@ -382,6 +387,7 @@ public:
   /// Evaluates \p E for the lanes \p L: by its compiled form
   /// (Compile*.cpp), made on the first evaluation.
   Column eval(Frame &F, Expr *E, Lanes &L);
+  Column evalThreadAttr(Frame &F, ThreadAttrExpr::Attr A, const Lanes &L);
   /// Runs \p S for the lanes \p L by its compiled form; returns the lanes
   /// that leave it normally.
   Lanes exec(Frame &F, Stmt *S, Lanes L);

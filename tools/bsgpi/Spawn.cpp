@@ -8,6 +8,7 @@
 
 #include "bsgp/AST/AST.h"
 
+#include <array>
 #include <cstdio>
 
 using namespace bsgp;
@@ -15,27 +16,40 @@ using namespace bsgp::interp;
 
 void Interpreter::execSpawn(Frame &F, SpawnStmt *S) {
   Lanes One{0};
-  // Sema converts the count to int; a wider or unsigned count is checked
-  // before that conversion could wrap it around (docs/language.md).
-  Expr *Count = S->getCount();
-  if (auto *IC = llvm::dyn_cast<ImplicitCastExpr>(Count);
-      IC && IC->getCastKind() == ImplicitCastExpr::IntegralCast &&
-      IC->getSubExpr()->getType()->isInteger())
-    Count = IC->getSubExpr();
-  Column C = eval(F, Count, One);
-  int64_t N = scalarToInt(scalarKind(Count->getType()), C.at(0));
-  // Reported at the spawn in the compiled runtime's words.
-  if (N < 0)
-    fatal(S->getRange(),
-          "spawn with a negative thread count (" + llvm::Twine(N) + ")");
-  if (N > INT32_MAX)
-    fatal(S->getRange(), "spawn of " + llvm::Twine(N) +
-                             " threads; BSGP ranks are 32-bit ints, so a "
-                             "spawn has at most 2147483647 threads");
+  // Sema converts each extent to int; a wider or unsigned one is checked
+  // before that conversion could wrap it around, and so is the product of
+  // a domain's extents (docs/language.md).
+  auto Check = [&](int64_t V) {
+    // Reported at the spawn in the compiled runtime's words.
+    if (V < 0)
+      fatal(S->getRange(),
+            "spawn with a negative thread count (" + llvm::Twine(V) + ")");
+    if (V > INT32_MAX)
+      fatal(S->getRange(), "spawn of " + llvm::Twine(V) +
+                               " threads; BSGP ranks are 32-bit ints, so a "
+                               "spawn has at most 2147483647 threads");
+  };
+  int64_t N = 1;
+  std::array<uint32_t, 3> Dims = {1, 1, 1};
+  for (size_t D = 0; D < S->getNumDims(); ++D) {
+    Expr *Count = S->getExtents()[D];
+    if (auto *IC = llvm::dyn_cast<ImplicitCastExpr>(Count);
+        IC && IC->getCastKind() == ImplicitCastExpr::IntegralCast &&
+        IC->getSubExpr()->getType()->isInteger())
+      Count = IC->getSubExpr();
+    Column C = eval(F, Count, One);
+    int64_t E = scalarToInt(scalarKind(Count->getType()), C.at(0));
+    Check(E);
+    Dims[D] = uint32_t(E);
+    N *= E;
+    Check(N);
+  }
   if (N == 0)
     return;
   SpawnState St;
   St.N = N;
+  St.Dims = Dims;
+  St.NumDims = S->getNumDims();
   St.HostFrame = &F;
   St.OldRank.resize(N);
   Frame D;

@@ -392,10 +392,19 @@ private:
 /// thread.rank, thread.size, thread.oldrank.
 class ThreadAttrExpr : public Expr {
 public:
-  enum Attr { Rank, Size, OldRank };
+  /// X..NZ: the coordinates in a spawn's domain and its extents
+  /// (docs/language.md, "Spawn domains").
+  enum Attr { Rank, Size, OldRank, X, Y, Z, NX, NY, NZ };
   ThreadAttrExpr(SourceRange R, Attr A) : Expr(SK_ThreadAttr, R), A(A) {}
   Attr getAttr() const { return A; }
   static const char *getName(Attr A);
+  /// True where threads see different values (rank, oldrank, x, y, z); the
+  /// others are the spawn's (size, nx, ny, nz).
+  static bool isThreadDependent(Attr A) {
+    return A == Rank || A == OldRank || A == X || A == Y || A == Z;
+  }
+  /// thread.x .. thread.nz, which need the spawn's domain.
+  static bool isDomainAttr(Attr A) { return A >= X; }
   static bool classof(const Stmt *S) { return S->getKind() == SK_ThreadAttr; }
 
 private:

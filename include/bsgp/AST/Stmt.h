@@ -231,13 +231,17 @@ private:
   Expr *List;
 };
 
-/// `spawn (Count) { ... }`: runs Body in Count GPU threads.
+/// `spawn (Count) { ... }`: runs Body in Count GPU threads. `spawn (nx, ny)`
+/// and `spawn (nx, ny, nz)` give the threads a domain of 2 or 3 dimensions
+/// of nx * ny (* nz) threads (docs/language.md, "Spawn domains").
 class SpawnStmt : public Stmt {
 public:
-  SpawnStmt(SourceRange R, Expr *Count, CompoundStmt *Body)
-      : Stmt(SK_Spawn, R), Count(Count), Body(Body) {}
-  Expr *getCount() const { return Count; }
-  void setCount(Expr *E) { Count = E; }
+  SpawnStmt(SourceRange R, llvm::MutableArrayRef<Expr *> Extents,
+            CompoundStmt *Body)
+      : Stmt(SK_Spawn, R), Extents(Extents), Body(Body) {}
+  /// The domain's extents, 1 to 3 of them, x first.
+  llvm::MutableArrayRef<Expr *> getExtents() const { return Extents; }
+  unsigned getNumDims() const { return Extents.size(); }
   CompoundStmt *getBody() const { return Body; }
   /// The CUDA block size `[[block_size(N)]]` asks for; 0 lets the runtime
   /// choose.
@@ -250,7 +254,7 @@ public:
   static bool classof(const Stmt *S) { return S->getKind() == SK_Spawn; }
 
 private:
-  Expr *Count;
+  llvm::MutableArrayRef<Expr *> Extents;
   CompoundStmt *Body;
   unsigned BlockSize = 0;
   unsigned MinBlocks = 0;
