@@ -206,7 +206,14 @@ std::string Generator::leaf(Ty T, double &Bound) {
       return "sm_rk(" + std::to_string(R.range(1, 7)) + ")";
     if (Opts.has(Feature::RankDiv) && R.chance(25))
       return R.chance(50) ? "(thread.rank / gw)" : "(thread.rank % gw)";
-    return R.chance(70) ? "thread.rank" : "thread.size";
+    if (!R.chance(70))
+      return "thread.size";
+    // Directly in the spawn body (a collective function cannot read the
+    // domain), the rank as its coordinates make it up.
+    if (Opts.has(Feature::Domains) && !inCollectiveFunction() &&
+        DomR.chance(50))
+      return domainRank();
+    return "thread.rank";
   }
   if (Where == Ctx::Device && HasRec && R.chance(6)) {
     // A field of a record (the spawn has a thread only when n > 0); an int
@@ -622,4 +629,17 @@ std::string Generator::expr(Ty T, int Depth) {
   // Bring it back within the variables' bound (exactly: all are integers).
   return std::string("sm_clamp_") + (T == Ty::Float ? "f32" : "f64") + "(" + E +
          ")";
+}
+
+/// thread.rank from the thread's coordinates in the spawn's domain
+/// (docs/language.md, "Spawn domains"), which hold for any rank.
+std::string Generator::domainRank() {
+  switch (SpawnDims) {
+  case 1:
+    return DomR.chance(50) ? "thread.x" : "(thread.x + thread.y * thread.nz)";
+  case 2:
+    return "(thread.x + thread.nx * thread.y + thread.z)";
+  default:
+    return "(thread.x + thread.nx * (thread.y + thread.ny * thread.z))";
+  }
 }

@@ -223,13 +223,15 @@ bool Generator::gettable(const Var &V) const {
 
 void Generator::newPiece() { S.Piece = NextPiece++; }
 
-/// Whether the point is inside a collective function.
-static bool inFunction(const Generator &G) {
-  for (const Generator::FlowLevel &L : G.Flow)
+bool Generator::inCollectiveFunction() const {
+  for (const FlowLevel &L : Flow)
     if (L.C == Context::Inline || L.C == Context::Template)
       return true;
   return false;
 }
+
+/// Whether the point is inside a collective function.
+static bool inFunction(const Generator &G) { return G.inCollectiveFunction(); }
 
 /// Forgets the variables that thread.put wrote: one used after the next
 /// uniform branch or loop is an error (docs/language.md).

@@ -115,6 +115,8 @@ enum class Feature : unsigned {
                  ///< with c-names) <stdlib.h>'s div and lldiv, whose struct
                  ///< results cross C's calling convention
   Segmented,     ///< segreduce and segscan with every operator and type
+  Domains,       ///< spawns of 2 and 3 dimensions; the rank spelled as
+                 ///< thread.x + thread.nx * (thread.y + ...)
   NumFeatures
 };
 
@@ -248,7 +250,8 @@ struct Scope {
 /// the number of threads) is tracked while it goes.
 class Generator {
 public:
-  explicit Generator(const Options &Opts) : Opts(Opts), R(Opts.Seed) {}
+  explicit Generator(const Options &Opts)
+      : Opts(Opts), R(Opts.Seed), DomR(Opts.Seed ^ 0xd0a1d0a1d0a1ull) {}
   void run(llvm::raw_ostream &OS);
 
   // Output helpers.
@@ -443,6 +446,17 @@ public:
 
   const Options &Opts;
   Rng R;
+  /// The domains feature's own stream: spawn shapes and coordinates
+  /// change no other choice, so a seed gives the program it gave before
+  /// with only those spelled differently.
+  Rng DomR;
+  /// The current spawn's domain: its dimensions (1 to 3) and its extents
+  /// x and y (the last extent is n divided by the others).
+  unsigned SpawnDims = 1;
+  uint64_t DomX = 1, DomY = 1;
+  std::string domainRank();
+  void chooseDomain(uint64_t N);
+  std::string spawnHead();
   Scope S;
   Ctx Where = Ctx::Host;
   /// Inside a spawn: the largest and smallest number of threads it may have
@@ -450,6 +464,8 @@ public:
   /// still those of the launch.
   uint64_t MaxThreads = 0, MinThreads = 0;
   bool RanksChanged = false;
+  /// Whether the point is inside a collective function (Flow.cpp).
+  bool inCollectiveFunction() const;
   /// The most threads a spawn may reach through fork.
   uint64_t threadCap() const;
   /// Inside a uniform branch or loop: no thread.oldrank reads (which

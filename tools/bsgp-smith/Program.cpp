@@ -97,6 +97,7 @@ static const FeatureInfo Features[] = {
     {"grid-loops", true},
     {"c-forms", true},
     {"segmented", true},
+    {"domains", true},
 };
 static_assert(sizeof(Features) / sizeof(Features[0]) ==
                   static_cast<unsigned>(Feature::NumFeatures),

@@ -433,6 +433,42 @@ void Generator::hostRecords() {
   line("free(hrec);");
 }
 
+/// With domains, the \p N threads as a domain of 2 or 3 dimensions: extents
+/// that divide N, the last one N divided by the others.
+void Generator::chooseDomain(uint64_t N) {
+  SpawnDims = 1;
+  DomX = DomY = 1;
+  if (!Opts.has(Feature::Domains) || !DomR.chance(40))
+    return;
+  auto divisor = [&](uint64_t M) -> uint64_t {
+    static const uint64_t Cands[] = {1, 2, 3, 4, 5, 8, 16, 32};
+    std::vector<uint64_t> Ds;
+    for (uint64_t C : Cands)
+      if (M % C == 0)
+        Ds.push_back(C);
+    return Ds[DomR.below(Ds.size())];
+  };
+  SpawnDims = DomR.chance(50) ? 2 : 3;
+  DomX = divisor(N);
+  if (SpawnDims == 3)
+    DomY = divisor(N / DomX);
+}
+
+/// `spawn (n)`, or the domain SpawnDims, DomX and DomY describe, whose
+/// extents are of assorted integer types.
+std::string Generator::spawnHead() {
+  if (SpawnDims == 1)
+    return "spawn (n)";
+  auto extent = [&](uint64_t V) {
+    static const char *Casts[] = {"", "(uint64)", "(uint)", "(char)"};
+    return std::string(Casts[DomR.below(4)]) + std::to_string(V);
+  };
+  if (SpawnDims == 2)
+    return "spawn (" + extent(DomX) + ", n / " + std::to_string(DomX) + ")";
+  return "spawn (" + extent(DomX) + ", " + extent(DomY) + ", n / " +
+         std::to_string(DomX * DomY) + ")";
+}
+
 void Generator::spawnFunction(unsigned K) {
   static const uint64_t Small[] = {0,   1,   2,   3,   31,  32,   33,   64,
                                    100, 128, 255, 256, 257, 1000, 1024, 4096};
@@ -441,6 +477,7 @@ void Generator::spawnFunction(unsigned K) {
   if (Opts.has(Feature::BigSpawn) && R.chance(15))
     N = Big[R.below(3)];
   MaxThreads = MinThreads = N;
+  chooseDomain(N);
   RanksChanged = false;
   OldRankAmbiguous = ThreadsMayDie = false;
   NextPiece = 1;
@@ -547,7 +584,7 @@ void Generator::spawnFunction(unsigned K) {
          std::to_string(R.chance(50) ? R.range(1, 15) : R.range(16, 40)) + ";");
   if (Opts.has(Feature::Globals))
     line("sm_gcount += n;");
-  open("spawn (n)");
+  open(spawnHead());
   Out += Body;
   close();
   if (!Opts.has(Feature::Require)) {
