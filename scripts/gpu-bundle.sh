@@ -40,7 +40,8 @@ build $ALL listing5 "$ROOT/examples/paper/listing5-memory-test.bsgp" \
 APP="$ROOT/examples/apps/particles"
 build $ALL particles "$APP/particles.bsgp" "$APP/main.cpp" "$APP/render.cpp"
 for t in find-faces get-numbers par-sort-idx reduce-scan thread-manipulation sort-keys large-lists \
-    reload-after-barrier uniform-flow fork-double-save rank-flow-loops segmented; do
+    reload-after-barrier uniform-flow fork-double-save rank-flow-loops segmented \
+    spawn-domains; do
   main=("$ROOT"/test/Execution/Inputs/$t-main.cpp)
   [ -f "${main[0]}" ] || main=()
   build $ALL "$t" "$ROOT/test/Execution/$t.bsgp" "${main[@]}"
