@@ -439,7 +439,8 @@ void MLIRGen::emitSpawn(bsgp::SpawnStmt *s) {
     Value e = emitExpr(count);
     if (!e)
       return;
-    e = emitSpawnCount(e, count, loc(count->getRange()), multi);
+    // A 1-D count is reported at the spawn, a domain's extent at itself.
+    e = emitSpawnCount(e, count, multi ? loc(count->getRange()) : l, multi);
     domain.push_back(e);
     if (!n) {
       n = e;
