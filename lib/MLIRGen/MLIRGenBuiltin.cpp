@@ -288,12 +288,12 @@ Value MLIRGen::emitCollectiveCall(bsgp::BuiltinCallExpr *e,
                                   ArrayRef<Value> args) {
   using BK = bsgp::BuiltinCallExpr;
   Location l = loc(e->getRange());
-  // Everything else is a function of the collective library
-  // (lib/Collectives, imported into every program by the driver), written
-  // in BSGP and inlined by bsgp-inline-collectives. The name mangles the
-  // primitive, the operator and the argument types as BSGP spells them:
-  // reduce(+, x) with int x -> __bsgp_reduce_add_int(int). See
-  // docs/collectives.md.
+  // The primitives not bound by Sema (emitBoundCollective) are functions of
+  // the collective library (lib/Collectives, imported into every program by
+  // the driver), written in BSGP and inlined by bsgp-inline-collectives,
+  // found by a name that mangles the primitive, the operator and the
+  // argument types as BSGP spells them: scan(+, x) with int x ->
+  // __bsgp_scan_add_int(int). See docs/collectives.md.
   std::string name = "__bsgp_";
   name += bsgp::BuiltinCallExpr::getName(e->getBuiltinKind());
   if (e->getReduceOp() != BK::None) {
@@ -366,8 +366,6 @@ Value MLIRGen::emitCollectiveCall(bsgp::BuiltinCallExpr *e,
   auto uniform = [&](Value v) -> Value {
     return bsgp::UniformOp::create(b, l, v.getType(), v).getResult();
   };
-  if (e->getBuiltinKind() == BK::Reduce)
-    return uniform(result);
   if (e->getBuiltinKind() != BK::Scan)
     return result;
   // scan overwrites its argument with the exclusive scan and returns the
@@ -385,10 +383,12 @@ Value MLIRGen::emitCollectiveCall(bsgp::BuiltinCallExpr *e,
     emitAssign(e->args()[0], result, l);
     return arith::ConstantOp::create(b, l, ret, b.getZeroAttr(ret));
   }
-  std::string reduceName =
-      "__bsgp_reduce_" + name.substr(strlen("__bsgp_scan_"));
-  auto reduceFn = module.lookupSymbol<func::FuncOp>(reduceName);
-  if (!reduceFn || reduceFn.isExternal()) {
+  bsgp::FunctionDecl *totalDecl = e->getTotalCallee();
+  auto reduceFn =
+      totalDecl ? dyn_cast_or_null<func::FuncOp>(functions.lookup(totalDecl))
+                : nullptr;
+  if (!reduceFn || reduceFn.isExternal() ||
+      TypeRange(reduceFn.getArgumentTypes()) != TypeRange(args)) {
     failed = true;
     emitError(l) << "the total of " << spelledCall << " on (" << spelledTypes
                  << ") is not provided by the collective library; call the "
@@ -400,30 +400,49 @@ Value MLIRGen::emitCollectiveCall(bsgp::BuiltinCallExpr *e,
   return uniform(total);
 }
 
-/// segreduce(op, x, head) and segscan(op, x, head): a call of the
-/// collective library's function that Sema bound the call to
-/// (docs/collectives.md); segscan assigns x the result.
+/// The primitives bound by their library kind (reduce, sort_idx, compact,
+/// thread.fork, ...): a call of the collective library's function that Sema
+/// bound the call to (docs/collectives.md); segscan assigns x the result.
 Value MLIRGen::emitBoundCollective(bsgp::BuiltinCallExpr *e,
                                    ArrayRef<Value> args) {
   using BK = bsgp::BuiltinCallExpr;
   Location l = loc(e->getRange());
   bsgp::FunctionDecl *fd = e->getCallee();
   auto fn = fd ? dyn_cast_or_null<func::FuncOp>(functions.lookup(fd)) : nullptr;
-  bool matches = fn && !fn.isExternal() && fn.getNumResults() == 1 &&
+  bool returnsValue =
+      !e->getType()->isVoid() || e->getBuiltinKind() == BK::SegScan;
+  bool matches = fn && !fn.isExternal() &&
+                 fn.getNumResults() == (returnsValue ? 1u : 0u) &&
                  TypeRange(fn.getArgumentTypes()) == TypeRange(args);
   if (!matches) {
     failed = true;
-    emitError(l) << "'" << BK::getName(e->getBuiltinKind()) << "' with '"
-                 << BK::getOpSpelling(e->getReduceOp()) << "' on ("
-                 << e->args()[0]->getType()->getUnqualified()->str()
-                 << ") is not provided by the collective library";
+    InFlightDiagnostic diag = emitError(l);
+    diag << "'" << BK::getName(e->getBuiltinKind()) << "'";
+    if (e->getReduceOp() != BK::None)
+      diag << " with '" << BK::getOpSpelling(e->getReduceOp()) << "'";
+    diag << " on (";
+    llvm::interleaveComma(e->args(), diag, [&](bsgp::Expr *a) {
+      diag << a->getType()->getUnqualified()->str();
+    });
+    diag << ") is not provided by the collective library";
     return {};
   }
-  Value result = func::CallOp::create(b, l, fn, args).getResult(0);
-  if (e->getBuiltinKind() != BK::SegScan)
-    return result;
-  emitAssign(e->args()[0], result, l);
-  return arith::ConstantIntOp::create(b, l, 0, 1);
+  auto call = func::CallOp::create(b, l, fn, args);
+  if (!returnsValue)
+    return arith::ConstantIntOp::create(b, l, 0, 1);
+  switch (e->getBuiltinKind()) {
+  case BK::SegScan:
+    emitAssign(e->args()[0], call.getResult(0), l);
+    return arith::ConstantIntOp::create(b, l, 0, 1);
+  case BK::Reduce:
+    // Every thread receives the same reduction: conditions on it are
+    // uniform (bsgp-split-uniform-flow).
+    return bsgp::UniformOp::create(b, l, call.getResult(0).getType(),
+                                   call.getResult(0))
+        .getResult();
+  default:
+    return call.getResult(0);
+  }
 }
 
 void MLIRGen::notePut(bsgp::PutOp put, bsgp::Expr *target) {
@@ -500,10 +519,9 @@ Value MLIRGen::emitBuiltin(bsgp::BuiltinCallExpr *e) {
             int32_t(cast<bsgp::IntegerLiteral>(e->args()[2])->getValue())));
   case BK::SinglePass:
     return bsgp::SinglePassOp::create(b, l, b.getI1Type());
-  case BK::SegReduce:
-  case BK::SegScan:
-    return emitBoundCollective(e, args);
   default:
+    if (BK::isBoundByLibraryKind(e->getBuiltinKind()))
+      return emitBoundCollective(e, args);
     break;
   }
   return emitCollectiveCall(e, args);

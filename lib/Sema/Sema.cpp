@@ -130,6 +130,9 @@ void Sema::collect() {
         }
         if (F->isDefinition())
           collectFunctionInfo(F);
+        if (F->isDefinition() && !F->getLibraryKind().empty() &&
+            Ctx.isLibraryFile(F->getLoc().File))
+          Templates.FunctionByLibraryKind[F->getLibraryKind()] = F;
       } else if (auto *S = dyn_cast<StructDecl>(D)) {
         llvm::StringMap<FieldDecl *> Seen;
         for (FieldDecl *Fd : S->getFields()) {

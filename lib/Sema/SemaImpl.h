@@ -245,6 +245,8 @@ private:
   /// MLIRGen calls for primitive \p B (docs/collectives.md).
   void instantiateLibraryFor(BuiltinCallExpr *B);
   void bindLibraryCollective(BuiltinCallExpr *B);
+  FunctionDecl *instantiateLibraryKind(llvm::StringRef Kind,
+                                       BuiltinCallExpr *B);
   /// C's printf (SemaFormat.cpp): whether \p F declares it.
   static bool isPrintfDecl(const FunctionDecl *F);
   /// Whether call \p C of printf can run in device code (a literal format

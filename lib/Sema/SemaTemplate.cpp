@@ -351,17 +351,17 @@ static void addInstantiationsToUnits(ASTContext &Ctx,
   }
 }
 
-/// The collective library's generic functions (lib/Collectives/*.bsgp)
-/// implement primitives under the names MLIRGen mangles for them
-/// (docs/collectives.md, "Name mangling"): `compact(list, v, keep, flag)`
-/// with an `int *list` calls `__bsgp_compact_int__int_bool_bool`. Where the
-/// library has no function of that name but a template named like its
-/// primitive and operator (`__bsgp_compact`, `__bsgp_reduce_add`), the
-/// instantiation for the call's argument types gets that name; for a scan,
-/// so do the versions MLIRGen may call instead or beside it
-/// (`__bsgp_scan_only_<op>` without the total, `__bsgp_reduce_<op>` for the
-/// total of a 64-bit scan). Nothing is instantiated for a primitive whose
-/// arguments do not deduce: MLIRGen then reports it as not provided.
+/// The collective library's functions (lib/Collectives/*.bsgp) implement
+/// primitives in two ways (docs/collectives.md). Those declared with
+/// `[[library(<kind>)]]` (every primitive but scan) are bound here to the
+/// call (bindLibraryCollective). scan's are still named as MLIRGen mangles
+/// the primitive: `scan(+, x)` with an int x calls `__bsgp_scan_add_int`.
+/// Where the library has no function of that name but a template named
+/// like the primitive and operator (`__bsgp_scan_add`), the instantiation
+/// for the call's argument types gets that name; so does the version
+/// MLIRGen may call instead (`__bsgp_scan_only_<op>` without the total).
+/// Nothing is instantiated for a scan whose argument does not deduce:
+/// MLIRGen then reports it as not provided.
 void Sema::instantiateLibraryFor(BuiltinCallExpr *B) {
   using BK = BuiltinCallExpr;
   if (B->getType()->isError() || !BK::isCollective(B->getBuiltinKind()))
@@ -371,6 +371,8 @@ void Sema::instantiateLibraryFor(BuiltinCallExpr *B) {
       return;
   if (BK::isBoundByLibraryKind(B->getBuiltinKind()))
     return bindLibraryCollective(B);
+  if (B->getBuiltinKind() != BK::Scan)
+    return;
   std::string Op;
   if (B->getReduceOp() != BK::None) {
     llvm::StringRef S = BK::getOpSpelling(B->getReduceOp());
@@ -390,18 +392,18 @@ void Sema::instantiateLibraryFor(BuiltinCallExpr *B) {
   std::string Types;
   for (Expr *A : B->args())
     Types += "_" + A->getType()->getUnqualified()->str();
-  auto Try = [&](llvm::StringRef Primitive) {
+  auto Try = [&](llvm::StringRef Primitive) -> FunctionDecl * {
     std::string Base =
         Sanitize("__bsgp_" + Primitive.str() + (Op.empty() ? "" : "_" + Op));
     std::string Name = Sanitize(Base + Types);
     Templates.LibraryNames.push_back(Name);
-    if (Functions.count(Name))
-      return;
+    if (FunctionDecl *F = Functions.lookup(Name))
+      return F;
     FunctionDecl *P = Functions.lookup(Base);
     auto It = Templates.Patterns.find(P);
     if (!P || It == Templates.Patterns.end() ||
         P->getParams().size() != B->args().size())
-      return;
+      return nullptr;
     FunctionTemplateDecl *T = It->second;
     llvm::SmallVector<const Type *, 2> Args(T->getPlaceholders().size(),
                                             nullptr);
@@ -409,37 +411,85 @@ void Sema::instantiateLibraryFor(BuiltinCallExpr *B) {
     for (size_t I = 0; I < B->args().size(); ++I)
       if (!D.match(P->getParams()[I]->getType()->getUnqualified(),
                    B->args()[I]->getType()->getUnqualified()))
-        return;
+        return nullptr;
     if (llvm::is_contained(Args, nullptr) ||
         !llvm::all_of(Args, isValidTemplateArg))
-      return;
-    instantiate(T, Args, B->getRange(), Name);
+      return nullptr;
+    return instantiate(T, Args, B->getRange(), Name);
   };
-  Try(BK::getName(B->getBuiltinKind()));
-  if (B->getBuiltinKind() == BK::Scan) {
-    Try("scan_only");
-    Try("reduce");
-  }
+  FunctionDecl *F = Try("scan");
+  Try("scan_only");
+  // Where the library's scan returns the scanned value alone (no vector
+  // of two holds a 64-bit pair), the total is the reduce of the same
+  // operator.
+  if (F && F->getReturnType()->getUnqualified() ==
+               B->args()[0]->getType()->getUnqualified())
+    B->setTotalCallee(
+        instantiateLibraryKind(BK::getLibraryKindName(BK::Reduce), B));
 }
 
-/// segreduce(op, x, head) and segscan(op, x, head): the call is bound to the
-/// instantiation, for its operator and x's type, of the library's template
-/// declared `[[library(segreduce)]]` (`segscan`), `template <typename Op,
-/// typename T>`. Without one (a library given by -fcollective-library that
-/// lacks it) the call stays unbound, and MLIRGen reports the primitive as
-/// not provided.
+/// The primitives bound by their library kind (BuiltinCallExpr::
+/// isBoundByLibraryKind): the call is bound to the library's function
+/// declared `[[library(<kind>)]]`. A generic one is instantiated for the
+/// call: its first template parameter is the operator where the primitive
+/// has one (`template <typename Op, typename T>` for reduce, segreduce,
+/// segscan), and the others are deduced from the arguments as for a call
+/// (`compact(list, v, keep, flag)` with `int *list` gives `T = int`). A
+/// function that is not generic (thread.kill's) is bound if the arguments
+/// have its parameters' types. Without one (a library given by
+/// -fcollective-library that lacks it), where the arguments do not deduce,
+/// or, for the reductions, scans and sorts, for a type other than the
+/// scalars of 32 and 64 bits (the element types of the library's list
+/// primitives), the call stays unbound, and MLIRGen reports the primitive
+/// as not provided.
 void Sema::bindLibraryCollective(BuiltinCallExpr *B) {
+  B->setCallee(instantiateLibraryKind(
+      BuiltinCallExpr::getLibraryKindName(B->getBuiltinKind()), B));
+}
+
+FunctionDecl *Sema::instantiateLibraryKind(llvm::StringRef Kind,
+                                           BuiltinCallExpr *B) {
   using BK = BuiltinCallExpr;
-  FunctionTemplateDecl *T =
-      Templates.ByLibraryKind.lookup(BK::getName(B->getBuiltinKind()));
-  if (!T || T->getPlaceholders().size() != 2 || B->getReduceOp() == BK::None)
-    return;
-  const Type *Args[] = {
-      Ctx.getOperatorType(BK::getOpSpelling(B->getReduceOp())),
-      B->args()[0]->getType()->getUnqualified()};
-  if (!llvm::all_of(Args, isValidTemplateArg))
-    return;
-  B->setCallee(instantiate(T, Args, B->getRange(), ""));
+  auto Args = B->args();
+  if (FunctionDecl *F = Templates.FunctionByLibraryKind.lookup(Kind)) {
+    if (F->getParams().size() != Args.size())
+      return nullptr;
+    for (size_t I = 0; I < Args.size(); ++I)
+      if (F->getParams()[I]->getType()->getUnqualified() !=
+          Args[I]->getType()->getUnqualified())
+        return nullptr;
+    // Checked on demand, as the functions MLIRGen calls by name are.
+    Templates.LibraryNames.push_back(F->getName().str());
+    return F;
+  }
+  FunctionTemplateDecl *T = Templates.ByLibraryKind.lookup(Kind);
+  if (!T)
+    return nullptr;
+  FunctionDecl *P = T->getPattern();
+  bool HasOp = B->getReduceOp() != BK::None;
+  size_t Fixed = HasOp ? 1 : 0;
+  if (P->getParams().size() != Args.size() ||
+      T->getPlaceholders().size() <= Fixed)
+    return nullptr;
+  BK::BuiltinKind K = B->getBuiltinKind();
+  if (HasOp || K == BK::SortIdx || K == BK::ThreadSortBy) {
+    auto *BT = dyn_cast<BuiltinType>(Args[0]->getType()->getUnqualified());
+    if (!BT || BT->getBitWidth() < 32)
+      return nullptr;
+  }
+  llvm::SmallVector<const Type *, 2> TArgs(T->getPlaceholders().size(),
+                                           nullptr);
+  if (HasOp)
+    TArgs[0] = Ctx.getOperatorType(BK::getOpSpelling(B->getReduceOp()));
+  Deduction D{T->getPlaceholders(), TArgs, Fixed};
+  for (size_t I = 0; I < Args.size(); ++I)
+    if (!D.match(P->getParams()[I]->getType()->getUnqualified(),
+                 Args[I]->getType()->getUnqualified()))
+      return nullptr;
+  if (llvm::is_contained(TArgs, nullptr) ||
+      !llvm::all_of(TArgs, isValidTemplateArg))
+    return nullptr;
+  return instantiate(T, TArgs, B->getRange(), "");
 }
 
 /// The collective library (files the driver imports implicitly, unless one

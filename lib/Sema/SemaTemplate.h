@@ -62,9 +62,11 @@ struct TemplateState {
   std::vector<FunctionDecl *> Deferred;
   std::vector<std::string> LibraryNames;
   /// The collective library's templates declared `[[library(kind)]]`, by
-  /// kind: the primitives Sema binds to one (segreduce, segscan) find it
-  /// here.
+  /// kind: the primitives Sema binds to one (reduce, segscan, ...) find it
+  /// here; and its functions so declared that are not generic
+  /// (thread.kill's, thread.fork's, thread.split's).
   llvm::StringMap<FunctionTemplateDecl *> ByLibraryKind;
+  llvm::StringMap<FunctionDecl *> FunctionByLibraryKind;
 };
 
 } // namespace bsgp

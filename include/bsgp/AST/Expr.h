@@ -14,6 +14,9 @@
 
 #include "bsgp/AST/Stmt.h"
 
+#include <algorithm>
+#include <string>
+
 namespace bsgp {
 
 //===----------------------------------------------------------------------===//
@@ -353,6 +356,11 @@ public:
   /// MLIRGen calls it. Null for the other kinds and before Sema.
   FunctionDecl *getCallee() const { return Callee; }
   void setCallee(FunctionDecl *F) { Callee = F; }
+  /// For scan: the library's reduce for the same operator and type, which
+  /// gives the total where the library's scan returns only the scanned
+  /// value (64-bit types). Set by Sema; null otherwise.
+  FunctionDecl *getTotalCallee() const { return TotalCallee; }
+  void setTotalCallee(FunctionDecl *F) { TotalCallee = F; }
   /// The value arguments (reduce/scan and the chunk builtins: the operator
   /// is not among them).
   llvm::MutableArrayRef<Expr *> args() const { return Args; }
@@ -364,10 +372,20 @@ public:
            K == SegReduce || K == SegScan;
   }
   /// True for the primitives Sema binds to a generic function of the
-  /// collective library declared with `[[library(<name>)]]`
-  /// (segreduce, segscan): getCallee() is that function's instantiation.
+  /// collective library declared with `[[library(<kind>)]]` (kind as
+  /// getLibraryKindName gives it): getCallee() is that function's
+  /// instantiation.
   static bool isBoundByLibraryKind(BuiltinKind K) {
-    return K == SegReduce || K == SegScan;
+    return K == Reduce || K == SortIdx || K == ThreadSortBy || K == SegReduce ||
+           K == SegScan || K == Compact || K == Split || K == ThreadSplit ||
+           K == ThreadKill || K == ThreadFork;
+  }
+  /// The kind that names a primitive's function in the library: the
+  /// primitive's name, `thread_<m>` for `thread.<m>`.
+  static std::string getLibraryKindName(BuiltinKind K) {
+    std::string Name = getName(K);
+    std::replace(Name.begin(), Name.end(), '.', '_');
+    return Name;
   }
   /// True for the builtins that only the collective library may call.
   static bool isLibraryOnly(BuiltinKind K) {
@@ -386,6 +404,7 @@ private:
   SourceRange OpRange;
   const Type *OpType = nullptr;
   FunctionDecl *Callee = nullptr;
+  FunctionDecl *TotalCallee = nullptr;
   llvm::MutableArrayRef<Expr *> Args;
 };
 

@@ -21,7 +21,13 @@ def BSGP_LibraryKind : I32EnumAttr<"LibraryKind",
   I32EnumAttrCase<"ThreadKill", 3, "thread_kill">,
   I32EnumAttrCase<"ThreadFork", 4, "thread_fork">,
   I32EnumAttrCase<"SegReduce", 5, "segreduce">,
-  I32EnumAttrCase<"SegScan", 6, "segscan">
+  I32EnumAttrCase<"SegScan", 6, "segscan">,
+  I32EnumAttrCase<"Reduce", 7, "reduce">,
+  I32EnumAttrCase<"SortIdx", 8, "sort_idx">,
+  I32EnumAttrCase<"ThreadSortby", 9, "thread_sortby">,
+  I32EnumAttrCase<"Compact", 10, "compact">,
+  I32EnumAttrCase<"Split", 11, "split">,
+  I32EnumAttrCase<"ThreadSplit", 12, "thread_split">
 ]> {
   let cppNamespace = "::bsgp";
   let genSpecializedAttr = 0;
@@ -60,12 +66,17 @@ def BSGP_LibraryAttr : EnumAttr<BSGP_Dialect, BSGP_LibraryKind, "library"> {
       functions. bsgp-merge-kill-fork turns a kill followed by a fork into
       the fork alone, with no children for the killed threads.
 
-    - `segreduce` and `segscan` (`[[library(segreduce)]]`,
-      `[[library(segscan)]]` before a template of the operator and the
-      value type): the generic functions implementing `segreduce(op, x,
-      head)` and `segscan(op, x, head)`. Sema binds each call to their
-      instantiation for its operator and type, found by this kind rather
-      than by a name; to the passes they are plain library functions.
+    - `reduce`, `segreduce` and `segscan` (`[[library(reduce)]]`, ...
+      before a template of the operator and the value type), `sort_idx`,
+      `thread_sortby`, `compact` and `split` (before a template of the
+      element type), `thread_split`: the functions implementing
+      `reduce(op, x)`, `segreduce(op, x, head)`, `segscan(op, x, head)`,
+      `sort_idx(key)`, `thread.sortby(key)`, `compact(list, v, keep,
+      flag)`, `split(list, v, side, flag)` and `thread.split(side)`. Sema
+      binds each call to their instantiation for its operator and types
+      (as it binds `thread.kill` and `thread.fork` to theirs), found by
+      this kind rather than by a name; to the passes they are plain
+      library functions.
 
     ```mlir
     func.func private @sort(!bsgp.ptr<i32>, !bsgp.ptr<i32>, !bsgp.ptr<i32>,
