@@ -281,97 +281,68 @@ Value MLIRGen::emitMathBuiltin(bsgp::MathBuiltinExpr *e) {
   return {};
 }
 
-/// A builtin that the collective library implements (reduce, scan,
-/// compact, ...): a call of the library function for its operator and
-/// argument types, whose arguments \p args are already emitted.
-Value MLIRGen::emitCollectiveCall(bsgp::BuiltinCallExpr *e,
-                                  ArrayRef<Value> args) {
+/// "'scan' with '+' on (double)": the primitive as the user wrote it, for
+/// diagnostics (never the library function's name).
+static std::string spellCollective(bsgp::BuiltinCallExpr *e) {
   using BK = bsgp::BuiltinCallExpr;
-  Location l = loc(e->getRange());
-  // The primitives not bound by Sema (emitBoundCollective) are functions of
-  // the collective library (lib/Collectives, imported into every program by
-  // the driver), written in BSGP and inlined by bsgp-inline-collectives,
-  // found by a name that mangles the primitive, the operator and the
-  // argument types as BSGP spells them: scan(+, x) with int x ->
-  // __bsgp_scan_add_int(int). See docs/collectives.md.
-  std::string name = "__bsgp_";
-  name += bsgp::BuiltinCallExpr::getName(e->getBuiltinKind());
-  if (e->getReduceOp() != BK::None) {
-    name += "_";
-    StringRef spelled = bsgp::BuiltinCallExpr::getOpSpelling(e->getReduceOp());
-    name += spelled == "+"   ? "add"
-            : spelled == "*" ? "mul"
-            : spelled == "&" ? "and"
-            : spelled == "|" ? "or"
-            : spelled == "^" ? "xor"
-                             : spelled.str();
-  }
-  // The call as the user wrote it, for diagnostics (never the mangled name).
-  std::string spelledCall =
-      "'" + std::string(bsgp::BuiltinCallExpr::getName(e->getBuiltinKind())) +
-      "'";
+  std::string s = "'" + std::string(BK::getName(e->getBuiltinKind())) + "'";
   if (e->getReduceOp() != BK::None)
-    spelledCall +=
-        " with '" +
-        std::string(bsgp::BuiltinCallExpr::getOpSpelling(e->getReduceOp())) +
-        "'";
-  std::string spelledTypes;
-  for (bsgp::Expr *ex : e->args()) {
-    spelledTypes += spelledTypes.empty() ? "" : ", ";
-    spelledTypes += ex->getType()->getUnqualified()->str();
-    name += "_" + ex->getType()->getUnqualified()->str();
-  }
-  for (char &c : name)
-    if (!isalnum(static_cast<unsigned char>(c)) && c != '_')
-      c = '_';
+    s += " with '" + std::string(BK::getOpSpelling(e->getReduceOp())) + "'";
+  s += " on (";
+  llvm::raw_string_ostream os(s);
+  llvm::interleaveComma(e->args(), os, [&](bsgp::Expr *a) {
+    os << a->getType()->getUnqualified()->str();
+  });
+  return s + ")";
+}
+
+/// The function of the collective library that Sema bound \p fd to, if it
+/// was emitted with the arguments' types and \p results results.
+func::FuncOp MLIRGen::lookupLibraryCallee(bsgp::FunctionDecl *fd,
+                                          ArrayRef<Value> args,
+                                          unsigned results) {
+  auto fn = fd ? dyn_cast_or_null<func::FuncOp>(functions.lookup(fd)) : nullptr;
+  if (!fn || fn.isExternal() || fn.getNumResults() != results ||
+      TypeRange(fn.getArgumentTypes()) != TypeRange(args))
+    return nullptr;
+  return fn;
+}
+
+/// scan(op, x) assigns x its exclusive scan and returns the total. Sema
+/// bound the call to the library's scan for the operator and type, which
+/// returns both as a 2-vector (scanned, total), or the scanned value alone
+/// where BSGP has no such vector (64-bit types); the total is then the
+/// bound reduce of the same operator (getTotalCallee). A scan written as a
+/// statement drops the total: it calls the library's scan without one
+/// where Sema bound it (in one pass where the caller's superstep allows),
+/// and otherwise saves the reduce.
+Value MLIRGen::emitScan(bsgp::BuiltinCallExpr *e, ArrayRef<Value> args) {
+  Location l = loc(e->getRange());
   Type ret = convertType(e->getType(), e->getRange());
   if (!ret)
     return {};
-  // `scan(op, x);` as a statement drops the total, which for 64-bit types
-  // would cost a reduce of its own.
-  bool totalUnused = e->getBuiltinKind() == BK::Scan && e == discarded;
-  // Without its total a scan may run in one pass (the library's
-  // __bsgp_scan_only_*, for the types and operators that have one).
-  if (totalUnused) {
-    std::string only =
-        "__bsgp_scan_only_" + name.substr(strlen("__bsgp_scan_"));
-    auto onlyFn = module.lookupSymbol<func::FuncOp>(only);
-    if (onlyFn && !onlyFn.isExternal() && onlyFn.getNumArguments() == 1 &&
-        onlyFn.getArgumentTypes()[0] == args[0].getType()) {
-      Value scanned = func::CallOp::create(b, l, onlyFn, args).getResult(0);
-      emitAssign(e->args()[0], scanned, l);
-      return arith::ConstantOp::create(b, l, ret, b.getZeroAttr(ret));
-    }
-  }
-  auto fn = module.lookupSymbol<func::FuncOp>(name);
-  if (!fn || fn.isExternal() || fn.getNumArguments() != args.size()) {
-    failed = true;
-    emitError(l) << spelledCall << " on (" << spelledTypes
-                 << ") is not provided by the collective library";
-    return {};
-  }
-  for (auto [a, t] : llvm::zip(args, fn.getArgumentTypes()))
-    if (a.getType() != t) {
-      failed = true;
-      emitError(l) << spelledCall << " on (" << spelledTypes
-                   << ") does not match the collective library's version";
-      return {};
-    }
-  auto call = func::CallOp::create(b, l, fn, args);
-  if (call.getNumResults() == 0)
-    return arith::ConstantIntOp::create(b, l, 0, 1);
-  Value result = call.getResult(0);
-  // Every thread receives the same reduction and total: conditions on them
-  // are uniform (bsgp-split-uniform-flow).
+  bool totalUnused = e == discarded;
+  auto dropTotal = [&](Value scanned) -> Value {
+    emitAssign(e->args()[0], scanned, l);
+    return arith::ConstantOp::create(b, l, ret, b.getZeroAttr(ret));
+  };
+  // Every thread receives the same total: conditions on it are uniform
+  // (bsgp-split-uniform-flow).
   auto uniform = [&](Value v) -> Value {
     return bsgp::UniformOp::create(b, l, v.getType(), v).getResult();
   };
-  if (e->getBuiltinKind() != BK::Scan)
-    return result;
-  // scan overwrites its argument with the exclusive scan and returns the
-  // total. For 32-bit types the library returns both as a 2-vector
-  // (scanned, total); where BSGP has no such vector (64-bit types) it
-  // returns the scanned value and the total is a reduce of the same op.
+  if (totalUnused)
+    if (func::FuncOp only =
+            lookupLibraryCallee(e->getCalleeWithoutTotal(), args, 1))
+      return dropTotal(func::CallOp::create(b, l, only, args).getResult(0));
+  func::FuncOp fn = lookupLibraryCallee(e->getCallee(), args, 1);
+  if (!fn) {
+    failed = true;
+    emitError(l) << spellCollective(e)
+                 << " is not provided by the collective library";
+    return {};
+  }
+  Value result = func::CallOp::create(b, l, fn, args).getResult(0);
   if (auto vt = dyn_cast<mlir::VectorType>(result.getType());
       vt && !isa<mlir::VectorType>(ret)) {
     Value scanned = vector::ExtractOp::create(b, l, result, int64_t(0));
@@ -379,19 +350,13 @@ Value MLIRGen::emitCollectiveCall(bsgp::BuiltinCallExpr *e,
     emitAssign(e->args()[0], scanned, l);
     return uniform(total);
   }
-  if (totalUnused) {
-    emitAssign(e->args()[0], result, l);
-    return arith::ConstantOp::create(b, l, ret, b.getZeroAttr(ret));
-  }
-  bsgp::FunctionDecl *totalDecl = e->getTotalCallee();
-  auto reduceFn =
-      totalDecl ? dyn_cast_or_null<func::FuncOp>(functions.lookup(totalDecl))
-                : nullptr;
-  if (!reduceFn || reduceFn.isExternal() ||
-      TypeRange(reduceFn.getArgumentTypes()) != TypeRange(args)) {
+  if (totalUnused)
+    return dropTotal(result);
+  func::FuncOp reduceFn = lookupLibraryCallee(e->getTotalCallee(), args, 1);
+  if (!reduceFn) {
     failed = true;
-    emitError(l) << "the total of " << spelledCall << " on (" << spelledTypes
-                 << ") is not provided by the collective library; call the "
+    emitError(l) << "the total of " << spellCollective(e)
+                 << " is not provided by the collective library; call the "
                     "scan as a statement to drop it";
     return {};
   }
@@ -406,25 +371,17 @@ Value MLIRGen::emitCollectiveCall(bsgp::BuiltinCallExpr *e,
 Value MLIRGen::emitBoundCollective(bsgp::BuiltinCallExpr *e,
                                    ArrayRef<Value> args) {
   using BK = bsgp::BuiltinCallExpr;
+  if (e->getBuiltinKind() == BK::Scan)
+    return emitScan(e, args);
   Location l = loc(e->getRange());
-  bsgp::FunctionDecl *fd = e->getCallee();
-  auto fn = fd ? dyn_cast_or_null<func::FuncOp>(functions.lookup(fd)) : nullptr;
   bool returnsValue =
       !e->getType()->isVoid() || e->getBuiltinKind() == BK::SegScan;
-  bool matches = fn && !fn.isExternal() &&
-                 fn.getNumResults() == (returnsValue ? 1u : 0u) &&
-                 TypeRange(fn.getArgumentTypes()) == TypeRange(args);
-  if (!matches) {
+  func::FuncOp fn =
+      lookupLibraryCallee(e->getCallee(), args, returnsValue ? 1 : 0);
+  if (!fn) {
     failed = true;
-    InFlightDiagnostic diag = emitError(l);
-    diag << "'" << BK::getName(e->getBuiltinKind()) << "'";
-    if (e->getReduceOp() != BK::None)
-      diag << " with '" << BK::getOpSpelling(e->getReduceOp()) << "'";
-    diag << " on (";
-    llvm::interleaveComma(e->args(), diag, [&](bsgp::Expr *a) {
-      diag << a->getType()->getUnqualified()->str();
-    });
-    diag << ") is not provided by the collective library";
+    emitError(l) << spellCollective(e)
+                 << " is not provided by the collective library";
     return {};
   }
   auto call = func::CallOp::create(b, l, fn, args);
@@ -520,11 +477,11 @@ Value MLIRGen::emitBuiltin(bsgp::BuiltinCallExpr *e) {
   case BK::SinglePass:
     return bsgp::SinglePassOp::create(b, l, b.getI1Type());
   default:
-    if (BK::isBoundByLibraryKind(e->getBuiltinKind()))
-      return emitBoundCollective(e, args);
     break;
   }
-  return emitCollectiveCall(e, args);
+  assert(BK::isBoundByLibraryKind(e->getBuiltinKind()) &&
+         "the other builtins are the primitives Sema binds");
+  return emitBoundCollective(e, args);
 }
 
 /// atomicSub(p, v) is an atomic add of -v (the old value is the same); min

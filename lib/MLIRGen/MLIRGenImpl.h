@@ -238,7 +238,9 @@ private:
   SmallVector<bsgp::FunctionDecl *> cabiExports;
   Value emitBuiltin(bsgp::BuiltinCallExpr *e);
   Value emitChunkOp(bsgp::BuiltinCallExpr *e, ArrayRef<Value> args);
-  Value emitCollectiveCall(bsgp::BuiltinCallExpr *e, ArrayRef<Value> args);
+  Value emitScan(bsgp::BuiltinCallExpr *e, ArrayRef<Value> args);
+  func::FuncOp lookupLibraryCallee(bsgp::FunctionDecl *fd, ArrayRef<Value> args,
+                                   unsigned results);
   Value emitBoundCollective(bsgp::BuiltinCallExpr *e, ArrayRef<Value> args);
   Value emitThreadGet(bsgp::BuiltinCallExpr *e);
   /// The rank of thread.get \p e, checked: whether it names a thread of the

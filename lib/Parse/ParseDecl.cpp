@@ -15,6 +15,7 @@
 
 #include "bsgp/AST/ConstantEval.h"
 
+#include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/ScopeExit.h"
 #include "llvm/ADT/StringExtras.h"
 
@@ -490,9 +491,11 @@ void Parser::parseStructDecl(SourceLocation Begin,
   return;
 }
 
-/// `[[library(kind)]]` and the function it precedes: what that function of
-/// the collective library is to the compiler (MLIRGen turns it into
-/// #bsgp.library<kind>, which also checks the kind). Programs cannot use it.
+/// `[[library(kind)]]` or `[[library(kind, op)]]` and the function it
+/// precedes: what that function of the collective library is to the
+/// compiler (MLIRGen turns it into #bsgp.library<kind>, which also checks
+/// the kind), and the operator it is for, if only one. Programs cannot use
+/// it.
 void Parser::parseLibraryFunction(llvm::SmallVectorImpl<Decl *> &Out) {
   SourceRange Range = Tok.getRange();
   if (!Ctx.isLibraryFile(FileId))
@@ -514,6 +517,20 @@ void Parser::parseLibraryFunction(llvm::SmallVectorImpl<Decl *> &Out) {
   }
   llvm::StringRef Kind = Ctx.copyString(Tok.Text);
   consume();
+  // `[[library(kind, op)]]`: the function is the primitive's for that
+  // operator alone.
+  llvm::StringRef Op;
+  if (tryConsume(tok::comma)) {
+    static const char *const Ops[] = {"+", "*", "&", "|", "^", "min", "max"};
+    if (!llvm::is_contained(Ops, Tok.Text)) {
+      Diags.report(Tok.getRange(), diag::err_expected)
+          << "an operator of reduce";
+      skipToStmtEnd();
+      return;
+    }
+    Op = Ctx.copyString(Tok.Text);
+    consume();
+  }
   if (!expect(tok::r_paren) || !expect(tok::r_square) ||
       !expect(tok::r_square)) {
     skipToStmtEnd();
@@ -529,6 +546,7 @@ void Parser::parseLibraryFunction(llvm::SmallVectorImpl<Decl *> &Out) {
     return;
   }
   F->setLibraryKind(Kind);
+  F->setLibraryOp(Op);
 }
 
 void Parser::parseTopLevel(llvm::SmallVectorImpl<Decl *> &Out) {

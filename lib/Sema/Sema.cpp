@@ -132,7 +132,7 @@ void Sema::collect() {
           collectFunctionInfo(F);
         if (F->isDefinition() && !F->getLibraryKind().empty() &&
             Ctx.isLibraryFile(F->getLoc().File))
-          Templates.FunctionByLibraryKind[F->getLibraryKind()] = F;
+          Templates.FunctionByLibraryKind[F->getLibraryKind()].push_back(F);
       } else if (auto *S = dyn_cast<StructDecl>(D)) {
         llvm::StringMap<FieldDecl *> Seen;
         for (FieldDecl *Fd : S->getFields()) {

@@ -142,7 +142,7 @@ void Sema::registerTemplate(FunctionTemplateDecl *T) {
   functionType(P);
   Templates.Patterns[P] = T;
   if (!P->getLibraryKind().empty() && Ctx.isLibraryFile(T->getFileId()))
-    Templates.ByLibraryKind[P->getLibraryKind()] = T;
+    Templates.ByLibraryKind[P->getLibraryKind()].push_back(T);
   if (P->getBody())
     collectFunctionInfo(P);
 }
@@ -351,17 +351,11 @@ static void addInstantiationsToUnits(ASTContext &Ctx,
   }
 }
 
-/// The collective library's functions (lib/Collectives/*.bsgp) implement
-/// primitives in two ways (docs/collectives.md). Those declared with
-/// `[[library(<kind>)]]` (every primitive but scan) are bound here to the
-/// call (bindLibraryCollective). scan's are still named as MLIRGen mangles
-/// the primitive: `scan(+, x)` with an int x calls `__bsgp_scan_add_int`.
-/// Where the library has no function of that name but a template named
-/// like the primitive and operator (`__bsgp_scan_add`), the instantiation
-/// for the call's argument types gets that name; so does the version
-/// MLIRGen may call instead (`__bsgp_scan_only_<op>` without the total).
-/// Nothing is instantiated for a scan whose argument does not deduce:
-/// MLIRGen then reports it as not provided.
+/// The collective library's functions (lib/Collectives/*.bsgp) declared
+/// with `[[library(<kind>)]]` implement the primitives: Sema binds each
+/// call of one to the function of its kind that fits the call
+/// (bindLibraryCollective), as Clang binds a call to an overload, and
+/// MLIRGen calls that function.
 void Sema::instantiateLibraryFor(BuiltinCallExpr *B) {
   using BK = BuiltinCallExpr;
   if (B->getType()->isError() || !BK::isCollective(B->getBuiltinKind()))
@@ -370,126 +364,118 @@ void Sema::instantiateLibraryFor(BuiltinCallExpr *B) {
     if (A->getType()->isError())
       return;
   if (BK::isBoundByLibraryKind(B->getBuiltinKind()))
-    return bindLibraryCollective(B);
+    bindLibraryCollective(B);
+}
+
+/// The primitives bound by their library kind (BuiltinCallExpr::
+/// isBoundByLibraryKind) call the library's function declared
+/// `[[library(<kind>)]]` that fits the call (instantiateLibraryKind).
+/// scan has three: the scan (`scan`), which returns the scanned value and
+/// the total as a 2-vector, or the scanned value alone; where it returns
+/// the value alone, the total is the reduce of the same operator; and the
+/// scan without the total (`scan_only`), which MLIRGen calls for a scan
+/// written as a statement, where the library has one.
+void Sema::bindLibraryCollective(BuiltinCallExpr *B) {
+  using BK = BuiltinCallExpr;
+  FunctionDecl *F =
+      instantiateLibraryKind(BK::getLibraryKindName(B->getBuiltinKind()), B);
+  B->setCallee(F);
   if (B->getBuiltinKind() != BK::Scan)
     return;
-  std::string Op;
-  if (B->getReduceOp() != BK::None) {
-    llvm::StringRef S = BK::getOpSpelling(B->getReduceOp());
-    Op = S == "+"   ? "add"
-         : S == "*" ? "mul"
-         : S == "&" ? "and"
-         : S == "|" ? "or"
-         : S == "^" ? "xor"
-                    : S.str();
-  }
-  auto Sanitize = [](std::string N) {
-    for (char &C : N)
-      if (!std::isalnum(static_cast<unsigned char>(C)) && C != '_')
-        C = '_';
-    return N;
-  };
-  std::string Types;
-  for (Expr *A : B->args())
-    Types += "_" + A->getType()->getUnqualified()->str();
-  auto Try = [&](llvm::StringRef Primitive) -> FunctionDecl * {
-    std::string Base =
-        Sanitize("__bsgp_" + Primitive.str() + (Op.empty() ? "" : "_" + Op));
-    std::string Name = Sanitize(Base + Types);
-    Templates.LibraryNames.push_back(Name);
-    if (FunctionDecl *F = Functions.lookup(Name))
-      return F;
-    FunctionDecl *P = Functions.lookup(Base);
-    auto It = Templates.Patterns.find(P);
-    if (!P || It == Templates.Patterns.end() ||
-        P->getParams().size() != B->args().size())
-      return nullptr;
-    FunctionTemplateDecl *T = It->second;
-    llvm::SmallVector<const Type *, 2> Args(T->getPlaceholders().size(),
-                                            nullptr);
-    Deduction D{T->getPlaceholders(), Args, 0};
-    for (size_t I = 0; I < B->args().size(); ++I)
-      if (!D.match(P->getParams()[I]->getType()->getUnqualified(),
-                   B->args()[I]->getType()->getUnqualified()))
-        return nullptr;
-    if (llvm::is_contained(Args, nullptr) ||
-        !llvm::all_of(Args, isValidTemplateArg))
-      return nullptr;
-    return instantiate(T, Args, B->getRange(), Name);
-  };
-  FunctionDecl *F = Try("scan");
-  Try("scan_only");
-  // Where the library's scan returns the scanned value alone (no vector
-  // of two holds a 64-bit pair), the total is the reduce of the same
-  // operator.
+  B->setCalleeWithoutTotal(instantiateLibraryKind("scan_only", B));
   if (F && F->getReturnType()->getUnqualified() ==
                B->args()[0]->getType()->getUnqualified())
     B->setTotalCallee(
         instantiateLibraryKind(BK::getLibraryKindName(BK::Reduce), B));
 }
 
-/// The primitives bound by their library kind (BuiltinCallExpr::
-/// isBoundByLibraryKind): the call is bound to the library's function
-/// declared `[[library(<kind>)]]`. A generic one is instantiated for the
-/// call: its first template parameter is the operator where the primitive
-/// has one (`template <typename Op, typename T>` for reduce, segreduce,
-/// segscan), and the others are deduced from the arguments as for a call
-/// (`compact(list, v, keep, flag)` with `int *list` gives `T = int`). A
-/// function that is not generic (thread.kill's) is bound if the arguments
-/// have its parameters' types. Without one (a library given by
-/// -fcollective-library that lacks it), where the arguments do not deduce,
-/// or, for the reductions, scans and sorts, for a type other than the
-/// scalars of 32 and 64 bits (the element types of the library's list
-/// primitives), the call stays unbound, and MLIRGen reports the primitive
-/// as not provided.
-void Sema::bindLibraryCollective(BuiltinCallExpr *B) {
-  B->setCallee(instantiateLibraryKind(
-      BuiltinCallExpr::getLibraryKindName(B->getBuiltinKind()), B));
-}
-
+/// The library's function of \p Kind for the call \p B. A function that is
+/// not generic fits if the arguments have its parameters' types. A generic
+/// one is instantiated for the call: its first template parameter is the
+/// operator where the primitive has one (`template <typename Op, typename
+/// T>` for reduce, segreduce, segscan), and the others are deduced from
+/// the arguments as for a call (`compact(list, v, keep, flag)` with `int
+/// *list` gives `T = int`). A function declared `[[library(kind, op)]]` is
+/// for that operator alone, and has no operator parameter. Where several
+/// fit, the best wins, as among overloaded C++ templates: a function that
+/// is not generic, then the template whose parameters that are not
+/// generic convert the fewest arguments, then the one with the fewest
+/// parameters to deduce (scan's `template <typename Op> int2 f(int)`
+/// before `template <typename Op, typename T> T g(T)`), then the first
+/// declared. Without one (a library given by -fcollective-library that
+/// lacks it), or, for the reductions, scans and sorts, for a type other
+/// than the scalars of 32 and 64 bits (the element types of the library's
+/// list primitives), the call stays unbound, and MLIRGen reports the
+/// primitive as not provided.
 FunctionDecl *Sema::instantiateLibraryKind(llvm::StringRef Kind,
                                            BuiltinCallExpr *B) {
   using BK = BuiltinCallExpr;
   auto Args = B->args();
-  if (FunctionDecl *F = Templates.FunctionByLibraryKind.lookup(Kind)) {
-    if (F->getParams().size() != Args.size())
-      return nullptr;
-    for (size_t I = 0; I < Args.size(); ++I)
-      if (F->getParams()[I]->getType()->getUnqualified() !=
-          Args[I]->getType()->getUnqualified())
-        return nullptr;
-    // Checked on demand, as the functions MLIRGen calls by name are.
-    Templates.LibraryNames.push_back(F->getName().str());
-    return F;
-  }
-  FunctionTemplateDecl *T = Templates.ByLibraryKind.lookup(Kind);
-  if (!T)
-    return nullptr;
-  FunctionDecl *P = T->getPattern();
-  bool HasOp = B->getReduceOp() != BK::None;
-  size_t Fixed = HasOp ? 1 : 0;
-  if (P->getParams().size() != Args.size() ||
-      T->getPlaceholders().size() <= Fixed)
-    return nullptr;
   BK::BuiltinKind K = B->getBuiltinKind();
-  if (HasOp || K == BK::SortIdx || K == BK::ThreadSortBy) {
+  llvm::StringRef Op =
+      B->getReduceOp() != BK::None ? BK::getOpSpelling(B->getReduceOp()) : "";
+  if (!Op.empty() || K == BK::SortIdx || K == BK::ThreadSortBy) {
     auto *BT = dyn_cast<BuiltinType>(Args[0]->getType()->getUnqualified());
     if (!BT || BT->getBitWidth() < 32)
       return nullptr;
   }
-  llvm::SmallVector<const Type *, 2> TArgs(T->getPlaceholders().size(),
-                                           nullptr);
-  if (HasOp)
-    TArgs[0] = Ctx.getOperatorType(BK::getOpSpelling(B->getReduceOp()));
-  Deduction D{T->getPlaceholders(), TArgs, Fixed};
-  for (size_t I = 0; I < Args.size(); ++I)
-    if (!D.match(P->getParams()[I]->getType()->getUnqualified(),
-                 Args[I]->getType()->getUnqualified()))
-      return nullptr;
-  if (llvm::is_contained(TArgs, nullptr) ||
-      !llvm::all_of(TArgs, isValidTemplateArg))
-    return nullptr;
-  return instantiate(T, TArgs, B->getRange(), "");
+  auto ForOp = [&](FunctionDecl *F) {
+    return F->getLibraryOp().empty() || F->getLibraryOp() == Op;
+  };
+  for (FunctionDecl *F : Templates.FunctionByLibraryKind.lookup(Kind)) {
+    if (!ForOp(F) || F->getParams().size() != Args.size())
+      continue;
+    bool Same = true;
+    for (size_t I = 0; I < Args.size(); ++I)
+      Same &= F->getParams()[I]->getType()->getUnqualified() ==
+              Args[I]->getType()->getUnqualified();
+    if (!Same)
+      continue;
+    // Checked on demand, as the functions MLIRGen calls by name are.
+    Templates.LibraryNames.push_back(F->getName().str());
+    return F;
+  }
+  FunctionTemplateDecl *Best = nullptr;
+  llvm::SmallVector<const Type *, 2> BestArgs;
+  std::pair<size_t, size_t> BestRank;
+  for (FunctionTemplateDecl *T : Templates.ByLibraryKind.lookup(Kind)) {
+    FunctionDecl *P = T->getPattern();
+    if (!ForOp(P) || P->getParams().size() != Args.size())
+      continue;
+    size_t Fixed = !Op.empty() && P->getLibraryOp().empty() ? 1 : 0;
+    auto Placeholders = T->getPlaceholders();
+    if (Placeholders.size() < Fixed)
+      continue;
+    llvm::SmallVector<const Type *, 2> TArgs(Placeholders.size(), nullptr);
+    if (Fixed)
+      TArgs[0] = Ctx.getOperatorType(Op);
+    Deduction D{Placeholders, TArgs, Fixed};
+    // Parameters whose types name no template parameter convert the
+    // arguments as a call does; the fewer conversions the better.
+    auto Generic = [&](const Type *T) {
+      while (auto *PT = dyn_cast<PointerType>(T))
+        T = PT->getPointee()->getUnqualified();
+      return llvm::is_contained(Placeholders, T);
+    };
+    bool Fits = true;
+    size_t Converted = 0;
+    for (size_t I = 0; I < Args.size() && Fits; ++I) {
+      const Type *PT = P->getParams()[I]->getType()->getUnqualified();
+      const Type *AT = Args[I]->getType()->getUnqualified();
+      Fits = D.match(PT, AT);
+      Converted += !Generic(PT) && PT != AT;
+    }
+    if (!Fits || llvm::is_contained(TArgs, nullptr) ||
+        !llvm::all_of(TArgs, isValidTemplateArg))
+      continue;
+    std::pair<size_t, size_t> Rank{Converted, Placeholders.size() - Fixed};
+    if (!Best || Rank < BestRank) {
+      Best = T;
+      BestArgs.assign(TArgs.begin(), TArgs.end());
+      BestRank = Rank;
+    }
+  }
+  return Best ? instantiate(Best, BestArgs, B->getRange(), "") : nullptr;
 }
 
 /// The collective library (files the driver imports implicitly, unless one

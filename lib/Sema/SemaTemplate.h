@@ -18,6 +18,7 @@
 
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringSet.h"
 
 #include "llvm/ADT/StringMap.h"
@@ -62,11 +63,11 @@ struct TemplateState {
   std::vector<FunctionDecl *> Deferred;
   std::vector<std::string> LibraryNames;
   /// The collective library's templates declared `[[library(kind)]]`, by
-  /// kind: the primitives Sema binds to one (reduce, segscan, ...) find it
-  /// here; and its functions so declared that are not generic
-  /// (thread.kill's, thread.fork's, thread.split's).
-  llvm::StringMap<FunctionTemplateDecl *> ByLibraryKind;
-  llvm::StringMap<FunctionDecl *> FunctionByLibraryKind;
+  /// kind in the order of declaration: the primitives Sema binds to one
+  /// (reduce, scan, ...) choose among them here; and its functions so
+  /// declared that are not generic (thread.kill's, the one-pass scans).
+  llvm::StringMap<llvm::SmallVector<FunctionTemplateDecl *, 1>> ByLibraryKind;
+  llvm::StringMap<llvm::SmallVector<FunctionDecl *, 1>> FunctionByLibraryKind;
 };
 
 } // namespace bsgp

@@ -144,6 +144,11 @@ public:
   /// is (MLIRGen's #bsgp.library<kind>); empty if not annotated.
   llvm::StringRef getLibraryKind() const { return LibraryKind; }
   void setLibraryKind(llvm::StringRef K) { LibraryKind = K; }
+  /// The operator of `[[library(kind, op)]]`: the function implements its
+  /// primitive for that operator alone (the one-pass scan is for `+`), and
+  /// a generic one has no operator parameter. Empty if not given.
+  llvm::StringRef getLibraryOp() const { return LibraryOp; }
+  void setLibraryOp(llvm::StringRef O) { LibraryOp = O; }
 
   const FunctionType *getFunctionType() const { return FnTy; }
   void setFunctionType(const FunctionType *T) { FnTy = T; }
@@ -176,7 +181,7 @@ private:
   FunctionKind FKind = FK_Device;
   bool IsInline = false, IsExternC = false, IsVarargs = false,
        IsUnchecked = false;
-  llvm::StringRef LibraryKind;
+  llvm::StringRef LibraryKind, LibraryOp;
   FunctionTemplateDecl *From = nullptr;
   llvm::ArrayRef<const Type *> TArgs;
 };

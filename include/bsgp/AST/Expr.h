@@ -361,6 +361,11 @@ public:
   /// value (64-bit types). Set by Sema; null otherwise.
   FunctionDecl *getTotalCallee() const { return TotalCallee; }
   void setTotalCallee(FunctionDecl *F) { TotalCallee = F; }
+  /// For scan: the library's scan without the total (`[[library(scan_only,
+  /// op)]]`), which MLIRGen calls where the call is a statement. Null where
+  /// the library has none for the operator and type.
+  FunctionDecl *getCalleeWithoutTotal() const { return CalleeWithoutTotal; }
+  void setCalleeWithoutTotal(FunctionDecl *F) { CalleeWithoutTotal = F; }
   /// The value arguments (reduce/scan and the chunk builtins: the operator
   /// is not among them).
   llvm::MutableArrayRef<Expr *> args() const { return Args; }
@@ -376,9 +381,9 @@ public:
   /// getLibraryKindName gives it): getCallee() is that function's
   /// instantiation.
   static bool isBoundByLibraryKind(BuiltinKind K) {
-    return K == Reduce || K == SortIdx || K == ThreadSortBy || K == SegReduce ||
-           K == SegScan || K == Compact || K == Split || K == ThreadSplit ||
-           K == ThreadKill || K == ThreadFork;
+    return K == Reduce || K == Scan || K == SortIdx || K == ThreadSortBy ||
+           K == SegReduce || K == SegScan || K == Compact || K == Split ||
+           K == ThreadSplit || K == ThreadKill || K == ThreadFork;
   }
   /// The kind that names a primitive's function in the library: the
   /// primitive's name, `thread_<m>` for `thread.<m>`.
@@ -405,6 +410,7 @@ private:
   const Type *OpType = nullptr;
   FunctionDecl *Callee = nullptr;
   FunctionDecl *TotalCallee = nullptr;
+  FunctionDecl *CalleeWithoutTotal = nullptr;
   llvm::MutableArrayRef<Expr *> Args;
 };
 

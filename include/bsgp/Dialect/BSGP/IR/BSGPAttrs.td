@@ -27,7 +27,9 @@ def BSGP_LibraryKind : I32EnumAttr<"LibraryKind",
   I32EnumAttrCase<"ThreadSortby", 9, "thread_sortby">,
   I32EnumAttrCase<"Compact", 10, "compact">,
   I32EnumAttrCase<"Split", 11, "split">,
-  I32EnumAttrCase<"ThreadSplit", 12, "thread_split">
+  I32EnumAttrCase<"ThreadSplit", 12, "thread_split">,
+  I32EnumAttrCase<"Scan", 13, "scan">,
+  I32EnumAttrCase<"ScanOnly", 14, "scan_only">
 ]> {
   let cppNamespace = "::bsgp";
   let genSpecializedAttr = 0;
@@ -77,6 +79,13 @@ def BSGP_LibraryAttr : EnumAttr<BSGP_Dialect, BSGP_LibraryKind, "library"> {
       (as it binds `thread.kill` and `thread.fork` to theirs), found by
       this kind rather than by a name; to the passes they are plain
       library functions.
+
+    - `scan` and `scan_only`: `scan(op, x)`, one function per form (a
+      template of the operator, with the value type given or deduced;
+      Sema chooses among them as among overloads), returning the scanned
+      value and the total as a 2-vector or the scanned value alone; and
+      the scan without the total for a scan written as a statement,
+      `[[library(scan_only, +)]]` where it is for one operator alone.
 
     ```mlir
     func.func private @sort(!bsgp.ptr<i32>, !bsgp.ptr<i32>, !bsgp.ptr<i32>,
