@@ -15,7 +15,6 @@
 
 #include "bsgp/AST/ConstantEval.h"
 
-#include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/ScopeExit.h"
 #include "llvm/ADT/StringExtras.h"
 
@@ -521,8 +520,11 @@ void Parser::parseLibraryFunction(llvm::SmallVectorImpl<Decl *> &Out) {
   // operator alone.
   llvm::StringRef Op;
   if (tryConsume(tok::comma)) {
-    static const char *const Ops[] = {"+", "*", "&", "|", "^", "min", "max"};
-    if (!llvm::is_contained(Ops, Tok.Text)) {
+    using BK = BuiltinCallExpr;
+    bool IsOp = false;
+    for (int O = BK::OpAdd; O <= BK::OpXor; ++O)
+      IsOp |= Tok.Text == BK::getOpSpelling(BK::ReduceOp(O));
+    if (!IsOp) {
       Diags.report(Tok.getRange(), diag::err_expected)
           << "an operator of reduce";
       skipToStmtEnd();
