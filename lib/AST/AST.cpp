@@ -89,7 +89,10 @@ const char *BuiltinCallExpr::getName(BuiltinKind K) {
                                 "__bsgp_group_lookback",
                                 "__bsgp_single_pass",
                                 "segreduce",
-                                "segscan"};
+                                "segscan",
+                                "__bsgp_native_reduce",
+                                "__bsgp_native_scan_exclusive",
+                                "__bsgp_native_sort_pairs"};
   return Names[K];
 }
 
@@ -103,6 +106,9 @@ bool BuiltinCallExpr::isCollective(BuiltinKind K) {
   case ThreadGet:
   case ThreadPut:
   case ThreadRebind:
+  case NativeReduce:
+  case NativeScanExclusive:
+  case NativeSortPairs:
     return false;
   default:
     return true;

@@ -188,48 +188,74 @@ Value MLIRGen::emitGetOfVariable(bsgp::VarDecl *vd, Value v, Location l) {
   return get;
 }
 
+/// The operator of a chunk or list op as the op spells it (bsgp.chunk_reduce
+/// and bsgp.list_reduce), with the signedness of min and max from the BSGP
+/// element type `t` (the MLIR integer types are signless).
+static StringRef getCombineKind(bsgp::BuiltinCallExpr::ReduceOp op,
+                                const bsgp::Type *t) {
+  using BK = bsgp::BuiltinCallExpr;
+  bool isFloat = t->isFloating(), isSigned = t->isSignedInteger();
+  switch (op) {
+  case BK::OpAdd:
+    return "add";
+  case BK::OpMul:
+    return "mul";
+  case BK::OpMin:
+    return isFloat ? "minf" : isSigned ? "mins" : "minu";
+  case BK::OpMax:
+    return isFloat ? "maxf" : isSigned ? "maxs" : "maxu";
+  case BK::OpAnd:
+    return "and";
+  case BK::OpOr:
+    return "or";
+  case BK::OpXor:
+    return "xor";
+  case BK::None:
+    break;
+  }
+  return "";
+}
+
 /// The collective library's accumulation over a CPU chunk
 /// (`__bsgp_chunk_reduce`, `__bsgp_chunk_scan`) as bsgp.chunk_reduce or
 /// bsgp.chunk_scan.
 Value MLIRGen::emitChunkOp(bsgp::BuiltinCallExpr *e, ArrayRef<Value> args) {
   using BK = bsgp::BuiltinCallExpr;
   Location l = loc(e->getRange());
-  // The collective library's accumulation over a CPU chunk: the operator
-  // as the op spells it, with the signedness of min and max from the
-  // BSGP type (the MLIR integer types are signless).
-  const bsgp::Type *t = e->args()[0]->getType()->getUnqualified();
-  bool isFloat = t->isFloating(), isSigned = t->isSignedInteger();
-  StringRef kind;
-  switch (e->getReduceOp()) {
-  case BK::OpAdd:
-    kind = "add";
-    break;
-  case BK::OpMul:
-    kind = "mul";
-    break;
-  case BK::OpMin:
-    kind = isFloat ? "minf" : isSigned ? "mins" : "minu";
-    break;
-  case BK::OpMax:
-    kind = isFloat ? "maxf" : isSigned ? "maxs" : "maxu";
-    break;
-  case BK::OpAnd:
-    kind = "and";
-    break;
-  case BK::OpOr:
-    kind = "or";
-    break;
-  case BK::OpXor:
-    kind = "xor";
-    break;
-  case BK::None:
-    break;
-  }
+  StringAttr kind = b.getStringAttr(getCombineKind(
+      e->getReduceOp(), e->args()[0]->getType()->getUnqualified()));
   if (e->getBuiltinKind() == BK::ChunkScan)
-    return bsgp::ChunkScanOp::create(b, l, args[0].getType(),
-                                     b.getStringAttr(kind), args[0], args[1]);
-  bsgp::ChunkReduceOp::create(b, l, b.getStringAttr(kind), args[0], args[1]);
+    return bsgp::ChunkScanOp::create(b, l, args[0].getType(), kind, args[0],
+                                     args[1]);
+  bsgp::ChunkReduceOp::create(b, l, kind, args[0], args[1]);
   return arith::ConstantIntOp::create(b, l, 0, 1);
+}
+
+/// The runtime's list primitives, on the host (`__bsgp_native_reduce`,
+/// `__bsgp_native_scan_exclusive`, `__bsgp_native_sort_pairs`).
+Value MLIRGen::emitNativeListOp(bsgp::BuiltinCallExpr *e,
+                                ArrayRef<Value> args) {
+  using BK = bsgp::BuiltinCallExpr;
+  Location l = loc(e->getRange());
+  const bsgp::Type *elem =
+      cast<bsgp::PointerType>(e->args()[0]->getType()->getUnqualified())
+          ->getPointee()
+          ->getUnqualified();
+  switch (e->getBuiltinKind()) {
+  case BK::NativeReduce:
+    return bsgp::ListReduceOp::create(b, l, convertType(elem, e->getRange()),
+                                      getCombineKind(e->getReduceOp(), elem),
+                                      args[0], args[1]);
+  case BK::NativeScanExclusive:
+    return bsgp::ListScanExclusiveOp::create(
+        b, l, convertType(elem, e->getRange()),
+        getCombineKind(e->getReduceOp(), elem), args[0], args[1], args[2]);
+  default:
+    bsgp::ListSortPairsOp::create(b, l, args[0], args[1], args[2],
+                                  elem->isInteger() &&
+                                      !elem->isSignedInteger());
+    return arith::ConstantIntOp::create(b, l, 0, 1);
+  }
 }
 
 /// min, max, clamp and abs. Integers use the signed or unsigned min and
@@ -476,6 +502,10 @@ Value MLIRGen::emitBuiltin(bsgp::BuiltinCallExpr *e) {
             int32_t(cast<bsgp::IntegerLiteral>(e->args()[2])->getValue())));
   case BK::SinglePass:
     return bsgp::SinglePassOp::create(b, l, b.getI1Type());
+  case BK::NativeReduce:
+  case BK::NativeScanExclusive:
+  case BK::NativeSortPairs:
+    return emitNativeListOp(e, args);
   default:
     break;
   }

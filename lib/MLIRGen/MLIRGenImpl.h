@@ -238,6 +238,7 @@ private:
   SmallVector<bsgp::FunctionDecl *> cabiExports;
   Value emitBuiltin(bsgp::BuiltinCallExpr *e);
   Value emitChunkOp(bsgp::BuiltinCallExpr *e, ArrayRef<Value> args);
+  Value emitNativeListOp(bsgp::BuiltinCallExpr *e, ArrayRef<Value> args);
   Value emitScan(bsgp::BuiltinCallExpr *e, ArrayRef<Value> args);
   func::FuncOp lookupLibraryCallee(bsgp::FunctionDecl *fd, ArrayRef<Value> args,
                                    unsigned results);

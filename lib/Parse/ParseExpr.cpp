@@ -785,19 +785,24 @@ Expr *Parser::parseIdentifierExpr(SourceLocation Begin) {
     }
   }
   if (Next.is(tok::l_paren) && !Functions.count(Name.Text)) {
-    int K = llvm::StringSwitch<int>(Name.Text)
-                .Case("reduce", BuiltinCallExpr::Reduce)
-                .Case("scan", BuiltinCallExpr::Scan)
-                .Case("segreduce", BuiltinCallExpr::SegReduce)
-                .Case("segscan", BuiltinCallExpr::SegScan)
-                .Case("compact", BuiltinCallExpr::Compact)
-                .Case("split", BuiltinCallExpr::Split)
-                .Case("sort_idx", BuiltinCallExpr::SortIdx)
-                .Case("__bsgp_chunk_reduce", BuiltinCallExpr::ChunkReduce)
-                .Case("__bsgp_chunk_scan", BuiltinCallExpr::ChunkScan)
-                .Case("__bsgp_group_lookback", BuiltinCallExpr::GroupLookback)
-                .Case("__bsgp_single_pass", BuiltinCallExpr::SinglePass)
-                .Default(-1);
+    int K =
+        llvm::StringSwitch<int>(Name.Text)
+            .Case("reduce", BuiltinCallExpr::Reduce)
+            .Case("scan", BuiltinCallExpr::Scan)
+            .Case("segreduce", BuiltinCallExpr::SegReduce)
+            .Case("segscan", BuiltinCallExpr::SegScan)
+            .Case("compact", BuiltinCallExpr::Compact)
+            .Case("split", BuiltinCallExpr::Split)
+            .Case("sort_idx", BuiltinCallExpr::SortIdx)
+            .Case("__bsgp_chunk_reduce", BuiltinCallExpr::ChunkReduce)
+            .Case("__bsgp_chunk_scan", BuiltinCallExpr::ChunkScan)
+            .Case("__bsgp_group_lookback", BuiltinCallExpr::GroupLookback)
+            .Case("__bsgp_single_pass", BuiltinCallExpr::SinglePass)
+            .Case("__bsgp_native_reduce", BuiltinCallExpr::NativeReduce)
+            .Case("__bsgp_native_scan_exclusive",
+                  BuiltinCallExpr::NativeScanExclusive)
+            .Case("__bsgp_native_sort_pairs", BuiltinCallExpr::NativeSortPairs)
+            .Default(-1);
     if (K >= 0) {
       // The chunk builtins are exact only where the library puts them
       // (straight-line code under `if (target.cpu)`), so programs cannot

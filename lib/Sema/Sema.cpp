@@ -63,9 +63,14 @@ void Sema::collectInfo(Stmt *S, FunctionInfo &Info,
   // collectives.
   if (isa<BarrierStmt, RequireStmt, ParStmt>(S))
     Info.HasCollective = true;
-  if (auto *B = dyn_cast<BuiltinCallExpr>(S))
+  if (auto *B = dyn_cast<BuiltinCallExpr>(S)) {
     if (BuiltinCallExpr::isCollective(B->getBuiltinKind()))
       Info.HasCollective = true;
+    // The runtime's list primitives allocate nothing, but run on the host
+    // as dnew does.
+    if (BuiltinCallExpr::isHostOnly(B->getBuiltinKind()))
+      Info.HasNew = true;
+  }
   if (auto *C = dyn_cast<CallExpr>(S))
     if (auto *R = dyn_cast<DeclRefExpr>(C->getCallee()))
       Info.Calls.push_back({R->getName(), C});

@@ -212,6 +212,67 @@ Expr *Sema::checkChunkOp(BuiltinCallExpr *B) {
   return B;
 }
 
+/// The element type of a list argument of the runtime's list primitives:
+/// a pointer to a 32-bit or 64-bit scalar. Null otherwise.
+static const BuiltinType *getListElementType(const Expr *E) {
+  const auto *P = dyn_cast<PointerType>(E->getType()->getUnqualified());
+  if (!P)
+    return nullptr;
+  const auto *T = dyn_cast<BuiltinType>(P->getPointee()->getUnqualified());
+  if (!T || !T->isArithmetic() ||
+      (T->getBitWidth() != 32 && T->getBitWidth() != 64))
+    return nullptr;
+  return T;
+}
+
+/// `__bsgp_native_reduce(op, in, n)`, `__bsgp_native_scan_exclusive(op, in,
+/// out, n)` and `__bsgp_native_sort_pairs(keys, values, n)`: the runtime's
+/// list primitives (bsgp.list_reduce, bsgp.list_scan_exclusive,
+/// bsgp.list_sort_pairs), in host code.
+Expr *Sema::checkNativeListOp(BuiltinCallExpr *B) {
+  using BK = BuiltinCallExpr;
+  auto K = B->getBuiltinKind();
+  auto Args = B->args();
+  for (Expr *&A : Args)
+    A = rvalue(A);
+  const char *ListOf =
+      "a pointer to a list of int, uint, int64, uint64, float or double";
+  const BuiltinType *T = getListElementType(Args[0]);
+  if (!T)
+    return builtinArgError(B, 0, ListOf);
+  if (K == BK::NativeScanExclusive) {
+    const auto *P = dyn_cast<PointerType>(Args[1]->getType()->getUnqualified());
+    if (!P || P->getPointee()->isConst() ||
+        P->getPointee()->getUnqualified() != T)
+      return builtinArgError(B, 1,
+                             "a pointer to a list of the first list's type");
+  }
+  if (K == BK::NativeSortPairs) {
+    // Both lists are sorted in place.
+    if (cast<PointerType>(Args[0]->getType()->getUnqualified())
+            ->getPointee()
+            ->isConst())
+      return builtinArgError(B, 0, ListOf);
+    const auto *P = dyn_cast<PointerType>(Args[1]->getType()->getUnqualified());
+    if (!P || P->getPointee()->isConst() ||
+        P->getPointee()->getUnqualified() != Ctx.getUIntType())
+      return builtinArgError(B, 1, "a pointer to a list of uint");
+  }
+  Expr *&Count = Args.back();
+  if (!Count->getType()->isInteger())
+    return builtinArgError(B, Args.size() - 1, "an integer count");
+  Count = convert(Count, Ctx.getBuiltinType(BuiltinType::UInt64));
+  auto Op = B->getReduceOp();
+  if ((Op == BK::OpAnd || Op == BK::OpOr || Op == BK::OpXor) &&
+      T->isFloating()) {
+    Diags.report(B->getReduceOpRange(), diag::err_builtin_bitop_float)
+        << BK::getOpSpelling(Op) << BK::getName(K) << T->str();
+    return error(B);
+  }
+  B->setType(K == BK::NativeSortPairs ? (const Type *)Ctx.getVoidType() : T);
+  return B;
+}
+
 /// `__bsgp_group_lookback(x, status, min_blocks)`: the bsgp.group_lookback op
 /// of the library's single-pass scan.
 Expr *Sema::checkGroupLookback(BuiltinCallExpr *B) {
@@ -369,7 +430,10 @@ Expr *Sema::checkBuiltin(BuiltinCallExpr *B) {
       A = checkExpr(A);
     return error(B);
   }
-  if (!inParallel())
+  if (BK::isHostOnly(K)) {
+    if (inParallel() && !InRequire)
+      Diags.report(B->getRange(), diag::err_builtin_host_only) << Name;
+  } else if (!inParallel())
     Diags.report(B->getRange(), diag::err_thread_outside_spawn) << Name;
   else if (InRequire)
     Diags.report(B->getRange(), diag::err_require_device) << Name;
@@ -403,6 +467,13 @@ Expr *Sema::checkBuiltin(BuiltinCallExpr *B) {
   case BK::SinglePass:
     Want = 0;
     break;
+  case BK::NativeReduce:
+    Want = 2;
+    break;
+  case BK::NativeScanExclusive:
+  case BK::NativeSortPairs:
+    Want = 3;
+    break;
   default:
     break;
   }
@@ -428,6 +499,10 @@ Expr *Sema::checkBuiltin(BuiltinCallExpr *B) {
     return checkChunkOp(B);
   case BK::GroupLookback:
     return checkGroupLookback(B);
+  case BK::NativeReduce:
+  case BK::NativeScanExclusive:
+  case BK::NativeSortPairs:
+    return checkNativeListOp(B);
   case BK::SinglePass:
     B->setType(Ctx.getBoolType());
     return B;

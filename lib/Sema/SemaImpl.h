@@ -45,7 +45,7 @@ namespace sema {
 
 struct FunctionInfo {
   bool HasSpawn = false;
-  bool HasNew = false;        ///< A dnew or dtempnew (host-only code).
+  bool HasNew = false; ///< A dnew, dtempnew or list primitive (host-only).
   bool HasCollective = false; ///< A barrier or a collective primitive.
   /// A global variable that is not const, which the function names: it
   /// lives in host memory (host-only code).
@@ -120,6 +120,7 @@ private:
   Expr *checkReduceOrScan(BuiltinCallExpr *B);
   Expr *checkChunkOp(BuiltinCallExpr *B);
   Expr *checkGroupLookback(BuiltinCallExpr *B);
+  Expr *checkNativeListOp(BuiltinCallExpr *B);
   Expr *checkThreadGet(BuiltinCallExpr *B);
   Expr *checkThreadPut(BuiltinCallExpr *B);
   Expr *checkThreadRebind(BuiltinCallExpr *B);

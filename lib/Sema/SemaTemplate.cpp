@@ -274,8 +274,8 @@ FunctionDecl *Sema::instantiate(FunctionTemplateDecl *T,
   if (FunctionDecl *Existing = Functions.lookup(Mangled)) {
     // The collective library specializes its templates by name: a function
     // of the library named as an instantiation of a library template would
-    // be is that instantiation (__bsgp_native_reduce_add_int for
-    // __bsgp_native_reduce<+, int>; docs/collectives.md).
+    // be is that instantiation (__bsgp_subgroup_reduce_add_int for
+    // __bsgp_subgroup_reduce<+, int>; docs/collectives.md).
     if (Ctx.isLibraryFile(T->getFileId()) &&
         Ctx.isLibraryFile(Existing->getLoc().File) &&
         Existing->isDefinition() && !Templates.Patterns.count(Existing)) {

@@ -312,7 +312,9 @@ private:
 /// (accumulation over a CPU chunk of ranks), __bsgp_group_lookback(v,
 /// status) (bsgp.group_lookback: v summed over the work groups before the
 /// caller's) and __bsgp_single_pass() (bsgp.single_pass: may the collective
-/// skip its barrier here).
+/// skip its barrier here); on the host, __bsgp_native_reduce(op, in, n),
+/// __bsgp_native_scan_exclusive(op, in, out, n) and
+/// __bsgp_native_sort_pairs(keys, values, n), the runtime's list primitives.
 class BuiltinCallExpr : public Expr {
 public:
   enum BuiltinKind {
@@ -333,7 +335,10 @@ public:
     GroupLookback,
     SinglePass,
     SegReduce,
-    SegScan
+    SegScan,
+    NativeReduce,
+    NativeScanExclusive,
+    NativeSortPairs
   };
   /// The operator of reduce and scan.
   enum ReduceOp { None, OpAdd, OpMul, OpMin, OpMax, OpAnd, OpOr, OpXor };
@@ -374,7 +379,8 @@ public:
   /// True for the kinds written with an operator first (`reduce(+, x)`).
   static bool hasReduceOp(BuiltinKind K) {
     return K == Reduce || K == Scan || K == ChunkReduce || K == ChunkScan ||
-           K == SegReduce || K == SegScan;
+           K == SegReduce || K == SegScan || K == NativeReduce ||
+           K == NativeScanExclusive;
   }
   /// True for the primitives Sema binds to a generic function of the
   /// collective library declared with `[[library(<kind>)]]` (kind as
@@ -395,11 +401,19 @@ public:
   /// True for the builtins that only the collective library may call.
   static bool isLibraryOnly(BuiltinKind K) {
     return K == ChunkReduce || K == ChunkScan || K == GroupLookback ||
-           K == SinglePass;
+           K == SinglePass || isHostOnly(K);
+  }
+  /// True for the library's builtins that run on the host, in host
+  /// functions and require blocks: the runtime's list primitives
+  /// (bsgp.list_reduce, bsgp.list_scan_exclusive, bsgp.list_sort_pairs).
+  static bool isHostOnly(BuiltinKind K) {
+    return K == NativeReduce || K == NativeScanExclusive ||
+           K == NativeSortPairs;
   }
   /// True for the primitives that synchronize all threads (everything but
   /// get, put and kill... which still must run in a spawn). The chunk
-  /// builtins count too: every thread must reach them.
+  /// builtins count too: every thread must reach them. The host-only
+  /// builtins do not.
   static bool isCollective(BuiltinKind K);
   static bool classof(const Stmt *S) { return S->getKind() == SK_BuiltinCall; }
 

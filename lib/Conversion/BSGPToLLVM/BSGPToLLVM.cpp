@@ -12,6 +12,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "bsgp/Conversion/BSGPToLLVM/BSGPToLLVM.h"
 #include "bsgp/Conversion/BSGPToLLVM/RuntimeAPI.h"
 #include "bsgp/Conversion/Common/KernelBody.h"
 #include "bsgp/Conversion/Passes.h"
@@ -554,6 +555,7 @@ void bsgp::populateBSGPToLLVMPatterns(LLVMTypeConverter &converter,
            FreeLowering<bsgp::StreamFreeOp, RuntimeFn::TempFree>>(converter);
   patterns.add<AtomicRMWLowering, AtomicLoadLowering, AtomicCASLowering,
                FenceLowering>(converter, atomicSyncScope);
+  populateListPrimitivesToLLVMPatterns(converter, patterns);
 }
 
 void bsgp::populateCodeToLLVMPatterns(LLVMTypeConverter &converter,

@@ -87,6 +87,18 @@ LLVM::LLVMFuncOp bsgp::getOrInsertRuntimeFn(ModuleOp module, RuntimeFn fn) {
     name = "bsgprt_cpu_team_barrier";
     type = LLVM::LLVMFunctionType::get(voidTy, {});
     break;
+  case RuntimeFn::ListReduce:
+    name = "bsgprt_list_reduce";
+    type = LLVM::LLVMFunctionType::get(voidTy, {i32, i32, ptr, i64, ptr});
+    break;
+  case RuntimeFn::ListScanExclusive:
+    name = "bsgprt_list_scan_exclusive";
+    type = LLVM::LLVMFunctionType::get(voidTy, {i32, i32, ptr, ptr, i64, ptr});
+    break;
+  case RuntimeFn::ListSortPairs:
+    name = "bsgprt_list_sort_pairs";
+    type = LLVM::LLVMFunctionType::get(voidTy, {i32, ptr, ptr, i64});
+    break;
   }
   if (auto existing = module.lookupSymbol<LLVM::LLVMFuncOp>(name))
     return existing;

@@ -181,21 +181,7 @@ void bsgp::getKernelsForTarget(ModuleOp module, StringRef target,
 
 Value bsgp::getCombineIdentity(OpBuilder &b, Location loc, StringRef kind,
                                Type type) {
-  if (auto ft = dyn_cast<FloatType>(type)) {
-    const llvm::fltSemantics &sem = ft.getFloatSemantics();
-    APFloat v = kind == "mul"    ? APFloat::getOne(sem)
-                : kind == "minf" ? APFloat::getInf(sem)
-                : kind == "maxf" ? APFloat::getInf(sem, /*Negative=*/true)
-                                 : APFloat::getZero(sem);
-    return arith::ConstantFloatOp::create(b, loc, ft, v);
-  }
-  unsigned w = type.getIntOrFloatBitWidth();
-  APInt v = kind == "mul"                     ? APInt(w, 1)
-            : kind == "and" || kind == "minu" ? APInt::getAllOnes(w)
-            : kind == "mins"                  ? APInt::getSignedMaxValue(w)
-            : kind == "maxs"                  ? APInt::getSignedMinValue(w)
-                                              : APInt(w, 0);
-  return arith::ConstantOp::create(b, loc, type, b.getIntegerAttr(type, v));
+  return arith::ConstantOp::create(b, loc, getCombineIdentityAttr(type, kind));
 }
 
 Value bsgp::emitCombine(OpBuilder &b, Location loc, StringRef kind, Value acc,

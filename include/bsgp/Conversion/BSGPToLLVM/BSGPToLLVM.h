@@ -25,6 +25,12 @@ void populateBSGPToLLVMPatterns(mlir::LLVMTypeConverter &converter,
                                 mlir::RewritePatternSet &patterns,
                                 llvm::StringRef atomicSyncScope = "");
 
+/// Adds the patterns that lower the runtime's list primitives
+/// (bsgp.list_reduce, bsgp.list_scan_exclusive, bsgp.list_sort_pairs; host
+/// code) to calls of libbsgprt (ListPrimitives.cpp).
+void populateListPrimitivesToLLVMPatterns(mlir::LLVMTypeConverter &converter,
+                                          mlir::RewritePatternSet &patterns);
+
 /// Adds populateBSGPToLLVMPatterns and the upstream patterns for everything
 /// kernels and host code contain (arith, math as LLVM intrinsics, cf, func,
 /// index, ub, vector). Targets add their own (libm, libdevice) around them.

@@ -60,6 +60,16 @@ enum class RuntimeFn {
   CPUTeamRank,
   CPUTeamSize,
   CPUTeamBarrier,
+  /// void bsgprt_list_reduce(i32 op, i32 type, const void *in, u64 n,
+  /// void *result), void bsgprt_list_scan_exclusive(i32 op, i32 type,
+  /// const void *in, void *out, u64 n, void *total) and
+  /// void bsgprt_list_sort_pairs(i32 type, void *keys, u32 *values, u64 n):
+  /// the runtime's list primitives (bsgp.list_reduce and the like), with
+  /// the operator and the element type as bsgprt_list_op and
+  /// bsgprt_list_type.
+  ListReduce,
+  ListScanExclusive,
+  ListSortPairs,
 };
 
 /// Declares `fn` in `module` if needed and returns the declaration.

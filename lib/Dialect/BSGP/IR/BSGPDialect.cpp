@@ -68,6 +68,11 @@ void BSGPDialect::initialize() {
   addInterfaces<BSGPInlinerInterface>();
 }
 
+Operation *BSGPDialect::materializeConstant(OpBuilder &builder, Attribute value,
+                                            Type type, Location loc) {
+  return arith::ConstantOp::materialize(builder, value, type, loc);
+}
+
 /// Checks a `#bsgp.library<sort_ranks>` function's signature, which
 /// bsgp-forward-sort-keys and bsgp-forward-sort-results rely on
 /// (SortRanksOperand).

@@ -619,6 +619,44 @@ LogicalResult PutOp::verify() {
 // Accumulation over a CPU chunk
 //===----------------------------------------------------------------------===//
 
+bool bsgp::isCombineKind(StringRef kind, Type type) {
+  static constexpr StringLiteral intKinds[] = {
+      "add", "mul", "mins", "minu", "maxs", "maxu", "and", "or", "xor"};
+  static constexpr StringLiteral floatKinds[] = {"add", "mul", "minf", "maxf"};
+  if (isa<FloatType>(type))
+    return llvm::is_contained(floatKinds, kind);
+  return type.isSignlessInteger() && llvm::is_contained(intKinds, kind);
+}
+
+TypedAttr bsgp::getCombineIdentityAttr(Type type, StringRef kind) {
+  if (auto ft = dyn_cast<FloatType>(type)) {
+    const llvm::fltSemantics &sem = ft.getFloatSemantics();
+    APFloat v = kind == "mul"    ? APFloat::getOne(sem)
+                : kind == "minf" ? APFloat::getInf(sem)
+                : kind == "maxf" ? APFloat::getInf(sem, /*Negative=*/true)
+                                 : APFloat::getZero(sem);
+    return FloatAttr::get(ft, v);
+  }
+  unsigned w = type.getIntOrFloatBitWidth();
+  APInt v = kind == "mul"                     ? APInt(w, 1)
+            : kind == "and" || kind == "minu" ? APInt::getAllOnes(w)
+            : kind == "mins"                  ? APInt::getSignedMaxValue(w)
+            : kind == "maxs"                  ? APInt::getSignedMinValue(w)
+                                              : APInt(w, 0);
+  return IntegerAttr::get(type, v);
+}
+
+static LogicalResult verifyCombineKind(Operation *op, StringRef kind,
+                                       Type type) {
+  if (isCombineKind(kind, type))
+    return success();
+  return op->emitOpError("kind '")
+         << kind << "' is not defined on " << type << "; expected "
+         << (isa<FloatType>(type)
+                 ? "add, mul, minf or maxf"
+                 : "add, mul, mins, minu, maxs, maxu, and, or or xor");
+}
+
 /// The chunk ops are lowered to a value carried by the CPU rank loop, which
 /// is exact only if every rank runs the op once: straight-line code of a
 /// superstep level or of a kernel's entry block, or a target branch that
@@ -646,18 +684,7 @@ static LogicalResult verifyChunkOp(Operation *op, StringRef kind, Type type) {
         "bsgp.par region, a bsgp.superstep, the entry block of a "
         "bsgp.kernel or a function marked bsgp.collective: every rank of a "
         "chunk must run it once");
-  static constexpr StringLiteral intKinds[] = {
-      "add", "mul", "mins", "minu", "maxs", "maxu", "and", "or", "xor"};
-  static constexpr StringLiteral floatKinds[] = {"add", "mul", "minf", "maxf"};
-  bool isFloat = isa<FloatType>(type);
-  ArrayRef<StringLiteral> kinds =
-      isFloat ? ArrayRef<StringLiteral>(floatKinds) : intKinds;
-  if (!llvm::is_contained(kinds, kind))
-    return op->emitOpError("kind '")
-           << kind << "' is not defined on " << type << "; expected "
-           << (isFloat ? "add, mul, minf or maxf"
-                       : "add, mul, mins, minu, maxs, maxu, and, or or xor");
-  return success();
+  return verifyCombineKind(op, kind, type);
 }
 
 LogicalResult ChunkReduceOp::verify() {
@@ -666,6 +693,45 @@ LogicalResult ChunkReduceOp::verify() {
 
 LogicalResult ChunkScanOp::verify() {
   return verifyChunkOp(*this, getKind(), getValue().getType());
+}
+
+//===----------------------------------------------------------------------===//
+// The runtime's list primitives
+//===----------------------------------------------------------------------===//
+
+LogicalResult ListReduceOp::verify() {
+  if (failed(verifyHostCode(*this)))
+    return failure();
+  return verifyCombineKind(*this, getKind(), getResult().getType());
+}
+
+/// A reduce of no element is the operator's identity: the collective
+/// library asks for it this way, and it needs no call.
+OpFoldResult ListReduceOp::fold(FoldAdaptor adaptor) {
+  auto count = dyn_cast_if_present<IntegerAttr>(adaptor.getCount());
+  if (!count || !count.getValue().isZero() ||
+      !isCombineKind(getKind(), getResult().getType()))
+    return {};
+  return getCombineIdentityAttr(getResult().getType(), getKind());
+}
+
+LogicalResult ListScanExclusiveOp::verify() {
+  if (failed(verifyHostCode(*this)))
+    return failure();
+  return verifyCombineKind(*this, getKind(), getTotal().getType());
+}
+
+LogicalResult ListSortPairsOp::verify() {
+  if (failed(verifyHostCode(*this)))
+    return failure();
+  Type key = cast<PtrType>(getKeys().getType()).getElementType();
+  if (!key.isInteger(32) && !key.isInteger(64) && !key.isF32() && !key.isF64())
+    return emitOpError("keys must be i32, i64, f32 or f64, not ") << key;
+  if (getIsUnsigned() && !isa<IntegerType>(key))
+    return emitOpError("'unsigned' needs integer keys");
+  if (!cast<PtrType>(getValues().getType()).getElementType().isInteger(32))
+    return emitOpError("values must be a list of i32");
+  return success();
 }
 
 //===----------------------------------------------------------------------===//

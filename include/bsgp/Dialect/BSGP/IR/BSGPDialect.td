@@ -59,6 +59,10 @@ def BSGP_Dialect : Dialect {
   let useDefaultTypePrinterParser = 1;
   let useDefaultAttributePrinterParser = 1;
   let hasOperationAttrVerify = 1;
+  // Folds of bsgp ops to numbers (bsgp.list_reduce of no element) become
+  // arith.constant.
+  let hasConstantMaterializer = 1;
+  let dependentDialects = ["::mlir::arith::ArithDialect"];
   // Every `bsgp.*` discardable attribute, declared once: C++ reads and
   // writes them through BSGPDialect::<Name>AttrHelper (its getNameStr() is
   // the name), never through a string literal of the name; test/Lint

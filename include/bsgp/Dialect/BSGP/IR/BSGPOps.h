@@ -87,6 +87,16 @@ mlir::Operation *findUseBeforeBarrier(mlir::Value value);
 /// once the function is inlined (bsgp-inline-collectives).
 bool isFunctionParameter(mlir::Value value);
 
+/// True if `kind` names an operator of the chunk and list ops on elements
+/// of `type`: add, mul, and, or, xor, mins, minu, maxs, maxu for integers;
+/// add, mul, minf, maxf for floats.
+bool isCombineKind(llvm::StringRef kind, mlir::Type type);
+
+/// The identity of the operator `kind` (isCombineKind) on `type`: 0 for
+/// add, or and xor, 1 for mul, all ones for and, the largest and smallest
+/// values for min and max, +-infinity for floats.
+mlir::TypedAttr getCombineIdentityAttr(mlir::Type type, llvm::StringRef kind);
+
 } // namespace bsgp
 
 #endif // BSGP_DIALECT_BSGP_IR_BSGPOPS_H

@@ -2,7 +2,7 @@
 //
 // Operations of the bsgp dialect, one topic file each, in pipeline order: the
 // source constructs of §5 (spawn, barrier, require, par, thread intrinsics,
-// communication; memory), the ops that the §4 passes produce (supersteps,
+// communication; memory; the runtime's list primitives), the ops that the §4 passes produce (supersteps,
 // temporary streams, kernels and launches), and the work-group ops. Section
 // numbers refer to the BSGP paper.
 //
@@ -29,6 +29,7 @@ def BSGP_ThreadState : Resource<"::bsgp::ThreadStateResource">;
 // The ops, by topic.
 include "bsgp/Dialect/BSGP/IR/BSGPStructureOps.td"
 include "bsgp/Dialect/BSGP/IR/BSGPMemoryOps.td"
+include "bsgp/Dialect/BSGP/IR/BSGPListOps.td"
 include "bsgp/Dialect/BSGP/IR/BSGPLoweredOps.td"
 include "bsgp/Dialect/BSGP/IR/BSGPGroupOps.td"
 
