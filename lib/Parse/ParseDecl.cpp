@@ -603,6 +603,33 @@ void Parser::parseTopLevel(llvm::SmallVectorImpl<Decl *> &Out) {
   if (!IsAuto) {
     // Function?
     const Type *T = parsePointers(Base);
+    if (InExplicitSpecialization && Tok.is(tok::identifier) &&
+        Next.is(tok::less)) {
+      // `template <> R f<A, B>(...)`: the arguments, then the function.
+      Token Name = Tok;
+      consume();
+      consume(); // <
+      llvm::SmallVector<const Type *, 2> Args;
+      do {
+        const Type *A = parseTemplateArg();
+        if (!A)
+          return skipToStmtEnd();
+        Args.push_back(A);
+      } while (tryConsume(tok::comma));
+      if (!expect(tok::greater, "'>' after the template arguments") ||
+          Tok.isNot(tok::l_paren)) {
+        if (Tok.isNot(tok::l_paren))
+          Diags.report(Tok.getRange(), diag::err_expected)
+              << "'(' after the specialized function's name";
+        return skipToStmtEnd();
+      }
+      if (auto *F = llvm::dyn_cast_or_null<FunctionDecl>(
+              parseFunctionRest(Begin, T, Name, Inline, ExternC))) {
+        F->setSpecializationArgs(Ctx.copyArray<const Type *>(Args));
+        Out.push_back(F);
+      }
+      return;
+    }
     if (Tok.is(tok::identifier) && Next.is(tok::l_paren)) {
       Token Name = Tok;
       consume();

@@ -26,6 +26,7 @@
 #include "bsgp/AST/ConstantEval.h"
 
 #include "llvm/ADT/STLExtras.h"
+#include "llvm/Support/SaveAndRestore.h"
 
 #include <cstdint>
 #include <tuple>
@@ -93,6 +94,8 @@ void Parser::parseTemplate(llvm::SmallVectorImpl<Decl *> &Out) {
   SourceLocation Begin = Tok.Loc;
   consume(); // template
   consume(); // <
+  if (tryConsume(tok::greater))
+    return parseExplicitSpecialization(Begin, Out);
   llvm::SmallVector<llvm::StringRef, 2> Names;
   llvm::SmallVector<const Type *, 2> ValueTypes;
   do {
@@ -171,7 +174,7 @@ void Parser::parseTemplate(llvm::SmallVectorImpl<Decl *> &Out) {
   auto *F =
       Inner.size() == 1 ? llvm::dyn_cast<FunctionDecl>(Inner[0]) : nullptr;
   // The collective library may declare a template without defining it,
-  // for the functions it defines per type under the instantiations' names
+  // for the steps it defines per type by explicit specializations alone
   // (docs/collectives.md).
   if (!F || (!F->isDefinition() && !Ctx.isLibraryFile(FileId))) {
     Diags.report(SourceRange(Begin, PrevEnd), diag::err_template_not_function);
@@ -189,6 +192,32 @@ void Parser::parseTemplate(llvm::SmallVectorImpl<Decl *> &Out) {
       Ctx.copyArray<llvm::StringRef>(Names),
       Ctx.copyArray<const Type *>(Placeholders),
       Ctx.copyArray<const Type *>(ValueTypes), F, FileId, Offset));
+}
+
+/// `template <> R f<A, B>(params) { ... }`: the definition of the
+/// instantiation of template f for A, B (Sema checks that f is a template
+/// and binds the function to it), as in C++.
+void Parser::parseExplicitSpecialization(SourceLocation Begin,
+                                         llvm::SmallVectorImpl<Decl *> &Out) {
+  llvm::SmallVector<Decl *, 1> Inner;
+  {
+    llvm::SaveAndRestore Saved(InExplicitSpecialization, true);
+    parseTopLevel(Inner);
+  }
+  if (Inner.empty())
+    return; // The error is reported.
+  auto *F =
+      Inner.size() == 1 ? llvm::dyn_cast<FunctionDecl>(Inner[0]) : nullptr;
+  if (!F || !F->isExplicitSpecialization() || !F->isDefinition()) {
+    Diags.report(SourceRange(Begin, PrevEnd),
+                 diag::err_explicit_specialization_form);
+    return;
+  }
+  if (F->isExternC()) {
+    Diags.report(SourceRange(F->getLoc()), diag::err_template_extern);
+    return;
+  }
+  Out.push_back(F);
 }
 
 /// `f<int, float *>`, f being a template declared before: a reference with

@@ -52,6 +52,8 @@ public:
 
 private:
   void parseTemplate(llvm::SmallVectorImpl<Decl *> &Out);
+  void parseExplicitSpecialization(SourceLocation Begin,
+                                   llvm::SmallVectorImpl<Decl *> &Out);
   Expr *parseTemplateRef();
   /// A template argument: a type, an operator (`+`, `min`, ...) followed
   /// by ',' or '>', or an integer constant expression (a ValueType).
@@ -267,6 +269,9 @@ private:
   /// Set while a template argument is parsed: the only type position where
   /// an operator type (a template parameter bound to `+`, ...) may appear.
   bool AllowOperatorType = false;
+  /// Set while the function of `template <>` is parsed: its name takes
+  /// template arguments (`f<int>(...)`, an explicit specialization).
+  bool InExplicitSpecialization = false;
   /// Names of user functions declared so far (program-wide); a user function
   /// named like a collective (sort_idx in Listing 7) hides the builtin.
   llvm::StringSet<> &Functions;

@@ -99,11 +99,18 @@ void Sema::collect() {
         if (T && !T->isConst())
           MutableGlobals.insert(V->getName());
       }
+  llvm::SmallVector<FunctionDecl *, 8> Specializations;
   for (TranslationUnit &TU : Ctx.getTranslationUnits()) {
     for (Decl *D : TU.Decls) {
       if (auto *T = dyn_cast<FunctionTemplateDecl>(D))
         registerTemplate(T);
-      if (auto *F = dyn_cast<FunctionDecl>(D)) {
+      auto *F = dyn_cast<FunctionDecl>(D);
+      // Bound to their templates once every template is known.
+      if (F && F->isExplicitSpecialization()) {
+        Specializations.push_back(F);
+        continue;
+      }
+      if (F) {
         // `extern "C"` on a definition changes nothing: every BSGP function
         // has C linkage already (docs/language.md). Only a declaration
         // without a body names a function of C code.
@@ -152,6 +159,8 @@ void Sema::collect() {
       }
     }
   }
+  for (FunctionDecl *F : Specializations)
+    registerSpecialization(F);
   classify();
 }
 

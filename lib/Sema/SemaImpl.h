@@ -246,6 +246,10 @@ private:
   /// MLIRGen calls for primitive \p B (docs/collectives.md).
   void instantiateLibraryFor(BuiltinCallExpr *B);
   void bindLibraryCollective(BuiltinCallExpr *B);
+  void registerSpecialization(FunctionDecl *F);
+  std::string mangleInstantiation(FunctionTemplateDecl *T,
+                                  llvm::ArrayRef<const Type *> Args,
+                                  std::string *Display = nullptr);
   FunctionDecl *instantiateLibraryKind(llvm::StringRef Kind,
                                        BuiltinCallExpr *B);
   /// C's printf (SemaFormat.cpp): whether \p F declares it.

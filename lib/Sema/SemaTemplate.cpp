@@ -242,14 +242,107 @@ bool Sema::checkValueArgs(FunctionTemplateDecl *T,
   return true;
 }
 
+/// The symbol of T's instantiation for Args (`f_int_add` for f<int, +>)
+/// and, in \p Display, how diagnostics write it (`f<int, +>`).
+std::string Sema::mangleInstantiation(FunctionTemplateDecl *T,
+                                      llvm::ArrayRef<const Type *> Args,
+                                      std::string *Display) {
+  std::string Mangled = T->getName().str();
+  std::string Shown = T->getName().str() + "<";
+  for (size_t I = 0; I < Args.size(); ++I) {
+    Mangled += "_" + mangleTemplateArg(Args[I]);
+    const Type *VT = T->getValueTypes()[I];
+    auto *V = dyn_cast<ValueType>(Args[I]);
+    Shown += (I ? ", " : "") + (VT && V && VT->isBool()
+                                    ? (V->getBits() ? "true" : "false")
+                                    : Args[I]->str());
+  }
+  if (Display)
+    *Display = Shown + ">";
+  return Mangled;
+}
+
+/// `template <> R f<A, B>(...) {...}`: the function is the instantiation
+/// of template f for (A, B), as in C++. It takes the instantiation's place
+/// in the cache, so that every request of f<A, B> gets it, and its name,
+/// so that it is emitted as the instantiation would be (a private copy in
+/// each program). The template must be declared before, with as many
+/// parameters; the specialization must take as many parameters as its
+/// function (their types are the specialization's own, as written).
+void Sema::registerSpecialization(FunctionDecl *F) {
+  FunctionDecl *P = Functions.lookup(F->getName());
+  FunctionTemplateDecl *T = P ? Templates.Patterns.lookup(P) : nullptr;
+  SourceRange At(F->getLoc());
+  if (!T) {
+    Diags.report(At, diag::err_explicit_specialization_not_template)
+        << F->getName();
+    return;
+  }
+  auto Args = F->getSpecializationArgs();
+  if (Args.size() != T->getPlaceholders().size()) {
+    Diags.report(At, diag::err_explicit_specialization_args)
+        << F->getName() << unsigned(Args.size())
+        << unsigned(T->getPlaceholders().size());
+    Diags.report(SourceRange(T->getLoc()), diag::note_declared_here)
+        << T->getName();
+    return;
+  }
+  // As explicit arguments of a call are checked: values for value
+  // parameters, in their range; types otherwise.
+  auto *R = new (Ctx) DeclRefExpr(At, F->getName());
+  if (!checkValueArgs(T, Args, R))
+    return;
+  for (const Type *A : Args)
+    if (!isValidTemplateArg(A)) {
+      Diags.report(At, diag::err_template_arg_type) << A->str() << T->getName();
+      return;
+    }
+  std::string Display;
+  std::string Mangled = mangleInstantiation(T, Args, &Display);
+  if (F->getParams().size() != T->getPattern()->getParams().size()) {
+    Diags.report(At, diag::err_explicit_specialization_params)
+        << Display << unsigned(F->getParams().size())
+        << unsigned(T->getPattern()->getParams().size());
+    Diags.report(SourceRange(T->getLoc()), diag::note_declared_here)
+        << T->getName();
+    return;
+  }
+  auto Key =
+      std::make_pair(T, std::vector<const Type *>(Args.begin(), Args.end()));
+  FunctionDecl *&Slot = Templates.Cache[Key];
+  if (Slot) {
+    Diags.report(At, diag::err_explicit_specialization_twice) << Display;
+    Diags.report(SourceRange(Slot->getLoc()), diag::note_previous_decl);
+    return;
+  }
+  if (Functions.lookup(Mangled)) {
+    Diags.report(At, diag::err_template_mangled_clash) << Display << Mangled;
+    return;
+  }
+  Slot = F;
+  F->setName(Ctx.copyString(Mangled));
+  F->setInstantiatedFrom(T, Ctx.copyArray<const Type *>(Args));
+  Templates.Specializations.insert(F);
+  functionType(F);
+  Functions[F->getName()] = F;
+  if (!Ctx.isLibraryFile(F->getLoc().File))
+    ProgramFunctions.insert(F->getName());
+  collectFunctionInfo(F);
+}
+
 FunctionDecl *Sema::instantiate(FunctionTemplateDecl *T,
                                 llvm::ArrayRef<const Type *> Args,
                                 SourceRange At, llvm::StringRef Name) {
   auto Key =
       std::make_pair(T, std::vector<const Type *>(Args.begin(), Args.end()));
   auto Cached = Templates.Cache.find(Key);
-  if (Cached != Templates.Cache.end())
+  if (Cached != Templates.Cache.end()) {
+    // A library specialization is checked once a program reaches it, as
+    // the library's other functions are.
+    if (Cached->second && Templates.Specializations.count(Cached->second))
+      Templates.LibraryNames.push_back(Cached->second->getName().str());
     return Cached->second;
+  }
   FunctionDecl *&Slot = Templates.Cache[Key];
   unsigned Depth = 0;
   for (int J = Templates.Current; J >= 0; J = Templates.Instances[J].Parent)
@@ -258,31 +351,11 @@ FunctionDecl *Sema::instantiate(FunctionTemplateDecl *T,
     Diags.report(At, diag::err_template_depth) << TemplateState::MaxDepth;
     return nullptr;
   }
-  std::string Mangled = T->getName().str();
-  std::string Display = T->getName().str() + "<";
-  for (size_t I = 0; I < Args.size(); ++I) {
-    Mangled += "_" + mangleTemplateArg(Args[I]);
-    const Type *VT = T->getValueTypes()[I];
-    auto *V = dyn_cast<ValueType>(Args[I]);
-    Display += (I ? ", " : "") + (VT && V && VT->isBool()
-                                      ? (V->getBits() ? "true" : "false")
-                                      : Args[I]->str());
-  }
-  Display += ">";
+  std::string Display;
+  std::string Mangled = mangleInstantiation(T, Args, &Display);
   if (!Name.empty())
     Mangled = Name.str();
-  if (FunctionDecl *Existing = Functions.lookup(Mangled)) {
-    // The collective library specializes its templates by name: a function
-    // of the library named as an instantiation of a library template would
-    // be is that instantiation (__bsgp_subgroup_reduce_add_int for
-    // __bsgp_subgroup_reduce<+, int>; docs/collectives.md).
-    if (Ctx.isLibraryFile(T->getFileId()) &&
-        Ctx.isLibraryFile(Existing->getLoc().File) &&
-        Existing->isDefinition() && !Templates.Patterns.count(Existing)) {
-      Templates.LibraryNames.push_back(Mangled);
-      Slot = Existing;
-      return Existing;
-    }
+  if (Functions.lookup(Mangled)) {
     Diags.report(At, diag::err_template_mangled_clash) << Display << Mangled;
     return nullptr;
   }
@@ -295,7 +368,7 @@ FunctionDecl *Sema::instantiate(FunctionTemplateDecl *T,
   if (!T->getPattern()->isDefinition()) {
     auto Saved = Diags.getContextNotes();
     Diags.setContextNotes(Notes);
-    Diags.report(At, diag::err_template_no_definition) << Display << Mangled;
+    Diags.report(At, diag::err_template_no_definition) << Display;
     Diags.setContextNotes(Saved);
     return nullptr;
   }

@@ -62,6 +62,9 @@ struct TemplateState {
   /// calls for the primitives checked so far.
   std::vector<FunctionDecl *> Deferred;
   std::vector<std::string> LibraryNames;
+  /// The explicit specializations (`template <> R f<int>(...)`), which
+  /// stand in Cache for their instantiations.
+  llvm::DenseSet<FunctionDecl *> Specializations;
   /// The collective library's templates declared `[[library(kind)]]`, by
   /// kind in the order of declaration: the primitives Sema binds to one
   /// (reduce, scan, ...) choose among them here; and its functions so

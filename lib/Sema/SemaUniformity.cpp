@@ -430,9 +430,11 @@ private:
 } // namespace
 
 /// The function whose parameters' uniformity \p F has: a generic
-/// function's template pattern, or \p F.
+/// function's template pattern, or \p F (an explicit specialization has
+/// parameters of its own).
 static const FunctionDecl *paramOwner(const FunctionDecl *F) {
-  if (FunctionTemplateDecl *T = F->getInstantiatedFrom())
+  if (FunctionTemplateDecl *T = F->getInstantiatedFrom();
+      T && !F->isExplicitSpecialization())
     return T->getPattern();
   return F;
 }

@@ -166,6 +166,16 @@ public:
     TArgs = Args;
   }
 
+  /// For an explicit specialization, `template <> R f<A, B>(...) {...}`:
+  /// the template arguments as written. Sema makes the function the
+  /// instantiation of template f for them (and names it as one). Empty
+  /// otherwise.
+  llvm::ArrayRef<const Type *> getSpecializationArgs() const {
+    return SpecArgs;
+  }
+  void setSpecializationArgs(llvm::ArrayRef<const Type *> A) { SpecArgs = A; }
+  bool isExplicitSpecialization() const { return !SpecArgs.empty(); }
+
   /// A function of the collective library that the program does not
   /// reach: Sema did not check it and MLIRGen does not emit it.
   bool isUnchecked() const { return IsUnchecked; }
@@ -184,6 +194,7 @@ private:
   llvm::StringRef LibraryKind, LibraryOp;
   FunctionTemplateDecl *From = nullptr;
   llvm::ArrayRef<const Type *> TArgs;
+  llvm::ArrayRef<const Type *> SpecArgs;
 };
 
 /// `template <typename T, ...> function-definition`: a generic function.
