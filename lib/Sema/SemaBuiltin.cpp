@@ -449,6 +449,9 @@ Expr *Sema::checkBuiltin(BuiltinCallExpr *B) {
     Want = 2;
     break;
   case BK::ThreadPut:
+  case BK::GroupLookback:
+  case BK::NativeScanExclusive:
+  case BK::NativeSortPairs:
     Want = 3;
     break;
   case BK::Compact:
@@ -459,20 +462,11 @@ Expr *Sema::checkBuiltin(BuiltinCallExpr *B) {
   case BK::ChunkScan:
   case BK::SegReduce:
   case BK::SegScan:
-    Want = 2;
-    break;
-  case BK::GroupLookback:
-    Want = 3;
-    break;
-  case BK::SinglePass:
-    Want = 0;
-    break;
   case BK::NativeReduce:
     Want = 2;
     break;
-  case BK::NativeScanExclusive:
-  case BK::NativeSortPairs:
-    Want = 3;
+  case BK::SinglePass:
+    Want = 0;
     break;
   default:
     break;

@@ -60,19 +60,36 @@ template <typename Op> struct ListPattern : ConvertOpToLLVMPattern<Op> {
     return LLVM::ConstantOp::create(b, loc, b.getI32Type(), v);
   }
 
-  /// A slot for one value of `type` at the start of the function around
-  /// `op`, so that a call in a loop does not grow the stack.
-  Value resultSlot(ConversionPatternRewriter &rewriter, Operation *op,
-                   Type type) const {
-    auto fn = op->getParentOfType<FunctionOpInterface>();
-    OpBuilder::InsertionGuard guard(rewriter);
-    rewriter.setInsertionPointToStart(&fn.getFunctionBody().front());
-    Location loc = op->getLoc();
-    Value one =
-        LLVM::ConstantOp::create(rewriter, loc, rewriter.getI64Type(), 1);
-    return LLVM::AllocaOp::create(
-        rewriter, loc, LLVM::LLVMPointerType::get(rewriter.getContext()), type,
-        one);
+  /// Replaces `op`, a reduce or scan of `kind` over elements of `elem`, by
+  /// a call of `fn` with the operator and the element type first, `lists`
+  /// after them and, last, a slot for the result, which is then loaded.
+  /// The slot is allocated at the start of the function around `op`, so
+  /// that a call in a loop does not grow the stack.
+  void replaceByCall(ConversionPatternRewriter &rewriter, Op op,
+                     bsgp::RuntimeFn fn, StringRef kind, Type elem,
+                     ValueRange lists) const {
+    Location loc = op.getLoc();
+    Value slot;
+    {
+      auto func = op->template getParentOfType<FunctionOpInterface>();
+      OpBuilder::InsertionGuard guard(rewriter);
+      rewriter.setInsertionPointToStart(&func.getFunctionBody().front());
+      Value one =
+          LLVM::ConstantOp::create(rewriter, loc, rewriter.getI64Type(), 1);
+      slot = LLVM::AllocaOp::create(
+          rewriter, loc, LLVM::LLVMPointerType::get(rewriter.getContext()),
+          elem, one);
+    }
+    SmallVector<Value, 6> args{
+        i32(rewriter, loc, getRuntimeOp(kind)),
+        i32(rewriter, loc, getRuntimeType(elem, isUnsignedKind(kind)))};
+    args.append(lists.begin(), lists.end());
+    args.push_back(slot);
+    LLVM::CallOp::create(rewriter, loc,
+                         bsgp::getOrInsertRuntimeFn(
+                             op->template getParentOfType<ModuleOp>(), fn),
+                         args);
+    rewriter.replaceOpWithNewOp<LLVM::LoadOp>(op, elem, slot);
   }
 };
 
@@ -81,19 +98,9 @@ struct ListReduceLowering : ListPattern<bsgp::ListReduceOp> {
   LogicalResult
   matchAndRewrite(bsgp::ListReduceOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    Location loc = op.getLoc();
-    Type elem = op.getResult().getType();
-    Value slot = resultSlot(rewriter, op, elem);
-    StringRef kind = op.getKind();
-    LLVM::CallOp::create(
-        rewriter, loc,
-        bsgp::getOrInsertRuntimeFn(op->getParentOfType<ModuleOp>(),
-                                   bsgp::RuntimeFn::ListReduce),
-        ValueRange{
-            i32(rewriter, loc, getRuntimeOp(kind)),
-            i32(rewriter, loc, getRuntimeType(elem, isUnsignedKind(kind))),
-            adaptor.getIn(), adaptor.getCount(), slot});
-    rewriter.replaceOpWithNewOp<LLVM::LoadOp>(op, elem, slot);
+    replaceByCall(rewriter, op, bsgp::RuntimeFn::ListReduce, op.getKind(),
+                  op.getResult().getType(),
+                  {adaptor.getIn(), adaptor.getCount()});
     return success();
   }
 };
@@ -103,19 +110,9 @@ struct ListScanExclusiveLowering : ListPattern<bsgp::ListScanExclusiveOp> {
   LogicalResult
   matchAndRewrite(bsgp::ListScanExclusiveOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    Location loc = op.getLoc();
-    Type elem = op.getTotal().getType();
-    Value slot = resultSlot(rewriter, op, elem);
-    StringRef kind = op.getKind();
-    LLVM::CallOp::create(
-        rewriter, loc,
-        bsgp::getOrInsertRuntimeFn(op->getParentOfType<ModuleOp>(),
-                                   bsgp::RuntimeFn::ListScanExclusive),
-        ValueRange{
-            i32(rewriter, loc, getRuntimeOp(kind)),
-            i32(rewriter, loc, getRuntimeType(elem, isUnsignedKind(kind))),
-            adaptor.getIn(), adaptor.getOut(), adaptor.getCount(), slot});
-    rewriter.replaceOpWithNewOp<LLVM::LoadOp>(op, elem, slot);
+    replaceByCall(rewriter, op, bsgp::RuntimeFn::ListScanExclusive,
+                  op.getKind(), op.getTotal().getType(),
+                  {adaptor.getIn(), adaptor.getOut(), adaptor.getCount()});
     return success();
   }
 };
