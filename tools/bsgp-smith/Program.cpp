@@ -218,7 +218,8 @@ void Generator::helpers() {
   if (Opts.has(Feature::Generics)) {
     line("// Generic helpers, instantiated for the types the program uses.");
     line("template <typename T> T sm_gmax(T a, T b) { return a < b ? b : a; }");
-    line("// Its explicit specialization for int: the maximum with its low bit");
+    line(
+        "// Its explicit specialization for int: the maximum with its low bit");
     line("// flipped, so that a call that got the template's instantiation");
     line("// instead gives another answer.");
     line("template <> int sm_gmax<int>(int a, int b) { return (a < b ? b : a) "
