@@ -438,6 +438,7 @@ public:
   // Host code (Program.cpp).
   void preamble();
   void helpers();
+  void constantTables();
   /// Feature::Globals: the global variables and the host helper that
   /// writes one.
   void globalVariables();

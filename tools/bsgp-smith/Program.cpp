@@ -179,6 +179,32 @@ void Generator::globalVariables() {
   line("");
 }
 
+/// Global constant tables of 8 elements, read by every kind of code.
+void Generator::constantTables() {
+  if (!Opts.has(Feature::Constants))
+    return;
+  line("// Global constants.");
+  line("const int SM_N = " + std::to_string(R.range(2, 9)) + ";");
+  for (Ty T : {Ty::Int, Ty::UInt, Ty::Int64, Ty::Float, Ty::Double}) {
+    if ((T == Ty::Int64 && !Opts.has(Feature::Int64)) ||
+        (T == Ty::Float && !Opts.has(Feature::Float)) ||
+        (T == Ty::Double && !Opts.has(Feature::Double)))
+      continue;
+    std::string List;
+    double Bound = 0;
+    for (unsigned K = 0; K < 8; ++K) {
+      std::string L = literal(T);
+      if (isFloating(T))
+        Bound = std::max(Bound, std::abs(std::stod(L)));
+      List += (K ? ", " : "") + L;
+    }
+    Tables.push_back({T, Bound});
+    line("const " + std::string(tyName(T)) + " " + tableName(T) +
+         "[SM_N - SM_N + 8] = {" + List + "};");
+  }
+  line("");
+}
+
 void Generator::helpers() {
   if (Opts.has(Feature::StructLists)) {
     // Fields of every size and alignment, so that the layout matters.
@@ -191,29 +217,7 @@ void Generator::helpers() {
     close(";");
     line("");
   }
-  if (Opts.has(Feature::Constants)) {
-    // Global constant tables of 8 elements, read by every kind of code.
-    line("// Global constants.");
-    line("const int SM_N = " + std::to_string(R.range(2, 9)) + ";");
-    for (Ty T : {Ty::Int, Ty::UInt, Ty::Int64, Ty::Float, Ty::Double}) {
-      if ((T == Ty::Int64 && !Opts.has(Feature::Int64)) ||
-          (T == Ty::Float && !Opts.has(Feature::Float)) ||
-          (T == Ty::Double && !Opts.has(Feature::Double)))
-        continue;
-      std::string List;
-      double Bound = 0;
-      for (unsigned K = 0; K < 8; ++K) {
-        std::string L = literal(T);
-        if (isFloating(T))
-          Bound = std::max(Bound, std::abs(std::stod(L)));
-        List += (K ? ", " : "") + L;
-      }
-      Tables.push_back({T, Bound});
-      line("const " + std::string(tyName(T)) + " " + tableName(T) +
-           "[SM_N - SM_N + 8] = {" + List + "};");
-    }
-    line("");
-  }
+  constantTables();
   globalVariables();
   if (Opts.has(Feature::Generics)) {
     line("// Generic helpers, instantiated for the types the program uses.");
