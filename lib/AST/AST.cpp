@@ -121,11 +121,6 @@ const char *ThreadAttrExpr::getName(Attr A) {
   return Names[A];
 }
 
-const char *TargetQueryExpr::getName(Target T) {
-  static const char *Names[] = {"cpu", "cuda", "spirv"};
-  return Names[T];
-}
-
 const char *AtomicExpr::getName(AtomicOp Op) {
   static const char *Names[] = {"atomicAdd",  "atomicSub",    "atomicMin",
                                 "atomicMax",  "atomicAnd",    "atomicOr",

@@ -439,8 +439,7 @@ bool Dumper::dumpOperandHead(const Stmt *S,
   case Stmt::SK_TargetQuery:
     head(S, "TargetQueryExpr");
     exprTail(llvm::cast<Expr>(S));
-    OS << " target."
-       << TargetQueryExpr::getName(llvm::cast<TargetQueryExpr>(S)->getTarget());
+    OS << " target." << llvm::cast<TargetQueryExpr>(S)->getName();
     break;
   default:
     return false;

@@ -73,9 +73,7 @@ static bool isInternalDiagnostic(mlir::Diagnostic &D) {
 static BSGPSpecializeTargetsPassOptions
 pipelineTargets(const CodegenOptions &Opts) {
   BSGPSpecializeTargetsPassOptions Targets;
-  Targets.cpu = Opts.TargetCPU;
-  Targets.cuda = Opts.TargetCUDA;
-  Targets.spirv = Opts.TargetSPIRV;
+  Targets.targets = Opts.Targets.str();
   return Targets;
 }
 
@@ -106,9 +104,7 @@ static void reportMLIRDiagnostic(mlir::Diagnostic &D, DiagnosticEngine &Diags,
 /// The device targets and their settings for the code generation pipelines.
 static CodegenTargets codegenTargets(const CodegenOptions &Opts) {
   CodegenTargets Targets;
-  Targets.cpu = Opts.TargetCPU;
-  Targets.cuda = Opts.TargetCUDA;
-  Targets.spirv = Opts.TargetSPIRV;
+  Targets.targets = Opts.Targets;
   Targets.cudaChip = Opts.CUDAArch;
   Targets.cudaPath = Opts.CUDAPath;
   Targets.cudaGroupsPerBlock = Opts.CUDAGroupsPerBlock;
@@ -153,8 +149,7 @@ static int emitSPIRVOutput(mlir::ModuleOp Module, mlir::PassManager &PM,
                            const CodegenOptions &Opts, bool AsDialect,
                            DiagnosticEngine &Diags, llvm::raw_ostream &OS) {
   CodegenTargets Device;
-  Device.cpu = false;
-  Device.spirv = true;
+  Device.targets = {Target::SPIRV};
   Device.spirvOptLevel = Opts.OptLevel;
   buildDeviceCodegenPipeline(PM, Device);
   if (mlir::failed(PM.run(Module)))
@@ -218,8 +213,9 @@ static int runPipelines(mlir::ModuleOp Module, const CodegenOptions &Opts,
   buildBSGPPipeline(PM, pipelineTargets(Opts));
   CodegenTargets Targets = codegenTargets(Opts);
   // `--target=cuda -S` writes the kernels' PTX.
-  if (Opts.Action == CodegenOptions::EmitAssembly && Opts.TargetCUDA &&
-      !Opts.TargetCPU) {
+  if (Opts.Action == CodegenOptions::EmitAssembly &&
+      Opts.Targets.contains(Target::CUDA) &&
+      !Opts.Targets.contains(Target::CPU)) {
     buildDeviceCodegenPipeline(PM, Targets);
     if (mlir::failed(PM.run(Module)))
       return 1;
@@ -228,7 +224,7 @@ static int runPipelines(mlir::ModuleOp Module, const CodegenOptions &Opts,
       OS << Ptx.getValue();
     return 0;
   }
-  bool SPIRVOnly = Opts.TargetSPIRV && !Opts.TargetCPU && !Opts.TargetCUDA;
+  bool SPIRVOnly = Opts.Targets.getSingle() == Target::SPIRV;
   bool EmitSPIRVDialect = SPIRVOnly && !Opts.PrintIRAfterAll &&
                           Opts.Action == CodegenOptions::EmitLowered;
   if ((SPIRVOnly && Opts.Action == CodegenOptions::EmitAssembly) ||

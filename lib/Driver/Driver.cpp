@@ -168,21 +168,13 @@ static bool parseCodegenArgs(const llvm::opt::InputArgList &Args,
     CG.OptLevel = Level;
   }
   if (const llvm::opt::Arg *A = Args.getLastArg(OPT_target_EQ)) {
-    CG.TargetCPU = CG.TargetCUDA = CG.TargetSPIRV = false;
-    llvm::SmallVector<llvm::StringRef> Names;
-    llvm::StringRef(A->getValue()).split(Names, ',');
-    for (llvm::StringRef N : Names) {
-      if (N == "cpu")
-        CG.TargetCPU = true;
-      else if (N == "cuda")
-        CG.TargetCUDA = true;
-      else if (N == "spirv")
-        CG.TargetSPIRV = true;
-      else {
-        Diags.report(diag::err_drv_unknown_target) << N;
-        return false;
-      }
+    std::string Bad;
+    std::optional<TargetSet> Targets = TargetSet::parse(A->getValue(), &Bad);
+    if (!Targets) {
+      Diags.report(diag::err_drv_unknown_target) << Bad;
+      return false;
     }
+    CG.Targets = *Targets;
   }
   if (const llvm::opt::Arg *A = Args.getLastArg(OPT_cuda_arch_EQ)) {
     llvm::StringRef Arch = A->getValue();
@@ -202,7 +194,7 @@ static bool parseCodegenArgs(const llvm::opt::InputArgList &Args,
     CG.CUDAGroupsPerBlock = N;
   }
   if (CG.Action == CodegenOptions::EmitSPIRV)
-    CG.TargetSPIRV = true;
+    CG.Targets.insert(Target::SPIRV);
   CG.CUDAPath = Args.getLastArgValue(OPT_cuda_path_EQ).str();
   CG.CPU = Args.getLastArgValue(OPT_march_EQ).str();
   if (!CG.CPU.empty() && CG.CPU != "native" && !isKnownHostCPU(CG)) {

@@ -316,10 +316,8 @@ Value MLIRGen::emitExprInner(bsgp::Expr *e) {
   case bsgp::Stmt::SK_Group:
     return emitGroup(cast<bsgp::GroupExpr>(e));
   case bsgp::Stmt::SK_TargetQuery:
-    return bsgp::TargetIsOp::create(
-        b, l, b.getI1Type(),
-        bsgp::TargetQueryExpr::getName(
-            cast<bsgp::TargetQueryExpr>(e)->getTarget()));
+    return bsgp::TargetIsOp::create(b, l, b.getI1Type(),
+                                    cast<bsgp::TargetQueryExpr>(e)->getName());
   case bsgp::Stmt::SK_Atomic:
     return emitAtomic(cast<bsgp::AtomicExpr>(e));
   case bsgp::Stmt::SK_MathBuiltin:

@@ -583,17 +583,12 @@ Expr *Parser::parseTargetQuery() {
   }
   Token M = Tok;
   consume();
-  int T = llvm::StringSwitch<int>(M.Text)
-              .Case("cpu", TargetQueryExpr::CPU)
-              .Case("cuda", TargetQueryExpr::CUDA)
-              .Case("spirv", TargetQueryExpr::SPIRV)
-              .Default(-1);
-  if (T < 0) {
+  std::optional<Target> T = parseTargetName(M.Text);
+  if (!T) {
     Diags.report(M.getRange(), diag::err_bad_target_query) << M.Text;
     return nullptr;
   }
-  return new (Ctx)
-      TargetQueryExpr(rangeFrom(Begin), TargetQueryExpr::Target(T));
+  return new (Ctx) TargetQueryExpr(rangeFrom(Begin), *T);
 }
 
 Expr *Parser::parseGroup() {

@@ -665,10 +665,20 @@ Expr *Sema::checkGroup(GroupExpr *G) {
   using GE = GroupExpr;
   GE::GroupOp K = G->getGroupOp();
   const char *Name = GE::getName(K);
-  if (!inParallel())
+  // group.size is a property of the target, which host code may ask too
+  // (to size a list of per-group partials); the rest belong to a thread.
+  if (K == GE::GroupSize) {
+    // In host code the size of the running target's work groups; a
+    // function both may call would mean either.
+    if (!inParallel() && CurFn &&
+        CurFn->getFunctionKind() != FunctionDecl::FK_Host)
+      Diags.report(G->getRange(), diag::err_group_size_shared_function)
+          << CurFn->getName();
+  } else if (!inParallel()) {
     Diags.report(G->getRange(), diag::err_group_outside_spawn) << Name;
-  else if (InRequire)
+  } else if (InRequire) {
     Diags.report(G->getRange(), diag::err_require_device) << Name;
+  }
 
   auto Args = G->args();
   for (Expr *&A : Args)

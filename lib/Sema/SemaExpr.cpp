@@ -415,7 +415,7 @@ Expr *Sema::checkAssign(BinaryOperator *B) {
   Expr *LBase = L->ignoreParenImpCasts();
   if (auto *T = dyn_cast<TargetQueryExpr>(LBase)) {
     Diags.report(L->getRange(), diag::err_target_query_readonly)
-        << TargetQueryExpr::getName(T->getTarget());
+        << T->getName();
     B->setRHS(R);
     return error(B);
   }
@@ -687,7 +687,7 @@ Expr *Sema::checkUnary(UnaryOperator *U) {
   case UO::AddrOf:
     if (auto *TQ = dyn_cast<TargetQueryExpr>(S->ignoreParenImpCasts())) {
       Diags.report(U->getRange(), diag::err_target_query_addrof)
-          << TargetQueryExpr::getName(TQ->getTarget());
+          << TQ->getName();
       return error(U);
     }
     if (!S->isLValue()) {

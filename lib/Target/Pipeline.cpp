@@ -12,9 +12,11 @@
 
 void bsgp::buildDeviceCodegenPipeline(mlir::OpPassManager &pm,
                                       const CodegenTargets &targets) {
+  // Saved values take the same stream words on every target: split once.
+  pm.addPass(createBSGPSplitSavedWordsPass());
   // Each GPU target's device module is serialized before the next target
   // builds its own, so that no pass sees another target's device module.
-  if (targets.cuda) {
+  if (targets.targets.contains(Target::CUDA)) {
     BSGPCoarsenGroupsPassOptions coarsen;
     coarsen.groupsPerBlock = targets.cudaGroupsPerBlock;
     pm.addPass(createBSGPCoarsenGroupsPass(coarsen));
@@ -30,7 +32,7 @@ void bsgp::buildDeviceCodegenPipeline(mlir::OpPassManager &pm,
     ptx.lineInfo = targets.lineInfo;
     pm.addPass(createBSGPSerializeToPTXPass(ptx));
   }
-  if (targets.spirv) {
+  if (targets.targets.contains(Target::SPIRV)) {
     // Unrolling is an optimization, as for LLVM's targets: not at -O0.
     BSGPLowerKernelsToSPIRVPassOptions kernels;
     kernels.unrollLoops = targets.spirvOptLevel > 0;
@@ -49,11 +51,9 @@ void bsgp::buildDeviceCodegenPipeline(mlir::OpPassManager &pm,
   // host code is resolved, and the CPU target, last, folds the kernels and
   // device functions in place.
   BSGPResolveTargetQueriesPassOptions queries;
-  queries.cpu = targets.cpu;
-  queries.cuda = targets.cuda;
-  queries.spirv = targets.spirv;
+  queries.targets = targets.targets.str();
   pm.addPass(createBSGPResolveTargetQueriesPass(queries));
-  if (targets.cpu) {
+  if (targets.targets.contains(Target::CPU)) {
     pm.addPass(createBSGPLowerKernelsToCPUPass());
     pm.addPass(createBSGPSplitRankLoopRowsPass());
   }

@@ -53,9 +53,13 @@ bool isCollective(func::FuncOp func) { return isCollectiveFunction(func); }
 /// becomes the kernels around them, so a host function spawning such code
 /// (even a recursive one, like the library's scan) stays a call.
 bool usesKernelOps(func::FuncOp func) {
+  // group.size in a host function is the running target's (Sema allows it
+  // in host functions and device code only).
+  bool host = !func->hasAttr(BSGPDialect::getDeviceAttrName()) &&
+              !func->hasAttr(BSGPDialect::getCollectiveAttrName());
   return func
-      .walk<WalkOrder::PreOrder>([](Operation *op) {
-        if (isa<SpawnOp>(op))
+      .walk<WalkOrder::PreOrder>([&](Operation *op) {
+        if (isa<SpawnOp>(op) || (host && isa<GroupSizeOp>(op)))
           return WalkResult::skip();
         if (isGroupOp(op) ||
             isa<GetOp, OldRankOp, ThreadRankOp, ThreadSizeOp>(op))

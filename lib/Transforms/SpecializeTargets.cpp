@@ -39,7 +39,7 @@ namespace bsgp {
 
 using namespace mlir;
 
-void bsgp::foldTargetQueries(Operation *root, StringRef target) {
+void bsgp::foldTargetQueries(Operation *root, Target target) {
   SmallVector<bsgp::TargetIsOp> queries;
   root->walk([&](bsgp::TargetIsOp q) { queries.push_back(q); });
   if (queries.empty())
@@ -51,7 +51,7 @@ void bsgp::foldTargetQueries(Operation *root, StringRef target) {
       owners.insert(owner);
     OpBuilder b(q);
     Value c = arith::ConstantIntOp::create(b, q.getLoc(),
-                                           q.getTarget() == target ? 1 : 0, 1);
+                                           q.getTargetKind() == target, 1);
     q.getResult().replaceAllUsesWith(c);
     q.erase();
   }
@@ -69,8 +69,13 @@ void bsgp::foldTargetQueries(Operation *root, StringRef target) {
       (void)applyPatternsGreedily(r, frozen);
 }
 
-int64_t bsgp::getRuntimeTargetId(StringRef target) {
-  return target == "cpu" ? 1 : target == "cuda" ? 2 : 3;
+FailureOr<bsgp::TargetSet> bsgp::parseTargetsOption(Operation *anchor,
+                                                    StringRef option) {
+  std::string bad;
+  if (std::optional<TargetSet> set = TargetSet::parse(option, &bad))
+    return *set;
+  return anchor->emitError("unknown target '")
+         << bad << "' (expected cpu, cuda or spirv)";
 }
 
 Value bsgp::emitRuntimeTargetCall(OpBuilder &b, Location loc, ModuleOp module) {
@@ -120,7 +125,7 @@ bool hasTargetDependentSupersteps(func::FuncOp func) {
 /// Replaces the body of `func` by calls of `copies` (target, copy), chosen
 /// by the runtime's backend; the last copy is the fallback.
 void emitDispatch(func::FuncOp func,
-                  ArrayRef<std::pair<StringRef, func::FuncOp>> copies) {
+                  ArrayRef<std::pair<bsgp::Target, func::FuncOp>> copies) {
   ModuleOp module = func->getParentOfType<ModuleOp>();
   Location loc = func.getLoc();
   func.getBody().dropAllReferences();
@@ -139,7 +144,8 @@ void emitDispatch(func::FuncOp func,
     if (i + 1 == copies.size())
       return call(ib);
     Value id = arith::ConstantIntOp::create(
-        ib, loc, ib.getI32Type(), bsgp::getRuntimeTargetId(copies[i].first));
+        ib, loc, ib.getI32Type(),
+        bsgp::getTargetInfo(copies[i].first).RuntimeId);
     Value is =
         arith::CmpIOp::create(ib, loc, arith::CmpIPredicate::eq, got, id);
     auto branch = scf::IfOp::create(
@@ -160,14 +166,10 @@ void emitDispatch(func::FuncOp func,
 
 void SpecializeTargetsPass::runOnOperation() {
   ModuleOp module = getOperation();
-  SmallVector<StringRef> targets;
-  if (cpu)
-    targets.push_back("cpu");
-  if (cuda)
-    targets.push_back("cuda");
-  if (spirv)
-    targets.push_back("spirv");
-  if (targets.empty())
+  FailureOr<bsgp::TargetSet> set = bsgp::parseTargetsOption(module, targets);
+  if (failed(set))
+    return signalPassFailure();
+  if (set->empty())
     return;
 
   SmallVector<func::FuncOp> funcs;
@@ -177,18 +179,19 @@ void SpecializeTargetsPass::runOnOperation() {
 
   SymbolTable symbols(module);
   for (func::FuncOp func : funcs) {
-    if (targets.size() == 1) {
-      bsgp::foldTargetQueries(func, targets.front());
+    if (std::optional<bsgp::Target> only = set->getSingle()) {
+      bsgp::foldTargetQueries(func, *only);
       continue;
     }
-    SmallVector<std::pair<StringRef, func::FuncOp>> copies;
+    SmallVector<std::pair<bsgp::Target, func::FuncOp>> copies;
     Operation *after = func;
-    for (StringRef target : targets) {
+    for (bsgp::Target target : set->targets()) {
+      StringRef name = bsgp::getTargetName(target);
       auto copy = cast<func::FuncOp>(func->clone());
-      copy.setSymName((func.getSymName() + "__" + target).str());
+      copy.setSymName((func.getSymName() + "__" + name).str());
       copy.setPrivate();
       copy->setAttr(bsgp::BSGPDialect::getTargetAttrName(),
-                    StringAttr::get(&getContext(), target));
+                    StringAttr::get(&getContext(), name));
       symbols.insert(copy, std::next(Block::iterator(after)));
       after = copy;
       bsgp::foldTargetQueries(copy, target);

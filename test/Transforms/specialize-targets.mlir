@@ -1,5 +1,9 @@
-// RUN: bsgp-opt %s --split-input-file --bsgp-specialize-targets="cpu=true cuda=false" | FileCheck %s --check-prefix=ONE
-// RUN: bsgp-opt %s --split-input-file --bsgp-specialize-targets="cpu=true cuda=true" | FileCheck %s --check-prefix=FAT
+// RUN: bsgp-opt %s --split-input-file --bsgp-specialize-targets="targets=cpu" | FileCheck %s --check-prefix=ONE
+// RUN: bsgp-opt %s --split-input-file --bsgp-specialize-targets="targets=cpu,cuda" | FileCheck %s --check-prefix=FAT
+// RUN: not bsgp-opt %s --split-input-file --bsgp-specialize-targets="targets=cpu,gpu" 2>&1 | FileCheck %s --check-prefix=BAD
+
+// The option names targets as --target= does; another name is an error.
+// BAD: error: unknown target 'gpu' (expected cpu, cuda or spirv)
 
 // A spawn whose barrier depends on the target, like the collective
 // library's scan: on CUDA one superstep, elsewhere a barrier and a require.

@@ -691,11 +691,15 @@ void Generator::tempListAlloc() {
   Ty T = randomIntTy();
   std::string L = fresh("tl"), Cap = fresh("tn");
   // Zeroed, so that every element is defined; each thread uses the element
-  // of its rank, so no two threads touch one element in a superstep.
+  // of its rank, so no two threads touch one element in a superstep. The
+  // list is rounded up to whole work groups by the host's group.size (a
+  // size that differs between targets), but the threads see Cap elements.
   open("require");
   line(Cap + " = thread.size + 1;");
-  line(L + " = dtempnew[" + Cap + "]" + tyName(T) + ";");
-  line("bsgprt_memset_d(" + L + ", 0, (uint64)" + Cap + " * " +
+  std::string Alloc =
+      "(" + Cap + " + group.size - 1) / group.size * group.size";
+  line(L + " = dtempnew[" + Alloc + "]" + tyName(T) + ";");
+  line("bsgprt_memset_d(" + L + ", 0, (uint64)(" + Alloc + ") * " +
        (is64(T) ? "8" : "4") + ");");
   close();
   TempLists.push_back({L, Cap, T, S.Piece, S.Levels.size() - 1});

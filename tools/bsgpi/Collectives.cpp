@@ -328,9 +328,16 @@ Column Interpreter::evalBuiltin(Frame &F, BuiltinCallExpr *B, Lanes &L) {
 }
 
 Column Interpreter::evalGroup(Frame &F, GroupExpr *G, Lanes &L) {
-  uint32_t GS = Opts.GroupSize, SS = Opts.SubgroupSize, N = Spawn->N;
+  uint32_t GS = Opts.GroupSize, SS = Opts.SubgroupSize;
   auto Op = G->getGroupOp();
   Column Out(sizeOf(G->getType()), L.size());
+  // group.size is also host code's (docs/language.md): no spawn to ask.
+  if (Op == GroupExpr::GroupSize) {
+    for (uint32_t K = 0; K < L.size(); ++K)
+      Out.set<int32_t>(K, GS);
+    return Out;
+  }
+  uint32_t N = Spawn->N;
   auto Q = [&](auto Fn) {
     for (uint32_t K = 0; K < L.size(); ++K)
       Out.set<int32_t>(K, Fn(rankOf(F, L[K])));
@@ -339,8 +346,6 @@ Column Interpreter::evalGroup(Frame &F, GroupExpr *G, Lanes &L) {
   switch (Op) {
   case GroupExpr::GroupRank:
     return Q([&](uint32_t T) { return T % GS; });
-  case GroupExpr::GroupSize:
-    return Q([&](uint32_t) { return GS; });
   case GroupExpr::GroupId:
     return Q([&](uint32_t T) { return T / GS; });
   case GroupExpr::GroupCount:

@@ -336,10 +336,7 @@ Column Interpreter::evalTree(Frame &F, Expr *E, Lanes &L) {
     return splat(reinterpret_cast<uint8_t *>(&V), 8, N);
   }
   case Stmt::SK_TargetQuery: {
-    auto Tg = llvm::cast<TargetQueryExpr>(E)->getTarget();
-    bool V = Tg == TargetQueryExpr::CPU    ? Opts.TargetCPU
-             : Tg == TargetQueryExpr::CUDA ? Opts.TargetCUDA
-                                           : Opts.TargetSPIRV;
+    bool V = llvm::cast<TargetQueryExpr>(E)->getTarget() == Opts.Tgt;
     return constantOf(*this, BK::Int, (int32_t)V, T, N);
   }
   default:

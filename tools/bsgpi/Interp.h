@@ -260,7 +260,8 @@ private:
 constexpr unsigned MaxCallDepth = 10000;
 
 struct Options {
-  bool TargetCPU = true, TargetCUDA = false, TargetSPIRV = false;
+  /// The one target the program runs as (--target=).
+  Target Tgt = Target::CPU;
   uint32_t GroupSize = 1;
   uint32_t SubgroupSize = 1;
   uint64_t MaxSteps = 0; ///< 0: no limit.

@@ -99,11 +99,10 @@ int main(int argc, char **argv) {
                A.starts_with("-U")) {
       addPreprocessorArg(A[1], A.drop_front(2), Includes, Macros);
     } else if (A.consume_front("--target=")) {
-      Opts.TargetCPU = A == "cpu";
-      Opts.TargetCUDA = A == "cuda";
-      Opts.TargetSPIRV = A == "spirv";
-      if (!Opts.TargetCPU && !Opts.TargetCUDA && !Opts.TargetSPIRV)
+      std::optional<Target> T = parseTargetName(A);
+      if (!T)
         return Bad("unknown target '" + A + "' (cpu, cuda or spirv)");
+      Opts.Tgt = *T;
     } else if (A.consume_front("--group-size=")) {
       if (!parseNumber(A, N) || N == 0 || N > 1024)
         return Bad("bad --group-size '" + A + "' (1 to 1024)");
@@ -128,14 +127,13 @@ int main(int argc, char **argv) {
   }
   if (I == argc)
     return Bad("no input file (see --help)");
-  // The GPU targets' work groups (docs/language.md) unless asked otherwise:
-  // blocks of 256 and warps of 32 (SPIR-V: NVIDIA's subgroups).
-  if (!Opts.TargetCPU) {
-    if (!GroupSizeGiven)
-      Opts.GroupSize = 256;
-    if (!SubgroupSizeGiven)
-      Opts.SubgroupSize = 32;
-  }
+  // The target's work groups (docs/language.md) unless asked otherwise;
+  // where the device decides the subgroup size (SPIR-V), NVIDIA's 32.
+  const TargetInfo &Info = getTargetInfo(Opts.Tgt);
+  if (!GroupSizeGiven)
+    Opts.GroupSize = Info.GroupSize;
+  if (!SubgroupSizeGiven)
+    Opts.SubgroupSize = Info.SubgroupSize ? Info.SubgroupSize : 32;
   if (Opts.GroupSize % Opts.SubgroupSize)
     return Bad("the group size must be a multiple of the subgroup size");
 

@@ -13,6 +13,7 @@
 #define BSGP_AST_EXPR_H
 
 #include "bsgp/AST/Stmt.h"
+#include "bsgp/Basic/Target.h"
 
 #include <algorithm>
 #include <string>
@@ -644,15 +645,15 @@ private:
 /// see docs/language.md for when host code knows it.
 class TargetQueryExpr : public Expr {
 public:
-  enum Target { CPU, CUDA, SPIRV };
-  TargetQueryExpr(SourceRange R, Target T) : Expr(SK_TargetQuery, R), T(T) {}
-  Target getTarget() const { return T; }
+  TargetQueryExpr(SourceRange R, bsgp::Target T)
+      : Expr(SK_TargetQuery, R), T(T) {}
+  bsgp::Target getTarget() const { return T; }
   /// The name after `target.`; also the name the bsgp dialect uses.
-  static const char *getName(Target T);
+  llvm::StringRef getName() const { return getTargetName(T); }
   static bool classof(const Stmt *S) { return S->getKind() == SK_TargetQuery; }
 
 private:
-  Target T;
+  bsgp::Target T;
 };
 
 /// A CUDA-style atomic on device memory: `atomicAdd(p, v)` and friends,

@@ -48,6 +48,9 @@ class ControlFlowDialect;
 namespace ub {
 class UBDialect;
 }
+namespace vector {
+class VectorDialect;
+}
 } // namespace mlir
 
 namespace bsgp {

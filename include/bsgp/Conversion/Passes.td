@@ -25,27 +25,41 @@ include "mlir/Pass/PassBase.td"
 
 def BSGPResolveTargetQueriesPass
     : Pass<"bsgp-resolve-target-queries", "::mlir::ModuleOp"> {
-  let summary = "Resolve target.cpu/cuda/spirv in host code";
+  let summary = "Resolve target.cpu/cuda/spirv and group.size in host code";
   let description = [{
-    Replaces every `bsgp.target_is` of host code (outside `bsgp.kernel`
-    ops and, when the object has a CPU target, outside functions marked
-    `bsgp.device` or `bsgp.collective`, which the CPU kernels share) by its
-    value. With exactly one target the value is a constant; in an object for
-    several targets the host runs with whichever backend the runtime picked,
-    so the query becomes `bsgprt_target() == BSGPRT_TARGET_<X>`. Device code
-    is left to each target's kernel lowering, which folds the queries to its
-    own constants.
+    Replaces every `bsgp.target_is` and `bsgp.group_size` of host code
+    (outside `bsgp.kernel` ops and, when the object has a CPU target,
+    outside functions marked `bsgp.device` or `bsgp.collective`, which the
+    CPU kernels share) by its value. With exactly one target the value is a
+    constant; in an object for several targets the host runs with whichever
+    backend the runtime picked, so the query becomes `bsgprt_target() ==
+    BSGPRT_TARGET_<X>`, and the group size a constant where the targets
+    share it, else a select on `bsgprt_target()`. In a function copied for
+    one target (`bsgp.target`), that target's. Device code is left to each
+    target's kernel lowering, which folds the queries to its own constants.
   }];
   let options = [
-    Option<"cpu", "cpu", "bool", /*default=*/"true",
-           "The object carries CPU kernels">,
-    Option<"cuda", "cuda", "bool", /*default=*/"false",
-           "The object carries PTX kernels">,
-    Option<"spirv", "spirv", "bool", /*default=*/"false",
-           "The object carries SPIR-V kernels">,
+    Option<"targets", "targets", "std::string", /*default=*/"\"cpu\"",
+           "The targets the object carries, comma-separated (cpu,cuda,spirv)">,
   ];
   let dependentDialects = ["mlir::arith::ArithDialect",
                            "mlir::func::FuncDialect"];
+}
+
+def BSGPSplitSavedWordsPass : Pass<"bsgp-split-saved-words"> {
+  let summary = "Split saved values into 32-bit stream words";
+  let description = [{
+    Temporary streams are arrays of 32-bit words (§4.3): a value saved to
+    `n` streams is `n` words, low word first, vector elements in order. This
+    pass writes that layout once for every target: each `bsgp.save` and
+    `bsgp.load` of a type other than `i32` becomes one `i32` save or load
+    per stream, and the value is split into its words and joined back with
+    `arith` and `vector` ops (a pointer through `bsgp.ptr.to_int` and
+    `bsgp.ptr.from_int`). The targets' lowerings then only store and load
+    words. First in code generation, before the targets diverge.
+  }];
+  let dependentDialects = ["mlir::arith::ArithDialect",
+                           "mlir::vector::VectorDialect"];
 }
 
 //===----------------------------------------------------------------------===//

@@ -13,6 +13,8 @@
 #ifndef BSGP_DRIVER_CODEGEN_H
 #define BSGP_DRIVER_CODEGEN_H
 
+#include "bsgp/Basic/Target.h"
+
 #include <string>
 
 namespace bsgp {
@@ -33,9 +35,7 @@ struct CodegenOptions {
   std::string Output = "-";
   unsigned OptLevel = 2;
   /// --target=cpu,cuda,spirv: the forms kernels are compiled to.
-  bool TargetCPU = true;
-  bool TargetCUDA = false;
-  bool TargetSPIRV = false;
+  TargetSet Targets = {Target::CPU};
   std::string CUDAArch = "sm_90";
   std::string CUDAPath;
   /// Work groups one CUDA thread block runs in kernels with work-group

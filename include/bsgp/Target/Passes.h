@@ -15,6 +15,7 @@
 #ifndef BSGP_TARGET_PASSES_H
 #define BSGP_TARGET_PASSES_H
 
+#include "bsgp/Basic/Target.h"
 #include "bsgp/Conversion/Passes.h"
 
 #include "mlir/Pass/Pass.h"
@@ -36,9 +37,7 @@ namespace bsgp {
 /// Where kernels are compiled for. One object may carry several forms; the
 /// runtime picks one when the program starts.
 struct CodegenTargets {
-  bool cpu = true;
-  bool cuda = false;
-  bool spirv = false;
+  TargetSet targets = {Target::CPU};
   std::string cudaChip = "sm_90";
   std::string cudaPath;
   unsigned cudaGroupsPerBlock = 8;

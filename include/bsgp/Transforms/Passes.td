@@ -65,12 +65,8 @@ def BSGPSpecializeTargetsPass
     by the target lowerings.
   }];
   let options = [
-    Option<"cpu", "cpu", "bool", /*default=*/"true",
-           "the object carries CPU code">,
-    Option<"cuda", "cuda", "bool", /*default=*/"false",
-           "the object carries PTX">,
-    Option<"spirv", "spirv", "bool", /*default=*/"false",
-           "the object carries SPIR-V">
+    Option<"targets", "targets", "std::string", /*default=*/"\"cpu\"",
+           "the targets the object carries, comma-separated (cpu,cuda,spirv)">
   ];
   let dependentDialects = ["::mlir::arith::ArithDialect",
                            "::mlir::func::FuncDialect",

@@ -13,6 +13,8 @@
 #ifndef BSGP_TRANSFORMS_TARGETQUERIES_H
 #define BSGP_TRANSFORMS_TARGETQUERIES_H
 
+#include "bsgp/Basic/Target.h"
+
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/Location.h"
 #include "mlir/IR/Value.h"
@@ -27,15 +29,16 @@ class Operation;
 
 namespace bsgp {
 
-/// Replaces every bsgp.target_is below `root` by its value on `target`
-/// ("cpu", "cuda" or "spirv"), then canonicalizes the functions and kernels
-/// that held one, so that the branches for other targets are gone before
-/// the target's conversion sees them.
-void foldTargetQueries(mlir::Operation *root, llvm::StringRef target);
+/// Replaces every bsgp.target_is below `root` by its value on `target`,
+/// then canonicalizes the functions and kernels that held one, so that the
+/// branches for other targets are gone before the target's conversion sees
+/// them.
+void foldTargetQueries(mlir::Operation *root, Target target);
 
-/// The runtime's number for a target, as `bsgprt_target()` returns it
-/// (BSGPRT_TARGET_CPU, _CUDA, _VULKAN in runtime/include/bsgp/runtime.h).
-int64_t getRuntimeTargetId(llvm::StringRef target);
+/// The targets named by a pass option ("cpu,cuda,spirv"); an unknown name
+/// is reported on `anchor`.
+mlir::FailureOr<TargetSet> parseTargetsOption(mlir::Operation *anchor,
+                                              llvm::StringRef option);
 
 /// A call of `int bsgprt_target(void)` at `b`: of the program's own
 /// `extern "C"` declaration where it has one (MLIRGen makes those LLVM

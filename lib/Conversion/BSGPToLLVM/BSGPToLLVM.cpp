@@ -6,9 +6,9 @@
 //
 // Pointers are opaque LLVM pointers in a target-chosen address space, so the
 // element type of !bsgp.ptr<T> lives on only in the GEPs, loads and stores
-// made here. Temporary streams are arrays of 32-bit words; a saved value is
-// split into its words, word w going to the w-th stream operand of the save
-// (the layout §4.3's allocation assumes).
+// made here. Temporary streams are arrays of 32-bit words;
+// bsgp-split-saved-words has made every bsgp.save and bsgp.load one of a single
+// word.
 //
 //===----------------------------------------------------------------------===//
 
@@ -55,101 +55,6 @@ Value toI64Index(OpBuilder &b, Location loc, Value index) {
   if (intTy.getWidth() < 64)
     return LLVM::SExtOp::create(b, loc, i64, index);
   return LLVM::TruncOp::create(b, loc, i64, index);
-}
-
-/// Splits `v`, already of an LLVM type, into 32-bit words, low word first.
-LogicalResult splitWords(OpBuilder &b, Location loc, Value v,
-                         SmallVectorImpl<Value> &words) {
-  Type i32 = b.getI32Type(), i64 = b.getI64Type();
-  Type t = v.getType();
-  if (auto vt = dyn_cast<VectorType>(t)) {
-    if (vt.getRank() != 1 || vt.isScalable())
-      return failure();
-    for (int64_t i = 0, e = vt.getNumElements(); i < e; ++i) {
-      Value idx = LLVM::ConstantOp::create(b, loc, i32, i);
-      Value elt = LLVM::ExtractElementOp::create(b, loc, v, idx);
-      if (failed(splitWords(b, loc, elt, words)))
-        return failure();
-    }
-    return success();
-  }
-  if (isa<LLVM::LLVMPointerType>(t)) {
-    v = LLVM::PtrToIntOp::create(b, loc, i64, v);
-    t = i64;
-  }
-  if (auto ft = dyn_cast<FloatType>(t)) {
-    v = LLVM::BitcastOp::create(b, loc, b.getIntegerType(ft.getWidth()), v);
-    t = v.getType();
-  }
-  auto it = dyn_cast<IntegerType>(t);
-  if (!it)
-    return failure();
-  if (it.getWidth() <= 32) {
-    words.push_back(it.getWidth() == 32 ? v
-                                        : LLVM::ZExtOp::create(b, loc, i32, v));
-    return success();
-  }
-  if (it.getWidth() != 64)
-    return failure();
-  Value hi = LLVM::LShrOp::create(b, loc, v,
-                                  LLVM::ConstantOp::create(b, loc, i64, 32));
-  words.push_back(LLVM::TruncOp::create(b, loc, i32, v));
-  words.push_back(LLVM::TruncOp::create(b, loc, i32, hi));
-  return success();
-}
-
-/// The inverse of splitWords: rebuilds a value of LLVM type `t` from
-/// `words`, consuming them from the front.
-FailureOr<Value> joinWords(OpBuilder &b, Location loc, Type t,
-                           ArrayRef<Value> &words) {
-  Type i32 = b.getI32Type(), i64 = b.getI64Type();
-  if (auto vt = dyn_cast<VectorType>(t)) {
-    if (vt.getRank() != 1 || vt.isScalable())
-      return failure();
-    Value result = LLVM::UndefOp::create(b, loc, vt);
-    for (int64_t i = 0, e = vt.getNumElements(); i < e; ++i) {
-      FailureOr<Value> elt = joinWords(b, loc, vt.getElementType(), words);
-      if (failed(elt))
-        return failure();
-      Value idx = LLVM::ConstantOp::create(b, loc, i32, i);
-      result = LLVM::InsertElementOp::create(b, loc, result, *elt, idx);
-    }
-    return result;
-  }
-  auto takeInt = [&](unsigned width) -> FailureOr<Value> {
-    if (width <= 32) {
-      if (words.empty())
-        return failure();
-      Value w = words.front();
-      words = words.drop_front();
-      if (width == 32)
-        return w;
-      return Value(LLVM::TruncOp::create(b, loc, b.getIntegerType(width), w));
-    }
-    if (width != 64 || words.size() < 2)
-      return failure();
-    Value lo = LLVM::ZExtOp::create(b, loc, i64, words[0]);
-    Value hi = LLVM::ZExtOp::create(b, loc, i64, words[1]);
-    words = words.drop_front(2);
-    hi = LLVM::ShlOp::create(b, loc, hi,
-                             LLVM::ConstantOp::create(b, loc, i64, 32));
-    return Value(LLVM::OrOp::create(b, loc, lo, hi));
-  };
-  if (isa<LLVM::LLVMPointerType>(t)) {
-    FailureOr<Value> bits = takeInt(64);
-    if (failed(bits))
-      return failure();
-    return Value(LLVM::IntToPtrOp::create(b, loc, t, *bits));
-  }
-  if (auto ft = dyn_cast<FloatType>(t)) {
-    FailureOr<Value> bits = takeInt(ft.getWidth());
-    if (failed(bits))
-      return failure();
-    return Value(LLVM::BitcastOp::create(b, loc, t, *bits));
-  }
-  if (auto it = dyn_cast<IntegerType>(t))
-    return takeInt(it.getWidth());
-  return failure();
 }
 
 /// Address of word `index` of a stream.
@@ -237,6 +142,28 @@ struct PtrCastLowering : BSGPPattern<bsgp::PtrCastOp> {
   matchAndRewrite(bsgp::PtrCastOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     rewriter.replaceOp(op, adaptor.getPtr());
+    return success();
+  }
+};
+
+struct PtrToIntLowering : BSGPPattern<bsgp::PtrToIntOp> {
+  using BSGPPattern::BSGPPattern;
+  LogicalResult
+  matchAndRewrite(bsgp::PtrToIntOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    rewriter.replaceOpWithNewOp<LLVM::PtrToIntOp>(op, rewriter.getI64Type(),
+                                                  adaptor.getPtr());
+    return success();
+  }
+};
+
+struct PtrFromIntLowering : BSGPPattern<bsgp::PtrFromIntOp> {
+  using BSGPPattern::BSGPPattern;
+  LogicalResult
+  matchAndRewrite(bsgp::PtrFromIntOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    rewriter.replaceOpWithNewOp<LLVM::IntToPtrOp>(
+        op, getTypeConverter()->convertType(op.getType()), adaptor.getValue());
     return success();
   }
 };
@@ -368,19 +295,12 @@ struct SaveLowering : BSGPPattern<bsgp::SaveOp> {
   LogicalResult
   matchAndRewrite(bsgp::SaveOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    Location loc = op.getLoc();
-    SmallVector<Value> words;
-    if (failed(splitWords(rewriter, loc, adaptor.getValue(), words)))
-      return rewriter.notifyMatchFailure(op, "value has no word layout");
-    if (words.size() != adaptor.getStreams().size())
-      return op.emitOpError("value has ")
-             << words.size() << " words but " << adaptor.getStreams().size()
-             << " streams";
-    for (auto [w, s] : llvm::zip(words, adaptor.getStreams()))
-      LLVM::StoreOp::create(
-          rewriter, loc, w,
-          streamWordAddress(rewriter, loc, s, adaptor.getIndex()));
-    rewriter.eraseOp(op);
+    if (!op.isWord())
+      return op.emitOpError("is not split into words (bsgp-split-saved-words)");
+    rewriter.replaceOpWithNewOp<LLVM::StoreOp>(
+        op, adaptor.getValue(),
+        streamWordAddress(rewriter, op.getLoc(), adaptor.getStreams()[0],
+                          adaptor.getIndex()));
     return success();
   }
 };
@@ -390,21 +310,12 @@ struct LoadLowering : BSGPPattern<bsgp::LoadOp> {
   LogicalResult
   matchAndRewrite(bsgp::LoadOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    Location loc = op.getLoc();
-    Type resultTy = getTypeConverter()->convertType(op.getType());
-    if (!resultTy)
-      return failure();
-    SmallVector<Value> words;
-    for (Value s : adaptor.getStreams())
-      words.push_back(LLVM::LoadOp::create(
-          rewriter, loc, rewriter.getI32Type(),
-          streamWordAddress(rewriter, loc, s, adaptor.getIndex())));
-    ArrayRef<Value> rest = words;
-    FailureOr<Value> v = joinWords(rewriter, loc, resultTy, rest);
-    if (failed(v) || !rest.empty())
-      return op.emitOpError("result type does not match its ")
-             << words.size() << " stream words";
-    rewriter.replaceOp(op, *v);
+    if (!op.isWord())
+      return op.emitOpError("is not split into words (bsgp-split-saved-words)");
+    rewriter.replaceOpWithNewOp<LLVM::LoadOp>(
+        op, rewriter.getI32Type(),
+        streamWordAddress(rewriter, op.getLoc(), adaptor.getStreams()[0],
+                          adaptor.getIndex()));
     return success();
   }
 };
@@ -545,14 +456,14 @@ struct FenceLowering : AtomicPattern<bsgp::FenceOp> {
 void bsgp::populateBSGPToLLVMPatterns(LLVMTypeConverter &converter,
                                       RewritePatternSet &patterns,
                                       StringRef atomicSyncScope) {
-  patterns
-      .add<PtrLoadLowering, PtrStoreLowering, PtrOffsetLowering,
-           PtrNullLowering, PtrCastLowering, PtrCmpLowering, PtrDiffLowering,
-           SaveLowering, LoadLowering, StreamAllocLowering,
-           AllocLowering<bsgp::DNewOp, RuntimeFn::DNewElements>,
-           AllocLowering<bsgp::DTempNewOp, RuntimeFn::TempAllocElements>,
-           DFreeLowering, FreeLowering<bsgp::DTempFreeOp, RuntimeFn::TempFree>,
-           FreeLowering<bsgp::StreamFreeOp, RuntimeFn::TempFree>>(converter);
+  patterns.add<
+      PtrLoadLowering, PtrStoreLowering, PtrOffsetLowering, PtrNullLowering,
+      PtrCastLowering, PtrToIntLowering, PtrFromIntLowering, PtrCmpLowering,
+      PtrDiffLowering, SaveLowering, LoadLowering, StreamAllocLowering,
+      AllocLowering<bsgp::DNewOp, RuntimeFn::DNewElements>,
+      AllocLowering<bsgp::DTempNewOp, RuntimeFn::TempAllocElements>,
+      DFreeLowering, FreeLowering<bsgp::DTempFreeOp, RuntimeFn::TempFree>,
+      FreeLowering<bsgp::StreamFreeOp, RuntimeFn::TempFree>>(converter);
   patterns.add<AtomicRMWLowering, AtomicLoadLowering, AtomicCASLowering,
                FenceLowering>(converter, atomicSyncScope);
   populateListPrimitivesToLLVMPatterns(converter, patterns);

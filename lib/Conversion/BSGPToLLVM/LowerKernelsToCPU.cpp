@@ -490,9 +490,9 @@ LogicalResult LowerKernelsToCPUPass::lowerKernel(bsgp::KernelOp kernel) {
 void LowerKernelsToCPUPass::runOnOperation() {
   // The other targets have cloned what they need, so the kernels and the
   // device functions they share with host code are folded in place.
-  bsgp::foldTargetQueries(getOperation(), "cpu");
+  bsgp::foldTargetQueries(getOperation(), bsgp::Target::CPU);
   SmallVector<bsgp::KernelOp> kernels;
-  bsgp::getKernelsForTarget(getOperation(), "cpu", kernels);
+  bsgp::getKernelsForTarget(getOperation(), bsgp::Target::CPU, kernels);
   // Grid loops last: they call the entries of the kernels they launch.
   StringRef gridLoop = bsgp::BSGPDialect::GridLoopAttrHelper::getNameStr();
   for (bool grid : {false, true})

@@ -427,14 +427,14 @@ struct CoarsenGroupsPass
 
 void CoarsenGroupsPass::runOnOperation() {
   SmallVector<bsgp::KernelOp> kernels;
-  bsgp::getKernelsForTarget(getOperation(), "cuda", kernels);
+  bsgp::getKernelsForTarget(getOperation(), bsgp::Target::CUDA, kernels);
   for (bsgp::KernelOp kernel : kernels) {
     if (kernel.getBody().empty())
       continue;
     // What the CUDA form of the kernel keeps decides: group operations in
     // branches for other targets do not count.
     OwningOpRef<bsgp::KernelOp> folded(cast<bsgp::KernelOp>(kernel->clone()));
-    bsgp::foldTargetQueries(*folded, "cuda");
+    bsgp::foldTargetQueries(*folded, bsgp::Target::CUDA);
     if (!bsgp::usesGroupOps(*folded))
       continue;
     unsigned groups = bsgp::chooseGroupsPerBlock(*folded, groupsPerBlock);

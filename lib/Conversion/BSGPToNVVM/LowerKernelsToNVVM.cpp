@@ -210,7 +210,7 @@ LogicalResult LowerKernelsToNVVMPass::addKernel(bsgp::KernelOp kernel,
   // The ops the CUDA form of the kernel keeps decide its block size; the
   // CPU target folds the kernel for itself later.
   OwningOpRef<bsgp::KernelOp> folded(cast<bsgp::KernelOp>(kernel->clone()));
-  bsgp::foldTargetQueries(*folded, "cuda");
+  bsgp::foldTargetQueries(*folded, bsgp::Target::CUDA);
   bool groups = bsgp::usesGroupOps(*folded);
   unsigned groupsPerBlock = 1;
   if (auto coarsened =
@@ -277,7 +277,7 @@ LogicalResult LowerKernelsToNVVMPass::addKernel(bsgp::KernelOp kernel,
 void LowerKernelsToNVVMPass::runOnOperation() {
   ModuleOp host = getOperation();
   SmallVector<bsgp::KernelOp> kernels;
-  bsgp::getKernelsForTarget(host, "cuda", kernels);
+  bsgp::getKernelsForTarget(host, bsgp::Target::CUDA, kernels);
   if (kernels.empty())
     return;
 
@@ -311,7 +311,7 @@ void LowerKernelsToNVVMPass::runOnOperation() {
               device)))
         return signalPassFailure();
   // Before any conversion: code for the other targets goes away.
-  bsgp::foldTargetQueries(device, "cuda");
+  bsgp::foldTargetQueries(device, bsgp::Target::CUDA);
   if (failed(bsgp::rejectChunkOps(device, "CUDA")))
     return signalPassFailure();
 }

@@ -159,115 +159,18 @@ struct PtrDiffToSPIRV : BSGPToSPIRVPattern<bsgp::PtrDiffOp> {
   }
 };
 
-/// Splits `v` (of BSGP type `t`, SPIR-V-convertible) into 32-bit words, low
-/// word first, as bsgp.save defines them.
-static LogicalResult splitWords(OpBuilder &b, Location loc, Value v, Type t,
-                                SmallVectorImpl<Value> &words) {
-  Type i32 = b.getI32Type(), i64 = b.getI64Type();
-  if (auto vt = dyn_cast<VectorType>(t)) {
-    if (vt.getRank() != 1 || vt.isScalable())
-      return failure();
-    for (int32_t i = 0, e = vt.getNumElements(); i < e; ++i) {
-      Value elt = spirv::CompositeExtractOp::create(b, loc, v, {i});
-      if (failed(splitWords(b, loc, elt, vt.getElementType(), words)))
-        return failure();
-    }
-    return success();
-  }
-  if (isa<bsgp::PtrType, bsgp::StreamType>(t) || t.isIndex())
-    t = i64;
-  if (auto ft = dyn_cast<FloatType>(t)) {
-    t = b.getIntegerType(ft.getWidth());
-    v = arith::BitcastOp::create(b, loc, t, v);
-  }
-  auto it = dyn_cast<IntegerType>(t);
-  if (!it)
-    return failure();
-  if (it.getWidth() <= 32) {
-    words.push_back(
-        it.getWidth() == 32 ? v : arith::ExtUIOp::create(b, loc, i32, v));
-    return success();
-  }
-  if (it.getWidth() != 64)
-    return failure();
-  Value hi = arith::ShRUIOp::create(
-      b, loc, v, arith::ConstantIntOp::create(b, loc, i64, 32));
-  words.push_back(arith::TruncIOp::create(b, loc, i32, v));
-  words.push_back(arith::TruncIOp::create(b, loc, i32, hi));
-  return success();
-}
-
-/// The inverse of splitWords: a value of BSGP type `t` (in its SPIR-V form)
-/// from `words`, consumed from the front.
-static FailureOr<Value> joinWords(OpBuilder &b, Location loc, Type t,
-                                  const TypeConverter &converter,
-                                  ArrayRef<Value> &words) {
-  Type i64 = b.getI64Type();
-  if (auto vt = dyn_cast<VectorType>(t)) {
-    if (vt.getRank() != 1 || vt.isScalable())
-      return failure();
-    SmallVector<Value> elts;
-    for (int64_t i = 0, e = vt.getNumElements(); i < e; ++i) {
-      FailureOr<Value> elt =
-          joinWords(b, loc, vt.getElementType(), converter, words);
-      if (failed(elt))
-        return failure();
-      elts.push_back(*elt);
-    }
-    Type spvTy = converter.convertType(vt);
-    if (!spvTy)
-      return failure();
-    return Value(spirv::CompositeConstructOp::create(b, loc, spvTy, elts));
-  }
-  auto takeInt = [&](unsigned width) -> FailureOr<Value> {
-    if (width <= 32) {
-      if (words.empty())
-        return failure();
-      Value w = words.front();
-      words = words.drop_front();
-      if (width == 32)
-        return w;
-      return Value(arith::TruncIOp::create(b, loc, b.getIntegerType(width), w));
-    }
-    if (width != 64 || words.size() < 2)
-      return failure();
-    Value lo = arith::ExtUIOp::create(b, loc, i64, words[0]);
-    Value hi = arith::ExtUIOp::create(b, loc, i64, words[1]);
-    words = words.drop_front(2);
-    hi = arith::ShLIOp::create(b, loc, hi,
-                               arith::ConstantIntOp::create(b, loc, i64, 32));
-    return Value(arith::OrIOp::create(b, loc, lo, hi));
-  };
-  if (isa<bsgp::PtrType, bsgp::StreamType>(t) || t.isIndex())
-    return takeInt(64);
-  if (auto ft = dyn_cast<FloatType>(t)) {
-    FailureOr<Value> bits = takeInt(ft.getWidth());
-    if (failed(bits))
-      return failure();
-    return Value(arith::BitcastOp::create(b, loc, t, *bits));
-  }
-  if (auto it = dyn_cast<IntegerType>(t))
-    return takeInt(it.getWidth());
-  return failure();
-}
-
 struct SaveToSPIRV : BSGPToSPIRVPattern<bsgp::SaveOp> {
   using BSGPToSPIRVPattern::BSGPToSPIRVPattern;
   LogicalResult
   matchAndRewrite(bsgp::SaveOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
+    if (!op.isWord())
+      return op.emitOpError("is not split into words (bsgp-split-saved-words)");
     Location loc = op.getLoc();
-    SmallVector<Value> words;
-    if (failed(splitWords(rewriter, loc, adaptor.getValue(),
-                          op.getValue().getType(), words)))
-      return op.emitOpError("value has no word layout on the SPIR-V target");
-    if (words.size() != adaptor.getStreams().size())
-      return op.emitOpError("value has ")
-             << words.size() << " words but " << adaptor.getStreams().size()
-             << " streams";
-    for (auto [w, s] : llvm::zip(words, adaptor.getStreams()))
-      storePSB(rewriter, loc, w,
-               addressOf(rewriter, loc, s, adaptor.getIndex(), 4), 4);
+    storePSB(rewriter, loc, adaptor.getValue(),
+             addressOf(rewriter, loc, adaptor.getStreams()[0],
+                       adaptor.getIndex(), 4),
+             4);
     rewriter.eraseOp(op);
     return success();
   }
@@ -278,19 +181,35 @@ struct LoadToSPIRV : BSGPToSPIRVPattern<bsgp::LoadOp> {
   LogicalResult
   matchAndRewrite(bsgp::LoadOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
+    if (!op.isWord())
+      return op.emitOpError("is not split into words (bsgp-split-saved-words)");
     Location loc = op.getLoc();
-    SmallVector<Value> words;
-    for (Value s : adaptor.getStreams())
-      words.push_back(
-          loadPSB(rewriter, loc, rewriter.getI32Type(),
-                  addressOf(rewriter, loc, s, adaptor.getIndex(), 4), 4));
-    ArrayRef<Value> rest = words;
-    FailureOr<Value> v =
-        joinWords(rewriter, loc, op.getType(), *getTypeConverter(), rest);
-    if (failed(v) || !rest.empty())
-      return op.emitOpError("result type does not match its ")
-             << words.size() << " stream words on the SPIR-V target";
-    rewriter.replaceOp(op, *v);
+    rewriter.replaceOp(op,
+                       loadPSB(rewriter, loc, rewriter.getI32Type(),
+                               addressOf(rewriter, loc, adaptor.getStreams()[0],
+                                         adaptor.getIndex(), 4),
+                               4));
+    return success();
+  }
+};
+
+/// A pointer is its 64-bit address already (see the file comment).
+struct PtrToIntToSPIRV : BSGPToSPIRVPattern<bsgp::PtrToIntOp> {
+  using BSGPToSPIRVPattern::BSGPToSPIRVPattern;
+  LogicalResult
+  matchAndRewrite(bsgp::PtrToIntOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    rewriter.replaceOp(op, adaptor.getPtr());
+    return success();
+  }
+};
+
+struct PtrFromIntToSPIRV : BSGPToSPIRVPattern<bsgp::PtrFromIntOp> {
+  using BSGPToSPIRVPattern::BSGPToSPIRVPattern;
+  LogicalResult
+  matchAndRewrite(bsgp::PtrFromIntOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    rewriter.replaceOp(op, adaptor.getValue());
     return success();
   }
 };
@@ -405,9 +324,10 @@ void bsgp::addBSGPToSPIRVTypeConversions(SPIRVTypeConverter &converter) {
 void bsgp::populateBSGPToSPIRVPatterns(SPIRVTypeConverter &converter,
                                        RewritePatternSet &patterns) {
   MLIRContext *ctx = patterns.getContext();
-  patterns.add<PtrLoadToSPIRV, PtrStoreToSPIRV, PtrOffsetToSPIRV,
-               PtrNullToSPIRV, PtrCastToSPIRV, PtrCmpToSPIRV, PtrDiffToSPIRV,
-               SaveToSPIRV, LoadToSPIRV>(converter, ctx);
+  patterns
+      .add<PtrLoadToSPIRV, PtrStoreToSPIRV, PtrOffsetToSPIRV, PtrNullToSPIRV,
+           PtrCastToSPIRV, PtrToIntToSPIRV, PtrFromIntToSPIRV, PtrCmpToSPIRV,
+           PtrDiffToSPIRV, SaveToSPIRV, LoadToSPIRV>(converter, ctx);
   patterns.add<AtomicRMWToSPIRV, AtomicCASToSPIRV, FenceToSPIRV>(converter,
                                                                  ctx);
   patterns.add<TruncToSPIRV>(converter, ctx);

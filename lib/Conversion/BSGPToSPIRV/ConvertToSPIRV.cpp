@@ -182,7 +182,7 @@ LogicalResult ConvertToSPIRVPass::addEntryPoints(spirv::ModuleOp device) {
   ModuleOp host = getOperation();
   Location loc = device.getLoc();
   SmallVector<bsgp::KernelOp> kernels;
-  bsgp::getKernelsForTarget(host, "spirv", kernels);
+  bsgp::getKernelsForTarget(host, bsgp::Target::SPIRV, kernels);
   OpBuilder db(device.getContext());
   // Vulkan drivers may fuse or reassociate float arithmetic unless told not
   // to; BSGP promises the IEEE results of the cpu and cuda targets (no FMA

@@ -157,7 +157,8 @@ std::string describeEscape(OpOperand &use) {
                : "stores the address of a local array to memory";
   if (!getFlowTargets(use).empty())
     return "";
-  if (isa<bsgp::SaveOp>(user))
+  // A pointer is saved as its address (bsgp-split-saved-words).
+  if (isa<bsgp::SaveOp, bsgp::PtrToIntOp>(user))
     return "keeps the address of a local array across a barrier";
   if (isa<func::CallOp>(user))
     return "passes the address of a local array or variable to a function";

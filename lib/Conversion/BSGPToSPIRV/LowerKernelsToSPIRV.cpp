@@ -257,7 +257,7 @@ LowerKernelsToSPIRVPass::expandGridLaunches(func::FuncOp fn,
     if (!callee || callee.getBody().empty())
       return launch.emitOpError("launches a kernel without a body");
     OwningOpRef<bsgp::KernelOp> folded(cast<bsgp::KernelOp>(callee->clone()));
-    bsgp::foldTargetQueries(*folded, "spirv");
+    bsgp::foldTargetQueries(*folded, bsgp::Target::SPIRV);
     b.setInsertionPoint(launch);
     // A negative count runs no rank, as bsgprt_launch would refuse it.
     Value count =
@@ -294,7 +294,7 @@ LogicalResult LowerKernelsToSPIRVPass::buildKernel(bsgp::KernelOp kernel,
   // The body with the target queries folded, so that group operations in
   // branches for other targets do not count.
   OwningOpRef<bsgp::KernelOp> folded(cast<bsgp::KernelOp>(kernel->clone()));
-  bsgp::foldTargetQueries(*folded, "spirv");
+  bsgp::foldTargetQueries(*folded, bsgp::Target::SPIRV);
   bool grouped = bsgp::usesGroupOps(*folded);
 
   auto fn = func::FuncOp::create(db, loc, kernel.getSymName(),
@@ -388,7 +388,7 @@ LogicalResult LowerKernelsToSPIRVPass::buildKernel(bsgp::KernelOp kernel,
 void LowerKernelsToSPIRVPass::runOnOperation() {
   ModuleOp host = getOperation();
   SmallVector<bsgp::KernelOp> kernels;
-  bsgp::getKernelsForTarget(host, "spirv", kernels);
+  bsgp::getKernelsForTarget(host, bsgp::Target::SPIRV, kernels);
   if (kernels.empty())
     return;
 
@@ -408,7 +408,7 @@ void LowerKernelsToSPIRVPass::runOnOperation() {
   if (failed(bsgp::inlineMultiResultCalls(device)))
     return signalPassFailure();
   // Before any check or conversion: code for the other targets goes away.
-  bsgp::foldTargetQueries(device, "spirv");
+  bsgp::foldTargetQueries(device, bsgp::Target::SPIRV);
   // Chunk accumulations under `if (target.cpu)` are gone by now.
   if (failed(bsgp::rejectChunkOps(device, "SPIR-V")) ||
       failed(bsgp::rejectGroupLookbacks(device, "SPIR-V")))

@@ -170,11 +170,11 @@ bool bsgp::usesGroupOps(Operation *kernel) {
       .wasInterrupted();
 }
 
-void bsgp::getKernelsForTarget(ModuleOp module, StringRef target,
+void bsgp::getKernelsForTarget(ModuleOp module, Target target,
                                SmallVectorImpl<KernelOp> &kernels) {
   for (KernelOp k : module.getOps<KernelOp>()) {
     auto only = k->getAttrOfType<StringAttr>(BSGPDialect::getTargetAttrName());
-    if (!only || only.getValue() == target)
+    if (!only || only.getValue() == getTargetName(target))
       kernels.push_back(k);
   }
 }

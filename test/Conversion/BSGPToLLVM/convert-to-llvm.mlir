@@ -70,62 +70,34 @@ func.func @lists(%n: i32) {
 
 // -----
 
-// Saving splits a value into 32-bit words, low word first, one stream per
-// word, each stored at the same index.
-// CHECK-LABEL: llvm.func @save_i64(
-// CHECK-SAME:    %[[V:.*]]: i64, %[[S0:.*]]: !llvm.ptr, %[[S1:.*]]: !llvm.ptr, %[[I:.*]]: i32)
-// CHECK:         %[[C32:.*]] = llvm.mlir.constant(32 : i64)
-// CHECK:         %[[HI64:.*]] = llvm.lshr %[[V]], %[[C32]]
-// CHECK:         %[[LO:.*]] = llvm.trunc %[[V]] : i64 to i32
-// CHECK:         %[[HI:.*]] = llvm.trunc %[[HI64]] : i64 to i32
-// CHECK:         %[[A0:.*]] = llvm.getelementptr %[[S0]][%{{.*}}] : (!llvm.ptr, i64) -> !llvm.ptr, i32
-// CHECK:         llvm.store %[[LO]], %[[A0]]
-// CHECK:         %[[A1:.*]] = llvm.getelementptr %[[S1]][%{{.*}}] : (!llvm.ptr, i64) -> !llvm.ptr, i32
-// CHECK:         llvm.store %[[HI]], %[[A1]]
-func.func @save_i64(%v: i64, %s0: !bsgp.stream, %s1: !bsgp.stream, %i: i32) attributes {bsgp.device} {
+// bsgp-split-saved-words has left one word per save and load: a store or
+// load of an i32 at word `i` of its stream. Pointers cross as addresses.
+// CHECK-LABEL: llvm.func @words(
+// CHECK-SAME:    %[[V:.*]]: i32, %[[P:.*]]: !llvm.ptr, %[[S:.*]]: !llvm.ptr, %[[I:.*]]: i32, %[[B:.*]]: i64)
+// CHECK:         %[[I64:.*]] = llvm.sext %[[I]] : i32 to i64
+// CHECK:         %[[A:.*]] = llvm.getelementptr %[[S]][%[[I64]]] : (!llvm.ptr, i64) -> !llvm.ptr, i32
+// CHECK:         llvm.store %[[V]], %[[A]] : i32, !llvm.ptr
+// CHECK:         %[[W:.*]] = llvm.load %{{.*}} : !llvm.ptr -> i32
+// CHECK:         %[[ADDR:.*]] = llvm.ptrtoint %[[P]] : !llvm.ptr to i64
+// CHECK:         %[[Q:.*]] = llvm.inttoptr %[[B]] : i64 to !llvm.ptr
+// CHECK:         llvm.return
+func.func @words(%v: i32, %p: !bsgp.ptr<f32>, %s: !bsgp.stream, %i: i32, %b: i64) -> (i32, i64, !bsgp.ptr<f32>) attributes {bsgp.device} {
+  bsgp.save %v to (%s)[%i] : i32
+  %w = bsgp.load (%s)[%i] : i32
+  %a = bsgp.ptr.to_int %p : !bsgp.ptr<f32>
+  %q = bsgp.ptr.from_int %b : !bsgp.ptr<f32>
+  return %w, %a, %q : i32, i64, !bsgp.ptr<f32>
+}
+
+// -----
+
+// A value of several words reaching this pass means the pipeline skipped
+// bsgp-split-saved-words.
+func.func @unsplit(%v: i64, %s0: !bsgp.stream, %s1: !bsgp.stream, %i: i32) attributes {bsgp.device} {
+  // expected-error @+2 {{'bsgp.save' op is not split into words (bsgp-split-saved-words)}}
+  // expected-error @+1 {{'bsgp.save' has no lowering to LLVM}}
   bsgp.save %v to (%s0, %s1)[%i] : i64
   return
-}
-
-// Loading joins the words back: (hi << 32) | lo, then the bit pattern is
-// reinterpreted.
-// CHECK-LABEL: llvm.func @load_f64(
-// CHECK:         %[[W0:.*]] = llvm.load %{{.*}} : !llvm.ptr -> i32
-// CHECK:         %[[W1:.*]] = llvm.load %{{.*}} : !llvm.ptr -> i32
-// CHECK:         %[[LO:.*]] = llvm.zext %[[W0]] : i32 to i64
-// CHECK:         %[[HI:.*]] = llvm.zext %[[W1]] : i32 to i64
-// CHECK:         %[[SH:.*]] = llvm.shl %[[HI]], %{{.*}}
-// CHECK:         %[[OR:.*]] = llvm.or %[[LO]], %[[SH]]
-// CHECK:         llvm.bitcast %[[OR]] : i64 to f64
-func.func @load_f64(%s0: !bsgp.stream, %s1: !bsgp.stream, %i: i32) -> f64 attributes {bsgp.device} {
-  %v = bsgp.load (%s0, %s1)[%i] : f64
-  return %v : f64
-}
-
-// Narrow values are widened to a word and truncated back; a pointer takes
-// two words.
-// CHECK-LABEL: llvm.func @narrow_and_ptr(
-// CHECK:         llvm.zext %{{.*}} : i1 to i32
-// CHECK:         llvm.ptrtoint %{{.*}} : !llvm.ptr to i64
-// CHECK:         llvm.trunc %{{.*}} : i32 to i1
-// CHECK:         llvm.inttoptr %{{.*}} : i64 to !llvm.ptr
-func.func @narrow_and_ptr(%b: i1, %p: !bsgp.ptr<i32>, %s0: !bsgp.stream, %s1: !bsgp.stream, %s2: !bsgp.stream, %i: i32) -> (i1, !bsgp.ptr<i32>) attributes {bsgp.device} {
-  bsgp.save %b to (%s0)[%i] : i1
-  bsgp.save %p to (%s1, %s2)[%i] : !bsgp.ptr<i32>
-  %b2 = bsgp.load (%s0)[%i] : i1
-  %p2 = bsgp.load (%s1, %s2)[%i] : !bsgp.ptr<i32>
-  return %b2, %p2 : i1, !bsgp.ptr<i32>
-}
-
-// A float4 is four words: each element is extracted and bitcast.
-// CHECK-LABEL: llvm.func @save_float4(
-// CHECK-COUNT-4: llvm.extractelement
-// CHECK-COUNT-4: llvm.store %{{.*}}, %{{.*}} : i32, !llvm.ptr
-// CHECK-COUNT-4: llvm.insertelement
-func.func @save_float4(%v: vector<4xf32>, %s0: !bsgp.stream, %s1: !bsgp.stream, %s2: !bsgp.stream, %s3: !bsgp.stream, %i: i32) -> vector<4xf32> attributes {bsgp.device} {
-  bsgp.save %v to (%s0, %s1, %s2, %s3)[%i] : vector<4xf32>
-  %w = bsgp.load (%s0, %s1, %s2, %s3)[%i] : vector<4xf32>
-  return %w : vector<4xf32>
 }
 
 // -----

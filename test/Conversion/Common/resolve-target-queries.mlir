@@ -1,7 +1,7 @@
-// RUN: bsgp-opt %s --bsgp-resolve-target-queries="cpu=true" | FileCheck %s --check-prefix=CPU
-// RUN: bsgp-opt %s --bsgp-resolve-target-queries="cpu=false cuda=true" | FileCheck %s --check-prefix=CUDA
-// RUN: bsgp-opt %s --bsgp-resolve-target-queries="cpu=true cuda=true" | FileCheck %s --check-prefix=FAT
-// RUN: bsgp-opt %s --bsgp-resolve-target-queries="cpu=false cuda=true spirv=true" | FileCheck %s --check-prefix=GPUS
+// RUN: bsgp-opt %s --bsgp-resolve-target-queries="targets=cpu" | FileCheck %s --check-prefix=CPU
+// RUN: bsgp-opt %s --bsgp-resolve-target-queries="targets=cuda" | FileCheck %s --check-prefix=CUDA
+// RUN: bsgp-opt %s --bsgp-resolve-target-queries="targets=cpu,cuda" | FileCheck %s --check-prefix=FAT
+// RUN: bsgp-opt %s --bsgp-resolve-target-queries="targets=cuda,spirv" | FileCheck %s --check-prefix=GPUS
 
 // Host code: a constant with one target; with several, a comparison of
 // bsgprt_target() with BSGPRT_TARGET_CPU (1), _CUDA (2) or _VULKAN (3), and
@@ -63,6 +63,43 @@ bsgp.kernel @k(%p: !bsgp.ptr<i1>) {
   %z = arith.constant 0 : i32
   bsgp.ptr.store %a, %p[%z] : !bsgp.ptr<i1>, i32
   bsgp.return
+}
+
+// group.size in host code: the target's work-group size (1 on the CPU, 256
+// on the GPUs); in a fat object whose targets differ, a select on
+// bsgprt_target(); in a copy for one target, that target's.
+// CPU-LABEL: func.func @sizes
+// CPU:         %[[S:.*]] = arith.constant 1 : i32
+// CPU:         return %[[S]]
+// CUDA-LABEL: func.func @sizes
+// CUDA:        %[[S:.*]] = arith.constant 256 : i32
+// CUDA:        return %[[S]]
+// FAT-LABEL:  func.func @sizes
+// FAT-DAG:      %[[GPU:.*]] = arith.constant 256 : i32
+// FAT-DAG:      %[[R:.*]] = call @bsgprt_target() : () -> i32
+// FAT-DAG:      %[[ID:.*]] = arith.constant 1 : i32
+// FAT:          %[[IS:.*]] = arith.cmpi eq, %[[R]], %[[ID]] : i32
+// FAT:          %[[ONE:.*]] = arith.constant 1 : i32
+// FAT:          %[[S:.*]] = arith.select %[[IS]], %[[ONE]], %[[GPU]] : i32
+// FAT:          return %[[S]]
+// GPUS-LABEL: func.func @sizes
+// GPUS-NOT:     call
+// GPUS:         %[[S:.*]] = arith.constant 256 : i32
+// GPUS:         return %[[S]]
+func.func @sizes() -> i32 {
+  %g = bsgp.group_size : i32
+  return %g : i32
+}
+
+// CPU-LABEL: func.func private @sizes__cuda
+// CPU:         arith.constant 256 : i32
+// CPU-NOT:     call
+// FAT-LABEL:  func.func private @sizes__cuda
+// FAT-NOT:      call
+// FAT:          arith.constant 256 : i32
+func.func private @sizes__cuda() -> i32 attributes {bsgp.target = "cuda"} {
+  %g = bsgp.group_size : i32
+  return %g : i32
 }
 
 // FAT: func.func private @bsgprt_target() -> i32

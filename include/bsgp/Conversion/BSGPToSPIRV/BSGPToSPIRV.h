@@ -45,8 +45,10 @@ inline constexpr llvm::StringLiteral kSPIRVDeviceModuleName = "bsgp_spirv";
 /// functions, built-in variables and the push constants).
 llvm::SmallVector<mlir::ModuleOp> getSPIRVDeviceModules(mlir::ModuleOp host);
 
-/// Threads per workgroup of every entry point (LocalSize x).
-inline constexpr int32_t kSPIRVWorkgroupSize = 256;
+/// Threads per workgroup of every entry point (LocalSize x): the target
+/// description's work group.
+inline constexpr int32_t kSPIRVWorkgroupSize =
+    getTargetInfo(Target::SPIRV).GroupSize;
 
 /// Byte offsets in the push-constant block every entry point reads:
 /// {uint64 args_address; uint64 size}.

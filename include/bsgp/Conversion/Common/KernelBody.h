@@ -61,7 +61,7 @@ collectDeviceFunctions(mlir::ModuleOp host, llvm::ArrayRef<KernelOp> kernels,
 /// from a copy of a host function made for another target
 /// (bsgp-specialize-targets), and on "spirv" the grid loops
 /// (bsgp-fuse-uniform-loops).
-void getKernelsForTarget(mlir::ModuleOp module, llvm::StringRef target,
+void getKernelsForTarget(mlir::ModuleOp module, Target target,
                          llvm::SmallVectorImpl<KernelOp> &kernels);
 
 /// Reports a bsgp.group_lookback under `root`, which only the CUDA target
@@ -106,8 +106,8 @@ void stripBSGPAttributes(mlir::Operation *root);
 
 /// Work-group size of the CUDA target for kernels that use work-group
 /// operations (group.*, local arrays): such kernels are launched with
-/// exactly this many threads per block.
-constexpr unsigned kCUDAGroupSize = 256;
+/// exactly this many threads per block (the target description's).
+constexpr unsigned kCUDAGroupSize = getTargetInfo(Target::CUDA).GroupSize;
 
 /// True if the body of `kernel` (a bsgp.kernel, or the function a target
 /// made of one) uses a work-group or subgroup op or a `local` array, so

@@ -180,8 +180,7 @@ LogicalResult BSGPDialect::verifyOperationAttribute(Operation *op,
   }
   if (name == TargetAttrHelper::getNameStr()) {
     auto target = dyn_cast<StringAttr>(attr.getValue());
-    if (!target || (target.getValue() != "cpu" && target.getValue() != "cuda" &&
-                    target.getValue() != "spirv"))
+    if (!target || !parseTargetName(target.getValue()))
       return op->emitError()
              << "'" << name << "' must be \"cpu\", \"cuda\" or \"spirv\"";
     return success();

@@ -9,6 +9,8 @@
 #ifndef BSGP_DIALECT_BSGP_IR_BSGPDIALECT_H
 #define BSGP_DIALECT_BSGP_IR_BSGPDIALECT_H
 
+#include "bsgp/Basic/Target.h"
+
 #include "mlir/IR/Attributes.h"
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/BuiltinTypes.h"

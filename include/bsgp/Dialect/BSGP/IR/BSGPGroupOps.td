@@ -32,7 +32,15 @@ class BSGP_GroupQueryOp<string mnemonic, string source, string what>
 def BSGP_GroupRankOp : BSGP_GroupQueryOp<"group_rank", "group.rank",
     "the thread's rank in its work group">;
 def BSGP_GroupSizeOp : BSGP_GroupQueryOp<"group_size", "group.size",
-    "the number of threads of a work group">;
+    "the number of threads of a work group"> {
+  let description = [{
+    The threads of a work group on the target running the code: 1 on the
+    CPU, 256 on CUDA and SPIR-V (`bsgp::TargetInfo`). Unlike the other
+    queries it is also host code's, the size of the work groups of the
+    target the program runs on; `bsgp-resolve-target-queries` replaces it
+    there, the target's kernel lowering in device code.
+  }];
+}
 def BSGP_GroupIdOp : BSGP_GroupQueryOp<"group_id", "group.id",
     "the index of the thread's work group">;
 def BSGP_GroupCountOp : BSGP_GroupQueryOp<"group_count", "group.count",

@@ -100,6 +100,11 @@ def BSGP_SaveOp : BSGP_Op<"save"> {
     $value `to` ` ` `(` $streams `)` `` `[` $index `]` attr-dict `:`
     type($value)
   }];
+  let extraClassDeclaration = [{
+    /// True for a single 32-bit word, the only save code generation
+    /// lowers: bsgp-split-saved-words has made every save one.
+    bool isWord() { return getValue().getType().isInteger(32); }
+  }];
   let hasVerifier = 1;
 }
 
@@ -116,6 +121,10 @@ def BSGP_LoadOp : BSGP_Op<"load"> {
   let results = (outs AnyType:$result);
   let assemblyFormat = [{
     ` ` `(` $streams `)` `` `[` $index `]` attr-dict `:` type($result)
+  }];
+  let extraClassDeclaration = [{
+    /// True for a single 32-bit word (see `bsgp.save`).
+    bool isWord() { return getType().isInteger(32); }
   }];
   let hasVerifier = 1;
 }
@@ -256,6 +265,12 @@ def BSGP_TargetIsOp : BSGP_Op<"target_is", [Pure]> {
     ```
   }];
   let arguments = (ins StrAttr:$target);
+  let extraClassDeclaration = [{
+    /// The target named, which the verifier has checked.
+    ::bsgp::Target getTargetKind() {
+      return *::bsgp::parseTargetName(getTarget());
+    }
+  }];
   let results = (outs I1:$result);
   let assemblyFormat = "$target attr-dict `:` type($result)";
   let hasVerifier = 1;

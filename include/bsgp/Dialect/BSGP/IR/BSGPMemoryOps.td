@@ -164,6 +164,31 @@ def BSGP_PtrDiffOp : BSGP_Op<"ptr.diff", [
   let assemblyFormat = "$lhs `,` $rhs attr-dict `:` qualified(type($lhs))";
 }
 
+def BSGP_PtrToIntOp : BSGP_Op<"ptr.to_int", [Pure]> {
+  let summary = "a pointer's 64-bit address as an integer";
+  let description = [{
+    The address `ptr` holds, as an `i64`. Not a BSGP expression: code
+    generation uses it to save a pointer to two temporary-stream words
+    (bsgp-split-saved-words); `bsgp.ptr.from_int` is its inverse.
+  }];
+  let arguments = (ins BSGP_AnyPtr:$ptr);
+  let results = (outs I64:$result);
+  let assemblyFormat = "$ptr attr-dict `:` qualified(type($ptr))";
+  let hasFolder = 1;
+}
+
+def BSGP_PtrFromIntOp : BSGP_Op<"ptr.from_int", [Pure]> {
+  let summary = "a pointer from its 64-bit address";
+  let description = [{
+    The inverse of `bsgp.ptr.to_int`: a pointer of the result type holding
+    the address `value`.
+  }];
+  let arguments = (ins I64:$value);
+  let results = (outs BSGP_AnyPtr:$result);
+  let assemblyFormat = "$value attr-dict `:` qualified(type($result))";
+  let hasFolder = 1;
+}
+
 def BSGP_AtomicRMWOp : BSGP_Op<"atomic_rmw", [
     TypesMatchWith<"value type is the pointer's element type", "ptr",
                    "value",
